@@ -1,0 +1,1 @@
+//! Dice: the commit-reveal protocol and the streams dice are drawn from.

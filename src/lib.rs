@@ -1,0 +1,16 @@
+//! Galloper: a play-by-email turn processor for horse-and-musket wargames.
+//!
+//! The core (sides, geometry, dice, events, views, the ruleset interface) knows
+//! nothing of any one rule set; rulesets live under [`rulesets`] and plug in
+//! through [`ruleset::Ruleset`].
+
+pub mod dice;
+pub mod envelope;
+pub mod event;
+pub mod geometry;
+pub mod render;
+pub mod ruleset;
+pub mod rulesets;
+pub mod side;
+pub mod sig;
+pub mod view;

@@ -1,0 +1,1 @@
+//! Turning views into HTML, SVG, PNG and plain text.

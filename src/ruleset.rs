@@ -1,0 +1,1 @@
+//! The ruleset interface.

@@ -1,0 +1,1 @@
+//! Maurice Lite.

@@ -1,0 +1,3 @@
+//! The rulesets Galloper knows, by name.
+
+pub mod maurice_lite;

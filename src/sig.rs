@@ -1,0 +1,1 @@
+//! OpenSSH signatures (SSHSIG) for orders, notices and reports.

@@ -1,0 +1,174 @@
+//! What one reader may see of a game: plain data that the renderer turns into
+//! HTML, SVG, PNG and text. Rulesets build it; they never write markup.
+
+use crate::geometry::Point;
+use crate::side::SideId;
+use serde::{Deserialize, Serialize};
+
+/// Who is looking.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    Side(SideId),
+    Public,
+    Umpire,
+}
+
+impl Viewer {
+    pub fn label(&self) -> String {
+        match self {
+            Viewer::Side(s) => s.to_string(),
+            Viewer::Public => "public".into(),
+            Viewer::Umpire => "umpire".into(),
+        }
+    }
+}
+
+/// A side's look on the map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideStyle {
+    pub side: SideId,
+    pub name: String,
+    /// CSS colour, such as `#1f4e9c`.
+    pub colour: String,
+}
+
+/// What kind of ground a terrain feature is, for its fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TerrainStyle {
+    Woods,
+    Hill,
+    Water,
+    Rough,
+    Marsh,
+    Road,
+    Wall,
+    Town,
+    Field,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TerrainView {
+    pub name: String,
+    pub style: TerrainStyle,
+    /// Closed outline for areas; open polyline for roads, walls and streams.
+    pub points: Vec<Point>,
+    pub closed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BaseView {
+    /// Corners in order: front-left, front-right, rear-right, rear-left.
+    pub corners: [Point; 4],
+    /// Index into [`MapView::sides`].
+    pub side: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnitView {
+    pub id: String,
+    pub label: String,
+    pub side: usize,
+    pub bases: Vec<BaseView>,
+    /// Where the label goes (usually the unit's centre).
+    pub anchor: Point,
+    /// Facing in degrees, clockwise from +y.
+    pub facing: f64,
+    /// Short formation name (`line`, `column`, `massed`, `artillery`).
+    pub formation: String,
+    pub disruption: u32,
+    pub smoke: bool,
+    /// Extra marker text, such as strength points.
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkerKind {
+    Commander,
+    Objective,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MarkerView {
+    pub kind: MarkerKind,
+    pub side: Option<usize>,
+    pub at: Point,
+    pub label: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrowKind {
+    Move,
+    Fire,
+    Charge,
+    FallBack,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArrowView {
+    pub kind: ArrowKind,
+    pub side: usize,
+    pub path: Vec<Point>,
+}
+
+/// The map: table, terrain, units, markers and this step's arrows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MapView {
+    pub width: f64,
+    pub height: f64,
+    /// Name of the measure (`BW`, `in`, `cm`), for the scale bar.
+    pub unit: String,
+    pub sides: Vec<SideStyle>,
+    pub terrain: Vec<TerrainView>,
+    pub units: Vec<UnitView>,
+    pub markers: Vec<MarkerView>,
+    pub arrows: Vec<ArrowView>,
+}
+
+/// A titled block of lines, such as "Your hand" or "Army morale".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Panel {
+    pub title: String,
+    pub lines: Vec<String>,
+}
+
+/// One die as a report shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DieLine {
+    /// Position in its stream, for the audit (`public #17`).
+    pub position: String,
+    pub sides: u32,
+    pub value: u32,
+    pub purpose: String,
+}
+
+/// One event line with the dice it reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventLine {
+    pub text: String,
+    pub dice: Vec<DieLine>,
+}
+
+/// Everything one reader gets for one step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportView {
+    pub game: String,
+    pub ruleset: String,
+    /// The step that was resolved.
+    pub step: u32,
+    /// A ruleset's own name for it, such as "Round 4, French active".
+    pub heading: String,
+    pub viewer: String,
+    pub map: MapView,
+    pub panels: Vec<Panel>,
+    pub events: Vec<EventLine>,
+    /// What comes next, such as "You owe orders for step 5 (round 5)".
+    pub next: Vec<String>,
+    /// The dice audit trail: revealed secret, order hashes, seed.
+    pub audit: Vec<String>,
+    /// YAML orders template for the next step, if this reader owes orders.
+    pub orders_template: Option<String>,
+}
