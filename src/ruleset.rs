@@ -1,1 +1,246 @@
-//! The ruleset interface.
+//! The ruleset interface: what every rule set plugs into.
+//!
+//! A ruleset is a deterministic function of (state, orders, dice). It owns its
+//! scenario, state and orders types; the rest of Galloper sees them only as
+//! YAML text through [`AnyRuleset`], so adding a ruleset touches nothing here.
+
+use crate::dice::{Dice, DieRecord};
+use crate::event::Event;
+use crate::side::{BySide, SideId};
+use crate::view::{MapView, Panel, Viewer};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// The kind of orders a side owes for a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrdersKind {
+    /// Where the army stands at the start; secret until both are in.
+    Deployment,
+    /// The orders for a whole step (a round, a turn).
+    Turn,
+    /// An answer to a question the engine paused to ask.
+    Decision,
+}
+
+/// One side's debt for the step that is open.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Owed {
+    pub side: SideId,
+    pub kind: OrdersKind,
+    /// What is asked, in words ("orders for round 4: you are active").
+    pub note: String,
+}
+
+/// What the open step waits for.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Due {
+    /// The ruleset's name for the step ("Round 4, French active").
+    pub heading: String,
+    pub owed: Vec<Owed>,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// The winner, or none for a draw.
+    pub winner: Option<SideId>,
+    pub reason: String,
+}
+
+/// The result of resolving a step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolution<S> {
+    pub state: S,
+    pub events: Vec<Event>,
+    pub outcome: Option<Outcome>,
+}
+
+/// A broken rule in one side's orders, for the player to fix.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Violation {
+    /// Keys from the top of the `orders:` block to the offending entry
+    /// (`["moves", "fr-1"]`), so the envelope can find its line.
+    pub path: Vec<String>,
+    pub unit: Option<String>,
+    /// The rule, with the source section (`"6. Movement: columns near the enemy move at most 4 BW"`).
+    pub rule: String,
+    pub message: String,
+}
+
+impl Violation {
+    pub fn new(path: &[&str], unit: Option<&str>, rule: &str, message: impl Into<String>) -> Self {
+        Violation {
+            path: path.iter().map(|s| s.to_string()).collect(),
+            unit: unit.map(str::to_string),
+            rule: rule.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// What a reader sees of a state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sight {
+    pub heading: String,
+    pub map: MapView,
+    pub panels: Vec<Panel>,
+}
+
+/// A rule set, with its own types.
+pub trait Ruleset: Sync {
+    type Scenario: Serialize + DeserializeOwned;
+    type State: Serialize + DeserializeOwned + Clone;
+    type Orders: Serialize + DeserializeOwned + JsonSchema;
+
+    /// The registry name, such as `maurice-lite`.
+    fn name(&self) -> &'static str;
+    /// Check a scenario beyond what its type says (sides, positions, terrain).
+    fn check_scenario(&self, scenario: &Self::Scenario) -> Result<(), String>;
+    /// The sides in scenario order (the order of the dice mix).
+    fn sides(&self, scenario: &Self::Scenario) -> Vec<SideId>;
+    /// The state before the first step. Needs no dice: anything random
+    /// happens in the first step's resolution.
+    fn start(&self, scenario: &Self::Scenario) -> Self::State;
+    /// What the open step waits for; empty `owed` means it can resolve now.
+    fn due(&self, state: &Self::State) -> Due;
+    /// Check one side's orders against the state, before accepting them.
+    fn check(&self, state: &Self::State, side: &SideId, orders: &Self::Orders) -> Vec<Violation>;
+    /// Resolve the open step. Orders have passed [`Ruleset::check`].
+    fn resolve(
+        &self,
+        state: &Self::State,
+        orders: &BySide<Self::Orders>,
+        dice: &mut Dice,
+    ) -> Resolution<Self::State>;
+    /// What `viewer` may see of `state`.
+    fn view(&self, state: &Self::State, viewer: &Viewer) -> Sight;
+    /// A ready orders file body (the part under `orders:`), with the side's
+    /// units and choices as YAML comments, if it owes orders.
+    fn orders_template(&self, state: &Self::State, side: &SideId) -> Option<String>;
+    /// Whether the game is over.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+}
+
+/// A resolution with the state as YAML, as the rest of Galloper keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextResolution {
+    pub state: String,
+    pub events: Vec<Event>,
+    pub dice: Vec<DieRecord>,
+    pub outcome: Option<Outcome>,
+}
+
+/// A problem with a scenario or state file: an operator's error.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesetError {
+    #[error("the scenario does not parse: {0}")]
+    Scenario(String),
+    #[error("the stored state does not parse (was it edited by hand?): {0}")]
+    State(String),
+    #[error("orders do not parse: {0}")]
+    Orders(String),
+}
+
+/// A ruleset seen through YAML text, so that one registry holds them all.
+pub trait AnyRuleset: Sync {
+    fn name(&self) -> &'static str;
+    fn sides(&self, scenario: &str) -> Result<Vec<SideId>, RulesetError>;
+    fn start(&self, scenario: &str) -> Result<String, RulesetError>;
+    fn due(&self, state: &str) -> Result<Due, RulesetError>;
+    /// Parse the `orders:` block of an orders file and check it.
+    fn check(
+        &self,
+        state: &str,
+        side: &SideId,
+        orders: &serde_yaml::Value,
+    ) -> Result<Vec<Violation>, RulesetError>;
+    fn resolve(
+        &self,
+        state: &str,
+        orders: &BySide<serde_yaml::Value>,
+        dice: &mut Dice,
+    ) -> Result<TextResolution, RulesetError>;
+    fn view(&self, state: &str, viewer: &Viewer) -> Result<Sight, RulesetError>;
+    fn orders_template(&self, state: &str, side: &SideId) -> Result<Option<String>, RulesetError>;
+    fn outcome(&self, state: &str) -> Result<Option<Outcome>, RulesetError>;
+    /// JSON Schema of the `orders:` block.
+    fn orders_schema(&self) -> serde_json::Value;
+}
+
+/// Serialise a state the one way Galloper stores and hashes it.
+pub fn state_to_yaml<S: Serialize>(state: &S) -> Result<String, RulesetError> {
+    serde_yaml::to_string(state).map_err(|e| RulesetError::State(e.to_string()))
+}
+
+fn parse_state<R: Ruleset>(text: &str) -> Result<R::State, RulesetError> {
+    serde_yaml::from_str(text).map_err(|e| RulesetError::State(e.to_string()))
+}
+
+fn parse_scenario<R: Ruleset>(r: &R, text: &str) -> Result<R::Scenario, RulesetError> {
+    let s: R::Scenario =
+        serde_yaml::from_str(text).map_err(|e| RulesetError::Scenario(e.to_string()))?;
+    r.check_scenario(&s).map_err(RulesetError::Scenario)?;
+    Ok(s)
+}
+
+fn parse_orders<R: Ruleset>(v: &serde_yaml::Value) -> Result<R::Orders, RulesetError> {
+    serde_yaml::from_value(v.clone()).map_err(|e| RulesetError::Orders(e.to_string()))
+}
+
+impl<R: Ruleset> AnyRuleset for R {
+    fn name(&self) -> &'static str {
+        Ruleset::name(self)
+    }
+    fn sides(&self, scenario: &str) -> Result<Vec<SideId>, RulesetError> {
+        Ok(Ruleset::sides(self, &parse_scenario(self, scenario)?))
+    }
+    fn start(&self, scenario: &str) -> Result<String, RulesetError> {
+        state_to_yaml(&Ruleset::start(self, &parse_scenario(self, scenario)?))
+    }
+    fn due(&self, state: &str) -> Result<Due, RulesetError> {
+        Ok(Ruleset::due(self, &parse_state::<R>(state)?))
+    }
+    fn check(
+        &self,
+        state: &str,
+        side: &SideId,
+        orders: &serde_yaml::Value,
+    ) -> Result<Vec<Violation>, RulesetError> {
+        let state = parse_state::<R>(state)?;
+        let orders = parse_orders::<R>(orders)?;
+        Ok(Ruleset::check(self, &state, side, &orders))
+    }
+    fn resolve(
+        &self,
+        state: &str,
+        orders: &BySide<serde_yaml::Value>,
+        dice: &mut Dice,
+    ) -> Result<TextResolution, RulesetError> {
+        let state = parse_state::<R>(state)?;
+        let mut typed = BySide::new();
+        for (side, v) in orders {
+            typed.insert(side.clone(), parse_orders::<R>(v)?);
+        }
+        let res = Ruleset::resolve(self, &state, &typed, dice);
+        Ok(TextResolution {
+            state: state_to_yaml(&res.state)?,
+            events: res.events,
+            dice: dice.take_log(),
+            outcome: res.outcome,
+        })
+    }
+    fn view(&self, state: &str, viewer: &Viewer) -> Result<Sight, RulesetError> {
+        Ok(Ruleset::view(self, &parse_state::<R>(state)?, viewer))
+    }
+    fn orders_template(&self, state: &str, side: &SideId) -> Result<Option<String>, RulesetError> {
+        Ok(Ruleset::orders_template(self, &parse_state::<R>(state)?, side))
+    }
+    fn outcome(&self, state: &str) -> Result<Option<Outcome>, RulesetError> {
+        Ok(Ruleset::outcome(self, &parse_state::<R>(state)?))
+    }
+    fn orders_schema(&self) -> serde_json::Value {
+        serde_json::to_value(schemars::schema_for!(R::Orders)).unwrap_or_default()
+    }
+}
