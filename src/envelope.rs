@@ -1,1 +1,168 @@
-//! The orders envelope.
+//! The orders envelope: the YAML file a player signs and sends.
+//!
+//! ```yaml
+//! galloper: 1
+//! game: hollowbrook-1
+//! step: 3
+//! side: french
+//! entropy: 5be0c7...   # at least 16 random bytes, hex
+//! orders:
+//!   round: {...}       # the ruleset's own orders
+//! ```
+
+use crate::ruleset::Violation;
+use crate::side::SideId;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The envelope format this build reads and writes.
+pub const FORMAT: u32 = 1;
+/// Orders files larger than this are refused unread.
+pub const MAX_BYTES: usize = 1024 * 1024;
+/// Player entropy: at least this many bytes.
+pub const MIN_ENTROPY_BYTES: usize = 16;
+
+/// A parsed orders file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Envelope {
+    pub galloper: u32,
+    pub game: String,
+    pub step: u32,
+    pub side: SideId,
+    pub entropy: String,
+    pub orders: serde_yaml::Value,
+}
+
+/// Something wrong with a file a player sent, said so that he can fix it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub file: String,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub unit: Option<String>,
+    pub rule: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+            if let Some(c) = self.column {
+                write!(f, ":{c}")?;
+            }
+        }
+        write!(f, ": ")?;
+        if let Some(u) = &self.unit {
+            write!(f, "unit {u}: ")?;
+        }
+        write!(f, "{}", self.message)?;
+        if let Some(r) = &self.rule {
+            write!(f, " (rule: {r})")?;
+        }
+        Ok(())
+    }
+}
+
+impl Problem {
+    fn plain(file: &str, message: impl Into<String>) -> Problem {
+        Problem { file: file.into(), line: None, column: None, unit: None, rule: None, message: message.into() }
+    }
+}
+
+/// Parse an orders file. `file` names it in messages.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Problem> {
+    if bytes.len() > MAX_BYTES {
+        return Err(Problem::plain(file, format!("the file is {} bytes; orders files may be at most {MAX_BYTES}", bytes.len())));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| Problem::plain(file, format!("the file is not UTF-8 text ({e})")))?;
+    let env: Envelope = serde_yaml::from_str(text).map_err(|e| {
+        let loc = e.location();
+        Problem {
+            file: file.into(),
+            line: loc.as_ref().map(|l| l.line()),
+            column: loc.as_ref().map(|l| l.column()),
+            unit: None,
+            rule: None,
+            message: e.to_string(),
+        }
+    })?;
+    if env.galloper != FORMAT {
+        return Err(at_key(file, text, "galloper", format!("format {} is not known; this server reads format {FORMAT}", env.galloper)));
+    }
+    let entropy = hex::decode(env.entropy.trim()).map_err(|_| at_key(file, text, "entropy", "entropy must be hex digits"))?;
+    if entropy.len() < MIN_ENTROPY_BYTES {
+        return Err(at_key(file, text, "entropy", format!("entropy must be at least {MIN_ENTROPY_BYTES} random bytes ({} hex digits); `galloper sign` fills it in", MIN_ENTROPY_BYTES * 2)));
+    }
+    Ok(env)
+}
+
+fn at_key(file: &str, text: &str, key: &str, message: impl Into<String>) -> Problem {
+    let line = text.lines().position(|l| l.trim_start().starts_with(&format!("{key}:"))).map(|i| i + 1);
+    Problem { file: file.into(), line, column: None, unit: None, rule: None, message: message.into() }
+}
+
+/// Turn a ruleset's violation into a problem with the line it is about:
+/// the line that names the unit (or the last key of the path) inside `orders:`.
+pub fn locate(file: &str, text: &str, v: &Violation) -> Problem {
+    let start = text.lines().position(|l| l.starts_with("orders:")).unwrap_or(0);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut needles: Vec<String> = Vec::new();
+    if let Some(u) = &v.unit {
+        needles.push(format!("unit: {u}"));
+        needles.push(u.clone());
+    }
+    for key in v.path.iter().rev() {
+        needles.push(format!("{key}:"));
+    }
+    let line = needles.iter().find_map(|n| {
+        lines.iter().enumerate().skip(start).find(|(_, l)| {
+            let code = l.split('#').next().unwrap_or("");
+            code.contains(n.as_str())
+        })
+    });
+    Problem {
+        file: file.into(),
+        line: line.map(|(i, _)| i + 1),
+        column: None,
+        unit: v.unit.clone(),
+        rule: Some(v.rule.clone()),
+        message: v.message.clone(),
+    }
+}
+
+/// Write an orders file around a ruleset's `orders:` body.
+pub fn compose(game: &str, step: u32, side: &SideId, entropy_hex: &str, body: &str) -> String {
+    let mut out = format!("galloper: {FORMAT}\ngame: {game}\nstep: {step}\nside: {side}\nentropy: {entropy_hex}\norders:\n");
+    for line in body.lines() {
+        if line.is_empty() {
+            out.push('\n');
+        } else {
+            out.push_str("  ");
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Replace (or add) the entropy line with fresh hex.
+pub fn with_entropy(text: &str, entropy_hex: &str) -> String {
+    let mut found = false;
+    let mut out = String::with_capacity(text.len() + 80);
+    for line in text.lines() {
+        if !found && line.starts_with("entropy:") {
+            out.push_str(&format!("entropy: {entropy_hex}"));
+            found = true;
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    if !found {
+        out = format!("entropy: {entropy_hex}\n{out}");
+    }
+    out
+}

@@ -102,7 +102,7 @@ pub trait Ruleset: Sync {
     fn sides(&self, scenario: &Self::Scenario) -> Vec<SideId>;
     /// The state before the first step. Needs no dice: anything random
     /// happens in the first step's resolution.
-    fn start(&self, scenario: &Self::Scenario) -> Self::State;
+    fn start(&self, scenario: &Self::Scenario) -> Result<Self::State, String>;
     /// What the open step waits for; empty `owed` means it can resolve now.
     fn due(&self, state: &Self::State) -> Due;
     /// Check one side's orders against the state, before accepting them.
@@ -197,7 +197,8 @@ impl<R: Ruleset> AnyRuleset for R {
         Ok(Ruleset::sides(self, &parse_scenario(self, scenario)?))
     }
     fn start(&self, scenario: &str) -> Result<String, RulesetError> {
-        state_to_yaml(&Ruleset::start(self, &parse_scenario(self, scenario)?))
+        let state = Ruleset::start(self, &parse_scenario(self, scenario)?).map_err(RulesetError::Scenario)?;
+        state_to_yaml(&state)
     }
     fn due(&self, state: &str) -> Result<Due, RulesetError> {
         Ok(Ruleset::due(self, &parse_state::<R>(state)?))

@@ -1,1 +1,121 @@
-//! Maurice Lite.
+//! Maurice Lite (Sam Mustafa, 2011): cards, forces and base widths.
+//!
+//! One step is one round; the first step is the secret deployment. A round
+//! that the active side asked to be consulted on pauses after the draw, and
+//! the decision is a step of its own. See `docs/rulesets/maurice-lite.md`.
+
+mod area;
+pub mod cards;
+mod check;
+pub mod cinc;
+pub mod deck;
+pub mod forces;
+pub mod march;
+pub mod orders;
+pub mod rally;
+mod round;
+pub mod scenario;
+mod setup;
+pub mod state;
+mod template;
+pub mod units;
+mod view;
+
+use crate::dice::Dice;
+use crate::ruleset::{Due, Outcome, Owed, OrdersKind, Resolution, Ruleset, Sight, Violation};
+use crate::side::{BySide, SideId};
+use crate::view::Viewer;
+use orders::Orders;
+use scenario::Scenario;
+use state::{Phase, State};
+
+/// The `maurice-lite` ruleset.
+pub struct MauriceLite;
+
+impl Ruleset for MauriceLite {
+    type Scenario = Scenario;
+    type State = State;
+    type Orders = Orders;
+
+    fn name(&self) -> &'static str {
+        "maurice-lite"
+    }
+
+    fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {
+        scenario.check()
+    }
+
+    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
+        scenario.sides.iter().map(|s| s.id.clone()).collect()
+    }
+
+    fn start(&self, scenario: &Scenario) -> Result<State, String> {
+        State::new(scenario)
+    }
+
+    fn due(&self, s: &State) -> Due {
+        let owed = match &s.phase {
+            Phase::Deployment => s
+                .scenario
+                .sides
+                .iter()
+                .map(|x| Owed { side: x.id.clone(), kind: OrdersKind::Deployment, note: "secret deployment in your third of the table".into() })
+                .collect(),
+            Phase::Round { active } => vec![Owed { side: active.clone(), kind: OrdersKind::Turn, note: format!("orders for round {}: you are active", s.round) }],
+            Phase::Decision { active, pending } => vec![Owed {
+                side: active.clone(),
+                kind: OrdersKind::Decision,
+                note: format!("your {} needs a force and cards, now that the draw is known", pending.action.label()),
+            }],
+            Phase::Over(_) => Vec::new(),
+        };
+        Due { heading: view::heading(s), owed }
+    }
+
+    fn check(&self, s: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
+        check::check(s, side, orders)
+    }
+
+    fn resolve(&self, s: &State, orders: &BySide<Orders>, dice: &mut Dice) -> Resolution<State> {
+        let (state, events) = match &s.phase {
+            Phase::Deployment => {
+                let deployments = orders
+                    .iter()
+                    .filter_map(|(side, o)| match o {
+                        Orders::Deploy(d) => Some((side.clone(), d.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                setup::resolve(s, &deployments, dice)
+            }
+            Phase::Round { active } => match orders.get(active) {
+                Some(Orders::Round(r)) => round::resolve(s, active, r, dice),
+                _ => round::resolve(s, active, &default_round(), dice),
+            },
+            Phase::Decision { active, pending } => match orders.get(active) {
+                Some(Orders::Decide(a)) => round::resolve_decision(s, active, pending, a, dice),
+                _ => round::resolve_decision(s, active, pending, &orders::Activation::default(), dice),
+            },
+            Phase::Over(_) => (s.clone(), Vec::new()),
+        };
+        let outcome = state.outcome().cloned();
+        Resolution { state, events, outcome }
+    }
+
+    fn view(&self, s: &State, viewer: &Viewer) -> Sight {
+        view::sight(s, viewer)
+    }
+
+    fn orders_template(&self, s: &State, side: &SideId) -> Option<String> {
+        template::template(s, side)
+    }
+
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        s.outcome().cloned()
+    }
+}
+
+/// What an active side that sent nothing does: it passes.
+pub fn default_round() -> orders::RoundOrders {
+    orders::RoundOrders { volleys: false, command: orders::Command::Pass, cinc: None, discard: Vec::new(), if_displaced_discard: None }
+}

@@ -1,0 +1,149 @@
+//! The public archive of a game: everything a third party needs to check
+//! every die, signed by the server. Secrets go in `sealed/` when the game ends.
+
+use crate::dice::DieRecord;
+use crate::event::{Event, Visibility};
+use crate::sig;
+use crate::view::{MapView, Panel};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// `game.yaml`: who plays, by which rules, and the server's key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameFile {
+    pub galloper: u32,
+    pub game: String,
+    pub ruleset: String,
+    /// Sides in scenario order: the order of the dice mix.
+    pub sides: Vec<String>,
+    pub players: BTreeMap<String, String>,
+    pub server_key: String,
+    pub scenario_sha256: String,
+}
+
+/// `notice.yaml`: published when a step opens, before any order for it exists.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Notice {
+    pub game: String,
+    pub step: u32,
+    pub heading: String,
+    pub owed: Vec<String>,
+    pub public_commitment: String,
+    pub hidden_commitment: String,
+    pub state_before_sha256: String,
+}
+
+/// `orders.yaml`: the hash and signature of each side's orders.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OrdersIndex {
+    /// In scenario side order.
+    pub sides: Vec<OrdersEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OrdersEntry {
+    pub side: String,
+    pub sha256: String,
+    pub signature: String,
+}
+
+/// `reveal.yaml`: the public secret and the seed it makes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reveal {
+    pub public_secret: String,
+    pub mix: String,
+    pub public_seed: String,
+}
+
+/// `sealed/step-N/hidden.yaml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HiddenReveal {
+    pub hidden_secret: String,
+    pub hidden_seed: String,
+}
+
+/// A die as the archive lists it, with its place in the step's full log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArchivedDie {
+    pub n: usize,
+    #[serde(flatten)]
+    pub die: DieRecord,
+}
+
+/// `view.yaml`: what the public may see after the step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PublicView {
+    pub heading: String,
+    pub map: MapView,
+    pub panels: Vec<Panel>,
+}
+
+/// `manifest.yaml`: the SHA-256 of every other file of a folder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub files: BTreeMap<String, String>,
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+pub fn step_dir(root: &Path, step: u32) -> PathBuf {
+    root.join(format!("step-{step:04}"))
+}
+
+pub fn sealed_dir(root: &Path, step: u32) -> PathBuf {
+    root.join("sealed").join(format!("step-{step:04}"))
+}
+
+/// Write a file so that a crash leaves either the old or the new content.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".{}.tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("file")));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Write `name` and its detached server signature `name.sig`.
+pub fn write_signed(dir: &Path, name: &str, bytes: &[u8], server_private: &str) -> anyhow::Result<()> {
+    let signature = sig::sign(server_private, sig::REPORT_NAMESPACE, bytes)?;
+    write_atomic(&dir.join(name), bytes)?;
+    write_atomic(&dir.join(format!("{name}.sig")), signature.as_bytes())?;
+    Ok(())
+}
+
+/// Write the files of a folder, then its signed manifest.
+pub fn write_folder(dir: &Path, files: &BTreeMap<String, Vec<u8>>, server_private: &str) -> anyhow::Result<()> {
+    let mut manifest = Manifest { files: BTreeMap::new() };
+    for (name, bytes) in files {
+        write_atomic(&dir.join(name), bytes)?;
+        manifest.files.insert(name.clone(), sha256_hex(bytes));
+    }
+    write_signed(dir, "manifest.yaml", serde_yaml::to_string(&manifest)?.as_bytes(), server_private)
+}
+
+/// The events the public may read.
+pub fn public_events(events: &[Event]) -> Vec<Event> {
+    events.iter().filter(|e| e.visibility == Visibility::Public).cloned().collect()
+}
+
+/// The dice the public may check (the public stream's).
+pub fn public_dice(dice: &[DieRecord]) -> Vec<ArchivedDie> {
+    dice.iter()
+        .enumerate()
+        .filter(|(_, d)| d.stream == crate::dice::StreamKind::Public)
+        .map(|(n, d)| ArchivedDie { n, die: d.clone() })
+        .collect()
+}

@@ -1,0 +1,145 @@
+//! Reports for each side (and the public) after a step: HTML with the map,
+//! the map as PNG, plain text, and the orders template for the next step.
+
+use super::archive::{self, sha256_hex};
+use super::store::{GameRow, StepResult, StepRow};
+use super::{DiceInputs, Server};
+use crate::dice::{DieRecord, StreamKind};
+use crate::envelope;
+use crate::event::Event;
+use crate::render;
+use crate::ruleset::AnyRuleset;
+use crate::side::SideId;
+use crate::view::{DieLine, EventLine, ReportView, Viewer};
+use std::path::{Path, PathBuf};
+
+/// Where a reader's report for a step goes.
+pub fn report_dir(outbox: &Path, game: &str, step: u32, reader: &str) -> PathBuf {
+    outbox.join(game).join(format!("step-{step:04}")).join(reader)
+}
+
+/// The event lines a reader may see, with their dice.
+pub fn event_lines(events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Vec<EventLine> {
+    events
+        .iter()
+        .filter(|e| e.visible_to(viewer))
+        .map(|e| EventLine {
+            text: e.text.clone(),
+            dice: e
+                .dice
+                .iter()
+                .filter_map(|i| dice.get(*i))
+                .filter(|d| d.stream == StreamKind::Public || *viewer == Viewer::Umpire)
+                .map(|d| DieLine {
+                    position: format!("{} #{}", if d.stream == StreamKind::Public { "public" } else { "hidden" }, d.index),
+                    sides: d.sides,
+                    value: d.value,
+                    purpose: d.purpose.clone(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Build one reader's report.
+#[allow(clippy::too_many_arguments)]
+pub fn build(
+    rules: &dyn AnyRuleset,
+    game: &str,
+    step: &StepRow,
+    res: &StepResult,
+    inputs: &DiceInputs,
+    next: Option<&StepRow>,
+    viewer: &Viewer,
+) -> anyhow::Result<ReportView> {
+    let events: Vec<Event> = serde_yaml::from_str(&res.events)?;
+    let dice: Vec<DieRecord> = serde_yaml::from_str(&res.dice)?;
+    let sight = rules.view(&res.state_after, viewer)?;
+    let mut next_lines = Vec::new();
+    let mut template = None;
+    match next {
+        Some(n) => {
+            let due = rules.due(&n.state_before)?;
+            next_lines.push(format!("Next: step {} ({})", n.step, due.heading));
+            for o in &due.owed {
+                next_lines.push(format!("{} owes orders: {}", o.side, o.note));
+            }
+            if let Viewer::Side(me) = viewer
+                && let Some(body) = rules.orders_template(&n.state_before, me)?
+            {
+                template = Some(envelope::compose(game, n.step, me, "FILLED-IN-BY-GALLOPER-SIGN", &body));
+            }
+        }
+        None => {
+            if let Some(o) = rules.outcome(&res.state_after)? {
+                next_lines.push(match &o.winner {
+                    Some(w) => format!("The game is over: {w} wins ({})", o.reason),
+                    None => format!("The game is over: a draw ({})", o.reason),
+                });
+            }
+        }
+    }
+    let mut audit = vec![
+        format!("public secret P_{}: {}", step.step, hex::encode(step.public_secret)),
+        format!("orders mix: {}", hex::encode(&inputs.mix)),
+        format!("public seed: {}", hex::encode(inputs.public_seed)),
+        format!("state after: sha256 {}", sha256_hex(res.state_after.as_bytes())),
+    ];
+    for o in &inputs.index {
+        audit.push(format!("orders of {}: sha256 {}", o.side, o.sha256));
+    }
+    if let Some(n) = next {
+        audit.push(format!("step {} is committed: see its notice.yaml in the archive", n.step));
+    }
+    Ok(ReportView {
+        game: game.into(),
+        ruleset: rules.name().into(),
+        step: step.step,
+        heading: rules.due(&step.state_before)?.heading,
+        viewer: viewer.label(),
+        map: sight.map,
+        panels: sight.panels,
+        events: event_lines(&events, &dice, viewer),
+        next: next_lines,
+        audit,
+        orders_template: template,
+    })
+}
+
+/// Write every side's report and the public one into the outbox.
+#[allow(clippy::too_many_arguments)]
+pub fn write_reports(
+    _server: &Server,
+    rules: &dyn AnyRuleset,
+    g: &GameRow,
+    step: &StepRow,
+    res: &StepResult,
+    inputs: &DiceInputs,
+    next: Option<&StepRow>,
+    outbox: &Path,
+) -> anyhow::Result<()> {
+    let mut readers: Vec<Viewer> = rules.sides(&g.scenario)?.into_iter().map(Viewer::Side).collect();
+    readers.push(Viewer::Public);
+    for viewer in readers {
+        let view = build(rules, &g.id, step, res, inputs, next, &viewer)?;
+        let dir = report_dir(outbox, &g.id, step.step, &viewer.label());
+        write_view(&dir, &view)?;
+    }
+    Ok(())
+}
+
+/// Render a report into a folder.
+pub fn write_view(dir: &Path, view: &ReportView) -> anyhow::Result<()> {
+    archive::write_atomic(&dir.join("report.html"), render::report_html(view)?.as_bytes())?;
+    archive::write_atomic(&dir.join("report.txt"), render::report_text(view)?.as_bytes())?;
+    archive::write_atomic(&dir.join("map.png"), &render::map_png(&view.map)?)?;
+    if let Some(t) = &view.orders_template {
+        archive::write_atomic(&dir.join("orders-template.yaml"), t.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// A side by name, for callers that hold strings.
+pub fn side(s: &str) -> SideId {
+    SideId::new(s)
+}

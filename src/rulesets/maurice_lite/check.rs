@@ -1,0 +1,162 @@
+//! Checking orders on receipt: anything that could never be carried out is
+//! refused with the rule it breaks.
+
+use super::cards::total_span;
+use super::cinc;
+use super::forces::{activation_distance, check_force, cost};
+use super::march;
+use super::orders::{ActionKind, Activation, CardChoice, Command, Orders, RoundOrders};
+use super::setup;
+use super::state::{Phase, State};
+use crate::ruleset::Violation;
+use crate::side::SideId;
+
+const SEQUENCE: &str = "4. The sequence of a round";
+
+fn v(path: &[&str], rule: &str, msg: impl Into<String>) -> Violation {
+    Violation::new(path, None, rule, msg)
+}
+
+pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
+    match (&state.phase, orders) {
+        (Phase::Deployment, Orders::Deploy(d)) => setup::check(state, side, d),
+        (Phase::Round { active }, Orders::Round(r)) if active == side => check_round(state, side, r),
+        (Phase::Decision { active, pending }, Orders::Decide(a)) if active == side => {
+            if a.consult {
+                return vec![v(&["decide", "consult"], SEQUENCE, "this is the decision itself: name the force and cards, without `consult`")];
+            }
+            check_activation(state, side, pending.action, a, &pending.orders)
+        }
+        (Phase::Over(o), _) => vec![v(&[], SEQUENCE, format!("the game is over ({})", o.reason))],
+        (phase, _) => vec![v(&[], SEQUENCE, format!("this step expects {}", expected(phase, side)))],
+    }
+}
+
+fn expected(phase: &Phase, side: &SideId) -> String {
+    match phase {
+        Phase::Deployment => "`deploy:` orders from each side".into(),
+        Phase::Round { active } if active == side => "`round:` orders from you, the active side".into(),
+        Phase::Round { active } => format!("orders from {active} only: you are passive this round"),
+        Phase::Decision { active, .. } if active == side => "a `decide:` answer to the decision request".into(),
+        Phase::Decision { active, .. } => format!("a decision from {active} only"),
+        Phase::Over(_) => "nothing: the game is over".into(),
+    }
+}
+
+fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> {
+    let mut out = Vec::new();
+    if r.volleys {
+        out.push(v(&["round", "volleys"], "7. The volley phase", "volleys are not yet available in this version of the ruleset: set `volleys: false`"));
+    }
+    let hand = state.army(side).map(|a| a.hand.clone()).unwrap_or_default();
+    if hand.is_empty() && !matches!(r.command, Command::Pass) {
+        out.push(v(&["round", "command"], "4. No cards: a side with no cards must pass", "you have no cards: the command must be `pass`"));
+        return out;
+    }
+    match &r.command {
+        Command::Pass => {}
+        Command::Event(card) => {
+            if !hand.contains(card) {
+                out.push(v(&["round", "command", "event"], "4. Play an event", format!("{card} is not in your hand")));
+            } else if state.deck.card(card).and_then(|c| c.event).is_none() {
+                out.push(v(&["round", "command", "event"], "4. Play an event", format!("{} is not an event card", state.card_name(card))));
+            }
+        }
+        Command::March(a) | Command::Rally(a) => {
+            let kind = if matches!(r.command, Command::March(_)) { ActionKind::March } else { ActionKind::Rally };
+            if a.consult {
+                if !a.force.is_empty() || a.cards.is_some() || !a.moves.is_empty() {
+                    out.push(v(&["round", "command"], SEQUENCE, "with `consult: true` leave out force, cards and moves: you will be asked after the draw"));
+                }
+            } else {
+                out.extend(check_activation(state, side, kind, a, r));
+            }
+        }
+    }
+    let used: Vec<String> = match &r.command {
+        Command::March(a) | Command::Rally(a) => match &a.cards {
+            Some(CardChoice::Listed(l)) => l.clone(),
+            _ => Vec::new(),
+        },
+        Command::Event(c) => vec![c.clone()],
+        Command::Pass => Vec::new(),
+    };
+    if let Some(mv) = &r.cinc {
+        if !cinc::on_table(state, mv.to) {
+            out.push(v(&["cinc"], cinc::MOVE_RULE, "the CinC must stay on the table"));
+        }
+        if let Some(c) = &mv.discard {
+            if !hand.contains(c) {
+                out.push(v(&["cinc", "discard"], cinc::MOVE_RULE, format!("{c} is not in your hand")));
+            } else if used.contains(c) {
+                out.push(v(&["cinc", "discard"], cinc::MOVE_RULE, format!("{c} is already played this round")));
+            }
+        }
+    }
+    for c in &r.discard {
+        if !hand.contains(c) {
+            out.push(v(&["discard"], "3. Hand limit of ten", format!("{c} is not in your hand")));
+        }
+    }
+    out
+}
+
+fn check_activation(state: &State, side: &SideId, kind: ActionKind, a: &Activation, r: &RoundOrders) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let units = match check_force(state, side, &a.force) {
+        Ok(u) => u,
+        Err(e) => return vec![e],
+    };
+    let hand = state.army(side).map(|x| x.hand.clone()).unwrap_or_default();
+    match activation_distance(state, side, &units) {
+        None => out.push(v(&["force"], super::forces::rule::ACTIVATION, "no path from the CinC to this force keeps 1 BW from every enemy unit")),
+        Some(d) => {
+            if let Some(CardChoice::Listed(list)) = &a.cards {
+                let mut seen = Vec::new();
+                for c in list {
+                    if !hand.contains(c) {
+                        out.push(v(&["cards"], super::forces::rule::ACTIVATION, format!("{c} is not in your hand (name cards you hold, or use `cards: fewest` to include the cards you draw)")));
+                    }
+                    if seen.contains(&c) {
+                        out.push(v(&["cards"], super::forces::rule::ACTIVATION, format!("{c} is named twice")));
+                    }
+                    seen.push(c);
+                }
+                let total = total_span(state, list);
+                if list.is_empty() {
+                    out.push(v(&["cards"], super::forces::rule::ACTIVATION, "an activation costs at least one card"));
+                } else if total < cost(d) {
+                    out.push(v(&["cards"], super::forces::rule::ACTIVATION, format!("the force is {d:.1} BW from the CinC (counts as {}); these cards span only {total}", cost(d))));
+                }
+            }
+        }
+    }
+    let _ = r;
+    match kind {
+        ActionKind::March => {
+            let mut scratch = state.clone();
+            let mut moved: Vec<&str> = Vec::new();
+            for mv in &a.moves {
+                if !a.force.contains(&mv.unit) {
+                    out.push(Violation::new(&["moves", &mv.unit], Some(&mv.unit), march::rule::ALLOWANCE, format!("{} is not in the activated force", mv.unit)));
+                    continue;
+                }
+                if moved.contains(&mv.unit.as_str()) {
+                    out.push(Violation::new(&["moves", &mv.unit], Some(&mv.unit), march::rule::ALLOWANCE, format!("{} has two moves: give one list of steps", mv.unit)));
+                    continue;
+                }
+                moved.push(&mv.unit);
+                match march::plan(&scratch, side, mv) {
+                    Ok(p) => march::apply(&mut scratch, &p),
+                    Err(e) => out.push(e),
+                }
+            }
+        }
+        _ => {
+            if !a.moves.is_empty() {
+                out.push(v(&["moves"], SEQUENCE, format!("a {} has no moves", kind.label())));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,195 @@
+//! What a Maurice Lite side may order.
+
+use super::units::Formation;
+use crate::geometry::{Angle, Distance, Point};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The `orders:` block of a maurice-lite orders file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Orders {
+    /// Step 1: where the army stands.
+    Deploy(Deployment),
+    /// A round in which this side is active.
+    Round(RoundOrders),
+    /// The answer to a decision request: the force, cards and moves.
+    Decide(Activation),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deployment {
+    /// Where the CinC marker stands.
+    pub cinc: Point,
+    pub units: Vec<Placement>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub unit: String,
+    /// Centre of the unit's front edge.
+    pub at: Point,
+    /// Degrees clockwise from facing the far table edge; toward the enemy when absent.
+    #[serde(default)]
+    pub facing: Option<Angle>,
+    #[serde(default)]
+    pub formation: Option<Formation>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundOrders {
+    /// Invoke the volley phase (chapter 7; not yet available).
+    #[serde(default)]
+    pub volleys: bool,
+    pub command: Command,
+    /// Move the CinC at the end of the round, discarding a card.
+    #[serde(default)]
+    pub cinc: Option<CincMove>,
+    /// Cards to discard at the end of the round if the hand is over ten.
+    #[serde(default)]
+    pub discard: Vec<String>,
+    /// The card to give up if the CinC is displaced (else the lowest span).
+    #[serde(default)]
+    pub if_displaced_discard: Option<String>,
+}
+
+/// The command choice of the round (chapter 4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Draw three cards; the round ends.
+    Pass,
+    /// Play this event card for its effect.
+    Event(String),
+    March(Activation),
+    Rally(Activation),
+}
+
+/// The four actions, by what they draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    March,
+    Rally,
+    Bombard,
+    Charge,
+}
+
+impl ActionKind {
+    /// Cards drawn after declaring the action.
+    pub fn draws(self) -> usize {
+        match self {
+            ActionKind::March => 1,
+            ActionKind::Rally | ActionKind::Bombard => 2,
+            ActionKind::Charge => 0,
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            ActionKind::March => "March",
+            ActionKind::Rally => "Rally",
+            ActionKind::Bombard => "Bombard",
+            ActionKind::Charge => "Charge",
+        }
+    }
+}
+
+/// Which force acts, with which cards, and how its units move. The force and
+/// cards are chosen after the draw: give them now, or set `consult: true` to
+/// be asked once the drawn cards are known.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Activation {
+    /// Pause after the draw and ask this side for force, cards and moves.
+    #[serde(default)]
+    pub consult: bool,
+    /// Unit ids of the force.
+    #[serde(default)]
+    pub force: Vec<String>,
+    /// The cards to activate with: a list of card ids, or `fewest`.
+    #[serde(default)]
+    pub cards: Option<CardChoice>,
+    /// For a March: each unit's moves, in the order they are carried out.
+    #[serde(default)]
+    pub moves: Vec<UnitMove>,
+}
+
+/// How to pick activation cards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged, expecting = "a list of card ids, or the word fewest")]
+pub enum CardChoice {
+    Policy(CardPolicy),
+    Listed(Vec<String>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CardPolicy {
+    /// The fewest cards whose spans reach the force, drawn cards included.
+    Fewest,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitMove {
+    pub unit: String,
+    pub steps: Vec<Step>,
+}
+
+/// One piece of a unit's move (chapter 6).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    /// Straight ahead this many BW.
+    Forward(Distance),
+    /// Straight back (retrograde, line or massed): half allowance.
+    Back(Distance),
+    /// Wheel about a front corner (or a rear corner when `backward`).
+    Wheel(Wheel),
+    /// Columns and artillery: the head base follows these waypoints.
+    Path(Vec<Point>),
+    /// Change formation, before any other movement.
+    Formation(FormationChange),
+    /// Cavalry only: turn every base about before moving.
+    AboutFace,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Wheel {
+    /// The corner that stays put.
+    pub pivot: Side2,
+    /// Degrees to turn; positive turns away from the pivot.
+    pub degrees: f64,
+    #[serde(default)]
+    pub backward: bool,
+}
+
+/// Left or right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Side2 {
+    Left,
+    Right,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FormationChange {
+    pub to: Formation,
+    /// Between line and column: which way the turning base faces.
+    #[serde(default)]
+    pub turn: Option<Side2>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CincMove {
+    pub to: Point,
+    /// The card discarded to move him; the lowest span when absent.
+    #[serde(default)]
+    pub discard: Option<String>,
+}

@@ -1,0 +1,65 @@
+//! The Rally action (chapter 9).
+
+use super::forces::in_difficult;
+use super::state::State;
+use super::units::{Arm, NEAR_ENEMY};
+use crate::dice::Dice;
+use crate::event::Event;
+use crate::geometry::bases_distance;
+
+pub const RULE: &str = "9. Rally";
+
+/// The score each rally die needs before modifiers.
+pub fn rally_number(arm: Arm) -> u32 {
+    match arm {
+        Arm::Infantry => 4,
+        Arm::Cavalry | Arm::Artillery => 5,
+    }
+}
+
+/// Roll one die per DISR for each unit of the force; each success removes one.
+pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut Vec<Event>) {
+    let m = state.scenario.measure;
+    for id in force {
+        let Some(unit) = state.unit(id).cloned() else { continue };
+        if !unit.on_table() {
+            continue;
+        }
+        if unit.disruption == 0 {
+            events.push(Event::public(format!("{} has no DISR to rally", unit.short())));
+            continue;
+        }
+        let bases = unit.bases(&m);
+        let near = state.enemies(&unit.side).any(|e| bases_distance(&bases, &e.bases(&m)).get() <= NEAR_ENEMY.get());
+        let bad = in_difficult(state, &unit);
+        let mut modifier: i32 = 0;
+        let mut why = Vec::new();
+        if bad {
+            modifier -= 1;
+            why.push("-1 bad terrain");
+        }
+        if !near {
+            modifier += 1;
+            why.push("+1 not near the enemy");
+        }
+        let need = rally_number(unit.arm);
+        let why = if why.is_empty() { String::new() } else { format!(", {}", why.join(", ")) };
+        let mut removed = 0;
+        let mut rolled = Vec::new();
+        for k in 0..unit.disruption {
+            let v = dice.d6(format!("{} rally die {} of {}: {}+{}; 1 fails, 6 succeeds", unit.short(), k + 1, unit.disruption, need, why));
+            rolled.extend(dice.last_index());
+            let ok = v == 6 || (v != 1 && v as i32 + modifier >= need as i32);
+            if ok {
+                removed += 1;
+            }
+        }
+        if let Some(u) = state.unit_mut(id) {
+            u.disruption -= removed;
+        }
+        events.push(
+            Event::public(format!("{} rallies: {} of {} DISR removed, {} left", unit.short(), removed, unit.disruption, unit.disruption - removed))
+                .with_dice(rolled),
+        );
+    }
+}

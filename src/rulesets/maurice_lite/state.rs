@@ -1,0 +1,147 @@
+//! The state of a Maurice Lite game between steps.
+
+use super::deck::{DeckFile, Piles};
+use super::orders::{Activation, ActionKind, RoundOrders};
+use super::scenario::{Scenario, default_formation};
+use super::units::Unit;
+use crate::geometry::{Angle, Point};
+use crate::ruleset::Outcome;
+use crate::side::{BySide, SideId};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub scenario: Scenario,
+    pub deck: DeckFile,
+    /// Every unit in scenario order, broken ones included.
+    pub units: Vec<Unit>,
+    pub armies: BySide<Army>,
+    pub piles: Piles,
+    pub phase: Phase,
+    /// The round being played or about to be played (0 before the first).
+    pub round: u32,
+    /// Consecutive passes made while the deck was empty (two bring nightfall).
+    pub empty_deck_passes: u32,
+    /// What moved in the last step, for the map's arrows.
+    #[serde(default)]
+    pub traces: Vec<Trace>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Army {
+    /// Army morale: half the units rounded up, less losses.
+    pub morale: i32,
+    pub hand: Vec<String>,
+    pub cinc: Option<Point>,
+}
+
+/// Where the game stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Both sides owe their secret deployment.
+    Deployment,
+    /// `active` owes the orders for the round.
+    Round { active: SideId },
+    /// The round paused after the draw: `active` decides the force and cards.
+    Decision { active: SideId, pending: Pending },
+    Over(Outcome),
+}
+
+/// A round waiting for its active side's decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    pub action: ActionKind,
+    /// Cards drawn after declaring the action.
+    pub drawn: Vec<String>,
+    /// The rest of the round's orders (CinC move, discards).
+    pub orders: RoundOrders,
+    /// Filled in by the decision.
+    #[serde(default)]
+    pub activation: Option<Activation>,
+}
+
+/// One unit's path this step, for the map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub unit: String,
+    pub side: SideId,
+    pub points: Vec<Point>,
+}
+
+impl State {
+    /// The state before deployment.
+    pub fn new(scenario: &Scenario) -> Result<State, String> {
+        let deck = scenario.deck()?;
+        let mut units = Vec::new();
+        let mut armies = BySide::new();
+        for (i, side) in scenario.sides.iter().enumerate() {
+            for u in &side.units {
+                units.push(Unit {
+                    id: u.id.clone(),
+                    name: u.name.clone(),
+                    side: side.id.clone(),
+                    arm: u.arm,
+                    formation: default_formation(u.arm),
+                    anchor: None,
+                    facing: Angle(if i == 0 { 0.0 } else { 180.0 }),
+                    disruption: 0,
+                    smoke: false,
+                    broken: false,
+                });
+            }
+            let morale = side.units.len().div_ceil(2) as i32;
+            armies.insert(side.id.clone(), Army { morale, hand: Vec::new(), cinc: None });
+        }
+        Ok(State {
+            scenario: scenario.clone(),
+            deck,
+            units,
+            armies,
+            piles: Piles::default(),
+            phase: Phase::Deployment,
+            round: 0,
+            empty_deck_passes: 0,
+            traces: Vec::new(),
+        })
+    }
+
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+    pub fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.units.iter_mut().find(|u| u.id == id)
+    }
+    /// Units of `side` on the table.
+    pub fn live_units<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
+        self.units.iter().filter(move |u| &u.side == side && u.on_table())
+    }
+    /// Enemy units of `side` on the table.
+    pub fn enemies<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
+        self.units.iter().filter(move |u| &u.side != side && u.on_table())
+    }
+    pub fn army(&self, side: &SideId) -> Option<&Army> {
+        self.armies.get(side)
+    }
+    pub fn army_mut(&mut self, side: &SideId) -> Option<&mut Army> {
+        self.armies.get_mut(side)
+    }
+    pub fn other(&self, side: &SideId) -> SideId {
+        self.scenario.other(side)
+    }
+    pub fn side_name(&self, side: &SideId) -> String {
+        self.scenario.sides.iter().find(|s| &s.id == side).map(|s| s.name.clone()).unwrap_or_else(|| side.to_string())
+    }
+    pub fn card_name(&self, id: &str) -> String {
+        self.deck.card(id).map(|c| format!("{} [{}, span {}]", c.name, c.id, c.span)).unwrap_or_else(|| id.to_string())
+    }
+    pub fn span_of(&self, id: &str) -> u32 {
+        self.deck.card(id).map(|c| c.span).unwrap_or(0)
+    }
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
+    }
+}

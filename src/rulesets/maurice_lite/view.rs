@@ -1,0 +1,141 @@
+//! What each reader sees (hands are secret; everything on the table is open).
+
+use super::forces::{activation_distance, check_force};
+use super::state::{Phase, State};
+use crate::geometry::{Shape, TerrainFeature, TerrainTag};
+use crate::ruleset::Sight;
+use crate::side::SideId;
+use crate::view::{
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle, TerrainStyle, TerrainView, UnitView, Viewer,
+};
+
+pub fn heading(s: &State) -> String {
+    match &s.phase {
+        Phase::Deployment => "Deployment".into(),
+        Phase::Round { active } => format!("Round {}, {} active", s.round, s.side_name(active)),
+        Phase::Decision { active, .. } => format!("Round {}, waiting for {}'s decision", s.round, s.side_name(active)),
+        Phase::Over(o) => format!("Game over after round {}: {}", s.round.saturating_sub(1), o.reason),
+    }
+}
+
+pub fn terrain_style(t: &TerrainFeature) -> TerrainStyle {
+    let order = [
+        (TerrainTag::Water, TerrainStyle::Water),
+        (TerrainTag::Woods, TerrainStyle::Woods),
+        (TerrainTag::Marsh, TerrainStyle::Marsh),
+        (TerrainTag::Town, TerrainStyle::Town),
+        (TerrainTag::Road, TerrainStyle::Road),
+        (TerrainTag::Wall, TerrainStyle::Wall),
+        (TerrainTag::Hill, TerrainStyle::Hill),
+        (TerrainTag::Difficult, TerrainStyle::Rough),
+    ];
+    order.iter().find(|(tag, _)| t.has(*tag)).map(|(_, s)| *s).unwrap_or(TerrainStyle::Field)
+}
+
+pub fn map(s: &State) -> MapView {
+    let m = s.scenario.measure;
+    let index = |side: &SideId| s.scenario.side_index(side).unwrap_or(0);
+    let terrain = s
+        .scenario
+        .terrain
+        .iter()
+        .map(|t| {
+            let (points, closed) = match &t.shape {
+                Shape::Polygon { points } => (points.clone(), true),
+                Shape::Polyline { points, .. } => (points.clone(), false),
+            };
+            TerrainView { name: t.name.clone(), style: terrain_style(t), points, closed }
+        })
+        .collect();
+    let units = s
+        .units
+        .iter()
+        .filter(|u| u.on_table())
+        .map(|u| {
+            let bases = u.bases(&m);
+            let n = bases.len().max(1) as f64;
+            let centre = bases.iter().fold(crate::geometry::Point::default(), |acc, b| acc + b.center).scale(1.0 / n);
+            UnitView {
+                id: u.id.clone(),
+                label: u.name.clone(),
+                side: index(&u.side),
+                bases: bases.iter().map(|b| BaseView { corners: b.corners(), side: index(&u.side) }).collect(),
+                anchor: centre,
+                facing: u.facing.degrees(),
+                formation: u.formation.label().into(),
+                disruption: u.disruption,
+                smoke: u.smoke,
+                note: None,
+            }
+        })
+        .collect();
+    let markers = s
+        .armies
+        .iter()
+        .filter_map(|(side, a)| a.cinc.map(|at| MarkerView { kind: MarkerKind::Commander, side: Some(index(side)), at, label: "CinC".into() }))
+        .collect();
+    let arrows = s
+        .traces
+        .iter()
+        .filter(|t| t.points.len() > 1)
+        .map(|t| ArrowView { kind: ArrowKind::Move, side: index(&t.side), path: t.points.clone() })
+        .collect();
+    MapView {
+        width: s.scenario.table.width.get(),
+        height: s.scenario.table.height.get(),
+        unit: m.unit.abbrev().into(),
+        sides: s.scenario.sides.iter().map(|x| SideStyle { side: x.id.clone(), name: x.name.clone(), colour: x.colour.clone() }).collect(),
+        terrain,
+        units,
+        markers,
+        arrows,
+    }
+}
+
+pub fn sight(s: &State, viewer: &Viewer) -> Sight {
+    let mut panels = Vec::new();
+    let mut status = vec![heading(s)];
+    for (side, a) in &s.armies {
+        let broken = s.units.iter().filter(|u| &u.side == side && u.broken).count();
+        status.push(format!("{}: army morale {}, {} unit(s) broken, {} card(s) in hand", s.side_name(side), a.morale, broken, a.hand.len()));
+    }
+    status.push(format!("Deck: {} card(s) to draw, {} discarded", s.piles.draw.len(), s.piles.discard.len()));
+    panels.push(Panel { title: "The battle".into(), lines: status });
+    let hands: Vec<&SideId> = match viewer {
+        Viewer::Side(me) => s.armies.keys().filter(|k| *k == me).collect(),
+        Viewer::Umpire => s.armies.keys().collect(),
+        Viewer::Public => Vec::new(),
+    };
+    for side in hands {
+        let a = &s.armies[side];
+        let mut lines: Vec<String> = a.hand.iter().filter_map(|c| s.deck.card(c)).map(|c| format!("{}: {}", c.describe(), c.text)).collect();
+        if lines.is_empty() {
+            lines.push("(no cards)".into());
+        }
+        panels.push(Panel { title: format!("{} hand (secret)", s.side_name(side)), lines });
+    }
+    if let Viewer::Side(me) = viewer {
+        let lines = s
+            .live_units(me)
+            .map(|u| {
+                let dist = check_force(s, me, std::slice::from_ref(&u.id)).ok().and_then(|f| activation_distance(s, me, &f));
+                let at = u.anchor.unwrap_or_default();
+                format!(
+                    "{} [{}]: {} in {}, front centre ({:.1}, {:.1}) facing {:.0}, DISR {}{}, {} from the CinC",
+                    u.name,
+                    u.id,
+                    u.arm.label(),
+                    u.formation.label(),
+                    at.x,
+                    at.y,
+                    u.facing.degrees(),
+                    u.disruption,
+                    if u.smoke { ", smoke" } else { "" },
+                    dist.map(|d| format!("{d:.1} BW")).unwrap_or_else(|| "cut off".into())
+                )
+            })
+            .collect();
+        panels.push(Panel { title: "Your units".into(), lines });
+    }
+    Sight { heading: heading(s), map: map(s), panels }
+}
