@@ -68,17 +68,31 @@ impl fmt::Display for Problem {
 
 impl Problem {
     fn plain(file: &str, message: impl Into<String>) -> Problem {
-        Problem { file: file.into(), line: None, column: None, unit: None, rule: None, message: message.into() }
+        Problem {
+            file: file.into(),
+            line: None,
+            column: None,
+            unit: None,
+            rule: None,
+            message: message.into(),
+        }
     }
 }
 
 /// Parse an orders file. `file` names it in messages.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Problem> {
     if bytes.len() > MAX_BYTES {
-        return Err(Problem::plain(file, format!("the file is {} bytes; orders files may be at most {MAX_BYTES}", bytes.len())));
+        return Err(Problem::plain(
+            file,
+            format!(
+                "the file is {} bytes; orders files may be at most {MAX_BYTES}",
+                bytes.len()
+            ),
+        ));
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| Problem::plain(file, format!("the file is not UTF-8 text ({e})")))?;
-    let env: Envelope = serde_yaml::from_str(text).map_err(|e| {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| Problem::plain(file, format!("the file is not UTF-8 text ({e})")))?;
+    let env: Envelope = crate::yaml::from_str(text).map_err(|e| {
         let loc = e.location();
         Problem {
             file: file.into(),
@@ -90,24 +104,54 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Problem> {
         }
     })?;
     if env.galloper != FORMAT {
-        return Err(at_key(file, text, "galloper", format!("format {} is not known; this server reads format {FORMAT}", env.galloper)));
+        return Err(at_key(
+            file,
+            text,
+            "galloper",
+            format!(
+                "format {} is not known; this server reads format {FORMAT}",
+                env.galloper
+            ),
+        ));
     }
-    let entropy = hex::decode(env.entropy.trim()).map_err(|_| at_key(file, text, "entropy", "entropy must be hex digits"))?;
+    let entropy = hex::decode(env.entropy.trim())
+        .map_err(|_| at_key(file, text, "entropy", "entropy must be hex digits"))?;
     if entropy.len() < MIN_ENTROPY_BYTES {
-        return Err(at_key(file, text, "entropy", format!("entropy must be at least {MIN_ENTROPY_BYTES} random bytes ({} hex digits); `galloper sign` fills it in", MIN_ENTROPY_BYTES * 2)));
+        return Err(at_key(
+            file,
+            text,
+            "entropy",
+            format!(
+                "entropy must be at least {MIN_ENTROPY_BYTES} random bytes ({} hex digits); `galloper sign` fills it in",
+                MIN_ENTROPY_BYTES * 2
+            ),
+        ));
     }
     Ok(env)
 }
 
 fn at_key(file: &str, text: &str, key: &str, message: impl Into<String>) -> Problem {
-    let line = text.lines().position(|l| l.trim_start().starts_with(&format!("{key}:"))).map(|i| i + 1);
-    Problem { file: file.into(), line, column: None, unit: None, rule: None, message: message.into() }
+    let line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with(&format!("{key}:")))
+        .map(|i| i + 1);
+    Problem {
+        file: file.into(),
+        line,
+        column: None,
+        unit: None,
+        rule: None,
+        message: message.into(),
+    }
 }
 
 /// Turn a ruleset's violation into a problem with the line it is about:
 /// the line that names the unit (or the last key of the path) inside `orders:`.
 pub fn locate(file: &str, text: &str, v: &Violation) -> Problem {
-    let start = text.lines().position(|l| l.starts_with("orders:")).unwrap_or(0);
+    let start = text
+        .lines()
+        .position(|l| l.starts_with("orders:"))
+        .unwrap_or(0);
     let lines: Vec<&str> = text.lines().collect();
     let mut needles: Vec<String> = Vec::new();
     if let Some(u) = &v.unit {
@@ -135,7 +179,9 @@ pub fn locate(file: &str, text: &str, v: &Violation) -> Problem {
 
 /// Write an orders file around a ruleset's `orders:` body.
 pub fn compose(game: &str, step: u32, side: &SideId, entropy_hex: &str, body: &str) -> String {
-    let mut out = format!("galloper: {FORMAT}\ngame: {game}\nstep: {step}\nside: {side}\nentropy: {entropy_hex}\norders:\n");
+    let mut out = format!(
+        "galloper: {FORMAT}\ngame: {game}\nstep: {step}\nside: {side}\nentropy: {entropy_hex}\norders:\n"
+    );
     for line in body.lines() {
         if line.is_empty() {
             out.push('\n');

@@ -28,10 +28,18 @@ pub struct Event {
 
 impl Event {
     pub fn public(text: impl Into<String>) -> Self {
-        Event { visibility: Visibility::Public, text: text.into(), dice: Vec::new() }
+        Event {
+            visibility: Visibility::Public,
+            text: text.into(),
+            dice: Vec::new(),
+        }
     }
     pub fn private(side: &SideId, text: impl Into<String>) -> Self {
-        Event { visibility: Visibility::Side(side.clone()), text: text.into(), dice: Vec::new() }
+        Event {
+            visibility: Visibility::Side(side.clone()),
+            text: text.into(),
+            dice: Vec::new(),
+        }
     }
     pub fn with_dice(mut self, dice: impl IntoIterator<Item = usize>) -> Self {
         self.dice.extend(dice);

@@ -2,15 +2,20 @@
 //!
 //! The core (sides, geometry, dice, events, views, the ruleset interface) knows
 //! nothing of any one rule set; rulesets live under [`rulesets`] and plug in
-//! through [`ruleset::Ruleset`].
+//! through [`ruleset::Ruleset`]. [`game`] is the edge that touches disk and OS.
 
+pub mod cli;
+pub mod demo;
 pub mod dice;
 pub mod envelope;
 pub mod event;
+pub mod game;
 pub mod geometry;
 pub mod render;
 pub mod ruleset;
 pub mod rulesets;
+pub mod sandbox;
 pub mod side;
 pub mod sig;
 pub mod view;
+pub mod yaml;

@@ -171,22 +171,22 @@ pub trait AnyRuleset: Sync {
 
 /// Serialise a state the one way Galloper stores and hashes it.
 pub fn state_to_yaml<S: Serialize>(state: &S) -> Result<String, RulesetError> {
-    serde_yaml::to_string(state).map_err(|e| RulesetError::State(e.to_string()))
+    crate::yaml::to_string(state).map_err(|e| RulesetError::State(e.to_string()))
 }
 
 fn parse_state<R: Ruleset>(text: &str) -> Result<R::State, RulesetError> {
-    serde_yaml::from_str(text).map_err(|e| RulesetError::State(e.to_string()))
+    crate::yaml::from_str(text).map_err(|e| RulesetError::State(e.to_string()))
 }
 
 fn parse_scenario<R: Ruleset>(r: &R, text: &str) -> Result<R::Scenario, RulesetError> {
     let s: R::Scenario =
-        serde_yaml::from_str(text).map_err(|e| RulesetError::Scenario(e.to_string()))?;
+        crate::yaml::from_str(text).map_err(|e| RulesetError::Scenario(e.to_string()))?;
     r.check_scenario(&s).map_err(RulesetError::Scenario)?;
     Ok(s)
 }
 
 fn parse_orders<R: Ruleset>(v: &serde_yaml::Value) -> Result<R::Orders, RulesetError> {
-    serde_yaml::from_value(v.clone()).map_err(|e| RulesetError::Orders(e.to_string()))
+    crate::yaml::from_value(v.clone()).map_err(|e| RulesetError::Orders(e.to_string()))
 }
 
 impl<R: Ruleset> AnyRuleset for R {
@@ -197,7 +197,8 @@ impl<R: Ruleset> AnyRuleset for R {
         Ok(Ruleset::sides(self, &parse_scenario(self, scenario)?))
     }
     fn start(&self, scenario: &str) -> Result<String, RulesetError> {
-        let state = Ruleset::start(self, &parse_scenario(self, scenario)?).map_err(RulesetError::Scenario)?;
+        let state = Ruleset::start(self, &parse_scenario(self, scenario)?)
+            .map_err(RulesetError::Scenario)?;
         state_to_yaml(&state)
     }
     fn due(&self, state: &str) -> Result<Due, RulesetError> {
@@ -236,7 +237,11 @@ impl<R: Ruleset> AnyRuleset for R {
         Ok(Ruleset::view(self, &parse_state::<R>(state)?, viewer))
     }
     fn orders_template(&self, state: &str, side: &SideId) -> Result<Option<String>, RulesetError> {
-        Ok(Ruleset::orders_template(self, &parse_state::<R>(state)?, side))
+        Ok(Ruleset::orders_template(
+            self,
+            &parse_state::<R>(state)?,
+            side,
+        ))
     }
     fn outcome(&self, state: &str) -> Result<Option<Outcome>, RulesetError> {
         Ok(Ruleset::outcome(self, &parse_state::<R>(state)?))

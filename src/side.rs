@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// The name of one side, as the scenario spells it (`french`, `british`).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(transparent)]
 pub struct SideId(pub String);
 

@@ -103,7 +103,10 @@ pub fn sealed_dir(root: &Path, step: u32) -> PathBuf {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{}.tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("file")));
+    let tmp = dir.join(format!(
+        ".{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("file")
+    ));
     {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -117,7 +120,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Write `name` and its detached server signature `name.sig`.
-pub fn write_signed(dir: &Path, name: &str, bytes: &[u8], server_private: &str) -> anyhow::Result<()> {
+pub fn write_signed(
+    dir: &Path,
+    name: &str,
+    bytes: &[u8],
+    server_private: &str,
+) -> anyhow::Result<()> {
     let signature = sig::sign(server_private, sig::REPORT_NAMESPACE, bytes)?;
     write_atomic(&dir.join(name), bytes)?;
     write_atomic(&dir.join(format!("{name}.sig")), signature.as_bytes())?;
@@ -125,18 +133,33 @@ pub fn write_signed(dir: &Path, name: &str, bytes: &[u8], server_private: &str) 
 }
 
 /// Write the files of a folder, then its signed manifest.
-pub fn write_folder(dir: &Path, files: &BTreeMap<String, Vec<u8>>, server_private: &str) -> anyhow::Result<()> {
-    let mut manifest = Manifest { files: BTreeMap::new() };
+pub fn write_folder(
+    dir: &Path,
+    files: &BTreeMap<String, Vec<u8>>,
+    server_private: &str,
+) -> anyhow::Result<()> {
+    let mut manifest = Manifest {
+        files: BTreeMap::new(),
+    };
     for (name, bytes) in files {
         write_atomic(&dir.join(name), bytes)?;
         manifest.files.insert(name.clone(), sha256_hex(bytes));
     }
-    write_signed(dir, "manifest.yaml", serde_yaml::to_string(&manifest)?.as_bytes(), server_private)
+    write_signed(
+        dir,
+        "manifest.yaml",
+        crate::yaml::to_string(&manifest)?.as_bytes(),
+        server_private,
+    )
 }
 
 /// The events the public may read.
 pub fn public_events(events: &[Event]) -> Vec<Event> {
-    events.iter().filter(|e| e.visibility == Visibility::Public).cloned().collect()
+    events
+        .iter()
+        .filter(|e| e.visibility == Visibility::Public)
+        .cloned()
+        .collect()
 }
 
 /// The dice the public may check (the public stream's).

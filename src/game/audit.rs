@@ -28,7 +28,10 @@ pub struct Failure {
 }
 
 fn fail(place: impl Into<String>, what: impl Into<String>) -> Failure {
-    Failure { place: place.into(), what: what.into() }
+    Failure {
+        place: place.into(),
+        what: what.into(),
+    }
 }
 
 /// What the audit checked.
@@ -49,50 +52,79 @@ fn read_text(path: &Path) -> Result<String, Failure> {
 }
 
 fn yaml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Failure> {
-    serde_yaml::from_str(&read_text(path)?).map_err(|e| fail(path.display().to_string(), format!("does not parse: {e}")))
+    crate::yaml::from_str(&read_text(path)?)
+        .map_err(|e| fail(path.display().to_string(), format!("does not parse: {e}")))
 }
 
 fn signed(path: &Path, server_key: &str) -> Result<Vec<u8>, Failure> {
     let bytes = read(path)?;
-    let sig_path = path.with_file_name(format!("{}.sig", path.file_name().and_then(|n| n.to_str()).unwrap_or("")));
+    let sig_path = path.with_file_name(format!(
+        "{}.sig",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("")
+    ));
     let signature = read_text(&sig_path)?;
-    sig::verify(server_key, sig::REPORT_NAMESPACE, &bytes, &signature)
-        .map_err(|e| fail(path.display().to_string(), format!("server signature refused: {e}")))?;
+    sig::verify(server_key, sig::REPORT_NAMESPACE, &bytes, &signature).map_err(|e| {
+        fail(
+            path.display().to_string(),
+            format!("server signature refused: {e}"),
+        )
+    })?;
     Ok(bytes)
 }
 
 /// Check a folder's signed manifest and every file it lists.
 fn manifest(dir: &Path, server_key: &str) -> Result<Manifest, Failure> {
     let bytes = signed(&dir.join("manifest.yaml"), server_key)?;
-    let m: Manifest = serde_yaml::from_slice(&bytes).map_err(|e| fail(dir.display().to_string(), format!("manifest does not parse: {e}")))?;
+    let m: Manifest = crate::yaml::from_slice(&bytes).map_err(|e| {
+        fail(
+            dir.display().to_string(),
+            format!("manifest does not parse: {e}"),
+        )
+    })?;
     for (name, hash) in &m.files {
         let got = sha256_hex(&read(&dir.join(name))?);
         if &got != hash {
-            return Err(fail(dir.join(name).display().to_string(), format!("file changed after signing: sha256 {got}, manifest says {hash}")));
+            return Err(fail(
+                dir.join(name).display().to_string(),
+                format!("file changed after signing: sha256 {got}, manifest says {hash}"),
+            ));
         }
     }
     Ok(m)
 }
 
 fn unhex32(s: &str, place: &str) -> Result<[u8; 32], Failure> {
-    hex::decode(s).ok().and_then(|v| v.try_into().ok()).ok_or_else(|| fail(place, "not 32 bytes of hex"))
+    hex::decode(s)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or_else(|| fail(place, "not 32 bytes of hex"))
 }
 
 /// Audit the archive in `dir`.
 pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
     let mut v = Verdict::default();
     let game_bytes = read(&dir.join("game.yaml"))?;
-    let game: GameFile = serde_yaml::from_slice(&game_bytes).map_err(|e| fail("game.yaml", format!("does not parse: {e}")))?;
+    let game: GameFile = crate::yaml::from_slice(&game_bytes)
+        .map_err(|e| fail("game.yaml", format!("does not parse: {e}")))?;
     signed(&dir.join("game.yaml"), &game.server_key)?;
     let fp = sig::fingerprint(&game.server_key).unwrap_or_default();
-    v.lines.push(format!("game {} ({}), server key {fp}: compare it with the one the server publishes", game.game, game.ruleset));
+    v.lines.push(format!(
+        "game {} ({}), server key {fp}: compare it with the one the server publishes",
+        game.game, game.ruleset
+    ));
     let scenario = read_text(&dir.join("scenario.yaml"))?;
     if sha256_hex(scenario.as_bytes()) != game.scenario_sha256 {
-        return Err(fail("scenario.yaml", "does not match the hash in game.yaml"));
+        return Err(fail(
+            "scenario.yaml",
+            "does not match the hash in game.yaml",
+        ));
     }
-    let rules = rulesets::by_name(&game.ruleset).ok_or_else(|| fail("game.yaml", format!("unknown ruleset {}", game.ruleset)))?;
+    let rules = rulesets::by_name(&game.ruleset)
+        .ok_or_else(|| fail("game.yaml", format!("unknown ruleset {}", game.ruleset)))?;
     let sides: Vec<SideId> = game.sides.iter().map(|s| SideId::new(s.as_str())).collect();
-    let mut state = rules.start(&scenario).map_err(|e| fail("scenario.yaml", e.to_string()))?;
+    let mut state = rules
+        .start(&scenario)
+        .map_err(|e| fail("scenario.yaml", e.to_string()))?;
     let sealed_root = dir.join("sealed");
     let sealed = sealed_root.exists();
     let mut expected_before = sha256_hex(state.as_bytes());
@@ -103,40 +135,65 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
             break;
         }
         let place = format!("step {step}");
-        let notice: Notice = serde_yaml::from_slice(&signed(&sdir.join("notice.yaml"), &game.server_key)?)
-            .map_err(|e| fail(&place, format!("notice does not parse: {e}")))?;
+        let notice: Notice =
+            crate::yaml::from_slice(&signed(&sdir.join("notice.yaml"), &game.server_key)?)
+                .map_err(|e| fail(&place, format!("notice does not parse: {e}")))?;
         if notice.game != game.game || notice.step != step {
             return Err(fail(&place, "the notice names another game or step"));
         }
         if notice.state_before_sha256 != expected_before {
-            return Err(fail(&place, "the state this step starts from is not the state the last step ended with"));
+            return Err(fail(
+                &place,
+                "the state this step starts from is not the state the last step ended with",
+            ));
         }
         if !sdir.join("manifest.yaml").exists() {
-            v.lines.push(format!("step {step}: open; commitments published, nothing to reveal yet"));
+            v.lines.push(format!(
+                "step {step}: open; commitments published, nothing to reveal yet"
+            ));
             break;
         }
         manifest(&sdir, &game.server_key)?;
         let reveal: Reveal = yaml(&sdir.join("reveal.yaml"))?;
         let p = unhex32(&reveal.public_secret, &place)?;
-        if hex::encode(protocol::commit(StreamKind::Public, &game.game, step, &p)) != notice.public_commitment {
-            return Err(fail(&place, "the revealed public secret does not match its commitment"));
+        if hex::encode(protocol::commit(StreamKind::Public, &game.game, step, &p))
+            != notice.public_commitment
+        {
+            return Err(fail(
+                &place,
+                "the revealed public secret does not match its commitment",
+            ));
         }
         let index: OrdersIndex = yaml(&sdir.join("orders.yaml"))?;
-        let hashes: Vec<[u8; 32]> = index.sides.iter().map(|e| unhex32(&e.sha256, &place)).collect::<Result<_, _>>()?;
+        let hashes: Vec<[u8; 32]> = index
+            .sides
+            .iter()
+            .map(|e| unhex32(&e.sha256, &place))
+            .collect::<Result<_, _>>()?;
         let mix = protocol::mix(&hashes);
         if hex::encode(&mix) != reveal.mix {
-            return Err(fail(&place, "the mix is not the orders' hashes in side order"));
+            return Err(fail(
+                &place,
+                "the mix is not the orders' hashes in side order",
+            ));
         }
         let seed = protocol::seed(StreamKind::Public, &p, &mix);
         if hex::encode(seed) != reveal.public_seed {
-            return Err(fail(&place, "the public seed does not follow from the secret and the mix"));
+            return Err(fail(
+                &place,
+                "the public seed does not follow from the secret and the mix",
+            ));
         }
         let dice: Vec<ArchivedDie> = yaml(&sdir.join("dice.yaml"))?;
         let records: Vec<DieRecord> = dice.iter().map(|d| d.die.clone()).collect();
-        check_stream(seed, StreamKind::Public, &records).map_err(|e| fail(&place, format!("public dice: {e}")))?;
+        check_stream(seed, StreamKind::Public, &records)
+            .map_err(|e| fail(&place, format!("public dice: {e}")))?;
         v.public_dice += records.len();
         let state_hash = read_text(&sdir.join("state.sha256"))?.trim().to_string();
-        let mut line = format!("step {step}: signatures, commitment, seed and {} public dice check", records.len());
+        let mut line = format!(
+            "step {step}: signatures, commitment, seed and {} public dice check",
+            records.len()
+        );
 
         if sealed {
             let sd = archive::sealed_dir(dir, step);
@@ -144,26 +201,53 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
             manifest(&sd, &game.server_key)?;
             let hidden: HiddenReveal = yaml(&sd.join("hidden.yaml"))?;
             let h = unhex32(&hidden.hidden_secret, &splace)?;
-            if hex::encode(protocol::commit(StreamKind::Hidden, &game.game, step, &h)) != notice.hidden_commitment {
-                return Err(fail(&splace, "the revealed hidden secret does not match its commitment"));
+            if hex::encode(protocol::commit(StreamKind::Hidden, &game.game, step, &h))
+                != notice.hidden_commitment
+            {
+                return Err(fail(
+                    &splace,
+                    "the revealed hidden secret does not match its commitment",
+                ));
             }
             if hex::encode(protocol::seed(StreamKind::Hidden, &h, &mix)) != hidden.hidden_seed {
-                return Err(fail(&splace, "the hidden seed does not follow from the secret and the mix"));
+                return Err(fail(
+                    &splace,
+                    "the hidden seed does not follow from the secret and the mix",
+                ));
             }
             let mut orders = BTreeMap::new();
             for e in &index.sides {
                 let name = format!("orders-{}.yaml", e.side);
                 let text = read(&sd.join(&name))?;
                 if sha256_hex(&text) != e.sha256 {
-                    return Err(fail(format!("{splace}: {name}"), "the orders are not the ones whose hash was published"));
+                    return Err(fail(
+                        format!("{splace}: {name}"),
+                        "the orders are not the ones whose hash was published",
+                    ));
                 }
-                let key = game.players.get(&e.side).ok_or_else(|| fail(&splace, format!("no key for side {}", e.side)))?;
-                sig::verify(key, sig::ORDERS_NAMESPACE, &text, &e.signature)
-                    .map_err(|err| fail(format!("{splace}: {name}"), format!("player signature refused: {err}")))?;
+                let key = game
+                    .players
+                    .get(&e.side)
+                    .ok_or_else(|| fail(&splace, format!("no key for side {}", e.side)))?;
+                sig::verify(key, sig::ORDERS_NAMESPACE, &text, &e.signature).map_err(|err| {
+                    fail(
+                        format!("{splace}: {name}"),
+                        format!("player signature refused: {err}"),
+                    )
+                })?;
                 let side = SideId::new(e.side.as_str());
                 orders.insert(
                     side.clone(),
-                    OrdersRow { seq: 0, game: game.game.clone(), step, side, file_name: name, text, signature: e.signature.clone(), sha256: e.sha256.clone() },
+                    OrdersRow {
+                        seq: 0,
+                        game: game.game.clone(),
+                        step,
+                        side,
+                        file_name: name,
+                        text,
+                        signature: e.signature.clone(),
+                        sha256: e.sha256.clone(),
+                    },
                 );
             }
             let row = StepRow {
@@ -176,19 +260,48 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
                 notice_sig: String::new(),
                 result: None,
             };
-            let (res, _) = super::resolve_step(rules, &sides, &row, &orders).map_err(|e| fail(&splace, format!("replay failed: {e}")))?;
-            compare(&splace, "state.yaml", res.state.as_bytes(), &read(&sd.join("state.yaml"))?)?;
-            let events = serde_yaml::to_string(&res.events).unwrap_or_default();
-            compare(&splace, "events.yaml", events.as_bytes(), &read(&sd.join("events.yaml"))?)?;
-            let all_dice = serde_yaml::to_string(&res.dice).unwrap_or_default();
-            compare(&splace, "dice.yaml", all_dice.as_bytes(), &read(&sd.join("dice.yaml"))?)?;
+            let (res, _) = super::resolve_step(rules, &sides, &row, &orders)
+                .map_err(|e| fail(&splace, format!("replay failed: {e}")))?;
+            compare(
+                &splace,
+                "state.yaml",
+                res.state.as_bytes(),
+                &read(&sd.join("state.yaml"))?,
+            )?;
+            let events = crate::yaml::to_string(&res.events).unwrap_or_default();
+            compare(
+                &splace,
+                "events.yaml",
+                events.as_bytes(),
+                &read(&sd.join("events.yaml"))?,
+            )?;
+            let all_dice = crate::yaml::to_string(&res.dice).unwrap_or_default();
+            compare(
+                &splace,
+                "dice.yaml",
+                all_dice.as_bytes(),
+                &read(&sd.join("dice.yaml"))?,
+            )?;
             let public_events: Vec<Event> = archive::public_events(&res.events);
-            compare(&place, "events.yaml", serde_yaml::to_string(&public_events).unwrap_or_default().as_bytes(), &read(&sdir.join("events.yaml"))?)?;
+            compare(
+                &place,
+                "events.yaml",
+                crate::yaml::to_string(&public_events)
+                    .unwrap_or_default()
+                    .as_bytes(),
+                &read(&sdir.join("events.yaml"))?,
+            )?;
             if sha256_hex(res.state.as_bytes()) != state_hash {
-                return Err(fail(&place, "state.sha256 is not the hash of the replayed state"));
+                return Err(fail(
+                    &place,
+                    "state.sha256 is not the hash of the replayed state",
+                ));
             }
             state = res.state;
-            line.push_str(&format!("; hidden secret, {} signed orders and the replay match", orders.len()));
+            line.push_str(&format!(
+                "; hidden secret, {} signed orders and the replay match",
+                orders.len()
+            ));
             v.replayed = true;
         }
         expected_before = state_hash;
@@ -196,10 +309,14 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
         v.steps = step;
     }
     if v.steps == 0 {
-        return Err(fail(dir.display().to_string(), "no resolved step in this archive"));
+        return Err(fail(
+            dir.display().to_string(),
+            "no resolved step in this archive",
+        ));
     }
     v.lines.push(if sealed {
-        "sealed: the game is over; every secret, order and state was checked and replayed".to_string()
+        "sealed: the game is over; every secret, order and state was checked and replayed"
+            .to_string()
     } else {
         "sealed: not yet; orders, hands and hidden dice stay secret until the game ends".to_string()
     });
@@ -218,5 +335,8 @@ fn compare(place: &str, name: &str, replayed: &[u8], archived: &[u8]) -> Result<
         .enumerate()
         .find(|(_, (x, y))| x != y)
         .unwrap_or((r.lines().count().min(a.lines().count()), ("(end)", "(end)")));
-    Err(fail(format!("{place}: {name} line {}", n + 1), format!("replay gives {x:?}, archive has {y:?}")))
+    Err(fail(
+        format!("{place}: {name} line {}", n + 1),
+        format!("replay gives {x:?}, archive has {y:?}"),
+    ))
 }

@@ -15,7 +15,10 @@ use crate::rulesets;
 use crate::side::{BySide, SideId};
 use crate::sig;
 use anyhow::{Context, anyhow, bail};
-use archive::{ArchivedDie, GameFile, HiddenReveal, Notice, OrdersEntry, OrdersIndex, PublicView, Reveal, sha256_hex};
+use archive::{
+    ArchivedDie, GameFile, HiddenReveal, Notice, OrdersEntry, OrdersIndex, PublicView, Reveal,
+    sha256_hex,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use store::{GameRow, OrdersRow, PlayerRow, StepResult, StepRow, Store};
@@ -40,11 +43,20 @@ pub enum Refusal {
     #[error("game {0} is over: no more orders are taken")]
     GameOver(String),
     #[error("these orders are for step {sent} but the open step of {game} is {open}: {hint}")]
-    WrongStep { game: String, sent: u32, open: u32, hint: &'static str },
+    WrongStep {
+        game: String,
+        sent: u32,
+        open: u32,
+        hint: &'static str,
+    },
     #[error("{side} is not a side of game {game}")]
     UnknownSide { game: String, side: String },
     #[error("{side} owes no orders for step {step}: {due}")]
-    NotOwed { side: String, step: u32, due: String },
+    NotOwed {
+        side: String,
+        step: u32,
+        due: String,
+    },
     #[error("signature refused: {0}")]
     Signature(sig::SigError),
     #[error("server error: {0}")]
@@ -77,7 +89,12 @@ pub struct Server {
 }
 
 pub fn valid_game_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 40 && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') && !id.starts_with('-')
+    !id.is_empty()
+        && id.len() <= 40
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !id.starts_with('-')
 }
 
 fn ruleset_of_scenario(text: &str) -> anyhow::Result<&'static dyn AnyRuleset> {
@@ -85,29 +102,47 @@ fn ruleset_of_scenario(text: &str) -> anyhow::Result<&'static dyn AnyRuleset> {
     struct Head {
         ruleset: String,
     }
-    let head: Head = serde_yaml::from_str(text).context("the scenario needs a `ruleset:` line")?;
-    rulesets::by_name(&head.ruleset)
-        .ok_or_else(|| anyhow!("unknown ruleset {:?}; known: {}", head.ruleset, rulesets::names().join(", ")))
+    let head: Head = crate::yaml::from_str(text).context("the scenario needs a `ruleset:` line")?;
+    rulesets::by_name(&head.ruleset).ok_or_else(|| {
+        anyhow!(
+            "unknown ruleset {:?}; known: {}",
+            head.ruleset,
+            rulesets::names().join(", ")
+        )
+    })
 }
 
 impl Server {
     /// Open (or create) a server's data folder.
     pub fn open(dir: &Path) -> anyhow::Result<Server> {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data folder {}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
         let store = Store::open(&dir.join("galloper.db"))?;
         let key_path = dir.join("server_key");
         let key = if key_path.exists() {
             let private_openssh = std::fs::read_to_string(&key_path)?;
-            let public_line = std::fs::read_to_string(dir.join("server_key.pub"))?.trim().to_string();
-            sig::KeyPair { private_openssh, public_line }
+            let public_line = std::fs::read_to_string(dir.join("server_key.pub"))?
+                .trim()
+                .to_string();
+            sig::KeyPair {
+                private_openssh,
+                public_line,
+            }
         } else {
             let k = sig::keygen("galloper-server")?;
-            archive::write_atomic(&dir.join("server_key.pub"), format!("{}\n", k.public_line).as_bytes())?;
+            archive::write_atomic(
+                &dir.join("server_key.pub"),
+                format!("{}\n", k.public_line).as_bytes(),
+            )?;
             archive::write_atomic(&key_path, k.private_openssh.as_bytes())?;
             restrict(&key_path);
             k
         };
-        Ok(Server { dir: dir.to_path_buf(), store, key })
+        Ok(Server {
+            dir: dir.to_path_buf(),
+            store,
+            key,
+        })
     }
 
     pub fn server_public_key(&self) -> &str {
@@ -121,7 +156,12 @@ impl Server {
     }
 
     /// Create a game and open its first step.
-    pub fn new_game(&mut self, id: &str, scenario: &str, players: &[PlayerSpec]) -> anyhow::Result<()> {
+    pub fn new_game(
+        &mut self,
+        id: &str,
+        scenario: &str,
+        players: &[PlayerSpec],
+    ) -> anyhow::Result<()> {
         if !valid_game_id(id) {
             bail!("game ids are 1 to 40 lowercase letters, digits and dashes: {id:?} is not");
         }
@@ -137,16 +177,34 @@ impl Server {
         }
         for p in players {
             if !sides.contains(&p.side) {
-                bail!("{} is not a side of this scenario (sides: {})", p.side, sides.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "));
+                bail!(
+                    "{} is not a side of this scenario (sides: {})",
+                    p.side,
+                    sides
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
             }
             sig::parse_public(&p.public_key).with_context(|| format!("the key for {}", p.side))?;
         }
         let state = rules.start(scenario)?;
         let first = self.open_step_row(id, 1, rules, &state)?;
-        let game = GameRow { id: id.into(), ruleset: rules.name().into(), scenario: scenario.into(), status: "active".into() };
+        let game = GameRow {
+            id: id.into(),
+            ruleset: rules.name().into(),
+            scenario: scenario.into(),
+            status: "active".into(),
+        };
         let rows: Vec<PlayerRow> = players
             .iter()
-            .map(|p| PlayerRow { game: id.into(), side: p.side.clone(), email: p.email.clone(), public_key: p.public_key.trim().into() })
+            .map(|p| PlayerRow {
+                game: id.into(),
+                side: p.side.clone(),
+                email: p.email.clone(),
+                public_key: p.public_key.trim().into(),
+            })
             .collect();
         self.store.create_game(&game, &rows, &first)?;
         let gf = GameFile {
@@ -154,19 +212,33 @@ impl Server {
             game: id.into(),
             ruleset: rules.name().into(),
             sides: sides.iter().map(|s| s.to_string()).collect(),
-            players: rows.iter().map(|p| (p.side.to_string(), p.public_key.clone())).collect(),
+            players: rows
+                .iter()
+                .map(|p| (p.side.to_string(), p.public_key.clone()))
+                .collect(),
             server_key: self.key.public_line.clone(),
             scenario_sha256: sha256_hex(scenario.as_bytes()),
         };
         let root = self.archive_dir(id);
         archive::write_atomic(&root.join("scenario.yaml"), scenario.as_bytes())?;
-        archive::write_signed(&root, "game.yaml", serde_yaml::to_string(&gf)?.as_bytes(), &self.key.private_openssh)?;
+        archive::write_signed(
+            &root,
+            "game.yaml",
+            crate::yaml::to_string(&gf)?.as_bytes(),
+            &self.key.private_openssh,
+        )?;
         self.publish_notice(&first)?;
         Ok(())
     }
 
     /// Draw a step's secrets and write its signed notice.
-    fn open_step_row(&self, game: &str, step: u32, rules: &dyn AnyRuleset, state: &str) -> anyhow::Result<StepRow> {
+    fn open_step_row(
+        &self,
+        game: &str,
+        step: u32,
+        rules: &dyn AnyRuleset,
+        state: &str,
+    ) -> anyhow::Result<StepRow> {
         let public_secret = protocol::fresh_secret().context("the OS gave no randomness")?;
         let hidden_secret = protocol::fresh_secret().context("the OS gave no randomness")?;
         let due = rules.due(state)?;
@@ -174,14 +246,41 @@ impl Server {
             game: game.into(),
             step,
             heading: due.heading.clone(),
-            owed: due.owed.iter().map(|o| format!("{}: {}", o.side, o.note)).collect(),
-            public_commitment: hex::encode(protocol::commit(StreamKind::Public, game, step, &public_secret)),
-            hidden_commitment: hex::encode(protocol::commit(StreamKind::Hidden, game, step, &hidden_secret)),
+            owed: due
+                .owed
+                .iter()
+                .map(|o| format!("{}: {}", o.side, o.note))
+                .collect(),
+            public_commitment: hex::encode(protocol::commit(
+                StreamKind::Public,
+                game,
+                step,
+                &public_secret,
+            )),
+            hidden_commitment: hex::encode(protocol::commit(
+                StreamKind::Hidden,
+                game,
+                step,
+                &hidden_secret,
+            )),
             state_before_sha256: sha256_hex(state.as_bytes()),
         };
-        let notice = serde_yaml::to_string(&notice)?;
-        let notice_sig = sig::sign(&self.key.private_openssh, sig::REPORT_NAMESPACE, notice.as_bytes())?;
-        Ok(StepRow { game: game.into(), step, public_secret, hidden_secret, state_before: state.into(), notice, notice_sig, result: None })
+        let notice = crate::yaml::to_string(&notice)?;
+        let notice_sig = sig::sign(
+            &self.key.private_openssh,
+            sig::REPORT_NAMESPACE,
+            notice.as_bytes(),
+        )?;
+        Ok(StepRow {
+            game: game.into(),
+            step,
+            public_secret,
+            hidden_secret,
+            state_before: state.into(),
+            notice,
+            notice_sig,
+            result: None,
+        })
     }
 
     fn publish_notice(&self, step: &StepRow) -> anyhow::Result<()> {
@@ -193,8 +292,12 @@ impl Server {
 
     /// What the open step of a game waits for.
     pub fn due(&self, game: &str) -> anyhow::Result<Option<(StepRow, Due)>> {
-        let g = self.store.game(game)?.ok_or_else(|| anyhow!("no game called {game:?}"))?;
-        let rules = rulesets::by_name(&g.ruleset).ok_or_else(|| anyhow!("game {game} uses unknown ruleset {}", g.ruleset))?;
+        let g = self
+            .store
+            .game(game)?
+            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let rules = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| anyhow!("game {game} uses unknown ruleset {}", g.ruleset))?;
         match self.store.open_step(game)? {
             Some(s) => {
                 let due = rules.due(&s.state_before)?;
@@ -205,40 +308,92 @@ impl Server {
     }
 
     /// Check and store a signed orders file.
-    pub fn submit(&mut self, file_name: &str, bytes: &[u8], signature: &str) -> Result<Receipt, Refusal> {
+    pub fn submit(
+        &mut self,
+        file_name: &str,
+        bytes: &[u8],
+        signature: &str,
+    ) -> Result<Receipt, Refusal> {
         let env = envelope::parse(file_name, bytes).map_err(Refusal::Invalid)?;
-        let g = self.store.game(&env.game).map_err(|e| Refusal::Server(e.to_string()))?.ok_or_else(|| Refusal::UnknownGame(env.game.clone()))?;
+        let g = self
+            .store
+            .game(&env.game)
+            .map_err(|e| Refusal::Server(e.to_string()))?
+            .ok_or_else(|| Refusal::UnknownGame(env.game.clone()))?;
         if g.status != "active" {
             return Err(Refusal::GameOver(g.id));
         }
-        let players = self.store.players(&g.id).map_err(|e| Refusal::Server(e.to_string()))?;
-        let player = players
-            .iter()
-            .find(|p| p.side == env.side)
-            .ok_or_else(|| Refusal::UnknownSide { game: g.id.clone(), side: env.side.to_string() })?;
+        let players = self
+            .store
+            .players(&g.id)
+            .map_err(|e| Refusal::Server(e.to_string()))?;
+        let player =
+            players
+                .iter()
+                .find(|p| p.side == env.side)
+                .ok_or_else(|| Refusal::UnknownSide {
+                    game: g.id.clone(),
+                    side: env.side.to_string(),
+                })?;
         // The signature covers the game, step and side inside the file, so a
         // signature is good for one game, one step and one side only.
-        sig::verify(&player.public_key, sig::ORDERS_NAMESPACE, bytes, signature).map_err(Refusal::Signature)?;
-        let open = self.store.open_step(&g.id).map_err(|e| Refusal::Server(e.to_string()))?.ok_or_else(|| Refusal::GameOver(g.id.clone()))?;
+        sig::verify(&player.public_key, sig::ORDERS_NAMESPACE, bytes, signature)
+            .map_err(Refusal::Signature)?;
+        let open = self
+            .store
+            .open_step(&g.id)
+            .map_err(|e| Refusal::Server(e.to_string()))?
+            .ok_or_else(|| Refusal::GameOver(g.id.clone()))?;
         if env.step != open.step {
-            let hint = if env.step < open.step { "that step is already resolved (an old file sent again?)" } else { "that step is not open yet" };
-            return Err(Refusal::WrongStep { game: g.id.clone(), sent: env.step, open: open.step, hint });
+            let hint = if env.step < open.step {
+                "that step is already resolved (an old file sent again?)"
+            } else {
+                "that step is not open yet"
+            };
+            return Err(Refusal::WrongStep {
+                game: g.id.clone(),
+                sent: env.step,
+                open: open.step,
+                hint,
+            });
         }
-        let rules = rulesets::by_name(&g.ruleset).ok_or_else(|| Refusal::Server(format!("unknown ruleset {}", g.ruleset)))?;
-        let due = rules.due(&open.state_before).map_err(|e| Refusal::Server(e.to_string()))?;
+        let rules = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| Refusal::Server(format!("unknown ruleset {}", g.ruleset)))?;
+        let due = rules
+            .due(&open.state_before)
+            .map_err(|e| Refusal::Server(e.to_string()))?;
         if !due.owed.iter().any(|o| o.side == env.side) {
-            return Err(Refusal::NotOwed { side: env.side.to_string(), step: open.step, due: due.heading });
+            return Err(Refusal::NotOwed {
+                side: env.side.to_string(),
+                step: open.step,
+                due: due.heading,
+            });
         }
         let text = String::from_utf8_lossy(bytes);
         let violations = match rules.check(&open.state_before, &env.side, &env.orders) {
             Ok(v) => v,
             Err(e) => {
-                let line = text.lines().position(|l| l.starts_with("orders:")).map(|i| i + 1);
-                return Err(Refusal::Invalid(Problem { file: file_name.into(), line, column: None, unit: None, rule: None, message: e.to_string() }));
+                let line = text
+                    .lines()
+                    .position(|l| l.starts_with("orders:"))
+                    .map(|i| i + 1);
+                return Err(Refusal::Invalid(Problem {
+                    file: file_name.into(),
+                    line,
+                    column: None,
+                    unit: None,
+                    rule: None,
+                    message: e.to_string(),
+                }));
             }
         };
         if !violations.is_empty() {
-            return Err(Refusal::Rules(violations.iter().map(|v| envelope::locate(file_name, &text, v)).collect()));
+            return Err(Refusal::Rules(
+                violations
+                    .iter()
+                    .map(|v| envelope::locate(file_name, &text, v))
+                    .collect(),
+            ));
         }
         let sha = sha256_hex(bytes);
         let row = OrdersRow {
@@ -251,8 +406,17 @@ impl Server {
             signature: signature.into(),
             sha256: sha.clone(),
         };
-        let replaced = self.store.accept_orders(&row).map_err(|e| Refusal::Server(e.to_string()))?;
-        Ok(Receipt { game: g.id, step: open.step, side: env.side, sha256: sha, replaced })
+        let replaced = self
+            .store
+            .accept_orders(&row)
+            .map_err(|e| Refusal::Server(e.to_string()))?;
+        Ok(Receipt {
+            game: g.id,
+            step: open.step,
+            side: env.side,
+            sha256: sha,
+            replaced,
+        })
     }
 
     /// Resolve every step that has all it needs, in every game.
@@ -277,9 +441,15 @@ impl Server {
 
     /// Resolve the open step of `game` if every side that owes orders has sent them.
     pub fn try_resolve(&mut self, game: &str, outbox: &Path) -> anyhow::Result<Option<Resolved>> {
-        let g = self.store.game(game)?.ok_or_else(|| anyhow!("no game called {game:?}"))?;
-        let rules = rulesets::by_name(&g.ruleset).ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
-        let Some(open) = self.store.open_step(game)? else { return Ok(None) };
+        let g = self
+            .store
+            .game(game)?
+            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let rules = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+        let Some(open) = self.store.open_step(game)? else {
+            return Ok(None);
+        };
         let due = rules.due(&open.state_before)?;
         if due.owed.is_empty() {
             return Ok(None);
@@ -298,37 +468,74 @@ impl Server {
         };
         let stored = StepResult {
             state_after: state_after.clone(),
-            events: serde_yaml::to_string(&result.events)?,
-            dice: serde_yaml::to_string(&result.dice)?,
+            events: crate::yaml::to_string(&result.events)?,
+            dice: crate::yaml::to_string(&result.dice)?,
         };
-        self.store.finish_step(game, open.step, &stored, next.as_ref())?;
+        self.store
+            .finish_step(game, open.step, &stored, next.as_ref())?;
         dice_inputs.index = orders
             .values()
-            .map(|o| OrdersEntry { side: o.side.to_string(), sha256: o.sha256.clone(), signature: o.signature.clone() })
+            .map(|o| OrdersEntry {
+                side: o.side.to_string(),
+                sha256: o.sha256.clone(),
+                signature: o.signature.clone(),
+            })
             .collect();
-        dice_inputs.index.sort_by_key(|e| sides.iter().position(|s| s.as_str() == e.side));
+        dice_inputs
+            .index
+            .sort_by_key(|e| sides.iter().position(|s| s.as_str() == e.side));
         self.archive_step(rules, &open, &stored, &dice_inputs)?;
         if let Some(n) = &next {
             self.publish_notice(n)?;
         } else {
             self.seal(game)?;
         }
-        report::write_reports(self, rules, &g, &open, &stored, &dice_inputs, next.as_ref(), outbox)?;
+        report::write_reports(
+            self,
+            rules,
+            &g,
+            &open,
+            &stored,
+            &dice_inputs,
+            next.as_ref(),
+            outbox,
+        )?;
         let heading = rules.due(&open.state_before)?.heading;
-        Ok(Some(Resolved { game: game.into(), step: open.step, heading, over: next.is_none() }))
+        Ok(Some(Resolved {
+            game: game.into(),
+            step: open.step,
+            heading,
+            over: next.is_none(),
+        }))
     }
 
-    fn archive_step(&self, rules: &dyn AnyRuleset, step: &StepRow, res: &StepResult, inputs: &DiceInputs) -> anyhow::Result<()> {
+    fn archive_step(
+        &self,
+        rules: &dyn AnyRuleset,
+        step: &StepRow,
+        res: &StepResult,
+        inputs: &DiceInputs,
+    ) -> anyhow::Result<()> {
         let dir = archive::step_dir(&self.archive_dir(&step.game), step.step);
-        let events: Vec<Event> = serde_yaml::from_str(&res.events)?;
-        let dice: Vec<crate::dice::DieRecord> = serde_yaml::from_str(&res.dice)?;
+        let events: Vec<Event> = crate::yaml::from_str(&res.events)?;
+        let dice: Vec<crate::dice::DieRecord> = crate::yaml::from_str(&res.dice)?;
         let sight = rules.view(&res.state_after, &crate::view::Viewer::Public)?;
-        let view = PublicView { heading: sight.heading, map: sight.map.clone(), panels: sight.panels };
+        let view = PublicView {
+            heading: sight.heading,
+            map: sight.map.clone(),
+            panels: sight.panels,
+        };
         let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-        files.insert("orders.yaml".into(), serde_yaml::to_string(&OrdersIndex { sides: inputs.index.clone() })?.into_bytes());
+        files.insert(
+            "orders.yaml".into(),
+            crate::yaml::to_string(&OrdersIndex {
+                sides: inputs.index.clone(),
+            })?
+            .into_bytes(),
+        );
         files.insert(
             "reveal.yaml".into(),
-            serde_yaml::to_string(&Reveal {
+            crate::yaml::to_string(&Reveal {
                 public_secret: hex::encode(step.public_secret),
                 mix: hex::encode(&inputs.mix),
                 public_seed: hex::encode(inputs.public_seed),
@@ -336,10 +543,22 @@ impl Server {
             .into_bytes(),
         );
         let public_dice: Vec<ArchivedDie> = archive::public_dice(&dice);
-        files.insert("dice.yaml".into(), serde_yaml::to_string(&public_dice)?.into_bytes());
-        files.insert("events.yaml".into(), serde_yaml::to_string(&archive::public_events(&events))?.into_bytes());
-        files.insert("view.yaml".into(), serde_yaml::to_string(&view)?.into_bytes());
-        files.insert("state.sha256".into(), format!("{}\n", sha256_hex(res.state_after.as_bytes())).into_bytes());
+        files.insert(
+            "dice.yaml".into(),
+            crate::yaml::to_string(&public_dice)?.into_bytes(),
+        );
+        files.insert(
+            "events.yaml".into(),
+            crate::yaml::to_string(&archive::public_events(&events))?.into_bytes(),
+        );
+        files.insert(
+            "view.yaml".into(),
+            crate::yaml::to_string(&view)?.into_bytes(),
+        );
+        files.insert(
+            "state.sha256".into(),
+            format!("{}\n", sha256_hex(res.state_after.as_bytes())).into_bytes(),
+        );
         files.insert("map.png".into(), crate::render::map_png(&sight.map)?);
         archive::write_folder(&dir, &files, &self.key.private_openssh)
     }
@@ -357,20 +576,31 @@ impl Server {
             let inputs = dice_inputs_for(&step, &orders, &self.sides_of(game)?);
             files.insert(
                 "hidden.yaml".into(),
-                serde_yaml::to_string(&HiddenReveal { hidden_secret: hex::encode(step.hidden_secret), hidden_seed: hex::encode(inputs.hidden_seed) })?
-                    .into_bytes(),
+                crate::yaml::to_string(&HiddenReveal {
+                    hidden_secret: hex::encode(step.hidden_secret),
+                    hidden_seed: hex::encode(inputs.hidden_seed),
+                })?
+                .into_bytes(),
             );
             files.insert("state.yaml".into(), res.state_after.clone().into_bytes());
             files.insert("events.yaml".into(), res.events.clone().into_bytes());
             files.insert("dice.yaml".into(), res.dice.clone().into_bytes());
-            archive::write_folder(&archive::sealed_dir(&root, step.step), &files, &self.key.private_openssh)?;
+            archive::write_folder(
+                &archive::sealed_dir(&root, step.step),
+                &files,
+                &self.key.private_openssh,
+            )?;
         }
         Ok(())
     }
 
     fn sides_of(&self, game: &str) -> anyhow::Result<Vec<SideId>> {
-        let g = self.store.game(game)?.ok_or_else(|| anyhow!("no game called {game:?}"))?;
-        let rules = rulesets::by_name(&g.ruleset).ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+        let g = self
+            .store
+            .game(game)?
+            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let rules = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
         Ok(rules.sides(&g.scenario)?)
     }
 
@@ -390,8 +620,16 @@ pub struct DiceInputs {
 }
 
 /// Mix the orders (in scenario side order) with the step's secrets.
-pub fn dice_inputs_for(step: &StepRow, orders: &BTreeMap<SideId, OrdersRow>, sides: &[SideId]) -> DiceInputs {
-    let hashes: Vec<[u8; 32]> = sides.iter().filter_map(|s| orders.get(s)).map(|o| protocol::order_hash(&o.text)).collect();
+pub fn dice_inputs_for(
+    step: &StepRow,
+    orders: &BTreeMap<SideId, OrdersRow>,
+    sides: &[SideId],
+) -> DiceInputs {
+    let hashes: Vec<[u8; 32]> = sides
+        .iter()
+        .filter_map(|s| orders.get(s))
+        .map(|o| protocol::order_hash(&o.text))
+        .collect();
     let mix = protocol::mix(&hashes);
     DiceInputs {
         public_seed: protocol::seed(StreamKind::Public, &step.public_secret, &mix),
@@ -413,7 +651,8 @@ pub fn resolve_step(
     let mut dice = Dice::from_seeds(inputs.public_seed, inputs.hidden_seed);
     let mut values: BySide<serde_yaml::Value> = BySide::new();
     for (side, o) in orders {
-        let env = envelope::parse(&o.file_name, &o.text).map_err(|p| anyhow!("stored orders do not parse: {p}"))?;
+        let env = envelope::parse(&o.file_name, &o.text)
+            .map_err(|p| anyhow!("stored orders do not parse: {p}"))?;
         values.insert(side.clone(), env.orders);
     }
     let res = rules.resolve(&step.state_before, &values, &mut dice)?;

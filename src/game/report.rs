@@ -15,7 +15,10 @@ use std::path::{Path, PathBuf};
 
 /// Where a reader's report for a step goes.
 pub fn report_dir(outbox: &Path, game: &str, step: u32, reader: &str) -> PathBuf {
-    outbox.join(game).join(format!("step-{step:04}")).join(reader)
+    outbox
+        .join(game)
+        .join(format!("step-{step:04}"))
+        .join(reader)
 }
 
 /// The event lines a reader may see, with their dice.
@@ -31,7 +34,15 @@ pub fn event_lines(events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Vec
                 .filter_map(|i| dice.get(*i))
                 .filter(|d| d.stream == StreamKind::Public || *viewer == Viewer::Umpire)
                 .map(|d| DieLine {
-                    position: format!("{} #{}", if d.stream == StreamKind::Public { "public" } else { "hidden" }, d.index),
+                    position: format!(
+                        "{} #{}",
+                        if d.stream == StreamKind::Public {
+                            "public"
+                        } else {
+                            "hidden"
+                        },
+                        d.index
+                    ),
                     sides: d.sides,
                     value: d.value,
                     purpose: d.purpose.clone(),
@@ -52,8 +63,8 @@ pub fn build(
     next: Option<&StepRow>,
     viewer: &Viewer,
 ) -> anyhow::Result<ReportView> {
-    let events: Vec<Event> = serde_yaml::from_str(&res.events)?;
-    let dice: Vec<DieRecord> = serde_yaml::from_str(&res.dice)?;
+    let events: Vec<Event> = crate::yaml::from_str(&res.events)?;
+    let dice: Vec<DieRecord> = crate::yaml::from_str(&res.dice)?;
     let sight = rules.view(&res.state_after, viewer)?;
     let mut next_lines = Vec::new();
     let mut template = None;
@@ -67,7 +78,13 @@ pub fn build(
             if let Viewer::Side(me) = viewer
                 && let Some(body) = rules.orders_template(&n.state_before, me)?
             {
-                template = Some(envelope::compose(game, n.step, me, "FILLED-IN-BY-GALLOPER-SIGN", &body));
+                template = Some(envelope::compose(
+                    game,
+                    n.step,
+                    me,
+                    "FILLED-IN-BY-GALLOPER-SIGN",
+                    &body,
+                ));
             }
         }
         None => {
@@ -80,16 +97,26 @@ pub fn build(
         }
     }
     let mut audit = vec![
-        format!("public secret P_{}: {}", step.step, hex::encode(step.public_secret)),
+        format!(
+            "public secret P_{}: {}",
+            step.step,
+            hex::encode(step.public_secret)
+        ),
         format!("orders mix: {}", hex::encode(&inputs.mix)),
         format!("public seed: {}", hex::encode(inputs.public_seed)),
-        format!("state after: sha256 {}", sha256_hex(res.state_after.as_bytes())),
+        format!(
+            "state after: sha256 {}",
+            sha256_hex(res.state_after.as_bytes())
+        ),
     ];
     for o in &inputs.index {
         audit.push(format!("orders of {}: sha256 {}", o.side, o.sha256));
     }
     if let Some(n) = next {
-        audit.push(format!("step {} is committed: see its notice.yaml in the archive", n.step));
+        audit.push(format!(
+            "step {} is committed: see its notice.yaml in the archive",
+            n.step
+        ));
     }
     Ok(ReportView {
         game: game.into(),
@@ -118,7 +145,11 @@ pub fn write_reports(
     next: Option<&StepRow>,
     outbox: &Path,
 ) -> anyhow::Result<()> {
-    let mut readers: Vec<Viewer> = rules.sides(&g.scenario)?.into_iter().map(Viewer::Side).collect();
+    let mut readers: Vec<Viewer> = rules
+        .sides(&g.scenario)?
+        .into_iter()
+        .map(Viewer::Side)
+        .collect();
     readers.push(Viewer::Public);
     for viewer in readers {
         let view = build(rules, &g.id, step, res, inputs, next, &viewer)?;
@@ -130,8 +161,14 @@ pub fn write_reports(
 
 /// Render a report into a folder.
 pub fn write_view(dir: &Path, view: &ReportView) -> anyhow::Result<()> {
-    archive::write_atomic(&dir.join("report.html"), render::report_html(view)?.as_bytes())?;
-    archive::write_atomic(&dir.join("report.txt"), render::report_text(view)?.as_bytes())?;
+    archive::write_atomic(
+        &dir.join("report.html"),
+        render::report_html(view)?.as_bytes(),
+    )?;
+    archive::write_atomic(
+        &dir.join("report.txt"),
+        render::report_text(view)?.as_bytes(),
+    )?;
     archive::write_atomic(&dir.join("map.png"), &render::map_png(&view.map)?)?;
     if let Some(t) = &view.orders_template {
         archive::write_atomic(&dir.join("orders-template.yaml"), t.as_bytes())?;

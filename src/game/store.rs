@@ -85,23 +85,37 @@ CREATE INDEX IF NOT EXISTS orders_by_step ON orders (game, step, side, seq);
 ";
 
 fn secret(v: Vec<u8>) -> Result<[u8; 32]> {
-    v.try_into().map_err(|_| StoreError::Damaged("a step secret is not 32 bytes".into()))
+    v.try_into()
+        .map_err(|_| StoreError::Damaged("a step secret is not 32 bytes".into()))
 }
 
 impl Store {
     pub fn open(path: &Path) -> Result<Store> {
         let conn = Connection::open(path)?;
-        conn.execute_batch("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")?;
+        conn.execute_batch(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
+        )?;
         conn.execute_batch(SCHEMA)?;
         Ok(Store { conn })
     }
 
     /// Create a game with its players and its first step, all or nothing.
-    pub fn create_game(&mut self, g: &GameRow, players: &[PlayerRow], first: &StepRow) -> Result<()> {
+    pub fn create_game(
+        &mut self,
+        g: &GameRow,
+        players: &[PlayerRow],
+        first: &StepRow,
+    ) -> Result<()> {
         let tx = self.conn.transaction()?;
-        tx.execute("INSERT INTO games (id, ruleset, scenario, status) VALUES (?1, ?2, ?3, ?4)", params![g.id, g.ruleset, g.scenario, g.status])?;
+        tx.execute(
+            "INSERT INTO games (id, ruleset, scenario, status) VALUES (?1, ?2, ?3, ?4)",
+            params![g.id, g.ruleset, g.scenario, g.status],
+        )?;
         for p in players {
-            tx.execute("INSERT INTO players (game, side, email, public_key) VALUES (?1, ?2, ?3, ?4)", params![p.game, p.side.as_str(), p.email, p.public_key])?;
+            tx.execute(
+                "INSERT INTO players (game, side, email, public_key) VALUES (?1, ?2, ?3, ?4)",
+                params![p.game, p.side.as_str(), p.email, p.public_key],
+            )?;
         }
         insert_step(&tx, first)?;
         tx.commit()?;
@@ -111,22 +125,47 @@ impl Store {
     pub fn game(&self, id: &str) -> Result<Option<GameRow>> {
         Ok(self
             .conn
-            .query_row("SELECT id, ruleset, scenario, status FROM games WHERE id = ?1", [id], |r| {
-                Ok(GameRow { id: r.get(0)?, ruleset: r.get(1)?, scenario: r.get(2)?, status: r.get(3)? })
-            })
+            .query_row(
+                "SELECT id, ruleset, scenario, status FROM games WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(GameRow {
+                        id: r.get(0)?,
+                        ruleset: r.get(1)?,
+                        scenario: r.get(2)?,
+                        status: r.get(3)?,
+                    })
+                },
+            )
             .optional()?)
     }
 
     pub fn games(&self) -> Result<Vec<GameRow>> {
-        let mut st = self.conn.prepare("SELECT id, ruleset, scenario, status FROM games ORDER BY id")?;
-        let rows = st.query_map([], |r| Ok(GameRow { id: r.get(0)?, ruleset: r.get(1)?, scenario: r.get(2)?, status: r.get(3)? }))?;
+        let mut st = self
+            .conn
+            .prepare("SELECT id, ruleset, scenario, status FROM games ORDER BY id")?;
+        let rows = st.query_map([], |r| {
+            Ok(GameRow {
+                id: r.get(0)?,
+                ruleset: r.get(1)?,
+                scenario: r.get(2)?,
+                status: r.get(3)?,
+            })
+        })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     pub fn players(&self, game: &str) -> Result<Vec<PlayerRow>> {
-        let mut st = self.conn.prepare("SELECT game, side, email, public_key FROM players WHERE game = ?1 ORDER BY side")?;
+        let mut st = self.conn.prepare(
+            "SELECT game, side, email, public_key FROM players WHERE game = ?1 ORDER BY side",
+        )?;
         let rows = st.query_map([game], |r| {
-            Ok(PlayerRow { game: r.get(0)?, side: SideId(r.get(1)?), email: r.get(2)?, public_key: r.get(3)? })
+            Ok(PlayerRow {
+                game: r.get(0)?,
+                side: SideId(r.get(1)?),
+                email: r.get(2)?,
+                public_key: r.get(3)?,
+            })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
@@ -153,7 +192,11 @@ impl Store {
         for row in rows {
             let (game, step, p, h, before, notice, sig, after, events, dice) = row?;
             let result = match (after, events, dice) {
-                (Some(state_after), Some(events), Some(dice)) => Some(StepResult { state_after, events, dice }),
+                (Some(state_after), Some(events), Some(dice)) => Some(StepResult {
+                    state_after,
+                    events,
+                    dice,
+                }),
                 _ => None,
             };
             out.push(StepRow {
@@ -219,14 +262,22 @@ impl Store {
     }
 
     /// Record a step's result and open the next step (or end the game) in one transaction.
-    pub fn finish_step(&mut self, game: &str, step: u32, result: &StepResult, next: Option<&StepRow>) -> Result<()> {
+    pub fn finish_step(
+        &mut self,
+        game: &str,
+        step: u32,
+        result: &StepResult,
+        next: Option<&StepRow>,
+    ) -> Result<()> {
         let tx = self.conn.transaction()?;
         let n = tx.execute(
             "UPDATE steps SET state_after = ?3, events = ?4, dice = ?5 WHERE game = ?1 AND step = ?2 AND state_after IS NULL",
             params![game, step, result.state_after, result.events, result.dice],
         )?;
         if n != 1 {
-            return Err(StoreError::Damaged(format!("step {step} of {game} is not open")));
+            return Err(StoreError::Damaged(format!(
+                "step {step} of {game} is not open"
+            )));
         }
         match next {
             Some(s) => insert_step(&tx, s)?,

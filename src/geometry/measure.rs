@@ -11,7 +11,9 @@ use std::fmt;
 use std::ops::{Add, Mul, Sub};
 
 /// A length on the table, in the scenario's measure.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, PartialOrd, Default, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Distance(pub f64);
 
@@ -56,7 +58,9 @@ impl fmt::Display for Distance {
 }
 
 /// An angle in degrees, clockwise from facing +y.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, PartialOrd, Default, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Angle(pub f64);
 
@@ -74,15 +78,34 @@ impl Angle {
     /// Unit vector pointing along this facing.
     pub fn unit_vector(self) -> Point {
         let r = self.radians();
-        Point { x: r.sin(), y: r.cos() }
+        Point {
+            x: r.sin(),
+            y: r.cos(),
+        }
     }
     /// Unit vector pointing to the right of this facing.
     pub fn right_vector(self) -> Point {
         let r = self.radians();
-        Point { x: r.cos(), y: -r.sin() }
+        Point {
+            x: r.cos(),
+            y: -r.sin(),
+        }
     }
     pub fn turned(self, by: f64) -> Angle {
         Angle(self.0 + by).normalized()
+    }
+    /// The facing that points along `v` (which need not be of unit length),
+    /// or `None` for a (near) zero vector, which points nowhere.
+    pub fn of_vector(v: Point) -> Option<Angle> {
+        if v.length() < 1e-12 {
+            return None;
+        }
+        Some(Angle(v.x.atan2(v.y).to_degrees()).normalized())
+    }
+    /// The smallest turn, in degrees within (-180, 180], from `self` to `to`.
+    pub fn difference_to(self, to: Angle) -> f64 {
+        let d = (to.0 - self.0).rem_euclid(360.0);
+        if d > 180.0 { d - 360.0 } else { d }
     }
 }
 
@@ -107,7 +130,10 @@ impl Point {
         Distance((self - o).length())
     }
     pub fn scale(self, k: f64) -> Point {
-        Point { x: self.x * k, y: self.y * k }
+        Point {
+            x: self.x * k,
+            y: self.y * k,
+        }
     }
     pub fn is_finite(self) -> bool {
         self.x.is_finite() && self.y.is_finite()
@@ -117,14 +143,20 @@ impl Point {
 impl Add for Point {
     type Output = Point;
     fn add(self, o: Point) -> Point {
-        Point { x: self.x + o.x, y: self.y + o.y }
+        Point {
+            x: self.x + o.x,
+            y: self.y + o.y,
+        }
     }
 }
 
 impl Sub for Point {
     type Output = Point;
     fn sub(self, o: Point) -> Point {
-        Point { x: self.x - o.x, y: self.y - o.y }
+        Point {
+            x: self.x - o.x,
+            y: self.y - o.y,
+        }
     }
 }
 
@@ -153,4 +185,19 @@ pub struct Measure {
     pub unit: MeasureUnit,
     pub base_width: Distance,
     pub base_depth: Distance,
+}
+
+impl Point {
+    /// This point turned about `pivot` by `degrees`, clockwise for positive
+    /// angles (the same sense as [`Angle`]).
+    pub fn rotated_about(self, pivot: Point, degrees: f64) -> Point {
+        let (s, c) = degrees.to_radians().sin_cos();
+        let d = self - pivot;
+        pivot + Point::new(d.x * c + d.y * s, -d.x * s + d.y * c)
+    }
+
+    /// The point a fraction `t` of the way from `self` to `to`.
+    pub fn lerp(self, to: Point, t: f64) -> Point {
+        self + (to - self).scale(t)
+    }
 }

@@ -29,7 +29,10 @@ pub fn fewest(state: &State, hand: &[String], need: u32) -> Option<Vec<String>> 
     let mut best: Option<(u32, u32, u32)> = None; // (count, total, mask)
     for mask in 1u32..(1 << n) {
         let count = mask.count_ones();
-        let total: u32 = (0..n).filter(|i| mask & (1 << i) != 0).map(|i| spans[i]).sum();
+        let total: u32 = (0..n)
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| spans[i])
+            .sum();
         if total < need {
             continue;
         }
@@ -40,7 +43,10 @@ pub fn fewest(state: &State, hand: &[String], need: u32) -> Option<Vec<String>> 
     }
     best.map(|(_, _, rev)| {
         let mask = rev.reverse_bits();
-        (0..n).filter(|i| mask & (1 << i) != 0).map(|i| hand[i].clone()).collect()
+        (0..n)
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| hand[i].clone())
+            .collect()
     })
 }
 

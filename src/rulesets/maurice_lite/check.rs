@@ -20,24 +20,38 @@ fn v(path: &[&str], rule: &str, msg: impl Into<String>) -> Violation {
 pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
     match (&state.phase, orders) {
         (Phase::Deployment, Orders::Deploy(d)) => setup::check(state, side, d),
-        (Phase::Round { active }, Orders::Round(r)) if active == side => check_round(state, side, r),
+        (Phase::Round { active }, Orders::Round(r)) if active == side => {
+            check_round(state, side, r)
+        }
         (Phase::Decision { active, pending }, Orders::Decide(a)) if active == side => {
             if a.consult {
-                return vec![v(&["decide", "consult"], SEQUENCE, "this is the decision itself: name the force and cards, without `consult`")];
+                return vec![v(
+                    &["decide", "consult"],
+                    SEQUENCE,
+                    "this is the decision itself: name the force and cards, without `consult`",
+                )];
             }
             check_activation(state, side, pending.action, a, &pending.orders)
         }
         (Phase::Over(o), _) => vec![v(&[], SEQUENCE, format!("the game is over ({})", o.reason))],
-        (phase, _) => vec![v(&[], SEQUENCE, format!("this step expects {}", expected(phase, side)))],
+        (phase, _) => vec![v(
+            &[],
+            SEQUENCE,
+            format!("this step expects {}", expected(phase, side)),
+        )],
     }
 }
 
 fn expected(phase: &Phase, side: &SideId) -> String {
     match phase {
         Phase::Deployment => "`deploy:` orders from each side".into(),
-        Phase::Round { active } if active == side => "`round:` orders from you, the active side".into(),
+        Phase::Round { active } if active == side => {
+            "`round:` orders from you, the active side".into()
+        }
         Phase::Round { active } => format!("orders from {active} only: you are passive this round"),
-        Phase::Decision { active, .. } if active == side => "a `decide:` answer to the decision request".into(),
+        Phase::Decision { active, .. } if active == side => {
+            "a `decide:` answer to the decision request".into()
+        }
         Phase::Decision { active, .. } => format!("a decision from {active} only"),
         Phase::Over(_) => "nothing: the game is over".into(),
     }
@@ -46,24 +60,44 @@ fn expected(phase: &Phase, side: &SideId) -> String {
 fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> {
     let mut out = Vec::new();
     if r.volleys {
-        out.push(v(&["round", "volleys"], "7. The volley phase", "volleys are not yet available in this version of the ruleset: set `volleys: false`"));
+        out.push(v(
+            &["round", "volleys"],
+            "7. The volley phase",
+            "volleys are not yet available in this version of the ruleset: set `volleys: false`",
+        ));
     }
     let hand = state.army(side).map(|a| a.hand.clone()).unwrap_or_default();
     if hand.is_empty() && !matches!(r.command, Command::Pass) {
-        out.push(v(&["round", "command"], "4. No cards: a side with no cards must pass", "you have no cards: the command must be `pass`"));
+        out.push(v(
+            &["round", "command"],
+            "4. No cards: a side with no cards must pass",
+            "you have no cards: the command must be `pass`",
+        ));
         return out;
     }
     match &r.command {
         Command::Pass => {}
         Command::Event(card) => {
             if !hand.contains(card) {
-                out.push(v(&["round", "command", "event"], "4. Play an event", format!("{card} is not in your hand")));
+                out.push(v(
+                    &["round", "command", "event"],
+                    "4. Play an event",
+                    format!("{card} is not in your hand"),
+                ));
             } else if state.deck.card(card).and_then(|c| c.event).is_none() {
-                out.push(v(&["round", "command", "event"], "4. Play an event", format!("{} is not an event card", state.card_name(card))));
+                out.push(v(
+                    &["round", "command", "event"],
+                    "4. Play an event",
+                    format!("{} is not an event card", state.card_name(card)),
+                ));
             }
         }
         Command::March(a) | Command::Rally(a) => {
-            let kind = if matches!(r.command, Command::March(_)) { ActionKind::March } else { ActionKind::Rally };
+            let kind = if matches!(r.command, Command::March(_)) {
+                ActionKind::March
+            } else {
+                ActionKind::Rally
+            };
             if a.consult {
                 if !a.force.is_empty() || a.cards.is_some() || !a.moves.is_empty() {
                     out.push(v(&["round", "command"], SEQUENCE, "with `consult: true` leave out force, cards and moves: you will be asked after the draw"));
@@ -83,25 +117,47 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
     };
     if let Some(mv) = &r.cinc {
         if !cinc::on_table(state, mv.to) {
-            out.push(v(&["cinc"], cinc::MOVE_RULE, "the CinC must stay on the table"));
+            out.push(v(
+                &["cinc"],
+                cinc::MOVE_RULE,
+                "the CinC must stay on the table",
+            ));
         }
         if let Some(c) = &mv.discard {
             if !hand.contains(c) {
-                out.push(v(&["cinc", "discard"], cinc::MOVE_RULE, format!("{c} is not in your hand")));
+                out.push(v(
+                    &["cinc", "discard"],
+                    cinc::MOVE_RULE,
+                    format!("{c} is not in your hand"),
+                ));
             } else if used.contains(c) {
-                out.push(v(&["cinc", "discard"], cinc::MOVE_RULE, format!("{c} is already played this round")));
+                out.push(v(
+                    &["cinc", "discard"],
+                    cinc::MOVE_RULE,
+                    format!("{c} is already played this round"),
+                ));
             }
         }
     }
     for c in &r.discard {
         if !hand.contains(c) {
-            out.push(v(&["discard"], "3. Hand limit of ten", format!("{c} is not in your hand")));
+            out.push(v(
+                &["discard"],
+                "3. Hand limit of ten",
+                format!("{c} is not in your hand"),
+            ));
         }
     }
     out
 }
 
-fn check_activation(state: &State, side: &SideId, kind: ActionKind, a: &Activation, r: &RoundOrders) -> Vec<Violation> {
+fn check_activation(
+    state: &State,
+    side: &SideId,
+    kind: ActionKind,
+    a: &Activation,
+    r: &RoundOrders,
+) -> Vec<Violation> {
     let mut out = Vec::new();
     let units = match check_force(state, side, &a.force) {
         Ok(u) => u,
@@ -109,7 +165,11 @@ fn check_activation(state: &State, side: &SideId, kind: ActionKind, a: &Activati
     };
     let hand = state.army(side).map(|x| x.hand.clone()).unwrap_or_default();
     match activation_distance(state, side, &units) {
-        None => out.push(v(&["force"], super::forces::rule::ACTIVATION, "no path from the CinC to this force keeps 1 BW from every enemy unit")),
+        None => out.push(v(
+            &["force"],
+            super::forces::rule::ACTIVATION,
+            "no path from the CinC to this force keeps 1 BW from every enemy unit",
+        )),
         Some(d) => {
             if let Some(CardChoice::Listed(list)) = &a.cards {
                 let mut seen = Vec::new();
@@ -118,13 +178,21 @@ fn check_activation(state: &State, side: &SideId, kind: ActionKind, a: &Activati
                         out.push(v(&["cards"], super::forces::rule::ACTIVATION, format!("{c} is not in your hand (name cards you hold, or use `cards: fewest` to include the cards you draw)")));
                     }
                     if seen.contains(&c) {
-                        out.push(v(&["cards"], super::forces::rule::ACTIVATION, format!("{c} is named twice")));
+                        out.push(v(
+                            &["cards"],
+                            super::forces::rule::ACTIVATION,
+                            format!("{c} is named twice"),
+                        ));
                     }
                     seen.push(c);
                 }
                 let total = total_span(state, list);
                 if list.is_empty() {
-                    out.push(v(&["cards"], super::forces::rule::ACTIVATION, "an activation costs at least one card"));
+                    out.push(v(
+                        &["cards"],
+                        super::forces::rule::ACTIVATION,
+                        "an activation costs at least one card",
+                    ));
                 } else if total < cost(d) {
                     out.push(v(&["cards"], super::forces::rule::ACTIVATION, format!("the force is {d:.1} BW from the CinC (counts as {}); these cards span only {total}", cost(d))));
                 }
@@ -138,11 +206,21 @@ fn check_activation(state: &State, side: &SideId, kind: ActionKind, a: &Activati
             let mut moved: Vec<&str> = Vec::new();
             for mv in &a.moves {
                 if !a.force.contains(&mv.unit) {
-                    out.push(Violation::new(&["moves", &mv.unit], Some(&mv.unit), march::rule::ALLOWANCE, format!("{} is not in the activated force", mv.unit)));
+                    out.push(Violation::new(
+                        &["moves", &mv.unit],
+                        Some(&mv.unit),
+                        march::rule::ALLOWANCE,
+                        format!("{} is not in the activated force", mv.unit),
+                    ));
                     continue;
                 }
                 if moved.contains(&mv.unit.as_str()) {
-                    out.push(Violation::new(&["moves", &mv.unit], Some(&mv.unit), march::rule::ALLOWANCE, format!("{} has two moves: give one list of steps", mv.unit)));
+                    out.push(Violation::new(
+                        &["moves", &mv.unit],
+                        Some(&mv.unit),
+                        march::rule::ALLOWANCE,
+                        format!("{} has two moves: give one list of steps", mv.unit),
+                    ));
                     continue;
                 }
                 moved.push(&mv.unit);
@@ -154,7 +232,11 @@ fn check_activation(state: &State, side: &SideId, kind: ActionKind, a: &Activati
         }
         _ => {
             if !a.moves.is_empty() {
-                out.push(v(&["moves"], SEQUENCE, format!("a {} has no moves", kind.label())));
+                out.push(v(
+                    &["moves"],
+                    SEQUENCE,
+                    format!("a {} has no moves", kind.label()),
+                ));
             }
         }
     }

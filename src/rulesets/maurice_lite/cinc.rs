@@ -8,12 +8,18 @@ use crate::geometry::{Angle, Base, Distance, Point};
 use crate::side::SideId;
 use geo::{Intersects, Line, coord};
 
-pub const MOVE_RULE: &str = "6. Moving the CinC: any distance, not through enemy bases, for one discarded card";
+pub const MOVE_RULE: &str =
+    "6. Moving the CinC: any distance, not through enemy bases, for one discarded card";
 pub const DISPLACE_RULE: &str = "6. Displacing the CinC";
 
 /// The CinC marker: a 1 BW square.
 pub fn marker(at: Point) -> Base {
-    Base { center: at, facing: Angle(0.0), width: Distance(1.0), depth: Distance(1.0) }
+    Base {
+        center: at,
+        facing: Angle(0.0),
+        width: Distance(1.0),
+        depth: Distance(1.0),
+    }
 }
 
 /// Whether the straight line from `from` to `to` crosses an enemy base
@@ -21,11 +27,17 @@ pub fn marker(at: Point) -> Base {
 pub fn blocked(state: &State, side: &SideId, from: Point, to: Point) -> bool {
     let m = state.scenario.measure;
     let line = Line::new(coord! {x: from.x, y: from.y}, coord! {x: to.x, y: to.y});
-    state.enemies(side).flat_map(|e| e.bases(&m)).any(|b| b.polygon().intersects(&line))
+    state
+        .enemies(side)
+        .flat_map(|e| e.bases(&m))
+        .any(|b| b.polygon().intersects(&line))
 }
 
 pub fn on_table(state: &State, p: Point) -> bool {
-    let (w, h) = (state.scenario.table.width.get(), state.scenario.table.height.get());
+    let (w, h) = (
+        state.scenario.table.width.get(),
+        state.scenario.table.height.get(),
+    );
     p.is_finite() && p.x >= 0.0 && p.y >= 0.0 && p.x <= w && p.y <= h
 }
 
@@ -44,8 +56,14 @@ pub fn covered(state: &State, p: Point, only: Option<&SideId>) -> bool {
 /// are tried toward his own table edge first (house rule: the source lets the
 /// owner choose; the engine chooses the safe way home).
 pub fn displace(state: &mut State, side: &SideId, events: &mut Vec<Event>) {
-    let Some(start) = state.army(side).and_then(|a| a.cinc) else { return };
-    let home = if state.scenario.side_index(side) == Some(0) { 180.0 } else { 0.0 };
+    let Some(start) = state.army(side).and_then(|a| a.cinc) else {
+        return;
+    };
+    let home = if state.scenario.side_index(side) == Some(0) {
+        180.0
+    } else {
+        0.0
+    };
     let order = [0.0, 45.0, -45.0, 90.0, -90.0, 135.0, -135.0, 180.0];
     let mut spot = None;
     'search: for ring in 1..=64 {
@@ -71,9 +89,17 @@ pub fn displace(state: &mut State, side: &SideId, events: &mut Vec<Event>) {
 
 /// The price of a displacement at the end of a round: one card, or one army
 /// morale point with an empty hand.
-pub fn pay_for_displacement(state: &mut State, side: &SideId, named: Option<&str>, events: &mut Vec<Event>) {
+pub fn pay_for_displacement(
+    state: &mut State,
+    side: &SideId,
+    named: Option<&str>,
+    events: &mut Vec<Event>,
+) {
     let Some(army) = state.army(side) else { return };
-    let card = named.filter(|c| army.hand.iter().any(|h| h == c)).map(str::to_string).or_else(|| lowest(state, &army.hand));
+    let card = named
+        .filter(|c| army.hand.iter().any(|h| h == c))
+        .map(str::to_string)
+        .or_else(|| lowest(state, &army.hand));
     let name = state.side_name(side);
     match card {
         Some(c) => {
@@ -82,7 +108,9 @@ pub fn pay_for_displacement(state: &mut State, side: &SideId, named: Option<&str
                 a.hand.retain(|h| h != &c);
             }
             state.piles.discard.push(c);
-            events.push(Event::public(format!("{name} discards {label} for the displaced CinC")));
+            events.push(Event::public(format!(
+                "{name} discards {label} for the displaced CinC"
+            )));
         }
         None => {
             if let Some(a) = state.army_mut(side) {

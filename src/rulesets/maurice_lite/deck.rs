@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 pub const DEFAULT_DECK: &str = include_str!("../../../games/maurice-lite/deck.yaml");
 
 /// Which action a modifying card bends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Symbol {
     Charge,
@@ -79,7 +81,7 @@ pub struct DeckFile {
 impl DeckFile {
     /// Parse and check a deck: unique ids, exactly two Reshuffle cards.
     pub fn parse(text: &str) -> Result<DeckFile, String> {
-        let deck: DeckFile = serde_yaml::from_str(text).map_err(|e| format!("deck: {e}"))?;
+        let deck: DeckFile = crate::yaml::from_str(text).map_err(|e| format!("deck: {e}"))?;
         let mut ids: Vec<&str> = deck.cards.iter().map(|c| c.id.as_str()).collect();
         ids.sort_unstable();
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
@@ -87,7 +89,9 @@ impl DeckFile {
         }
         let reshuffles = deck.cards.iter().filter(|c| c.reshuffle).count();
         if reshuffles != 2 {
-            return Err(format!("deck: needs exactly two Reshuffle cards, has {reshuffles}"));
+            return Err(format!(
+                "deck: needs exactly two Reshuffle cards, has {reshuffles}"
+            ));
         }
         Ok(deck)
     }
@@ -126,9 +130,17 @@ impl Piles {
     /// Shuffle the deck and deal the opening hands (chapter 2): Reshuffle
     /// cards are set aside for the deal, then shuffled back in.
     pub fn deal(deck: &DeckFile, hands: usize, dice: &mut Dice) -> (Piles, Vec<Vec<String>>) {
-        let mut draw: Vec<String> =
-            deck.cards.iter().filter(|c| !c.reshuffle).map(|c| c.id.clone()).collect();
-        dice.shuffle(StreamKind::Hidden, &mut draw, "shuffle the action deck for the deal");
+        let mut draw: Vec<String> = deck
+            .cards
+            .iter()
+            .filter(|c| !c.reshuffle)
+            .map(|c| c.id.clone())
+            .collect();
+        dice.shuffle(
+            StreamKind::Hidden,
+            &mut draw,
+            "shuffle the action deck for the deal",
+        );
         let mut dealt = vec![Vec::new(); hands];
         for _ in 0..OPENING_HAND {
             for hand in dealt.iter_mut() {
@@ -137,14 +149,35 @@ impl Piles {
                 }
             }
         }
-        draw.extend(deck.cards.iter().filter(|c| c.reshuffle).map(|c| c.id.clone()));
-        dice.shuffle(StreamKind::Hidden, &mut draw, "shuffle the Reshuffle cards into the deck");
-        (Piles { draw, discard: Vec::new(), removed: Vec::new() }, dealt)
+        draw.extend(
+            deck.cards
+                .iter()
+                .filter(|c| c.reshuffle)
+                .map(|c| c.id.clone()),
+        );
+        dice.shuffle(
+            StreamKind::Hidden,
+            &mut draw,
+            "shuffle the Reshuffle cards into the deck",
+        );
+        (
+            Piles {
+                draw,
+                discard: Vec::new(),
+                removed: Vec::new(),
+            },
+            dealt,
+        )
     }
 
     /// Draw one playable card, acting on any Reshuffle cards on the way
     /// (chapter 4, Reshuffle). `None` when the deck is empty.
-    pub fn draw(&mut self, deck: &DeckFile, dice: &mut Dice, notes: &mut Vec<DrawNote>) -> Option<String> {
+    pub fn draw(
+        &mut self,
+        deck: &DeckFile,
+        dice: &mut Dice,
+        notes: &mut Vec<DrawNote>,
+    ) -> Option<String> {
         loop {
             let id = self.draw.pop()?;
             let is_reshuffle = deck.card(&id).is_some_and(|c| c.reshuffle);
@@ -154,10 +187,18 @@ impl Piles {
             if self.discard.len() >= RESHUFFLE_THRESHOLD {
                 let recycled = self.discard.len();
                 self.draw.append(&mut self.discard);
-                dice.shuffle(StreamKind::Hidden, &mut self.draw, "Reshuffle: discards back into the deck");
+                dice.shuffle(
+                    StreamKind::Hidden,
+                    &mut self.draw,
+                    "Reshuffle: discards back into the deck",
+                );
                 self.removed.push(id.clone());
                 notes.push(DrawNote::ReshuffledDiscards { card: id, recycled });
-            } else if self.draw.iter().all(|c| deck.card(c).is_some_and(|c| c.reshuffle)) {
+            } else if self
+                .draw
+                .iter()
+                .all(|c| deck.card(c).is_some_and(|c| c.reshuffle))
+            {
                 // House rule: a Reshuffle card alone with nothing to draw
                 // would come up forever; it leaves the game and the deck is empty.
                 self.removed.push(id);
@@ -165,7 +206,11 @@ impl Piles {
                 return None;
             } else {
                 self.draw.push(id.clone());
-                dice.shuffle(StreamKind::Hidden, &mut self.draw, "Reshuffle: the card alone back into the deck");
+                dice.shuffle(
+                    StreamKind::Hidden,
+                    &mut self.draw,
+                    "Reshuffle: the card alone back into the deck",
+                );
                 notes.push(DrawNote::ReshuffledItself { card: id });
             }
         }

@@ -11,7 +11,8 @@ use crate::side::SideId;
 use geo::{Contains, Intersects, Line, Polygon, coord};
 
 pub mod rule {
-    pub const FORCE: &str = "1. Forces: same arm, same formation, same terrain effect, each within 2 BW of another";
+    pub const FORCE: &str =
+        "1. Forces: same arm, same formation, same terrain effect, each within 2 BW of another";
     pub const ACTIVATION: &str = "4. Activating a force: cards whose spans reach the force";
 }
 
@@ -22,25 +23,47 @@ fn err(rule: &str, msg: impl Into<String>) -> Violation {
 /// Whether a unit stands (even partly) in difficult terrain.
 pub fn in_difficult(state: &State, unit: &Unit) -> bool {
     let bases = unit.bases(&state.scenario.measure);
-    state.scenario.terrain.iter().any(|t| is_difficult(t) && t.touches_bases(&bases))
+    state
+        .scenario
+        .terrain
+        .iter()
+        .any(|t| is_difficult(t) && t.touches_bases(&bases))
 }
 
 /// Check that `ids` make a legal force of `side`; returns the units.
-pub fn check_force<'a>(state: &'a State, side: &SideId, ids: &[String]) -> Result<Vec<&'a Unit>, Violation> {
+pub fn check_force<'a>(
+    state: &'a State,
+    side: &SideId,
+    ids: &[String],
+) -> Result<Vec<&'a Unit>, Violation> {
     if ids.is_empty() {
         return Err(err(rule::FORCE, "name at least one unit in `force`"));
     }
     let mut units = Vec::new();
     for id in ids {
-        let u = state
-            .unit(id)
-            .filter(|u| &u.side == side)
-            .ok_or_else(|| Violation::new(&["force"], Some(id), rule::FORCE, format!("{id} is not a unit of this side")))?;
+        let u = state.unit(id).filter(|u| &u.side == side).ok_or_else(|| {
+            Violation::new(
+                &["force"],
+                Some(id),
+                rule::FORCE,
+                format!("{id} is not a unit of this side"),
+            )
+        })?;
         if !u.on_table() {
-            return Err(Violation::new(&["force"], Some(id), rule::FORCE, format!("{} is broken or not on the table", u.short())));
+            return Err(Violation::new(
+                &["force"],
+                Some(id),
+                rule::FORCE,
+                format!("{} is broken or not on the table", u.short()),
+            ));
         }
         if units.iter().any(|v: &&Unit| v.id == u.id) {
-            return Err(Violation::new(&["force"], Some(id), rule::FORCE, format!("{} is named twice", u.short())));
+            return Err(Violation::new(
+                &["force"],
+                Some(id),
+                rule::FORCE,
+                format!("{} is named twice", u.short()),
+            ));
         }
         units.push(u);
     }
@@ -48,13 +71,44 @@ pub fn check_force<'a>(state: &'a State, side: &SideId, ids: &[String]) -> Resul
     let first_difficult = in_difficult(state, first);
     for u in &units[1..] {
         if u.arm != first.arm {
-            return Err(Violation::new(&["force"], Some(&u.id), rule::FORCE, format!("a force is all one arm: {} is {}, {} is {}", first.short(), first.arm.label(), u.short(), u.arm.label())));
+            return Err(Violation::new(
+                &["force"],
+                Some(&u.id),
+                rule::FORCE,
+                format!(
+                    "a force is all one arm: {} is {}, {} is {}",
+                    first.short(),
+                    first.arm.label(),
+                    u.short(),
+                    u.arm.label()
+                ),
+            ));
         }
         if u.formation != first.formation {
-            return Err(Violation::new(&["force"], Some(&u.id), rule::FORCE, format!("a force is all in one formation: {} is in {}, {} in {}", first.short(), first.formation.label(), u.short(), u.formation.label())));
+            return Err(Violation::new(
+                &["force"],
+                Some(&u.id),
+                rule::FORCE,
+                format!(
+                    "a force is all in one formation: {} is in {}, {} in {}",
+                    first.short(),
+                    first.formation.label(),
+                    u.short(),
+                    u.formation.label()
+                ),
+            ));
         }
         if in_difficult(state, u) != first_difficult {
-            return Err(Violation::new(&["force"], Some(&u.id), rule::FORCE, format!("a force is all in ground of the same effect: {} and {} are not", first.short(), u.short())));
+            return Err(Violation::new(
+                &["force"],
+                Some(&u.id),
+                rule::FORCE,
+                format!(
+                    "a force is all in ground of the same effect: {} and {} are not",
+                    first.short(),
+                    u.short()
+                ),
+            ));
         }
     }
     // Linked: every unit reachable from the first through steps of 2 BW or less.
@@ -65,14 +119,23 @@ pub fn check_force<'a>(state: &'a State, side: &SideId, ids: &[String]) -> Resul
     let mut frontier = vec![0];
     while let Some(i) = frontier.pop() {
         for j in 0..units.len() {
-            if !reached[j] && bases_distance(&bases[i], &bases[j]).get() <= FORCE_LINK.get() + 1e-9 {
+            if !reached[j] && bases_distance(&bases[i], &bases[j]).get() <= FORCE_LINK.get() + 1e-9
+            {
                 reached[j] = true;
                 frontier.push(j);
             }
         }
     }
     if let Some(j) = reached.iter().position(|r| !r) {
-        return Err(Violation::new(&["force"], Some(&units[j].id), rule::FORCE, format!("{} is not within 2 BW of any other unit of the force", units[j].short())));
+        return Err(Violation::new(
+            &["force"],
+            Some(&units[j].id),
+            rule::FORCE,
+            format!(
+                "{} is not within 2 BW of any other unit of the force",
+                units[j].short()
+            ),
+        ));
     }
     Ok(units)
 }
@@ -86,20 +149,32 @@ pub fn activation_distance(state: &State, side: &SideId, force: &[&Unit]) -> Opt
     // Each enemy unit's frame grown by the clearance: the string may run along
     // its edge but not inside (house rule: the margin is square at the corners).
     let c = PATH_CLEARANCE.get();
-    let blockers: Vec<Polygon<f64>> = state.enemies(side).map(|e| grown(&Frame::of(&e.bases(&m)), c - 1e-6)).collect();
+    let blockers: Vec<Polygon<f64>> = state
+        .enemies(side)
+        .map(|e| grown(&Frame::of(&e.bases(&m)), c - 1e-6))
+        .collect();
     let mut nodes: Vec<Point> = vec![cinc];
     for e in state.enemies(side) {
         nodes.extend(grown_corners(&Frame::of(&e.bases(&m)), c + 1e-4));
     }
-    let targets: Vec<Polygon<f64>> = force.iter().flat_map(|u| u.bases(&m)).map(|b| b.polygon()).collect();
+    let targets: Vec<Polygon<f64>> = force
+        .iter()
+        .flat_map(|u| u.bases(&m))
+        .map(|b| b.polygon())
+        .collect();
     // Blockers that hold the CinC or a target are ignored: the string starts and ends there.
     let ignore: Vec<bool> = blockers
         .iter()
-        .map(|b| b.contains(&geo::Point::new(cinc.x, cinc.y)) || targets.iter().any(|t| b.intersects(t)))
+        .map(|b| {
+            b.contains(&geo::Point::new(cinc.x, cinc.y)) || targets.iter().any(|t| b.intersects(t))
+        })
         .collect();
     let clear = |a: Point, b: Point| -> bool {
         let line = Line::new(coord! {x: a.x, y: a.y}, coord! {x: b.x, y: b.y});
-        blockers.iter().zip(&ignore).all(|(p, ig)| *ig || !p.intersects(&line))
+        blockers
+            .iter()
+            .zip(&ignore)
+            .all(|(p, ig)| *ig || !p.intersects(&line))
     };
     let n = nodes.len();
     let mut best = vec![f64::INFINITY; n];
@@ -107,7 +182,12 @@ pub fn activation_distance(state: &State, side: &SideId, force: &[&Unit]) -> Opt
     best[0] = 0.0;
     let mut answer = f64::INFINITY;
     for _ in 0..n {
-        let Some(i) = (0..n).filter(|i| !done[*i]).min_by(|a, b| best[*a].total_cmp(&best[*b])) else { break };
+        let Some(i) = (0..n)
+            .filter(|i| !done[*i])
+            .min_by(|a, b| best[*a].total_cmp(&best[*b]))
+        else {
+            break;
+        };
         if !best[i].is_finite() || best[i] >= answer {
             break;
         }
@@ -143,19 +223,34 @@ fn grown_corners(f: &Frame, by: f64) -> [Point; 4] {
     let half = f.width.get() / 2.0 + by;
     let front = f.anchor + fwd.scale(by);
     let rear = f.anchor - fwd.scale(f.depth.get() + by);
-    [front - right.scale(half), front + right.scale(half), rear + right.scale(half), rear - right.scale(half)]
+    [
+        front - right.scale(half),
+        front + right.scale(half),
+        rear + right.scale(half),
+        rear - right.scale(half),
+    ]
 }
 
 fn grown(f: &Frame, by: f64) -> Polygon<f64> {
     let c = grown_corners(f, by);
-    Polygon::new(c.iter().chain(c.first()).map(|p| coord! {x: p.x, y: p.y}).collect::<Vec<_>>().into(), vec![])
+    Polygon::new(
+        c.iter()
+            .chain(c.first())
+            .map(|p| coord! {x: p.x, y: p.y})
+            .collect::<Vec<_>>()
+            .into(),
+        vec![],
+    )
 }
 
 fn nearest_on(poly: &Polygon<f64>, p: Point) -> (f64, Point) {
     use geo::{Closest, ClosestPoint};
     let gp = geo::Point::new(p.x, p.y);
     match poly.closest_point(&gp) {
-        Closest::Intersection(q) | Closest::SinglePoint(q) => (p.distance_to(Point::new(q.x(), q.y())).get(), Point::new(q.x(), q.y())),
+        Closest::Intersection(q) | Closest::SinglePoint(q) => (
+            p.distance_to(Point::new(q.x(), q.y())).get(),
+            Point::new(q.x(), q.y()),
+        ),
         Closest::Indeterminate => (f64::INFINITY, p),
     }
 }

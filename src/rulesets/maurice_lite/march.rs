@@ -12,7 +12,8 @@ use super::units::{
     ARTILLERY_SLOW_CAP, Arm, Formation, NEAR_ENEMY, NEAR_ENEMY_CAP, Unit, allowance, half_round_up,
 };
 use crate::geometry::{
-    Angle, Base, Corner, Distance, Frame, Layout, Point, follow_path, lay_out, sweep_straight, wheel,
+    Angle, Base, Corner, Distance, Frame, Layout, Point, follow_path, lay_out, sweep_straight,
+    wheel,
 };
 use crate::ruleset::Violation;
 use geo::{BooleanOps, MultiPolygon};
@@ -63,20 +64,35 @@ enum Direction {
 }
 
 /// Plan `mv` for a unit of `side` on the table as it stands in `state`.
-pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<Planned, Violation> {
+pub fn plan(
+    state: &State,
+    side: &crate::side::SideId,
+    mv: &UnitMove,
+) -> Result<Planned, Violation> {
     let id = mv.unit.as_str();
     let unit = state
         .unit(id)
         .filter(|u| &u.side == side)
         .ok_or_else(|| err(id, "Orders", format!("{id} is not a unit of this side")))?;
     if !unit.on_table() {
-        return Err(err(id, "Orders", format!("{} is not on the table", unit.short())));
+        return Err(err(
+            id,
+            "Orders",
+            format!("{} is not on the table", unit.short()),
+        ));
     }
     let m = state.scenario.measure;
     let start = unit.bases(&m);
     let start_anchor = unit.anchor.unwrap_or_default();
     if unit.arm == Arm::Artillery && unit.smoke && !mv.steps.is_empty() {
-        return Err(err(id, rule::SMOKE, format!("{} has smoke: this March removes it, and it may move in a later round", unit.short())));
+        return Err(err(
+            id,
+            rule::SMOKE,
+            format!(
+                "{} has smoke: this March removes it, and it may move in a later round",
+                unit.short()
+            ),
+        ));
     }
     let mut bases = start.clone();
     let mut anchor = start_anchor;
@@ -93,17 +109,29 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
 
     for step in &mv.steps {
         if spent_all {
-            return Err(err(id, rule::FORMATION, "after this formation change the unit has no movement left"));
+            return Err(err(
+                id,
+                rule::FORMATION,
+                "after this formation change the unit has no movement left",
+            ));
         }
         let moved = used.get() > 0.0;
         match step {
             Step::Formation(fc) => {
                 if moved || changed || about_faced {
-                    return Err(err(id, rule::FORMATION, "a unit changes formation once, before it moves, and not after an about-face"));
+                    return Err(err(
+                        id,
+                        rule::FORMATION,
+                        "a unit changes formation once, before it moves, and not after an about-face",
+                    ));
                 }
                 let new = change_formation(unit, &bases, anchor, facing, formation, fc)?;
                 spent_all = formation != Formation::Column;
-                notes.push(format!("changes formation from {} to {}", formation.label(), fc.to.label()));
+                notes.push(format!(
+                    "changes formation from {} to {}",
+                    formation.label(),
+                    fc.to.label()
+                ));
                 formation = fc.to;
                 let frame = Frame::of(&new);
                 anchor = frame.anchor;
@@ -117,7 +145,11 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
                     return Err(err(id, rule::ABOUT_FACE, "only cavalry may about-face"));
                 }
                 if moved || changed || about_faced {
-                    return Err(err(id, rule::ABOUT_FACE, "about-face comes before moving, and never with a formation change"));
+                    return Err(err(
+                        id,
+                        rule::ABOUT_FACE,
+                        "about-face comes before moving, and never with a formation change",
+                    ));
                 }
                 let depth = Frame::of(&bases).depth;
                 anchor = anchor - facing.unit_vector().scale(depth.get());
@@ -130,9 +162,21 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
                 let back = matches!(step, Step::Back(_));
                 check_length(id, *d)?;
                 if back && !matches!(formation, Formation::Line | Formation::Massed) {
-                    return Err(err(id, rule::RETROGRADE, "only units in line or massed move backward; columns and artillery turn along a path"));
+                    return Err(err(
+                        id,
+                        rule::RETROGRADE,
+                        "only units in line or massed move backward; columns and artillery turn along a path",
+                    ));
                 }
-                set_direction(id, &mut direction, if back { Direction::Back } else { Direction::Forward })?;
+                set_direction(
+                    id,
+                    &mut direction,
+                    if back {
+                        Direction::Back
+                    } else {
+                        Direction::Forward
+                    },
+                )?;
                 let signed = if back { Distance(-d.get()) } else { *d };
                 swept = swept.union(&sweep_straight(&bases, signed));
                 let by = facing.unit_vector().scale(signed.get());
@@ -143,19 +187,38 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
             }
             Step::Wheel(w) => {
                 if !matches!(formation, Formation::Line | Formation::Massed) {
-                    return Err(err(id, rule::WHEEL, "only units in line or massed wheel; columns and artillery follow a path"));
+                    return Err(err(
+                        id,
+                        rule::WHEEL,
+                        "only units in line or massed wheel; columns and artillery follow a path",
+                    ));
                 }
                 if !w.degrees.is_finite() || w.degrees <= 0.0 || w.degrees > 180.0 {
-                    return Err(err(id, rule::WHEEL, "a wheel turns by more than 0 and at most 180 degrees"));
+                    return Err(err(
+                        id,
+                        rule::WHEEL,
+                        "a wheel turns by more than 0 and at most 180 degrees",
+                    ));
                 }
-                set_direction(id, &mut direction, if w.backward { Direction::Back } else { Direction::Forward })?;
+                set_direction(
+                    id,
+                    &mut direction,
+                    if w.backward {
+                        Direction::Back
+                    } else {
+                        Direction::Forward
+                    },
+                )?;
                 let corner = match w.pivot {
                     Side2::Left => Corner::Left,
                     Side2::Right => Corner::Right,
                 };
                 // The free end swings forward (or back): about the left corner
                 // forward is anticlockwise.
-                let clockwise = matches!((w.pivot, w.backward), (Side2::Right, false) | (Side2::Left, true));
+                let clockwise = matches!(
+                    (w.pivot, w.backward),
+                    (Side2::Right, false) | (Side2::Left, true)
+                );
                 let degrees = if clockwise { w.degrees } else { -w.degrees };
                 let (new, area, dist) = wheel(&bases, corner, w.backward, degrees);
                 swept = swept.union(&area);
@@ -168,10 +231,18 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
             }
             Step::Path(points) => {
                 if !matches!(formation, Formation::Column | Formation::Battery) {
-                    return Err(err(id, rule::COLUMN, "only columns and artillery move along a path; lines wheel"));
+                    return Err(err(
+                        id,
+                        rule::COLUMN,
+                        "only columns and artillery move along a path; lines wheel",
+                    ));
                 }
                 if points.is_empty() || points.len() > 64 || points.iter().any(|p| !p.is_finite()) {
-                    return Err(err(id, rule::COLUMN, "a path needs 1 to 64 waypoints with finite coordinates"));
+                    return Err(err(
+                        id,
+                        rule::COLUMN,
+                        "a path needs 1 to 64 waypoints with finite coordinates",
+                    ));
                 }
                 set_direction(id, &mut direction, Direction::Forward)?;
                 let (new, area, dist) = follow_path(&bases, points);
@@ -194,12 +265,22 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
     let ends_near = area::distance(&area::of_bases(&bases), &enemies) <= NEAR_ENEMY.get();
     let travelled = used.get() > 0.0 || changed || about_faced;
     let difficult: Vec<_> = if travelled {
-        state.scenario.terrain.iter().filter(|t| is_difficult(t) && t.intersects_area(&swept)).collect()
+        state
+            .scenario
+            .terrain
+            .iter()
+            .filter(|t| is_difficult(t) && t.intersects_area(&swept))
+            .collect()
     } else {
         Vec::new()
     };
     let mut limit = allowance(unit.arm, unit.formation);
-    let mut why = format!("{} in {}: {} BW", unit.arm.label(), unit.formation.label(), limit.get());
+    let mut why = format!(
+        "{} in {}: {} BW",
+        unit.arm.label(),
+        unit.formation.label(),
+        limit.get()
+    );
     if direction == Some(Direction::Back) {
         limit = half_round_up(limit);
         why = format!("{why}, halved for retrograde: {} BW", limit.get());
@@ -226,27 +307,76 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
         _ => {}
     }
     if used.get() > limit.get() + 1e-6 {
-        let r = if why.contains("near") { rule::NEAR } else if unit.arm == Arm::Artillery { rule::ARTILLERY } else { rule::ALLOWANCE };
-        return Err(err(id, r, format!("{} would move {:.2} BW; its allowance is {}", unit.short(), used.get(), why)));
+        let r = if why.contains("near") {
+            rule::NEAR
+        } else if unit.arm == Arm::Artillery {
+            rule::ARTILLERY
+        } else {
+            rule::ALLOWANCE
+        };
+        return Err(err(
+            id,
+            r,
+            format!(
+                "{} would move {:.2} BW; its allowance is {}",
+                unit.short(),
+                used.get(),
+                why
+            ),
+        ));
     }
     if about_faced && ends_near {
-        return Err(err(id, rule::ABOUT_FACE, "a unit that about-faces must end its move not near the enemy"));
+        return Err(err(
+            id,
+            rule::ABOUT_FACE,
+            "a unit that about-faces must end its move not near the enemy",
+        ));
     }
 
     // The table, the enemy and impassable ground.
-    let (w, h) = (state.scenario.table.width.get(), state.scenario.table.height.get());
-    let off = bases.iter().flat_map(|b| b.corners()).any(|c| c.x < -1e-6 || c.y < -1e-6 || c.x > w + 1e-6 || c.y > h + 1e-6);
+    let (w, h) = (
+        state.scenario.table.width.get(),
+        state.scenario.table.height.get(),
+    );
+    let off = bases
+        .iter()
+        .flat_map(|b| b.corners())
+        .any(|c| c.x < -1e-6 || c.y < -1e-6 || c.x > w + 1e-6 || c.y > h + 1e-6);
     if off {
-        return Err(err(id, rule::TABLE, format!("{} would leave the table", unit.short())));
+        return Err(err(
+            id,
+            rule::TABLE,
+            format!("{} would leave the table", unit.short()),
+        ));
     }
     if travelled && area::overlap(&swept, &area::of_bases(&enemies)) {
-        return Err(err(id, rule::INTERPENETRATION, "no unit may move through enemy bases"));
+        return Err(err(
+            id,
+            rule::INTERPENETRATION,
+            "no unit may move through enemy bases",
+        ));
     }
     if travelled && area::distance(&area::of_bases(&bases), &enemies) < 0.01 {
-        return Err(err(id, rule::CONTACT, format!("{} would touch the enemy: a March may not make contact", unit.short())));
+        return Err(err(
+            id,
+            rule::CONTACT,
+            format!(
+                "{} would touch the enemy: a March may not make contact",
+                unit.short()
+            ),
+        ));
     }
-    if let Some(t) = state.scenario.terrain.iter().find(|t| is_impassable(t) && t.intersects_area(&swept)) {
-        return Err(err(id, rule::IMPASSABLE, format!("{} may not enter {}", unit.short(), t.name)));
+    if let Some(t) = state
+        .scenario
+        .terrain
+        .iter()
+        .find(|t| is_impassable(t) && t.intersects_area(&swept))
+    {
+        return Err(err(
+            id,
+            rule::IMPASSABLE,
+            format!("{} may not enter {}", unit.short(), t.name),
+        ));
     }
 
     // Disruption from difficult ground and from friends passed through.
@@ -255,7 +385,10 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
         && let Some(t) = difficult.first()
     {
         disruption += 1;
-        notes.push(format!("moves through difficult terrain ({}): 1 DISR", t.name));
+        notes.push(format!(
+            "moves through difficult terrain ({}): 1 DISR",
+            t.name
+        ));
     }
     let mut friends = Vec::new();
     let moving_penalised = matches!(formation, Formation::Line | Formation::Massed);
@@ -263,7 +396,15 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
         let fb = f.bases(&m);
         let end = area::of_bases(&bases);
         if area::overlap(&end, &area::of_bases(&fb)) {
-            return Err(err(id, rule::INTERPENETRATION, format!("{} would end on top of {}: no stacking", unit.short(), f.short())));
+            return Err(err(
+                id,
+                rule::INTERPENETRATION,
+                format!(
+                    "{} would end on top of {}: no stacking",
+                    unit.short(),
+                    f.short()
+                ),
+            ));
         }
         if travelled && area::overlap(&swept, &area::of_bases(&fb)) {
             if moving_penalised {
@@ -271,20 +412,41 @@ pub fn plan(state: &State, side: &crate::side::SideId, mv: &UnitMove) -> Result<
             }
             if f.disrupted_by_interpenetration() {
                 if f.would_break_with(1) {
-                    return Err(err(id, rule::INTERPENETRATION, format!("passing through {} would break it", f.short())));
+                    return Err(err(
+                        id,
+                        rule::INTERPENETRATION,
+                        format!("passing through {} would break it", f.short()),
+                    ));
                 }
                 friends.push(f.id.clone());
             }
             notes.push(format!(
                 "passes through {}{}{}",
                 f.short(),
-                if moving_penalised { ": 1 DISR to the mover" } else { "" },
-                if f.disrupted_by_interpenetration() { ", 1 DISR to the unit passed through" } else { "" }
+                if moving_penalised {
+                    ": 1 DISR to the mover"
+                } else {
+                    ""
+                },
+                if f.disrupted_by_interpenetration() {
+                    ", 1 DISR to the unit passed through"
+                } else {
+                    ""
+                }
             ));
         }
     }
     if unit.would_break_with(disruption) {
-        return Err(err(id, rule::DIFFICULT, format!("{} has {} DISR: this move would add {} and break it, and no unit is broken by moving", unit.short(), unit.disruption, disruption)));
+        return Err(err(
+            id,
+            rule::DIFFICULT,
+            format!(
+                "{} has {} DISR: this move would add {} and break it, and no unit is broken by moving",
+                unit.short(),
+                unit.disruption,
+                disruption
+            ),
+        ));
     }
     Ok(Planned {
         unit: id.to_string(),
@@ -316,14 +478,26 @@ pub fn apply(state: &mut State, p: &Planned) {
 
 fn check_length(id: &str, d: Distance) -> Result<(), Violation> {
     if !d.get().is_finite() || d.get() <= 0.0 || d.get() > 100.0 {
-        return Err(err(id, rule::ALLOWANCE, "a distance must be more than 0 and at most 100 BW"));
+        return Err(err(
+            id,
+            rule::ALLOWANCE,
+            "a distance must be more than 0 and at most 100 BW",
+        ));
     }
     Ok(())
 }
 
-fn set_direction(id: &str, current: &mut Option<Direction>, new: Direction) -> Result<(), Violation> {
+fn set_direction(
+    id: &str,
+    current: &mut Option<Direction>,
+    new: Direction,
+) -> Result<(), Violation> {
     match current {
-        Some(d) if *d != new => Err(err(id, rule::RETROGRADE, "a unit may not combine forward and backward movement in one round")),
+        Some(d) if *d != new => Err(err(
+            id,
+            rule::RETROGRADE,
+            "a unit may not combine forward and backward movement in one round",
+        )),
         _ => {
             *current = Some(new);
             Ok(())
@@ -344,22 +518,40 @@ fn change_formation(
 ) -> Result<Vec<Base>, Violation> {
     let id = unit.id.as_str();
     if fc.to == from {
-        return Err(err(id, rule::FORMATION, format!("{} is already in {}", unit.short(), from.label())));
+        return Err(err(
+            id,
+            rule::FORMATION,
+            format!("{} is already in {}", unit.short(), from.label()),
+        ));
     }
     if !fc.to.allowed_for(unit.arm) {
-        return Err(err(id, rule::FORMATION, format!("{} may not form {}", unit.arm.label(), fc.to.label())));
+        return Err(err(
+            id,
+            rule::FORMATION,
+            format!("{} may not form {}", unit.arm.label(), fc.to.label()),
+        ));
     }
     let n = bases.len();
     let (w, d) = (bases[0].width, bases[0].depth);
     let offset = (n as f64 - 1.0) / 2.0 * w.get();
     let result = match (from, fc.to) {
         (Formation::Line, Formation::Column) | (Formation::Column, Formation::Line) => {
-            let turn = fc.turn.ok_or_else(|| err(id, rule::FORMATION, "between line and column, say `turn: left` or `turn: right`"))?;
+            let turn = fc.turn.ok_or_else(|| {
+                err(
+                    id,
+                    rule::FORMATION,
+                    "between line and column, say `turn: left` or `turn: right`",
+                )
+            })?;
             let new_facing = facing.turned(if turn == Side2::Right { 90.0 } else { -90.0 });
             // The base that turns: the end of the line on the side of the turn,
             // or the head of the column.
             let pivot = if from == Formation::Line {
-                let end = if turn == Side2::Right { bases[n - 1] } else { bases[0] };
+                let end = if turn == Side2::Right {
+                    bases[n - 1]
+                } else {
+                    bases[0]
+                };
                 end.center
             } else {
                 bases[0].center
@@ -369,7 +561,14 @@ fn change_formation(
                 lay_out(Layout::Column, n, head_front, new_facing, w, d)
             } else {
                 let shift = if turn == Side2::Left { -offset } else { offset };
-                lay_out(Layout::Line, n, head_front + new_facing.right_vector().scale(shift), new_facing, w, d)
+                lay_out(
+                    Layout::Line,
+                    n,
+                    head_front + new_facing.right_vector().scale(shift),
+                    new_facing,
+                    w,
+                    d,
+                )
             }
         }
         (_, to) => lay_out(to.layout(), n, anchor, facing, w, d),

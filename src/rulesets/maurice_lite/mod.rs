@@ -22,7 +22,7 @@ pub mod units;
 mod view;
 
 use crate::dice::Dice;
-use crate::ruleset::{Due, Outcome, Owed, OrdersKind, Resolution, Ruleset, Sight, Violation};
+use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
 use crate::side::{BySide, SideId};
 use crate::view::Viewer;
 use orders::Orders;
@@ -59,17 +59,31 @@ impl Ruleset for MauriceLite {
                 .scenario
                 .sides
                 .iter()
-                .map(|x| Owed { side: x.id.clone(), kind: OrdersKind::Deployment, note: "secret deployment in your third of the table".into() })
+                .map(|x| Owed {
+                    side: x.id.clone(),
+                    kind: OrdersKind::Deployment,
+                    note: "secret deployment in your third of the table".into(),
+                })
                 .collect(),
-            Phase::Round { active } => vec![Owed { side: active.clone(), kind: OrdersKind::Turn, note: format!("orders for round {}: you are active", s.round) }],
+            Phase::Round { active } => vec![Owed {
+                side: active.clone(),
+                kind: OrdersKind::Turn,
+                note: format!("orders for round {}: you are active", s.round),
+            }],
             Phase::Decision { active, pending } => vec![Owed {
                 side: active.clone(),
                 kind: OrdersKind::Decision,
-                note: format!("your {} needs a force and cards, now that the draw is known", pending.action.label()),
+                note: format!(
+                    "your {} needs a force and cards, now that the draw is known",
+                    pending.action.label()
+                ),
             }],
             Phase::Over(_) => Vec::new(),
         };
-        Due { heading: view::heading(s), owed }
+        Due {
+            heading: view::heading(s),
+            owed,
+        }
     }
 
     fn check(&self, s: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
@@ -94,12 +108,22 @@ impl Ruleset for MauriceLite {
             },
             Phase::Decision { active, pending } => match orders.get(active) {
                 Some(Orders::Decide(a)) => round::resolve_decision(s, active, pending, a, dice),
-                _ => round::resolve_decision(s, active, pending, &orders::Activation::default(), dice),
+                _ => round::resolve_decision(
+                    s,
+                    active,
+                    pending,
+                    &orders::Activation::default(),
+                    dice,
+                ),
             },
             Phase::Over(_) => (s.clone(), Vec::new()),
         };
         let outcome = state.outcome().cloned();
-        Resolution { state, events, outcome }
+        Resolution {
+            state,
+            events,
+            outcome,
+        }
     }
 
     fn view(&self, s: &State, viewer: &Viewer) -> Sight {
@@ -117,5 +141,11 @@ impl Ruleset for MauriceLite {
 
 /// What an active side that sent nothing does: it passes.
 pub fn default_round() -> orders::RoundOrders {
-    orders::RoundOrders { volleys: false, command: orders::Command::Pass, cinc: None, discard: Vec::new(), if_displaced_discard: None }
+    orders::RoundOrders {
+        volleys: false,
+        command: orders::Command::Pass,
+        cinc: None,
+        discard: Vec::new(),
+        if_displaced_discard: None,
+    }
 }

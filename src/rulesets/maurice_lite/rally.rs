@@ -21,16 +21,23 @@ pub fn rally_number(arm: Arm) -> u32 {
 pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut Vec<Event>) {
     let m = state.scenario.measure;
     for id in force {
-        let Some(unit) = state.unit(id).cloned() else { continue };
+        let Some(unit) = state.unit(id).cloned() else {
+            continue;
+        };
         if !unit.on_table() {
             continue;
         }
         if unit.disruption == 0 {
-            events.push(Event::public(format!("{} has no DISR to rally", unit.short())));
+            events.push(Event::public(format!(
+                "{} has no DISR to rally",
+                unit.short()
+            )));
             continue;
         }
         let bases = unit.bases(&m);
-        let near = state.enemies(&unit.side).any(|e| bases_distance(&bases, &e.bases(&m)).get() <= NEAR_ENEMY.get());
+        let near = state
+            .enemies(&unit.side)
+            .any(|e| bases_distance(&bases, &e.bases(&m)).get() <= NEAR_ENEMY.get());
         let bad = in_difficult(state, &unit);
         let mut modifier: i32 = 0;
         let mut why = Vec::new();
@@ -43,11 +50,22 @@ pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut 
             why.push("+1 not near the enemy");
         }
         let need = rally_number(unit.arm);
-        let why = if why.is_empty() { String::new() } else { format!(", {}", why.join(", ")) };
+        let why = if why.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", why.join(", "))
+        };
         let mut removed = 0;
         let mut rolled = Vec::new();
         for k in 0..unit.disruption {
-            let v = dice.d6(format!("{} rally die {} of {}: {}+{}; 1 fails, 6 succeeds", unit.short(), k + 1, unit.disruption, need, why));
+            let v = dice.d6(format!(
+                "{} rally die {} of {}: {}+{}; 1 fails, 6 succeeds",
+                unit.short(),
+                k + 1,
+                unit.disruption,
+                need,
+                why
+            ));
             rolled.extend(dice.last_index());
             let ok = v == 6 || (v != 1 && v as i32 + modifier >= need as i32);
             if ok {
@@ -58,8 +76,14 @@ pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut 
             u.disruption -= removed;
         }
         events.push(
-            Event::public(format!("{} rallies: {} of {} DISR removed, {} left", unit.short(), removed, unit.disruption, unit.disruption - removed))
-                .with_dice(rolled),
+            Event::public(format!(
+                "{} rallies: {} of {} DISR removed, {} left",
+                unit.short(),
+                removed,
+                unit.disruption,
+                unit.disruption - removed
+            ))
+            .with_dice(rolled),
         );
     }
 }

@@ -17,17 +17,32 @@ use crate::ruleset::Outcome;
 use crate::side::SideId;
 
 /// Resolve a round from the active side's orders.
-pub fn resolve(state: &State, active: &SideId, orders: &RoundOrders, dice: &mut Dice) -> (State, Vec<Event>) {
+pub fn resolve(
+    state: &State,
+    active: &SideId,
+    orders: &RoundOrders,
+    dice: &mut Dice,
+) -> (State, Vec<Event>) {
     let mut s = state.clone();
     s.traces.clear();
-    let mut ev = vec![Event::public(format!("Round {}: {} is active", s.round, s.side_name(active)))];
+    let mut ev = vec![Event::public(format!(
+        "Round {}: {} is active",
+        s.round,
+        s.side_name(active)
+    ))];
     let name = s.side_name(active);
     match &orders.command {
         Command::Pass => {
             let deck_was_empty = s.piles.draw.is_empty();
             let got = draw(&mut s, active, 3, dice, &mut ev);
-            ev.push(Event::public(format!("{name} passes and draws {got} card(s)")));
-            s.empty_deck_passes = if deck_was_empty { s.empty_deck_passes + 1 } else { 0 };
+            ev.push(Event::public(format!(
+                "{name} passes and draws {got} card(s)"
+            )));
+            s.empty_deck_passes = if deck_was_empty {
+                s.empty_deck_passes + 1
+            } else {
+                0
+            };
         }
         Command::Event(card) => {
             s.empty_deck_passes = 0;
@@ -35,17 +50,34 @@ pub fn resolve(state: &State, active: &SideId, orders: &RoundOrders, dice: &mut 
         }
         Command::March(a) | Command::Rally(a) => {
             s.empty_deck_passes = 0;
-            let kind = if matches!(orders.command, Command::March(_)) { ActionKind::March } else { ActionKind::Rally };
+            let kind = if matches!(orders.command, Command::March(_)) {
+                ActionKind::March
+            } else {
+                ActionKind::Rally
+            };
             let n = kind.draws();
             let before = s.army(active).map(|a| a.hand.len()).unwrap_or(0);
             let got = draw(&mut s, active, n, dice, &mut ev);
-            ev.push(Event::public(format!("{name} declares a {} and draws {got} card(s)", kind.label())));
-            let drawn: Vec<String> = s.army(active).map(|a| a.hand[before..].to_vec()).unwrap_or_default();
+            ev.push(Event::public(format!(
+                "{name} declares a {} and draws {got} card(s)",
+                kind.label()
+            )));
+            let drawn: Vec<String> = s
+                .army(active)
+                .map(|a| a.hand[before..].to_vec())
+                .unwrap_or_default();
             if a.consult {
-                ev.push(Event::public(format!("{name} is consulted: the round waits for the choice of force and cards")));
+                ev.push(Event::public(format!(
+                    "{name} is consulted: the round waits for the choice of force and cards"
+                )));
                 s.phase = Phase::Decision {
                     active: active.clone(),
-                    pending: Pending { action: kind, drawn, orders: orders.clone(), activation: None },
+                    pending: Pending {
+                        action: kind,
+                        drawn,
+                        orders: orders.clone(),
+                        activation: None,
+                    },
                 };
                 return (s, ev);
             }
@@ -57,11 +89,23 @@ pub fn resolve(state: &State, active: &SideId, orders: &RoundOrders, dice: &mut 
 }
 
 /// Resume a paused round with the active side's decision.
-pub fn resolve_decision(state: &State, active: &SideId, pending: &Pending, act: &Activation, dice: &mut Dice) -> (State, Vec<Event>) {
+pub fn resolve_decision(
+    state: &State,
+    active: &SideId,
+    pending: &Pending,
+    act: &Activation,
+    dice: &mut Dice,
+) -> (State, Vec<Event>) {
     let mut s = state.clone();
     s.traces.clear();
-    let mut ev = vec![Event::public(format!("Round {} resumes: {} has chosen", s.round, s.side_name(active)))];
-    s.phase = Phase::Round { active: active.clone() };
+    let mut ev = vec![Event::public(format!(
+        "Round {} resumes: {} has chosen",
+        s.round,
+        s.side_name(active)
+    ))];
+    s.phase = Phase::Round {
+        active: active.clone(),
+    };
     carry_out(&mut s, active, pending.action, act, dice, &mut ev);
     end_round(&mut s, active, &pending.orders, &mut ev);
     (s, ev)
@@ -90,7 +134,11 @@ pub fn draw(s: &mut State, side: &SideId, n: usize, dice: &mut Dice, ev: &mut Ve
         }
     }
     if !got.is_empty() {
-        let text = got.iter().map(|c| s.card_name(c)).collect::<Vec<_>>().join(", ");
+        let text = got
+            .iter()
+            .map(|c| s.card_name(c))
+            .collect::<Vec<_>>()
+            .join(", ");
         ev.push(Event::private(side, format!("You draw {text}")));
     }
     let count = got.len();
@@ -109,27 +157,45 @@ fn discard(s: &mut State, side: &SideId, cards: &[String]) {
 
 fn play_event(s: &mut State, side: &SideId, card: &str, dice: &mut Dice, ev: &mut Vec<Event>) {
     let effect = s.deck.card(card).and_then(|c| c.event);
-    let in_hand = s.army(side).is_some_and(|a| a.hand.iter().any(|h| h == card));
+    let in_hand = s
+        .army(side)
+        .is_some_and(|a| a.hand.iter().any(|h| h == card));
     let (Some(effect), true) = (effect, in_hand) else {
-        ev.push(Event::public(format!("{} cannot play {card} as an event; the round ends", s.side_name(side))));
+        ev.push(Event::public(format!(
+            "{} cannot play {card} as an event; the round ends",
+            s.side_name(side)
+        )));
         return;
     };
-    ev.push(Event::public(format!("{} plays {} as an event", s.side_name(side), s.card_name(card))));
+    ev.push(Event::public(format!(
+        "{} plays {} as an event",
+        s.side_name(side),
+        s.card_name(card)
+    )));
     discard(s, side, &[card.to_string()]);
     match effect {
         EventEffect::Draw(n) => {
             let got = draw(s, side, n as usize, dice, ev);
-            ev.push(Event::public(format!("{} draws {got} card(s)", s.side_name(side))));
+            ev.push(Event::public(format!(
+                "{} draws {got} card(s)",
+                s.side_name(side)
+            )));
         }
         EventEffect::RallyAroundCinc => {
             let m = s.scenario.measure;
-            let Some(c) = s.army(side).and_then(|a| a.cinc) else { return };
+            let Some(c) = s.army(side).and_then(|a| a.cinc) else {
+                return;
+            };
             let mark = [cinc::marker(c)];
             let lucky: Vec<String> = s
                 .live_units(side)
                 .filter(|u| u.disruption > 0)
                 .filter(|u| bases_distance(&u.bases(&m), &mark).get() <= NEAR_ENEMY.get())
-                .filter(|u| !s.enemies(side).any(|e| bases_distance(&u.bases(&m), &e.bases(&m)).get() <= NEAR_ENEMY.get()))
+                .filter(|u| {
+                    !s.enemies(side).any(|e| {
+                        bases_distance(&u.bases(&m), &e.bases(&m)).get() <= NEAR_ENEMY.get()
+                    })
+                })
                 .map(|u| u.id.clone())
                 .collect();
             for id in &lucky {
@@ -137,7 +203,10 @@ fn play_event(s: &mut State, side: &SideId, card: &str, dice: &mut Dice, ev: &mu
                     u.disruption -= 1;
                 }
             }
-            let names: Vec<String> = lucky.iter().filter_map(|id| s.unit(id).map(|u| u.short())).collect();
+            let names: Vec<String> = lucky
+                .iter()
+                .filter_map(|id| s.unit(id).map(|u| u.short()))
+                .collect();
             ev.push(Event::public(if names.is_empty() {
                 "No unit near the CinC has DISR to lose".to_string()
             } else {
@@ -159,35 +228,69 @@ fn bluff_fails(s: &mut State, side: &SideId, why: &str, ev: &mut Vec<Event>) {
     )));
 }
 
-fn carry_out(s: &mut State, side: &SideId, kind: ActionKind, a: &Activation, dice: &mut Dice, ev: &mut Vec<Event>) {
+fn carry_out(
+    s: &mut State,
+    side: &SideId,
+    kind: ActionKind,
+    a: &Activation,
+    dice: &mut Dice,
+    ev: &mut Vec<Event>,
+) {
     let name = s.side_name(side);
     let force_ids = a.force.clone();
     let (distance, units_text) = match check_force(s, side, &force_ids) {
         Ok(units) => {
-            let text = units.iter().map(|u| u.short()).collect::<Vec<_>>().join(", ");
+            let text = units
+                .iter()
+                .map(|u| u.short())
+                .collect::<Vec<_>>()
+                .join(", ");
             (activation_distance(s, side, &units), text)
         }
         Err(v) => {
-            ev.push(Event::public(format!("{name}'s force can no longer act together: {}; the round ends", v.message)));
+            ev.push(Event::public(format!(
+                "{name}'s force can no longer act together: {}; the round ends",
+                v.message
+            )));
             return;
         }
     };
     let Some(distance) = distance else {
-        bluff_fails(s, side, "no path from the CinC keeps 1 BW from the enemy", ev);
+        bluff_fails(
+            s,
+            side,
+            "no path from the CinC keeps 1 BW from the enemy",
+            ev,
+        );
         return;
     };
     let need = cost(distance);
     let hand = s.army(side).map(|a| a.hand.clone()).unwrap_or_default();
     let cards = match &a.cards {
-        Some(CardChoice::Listed(list)) if list.iter().all(|c| hand.contains(c)) && total_span(s, list) >= need => Some(list.clone()),
+        Some(CardChoice::Listed(list))
+            if list.iter().all(|c| hand.contains(c)) && total_span(s, list) >= need =>
+        {
+            Some(list.clone())
+        }
         Some(CardChoice::Listed(_)) => None,
         Some(CardChoice::Policy(_)) | None => fewest(s, &hand, need),
     };
     let Some(cards) = cards else {
-        bluff_fails(s, side, &format!("the force is {distance:.1} BW from the CinC and the cards in hand do not reach {need} BW"), ev);
+        bluff_fails(
+            s,
+            side,
+            &format!(
+                "the force is {distance:.1} BW from the CinC and the cards in hand do not reach {need} BW"
+            ),
+            ev,
+        );
         return;
     };
-    let spans = cards.iter().map(|c| s.card_name(c)).collect::<Vec<_>>().join(" + ");
+    let spans = cards
+        .iter()
+        .map(|c| s.card_name(c))
+        .collect::<Vec<_>>()
+        .join(" + ");
     ev.push(Event::public(format!(
         "{name} activates {units_text} to {} with {spans}: total span {} against {distance:.1} BW from the CinC",
         kind.label(),
@@ -198,20 +301,33 @@ fn carry_out(s: &mut State, side: &SideId, kind: ActionKind, a: &Activation, dic
         ActionKind::March => march_force(s, side, &force_ids, a, ev),
         ActionKind::Rally => rally(s, &force_ids, dice, ev),
         ActionKind::Bombard | ActionKind::Charge => {
-            ev.push(Event::public(format!("{} is not yet part of this ruleset; nothing happens", kind.label())));
+            ev.push(Event::public(format!(
+                "{} is not yet part of this ruleset; nothing happens",
+                kind.label()
+            )));
         }
     }
 }
 
-fn march_force(s: &mut State, side: &SideId, force: &[String], a: &Activation, ev: &mut Vec<Event>) {
+fn march_force(
+    s: &mut State,
+    side: &SideId,
+    force: &[String],
+    a: &Activation,
+    ev: &mut Vec<Event>,
+) {
     for id in force {
-        let smoky = s.unit(id).is_some_and(|u| u.arm == Arm::Artillery && u.smoke);
+        let smoky = s
+            .unit(id)
+            .is_some_and(|u| u.arm == Arm::Artillery && u.smoke);
         if smoky {
             if let Some(u) = s.unit_mut(id) {
                 u.smoke = false;
             }
             let short = s.unit(id).map(|u| u.short()).unwrap_or_default();
-            ev.push(Event::public(format!("{short} marches only to clear its smoke")));
+            ev.push(Event::public(format!(
+                "{short} marches only to clear its smoke"
+            )));
         }
     }
     for mv in &a.moves {
@@ -224,10 +340,17 @@ fn march_force(s: &mut State, side: &SideId, force: &[String], a: &Activation, e
                     text.push_str(&format!(" ({})", p.notes.join("; ")));
                 }
                 ev.push(Event::public(text));
-                s.traces.push(Trace { unit: p.unit.clone(), side: side.clone(), points: p.trace.clone() });
+                s.traces.push(Trace {
+                    unit: p.unit.clone(),
+                    side: side.clone(),
+                    points: p.trace.clone(),
+                });
             }
             Err(v) => {
-                ev.push(Event::public(format!("{} stays where it is: {} [{}]", mv.unit, v.message, v.rule)));
+                ev.push(Event::public(format!(
+                    "{} stays where it is: {} [{}]",
+                    mv.unit, v.message, v.rule
+                )));
             }
         }
     }
@@ -237,12 +360,20 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
     let name = s.side_name(active);
     if let Some(mv) = &orders.cinc {
         let hand = s.army(active).map(|a| a.hand.clone()).unwrap_or_default();
-        let card = mv.discard.clone().filter(|c| hand.contains(c)).or_else(|| lowest(s, &hand));
+        let card = mv
+            .discard
+            .clone()
+            .filter(|c| hand.contains(c))
+            .or_else(|| lowest(s, &hand));
         let from = s.army(active).and_then(|a| a.cinc);
         match (card, from) {
-            (None, _) => ev.push(Event::public(format!("{name}'s CinC stays: no card left to discard for the move"))),
+            (None, _) => ev.push(Event::public(format!(
+                "{name}'s CinC stays: no card left to discard for the move"
+            ))),
             (_, None) => {}
-            (Some(_), Some(f)) if cinc::blocked(s, active, f, mv.to) || !cinc::on_table(s, mv.to) => {
+            (Some(_), Some(f))
+                if cinc::blocked(s, active, f, mv.to) || !cinc::on_table(s, mv.to) =>
+            {
                 ev.push(Event::public(format!("{name}'s CinC stays: the way to ({:.1}, {:.1}) crosses the enemy or leaves the table", mv.to.x, mv.to.y)));
             }
             (Some(c), Some(_)) => {
@@ -251,7 +382,10 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
                 if let Some(a) = s.army_mut(active) {
                     a.cinc = Some(mv.to);
                 }
-                ev.push(Event::public(format!("{name}'s CinC moves to ({:.1}, {:.1}), discarding {label}", mv.to.x, mv.to.y)));
+                ev.push(Event::public(format!(
+                    "{name}'s CinC moves to ({:.1}, {:.1}), discarding {label}",
+                    mv.to.x, mv.to.y
+                )));
             }
         }
     }
@@ -260,34 +394,71 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
         let at = s.army(side).and_then(|a| a.cinc);
         if at.is_some_and(|p| cinc::covered(s, p, None)) {
             cinc::displace(s, side, ev);
-            let named = if side == active { orders.if_displaced_discard.clone() } else { None };
+            let named = if side == active {
+                orders.if_displaced_discard.clone()
+            } else {
+                None
+            };
             cinc::pay_for_displacement(s, side, named.as_deref(), ev);
         }
     }
     for side in &sides {
-        let named = if side == active { orders.discard.clone() } else { Vec::new() };
+        let named = if side == active {
+            orders.discard.clone()
+        } else {
+            Vec::new()
+        };
         while s.army(side).is_some_and(|a| a.hand.len() > HAND_LIMIT) {
             let hand = s.army(side).map(|a| a.hand.clone()).unwrap_or_default();
-            let Some(c) = named.iter().find(|c| hand.contains(c)).cloned().or_else(|| lowest(s, &hand)) else { break };
+            let Some(c) = named
+                .iter()
+                .find(|c| hand.contains(c))
+                .cloned()
+                .or_else(|| lowest(s, &hand))
+            else {
+                break;
+            };
             discard(s, side, std::slice::from_ref(&c));
-            ev.push(Event::private(side, format!("Hand over ten: you discard {}", s.card_name(&c))));
-            ev.push(Event::public(format!("{} discards a card to keep ten in hand", s.side_name(side))));
+            ev.push(Event::private(
+                side,
+                format!("Hand over ten: you discard {}", s.card_name(&c)),
+            ));
+            ev.push(Event::public(format!(
+                "{} discards a card to keep ten in hand",
+                s.side_name(side)
+            )));
         }
     }
-    if let Some(loser) = sides.iter().find(|side| s.army(side).is_some_and(|a| a.morale <= 0)) {
+    if let Some(loser) = sides
+        .iter()
+        .find(|side| s.army(side).is_some_and(|a| a.morale <= 0))
+    {
         let winner = s.other(loser);
         let reason = format!("{}'s army morale is broken", s.side_name(loser));
-        ev.push(Event::public(format!("{reason}: {} wins", s.side_name(&winner))));
-        s.phase = Phase::Over(Outcome { winner: Some(winner), reason });
+        ev.push(Event::public(format!(
+            "{reason}: {} wins",
+            s.side_name(&winner)
+        )));
+        s.phase = Phase::Over(Outcome {
+            winner: Some(winner),
+            reason,
+        });
         return;
     }
     if s.empty_deck_passes >= 2 {
         ev.push(Event::public("The deck is empty and both sides have passed in turn: night falls and the battle is a draw"));
-        s.phase = Phase::Over(Outcome { winner: None, reason: "nightfall".into() });
+        s.phase = Phase::Over(Outcome {
+            winner: None,
+            reason: "nightfall".into(),
+        });
         return;
     }
     let next = s.other(active);
     s.round += 1;
-    ev.push(Event::public(format!("Round {} goes to {}", s.round, s.side_name(&next))));
+    ev.push(Event::public(format!(
+        "Round {} goes to {}",
+        s.round,
+        s.side_name(&next)
+    )));
     s.phase = Phase::Round { active: next };
 }

@@ -63,31 +63,55 @@ impl Scenario {
     /// The y range of a side's deployment zone: its third of the table.
     pub fn zone(&self, index: usize) -> (f64, f64) {
         let h = self.table.height.get();
-        if index == 0 { (0.0, h / 3.0) } else { (2.0 * h / 3.0, h) }
+        if index == 0 {
+            (0.0, h / 3.0)
+        } else {
+            (2.0 * h / 3.0, h)
+        }
     }
 
     /// Check what the types cannot say.
     pub fn check(&self) -> Result<(), String> {
         if self.ruleset != "maurice-lite" {
-            return Err(format!("scenario is for ruleset {:?}, not maurice-lite", self.ruleset));
+            return Err(format!(
+                "scenario is for ruleset {:?}, not maurice-lite",
+                self.ruleset
+            ));
         }
         if self.measure.unit != MeasureUnit::BaseWidth {
-            return Err("maurice-lite measures in base widths: set measure.unit to base_width".into());
+            return Err(
+                "maurice-lite measures in base widths: set measure.unit to base_width".into(),
+            );
         }
-        let dims = [self.table.width.get(), self.table.height.get(), self.measure.base_width.get(), self.measure.base_depth.get()];
-        if dims.iter().any(|d| !d.is_finite() || *d <= 0.0 || *d > 1000.0) {
+        let dims = [
+            self.table.width.get(),
+            self.table.height.get(),
+            self.measure.base_width.get(),
+            self.measure.base_depth.get(),
+        ];
+        if dims
+            .iter()
+            .any(|d| !d.is_finite() || *d <= 0.0 || *d > 1000.0)
+        {
             return Err("table and base sizes must be positive and at most 1000".into());
         }
         if (self.measure.base_width.get() - 1.0).abs() > 1e-9 {
             return Err("in base widths, measure.base_width must be 1".into());
         }
         if self.sides.len() != 2 {
-            return Err(format!("maurice-lite is for two sides, the scenario has {}", self.sides.len()));
+            return Err(format!(
+                "maurice-lite is for two sides, the scenario has {}",
+                self.sides.len()
+            ));
         }
         if self.sides[0].id == self.sides[1].id {
             return Err("the two sides need different ids".into());
         }
-        let mut ids: Vec<&str> = self.sides.iter().flat_map(|s| s.units.iter().map(|u| u.id.as_str())).collect();
+        let mut ids: Vec<&str> = self
+            .sides
+            .iter()
+            .flat_map(|s| s.units.iter().map(|u| u.id.as_str()))
+            .collect();
         ids.sort_unstable();
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
             return Err(format!("unit id {} is used twice", w[0]));
@@ -109,16 +133,25 @@ impl Scenario {
     }
 
     pub fn other(&self, side: &SideId) -> SideId {
-        self.sides.iter().find(|s| &s.id != side).map(|s| s.id.clone()).unwrap_or_else(|| side.clone())
+        self.sides
+            .iter()
+            .find(|s| &s.id != side)
+            .map(|s| s.id.clone())
+            .unwrap_or_else(|| side.clone())
     }
 }
 
 /// Terrain that is difficult for movement, and so bad terrain in combat
 /// (chapter 5). House rule: the same for every arm.
 pub fn is_difficult(t: &TerrainFeature) -> bool {
-    [TerrainTag::Difficult, TerrainTag::Woods, TerrainTag::Marsh, TerrainTag::Water]
-        .iter()
-        .any(|tag| t.has(*tag))
+    [
+        TerrainTag::Difficult,
+        TerrainTag::Woods,
+        TerrainTag::Marsh,
+        TerrainTag::Water,
+    ]
+    .iter()
+    .any(|tag| t.has(*tag))
         && !t.has(TerrainTag::Bridge)
 }
 

@@ -9,7 +9,7 @@ use super::scenario::{default_formation, is_impassable};
 use super::state::{Phase, State};
 use crate::dice::Dice;
 use crate::event::Event;
-use crate::geometry::{Angle, Base};
+use crate::geometry::Base;
 use crate::ruleset::Violation;
 use crate::side::{BySide, SideId};
 
@@ -31,11 +31,18 @@ pub fn check(state: &State, side: &SideId, d: &Deployment) -> Vec<Violation> {
     };
     let (y0, y1) = state.scenario.zone(index);
     let w = state.scenario.table.width.get();
-    let in_zone = |b: &Base| b.corners().iter().all(|c| c.is_finite() && c.x >= -1e-9 && c.x <= w + 1e-9 && c.y >= y0 - 1e-9 && c.y <= y1 + 1e-9);
+    let in_zone = |b: &Base| {
+        b.corners().iter().all(|c| {
+            c.is_finite() && c.x >= -1e-9 && c.x <= w + 1e-9 && c.y >= y0 - 1e-9 && c.y <= y1 + 1e-9
+        })
+    };
     let mut placed: Vec<(String, Vec<Base>)> = Vec::new();
     for p in &d.units {
         let Some(u) = state.unit(&p.unit).filter(|u| &u.side == side) else {
-            out.push(err(Some(&p.unit), format!("{} is not a unit of this side", p.unit)));
+            out.push(err(
+                Some(&p.unit),
+                format!("{} is not a unit of this side", p.unit),
+            ));
             continue;
         };
         if placed.iter().any(|(id, _)| id == &p.unit) {
@@ -44,7 +51,10 @@ pub fn check(state: &State, side: &SideId, d: &Deployment) -> Vec<Violation> {
         }
         let formation = p.formation.unwrap_or_else(|| default_formation(u.arm));
         if !formation.allowed_for(u.arm) {
-            out.push(err(Some(&p.unit), format!("{} may not stand in {}", u.arm.label(), formation.label())));
+            out.push(err(
+                Some(&p.unit),
+                format!("{} may not stand in {}", u.arm.label(), formation.label()),
+            ));
             continue;
         }
         let facing = p.facing.unwrap_or(u.facing);
@@ -57,13 +67,27 @@ pub fn check(state: &State, side: &SideId, d: &Deployment) -> Vec<Violation> {
             out.push(err(Some(&p.unit), format!("{} must stand wholly in its deployment zone: y from {:.1} to {:.1}, x from 0 to {:.1}", u.short(), y0, y1, w)));
             continue;
         }
-        if let Some(t) = state.scenario.terrain.iter().find(|t| is_impassable(t) && t.touches_bases(&bases)) {
-            out.push(err(Some(&p.unit), format!("{} may not stand in {}", u.short(), t.name)));
+        if let Some(t) = state
+            .scenario
+            .terrain
+            .iter()
+            .find(|t| is_impassable(t) && t.touches_bases(&bases))
+        {
+            out.push(err(
+                Some(&p.unit),
+                format!("{} may not stand in {}", u.short(), t.name),
+            ));
             continue;
         }
         let here = area::of_bases(&bases);
-        if let Some((other, _)) = placed.iter().find(|(_, b)| area::overlap(&here, &area::of_bases(b))) {
-            out.push(err(Some(&p.unit), format!("{} overlaps {}", u.short(), other)));
+        if let Some((other, _)) = placed
+            .iter()
+            .find(|(_, b)| area::overlap(&here, &area::of_bases(b)))
+        {
+            out.push(err(
+                Some(&p.unit),
+                format!("{} overlaps {}", u.short(), other),
+            ));
             continue;
         }
         placed.push((p.unit.clone(), bases));
@@ -75,7 +99,12 @@ pub fn check(state: &State, side: &SideId, d: &Deployment) -> Vec<Violation> {
     }
     let c = d.cinc;
     if !c.is_finite() || c.x < 0.0 || c.x > w || c.y < y0 || c.y > y1 {
-        out.push(Violation::new(&["cinc"], None, RULE, "the CinC must stand in the deployment zone"));
+        out.push(Violation::new(
+            &["cinc"],
+            None,
+            RULE,
+            "the CinC must stand in the deployment zone",
+        ));
     }
     out
 }
@@ -97,37 +126,61 @@ pub fn resolve(state: &State, orders: &BySide<Deployment>, dice: &mut Dice) -> (
         if let Some(a) = s.army_mut(side) {
             a.cinc = Some(d.cinc);
         }
-        events.push(Event::public(format!("{} deploys {} units", s.side_name(side), d.units.len())));
+        events.push(Event::public(format!(
+            "{} deploys {} units",
+            s.side_name(side),
+            d.units.len()
+        )));
     }
     let (piles, hands): (Piles, Vec<Vec<String>>) = Piles::deal(&s.deck, sides.len(), dice);
     s.piles = piles;
     for (side, hand) in sides.iter().zip(hands) {
-        let text = hand.iter().map(|c| s.card_name(c)).collect::<Vec<_>>().join(", ");
+        let text = hand
+            .iter()
+            .map(|c| s.card_name(c))
+            .collect::<Vec<_>>()
+            .join(", ");
         events.push(Event::private(side, format!("Your opening hand: {text}")));
         if let Some(a) = s.army_mut(side) {
             a.hand = hand;
         }
     }
-    events.push(Event::public("Six cards dealt to each side; the two Reshuffle cards go back into the deck"));
+    events.push(Event::public(
+        "Six cards dealt to each side; the two Reshuffle cards go back into the deck",
+    ));
     // Roll for the first round, re-rolling ties.
     let first = loop {
-        let a = dice.d6(format!("first round: {} rolls; higher plays first, ties re-roll", s.side_name(&sides[0])));
+        let a = dice.d6(format!(
+            "first round: {} rolls; higher plays first, ties re-roll",
+            s.side_name(&sides[0])
+        ));
         let ia = dice.last_index();
-        let b = dice.d6(format!("first round: {} rolls; higher plays first, ties re-roll", s.side_name(&sides[1])));
+        let b = dice.d6(format!(
+            "first round: {} rolls; higher plays first, ties re-roll",
+            s.side_name(&sides[1])
+        ));
         let ib = dice.last_index();
-        let line = format!("First-round roll: {} {} against {} {}", s.side_name(&sides[0]), a, s.side_name(&sides[1]), b);
+        let line = format!(
+            "First-round roll: {} {} against {} {}",
+            s.side_name(&sides[0]),
+            a,
+            s.side_name(&sides[1]),
+            b
+        );
         events.push(Event::public(line).with_dice(ia.into_iter().chain(ib)));
         if a != b {
-            break if a > b { sides[0].clone() } else { sides[1].clone() };
+            break if a > b {
+                sides[0].clone()
+            } else {
+                sides[1].clone()
+            };
         }
     };
-    events.push(Event::public(format!("{} plays the first round", s.side_name(&first))));
+    events.push(Event::public(format!(
+        "{} plays the first round",
+        s.side_name(&first)
+    )));
     s.phase = Phase::Round { active: first };
     s.round = 1;
     (s, events)
-}
-
-/// The facing toward the enemy for a side.
-pub fn facing_for(index: usize) -> Angle {
-    Angle(if index == 0 { 0.0 } else { 180.0 })
 }

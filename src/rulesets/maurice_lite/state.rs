@@ -1,7 +1,7 @@
 //! The state of a Maurice Lite game between steps.
 
 use super::deck::{DeckFile, Piles};
-use super::orders::{Activation, ActionKind, RoundOrders};
+use super::orders::{ActionKind, Activation, RoundOrders};
 use super::scenario::{Scenario, default_formation};
 use super::units::Unit;
 use crate::geometry::{Angle, Point};
@@ -42,9 +42,14 @@ pub enum Phase {
     /// Both sides owe their secret deployment.
     Deployment,
     /// `active` owes the orders for the round.
-    Round { active: SideId },
+    Round {
+        active: SideId,
+    },
     /// The round paused after the draw: `active` decides the force and cards.
-    Decision { active: SideId, pending: Pending },
+    Decision {
+        active: SideId,
+        pending: Pending,
+    },
     Over(Outcome),
 }
 
@@ -91,7 +96,14 @@ impl State {
                 });
             }
             let morale = side.units.len().div_ceil(2) as i32;
-            armies.insert(side.id.clone(), Army { morale, hand: Vec::new(), cinc: None });
+            armies.insert(
+                side.id.clone(),
+                Army {
+                    morale,
+                    hand: Vec::new(),
+                    cinc: None,
+                },
+            );
         }
         Ok(State {
             scenario: scenario.clone(),
@@ -114,11 +126,15 @@ impl State {
     }
     /// Units of `side` on the table.
     pub fn live_units<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
-        self.units.iter().filter(move |u| &u.side == side && u.on_table())
+        self.units
+            .iter()
+            .filter(move |u| &u.side == side && u.on_table())
     }
     /// Enemy units of `side` on the table.
     pub fn enemies<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
-        self.units.iter().filter(move |u| &u.side != side && u.on_table())
+        self.units
+            .iter()
+            .filter(move |u| &u.side != side && u.on_table())
     }
     pub fn army(&self, side: &SideId) -> Option<&Army> {
         self.armies.get(side)
@@ -130,10 +146,18 @@ impl State {
         self.scenario.other(side)
     }
     pub fn side_name(&self, side: &SideId) -> String {
-        self.scenario.sides.iter().find(|s| &s.id == side).map(|s| s.name.clone()).unwrap_or_else(|| side.to_string())
+        self.scenario
+            .sides
+            .iter()
+            .find(|s| &s.id == side)
+            .map(|s| s.name.clone())
+            .unwrap_or_else(|| side.to_string())
     }
     pub fn card_name(&self, id: &str) -> String {
-        self.deck.card(id).map(|c| format!("{} [{}, span {}]", c.name, c.id, c.span)).unwrap_or_else(|| id.to_string())
+        self.deck
+            .card(id)
+            .map(|c| format!("{} [{}, span {}]", c.name, c.id, c.span))
+            .unwrap_or_else(|| id.to_string())
     }
     pub fn span_of(&self, id: &str) -> u32 {
         self.deck.card(id).map(|c| c.span).unwrap_or(0)

@@ -12,7 +12,16 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
         Phase::Decision { active, pending } if active == side => {
             let mut t = header(s, side);
             let drawn: Vec<String> = pending.drawn.iter().map(|c| s.card_name(c)).collect();
-            let _ = writeln!(t, "# You declared a {} and drew: {}", pending.action.label(), if drawn.is_empty() { "nothing".into() } else { drawn.join(", ") });
+            let _ = writeln!(
+                t,
+                "# You declared a {} and drew: {}",
+                pending.action.label(),
+                if drawn.is_empty() {
+                    "nothing".into()
+                } else {
+                    drawn.join(", ")
+                }
+            );
             t.push_str("decide:\n  force: []            # unit ids of one legal force\n  cards: fewest        # or a list of card ids from your hand\n  moves: []            # for a March: - {unit: ID, steps: [{forward: 2}]}\n");
             Some(t)
         }
@@ -31,10 +40,15 @@ fn header(s: &State, side: &SideId) -> String {
             let _ = writeln!(t, "# CinC at x {:.1}, y {:.1}", c.x, c.y);
         }
     }
-    let _ = writeln!(t, "# Your units (front centre, facing in degrees, DISR, BW from the CinC):");
+    let _ = writeln!(
+        t,
+        "# Your units (front centre, facing in degrees, DISR, BW from the CinC):"
+    );
     for u in s.live_units(side) {
         let at = u.anchor.unwrap_or_default();
-        let d = check_force(s, side, std::slice::from_ref(&u.id)).ok().and_then(|f| activation_distance(s, side, &f));
+        let d = check_force(s, side, std::slice::from_ref(&u.id))
+            .ok()
+            .and_then(|f| activation_distance(s, side, &f));
         let _ = writeln!(
             t,
             "#   {:<8} {} - {} in {}, at ({:.1}, {:.1}) facing {:.0}, DISR {}{}, {}",
@@ -47,7 +61,8 @@ fn header(s: &State, side: &SideId) -> String {
             u.facing.degrees(),
             u.disruption,
             if u.smoke { ", smoke" } else { "" },
-            d.map(|d| format!("{d:.1} BW")).unwrap_or_else(|| "cut off".into())
+            d.map(|d| format!("{d:.1} BW"))
+                .unwrap_or_else(|| "cut off".into())
         );
     }
     t
@@ -73,14 +88,25 @@ fn deployment(s: &State, side: &SideId) -> String {
     let index = s.scenario.side_index(side).unwrap_or(0);
     let (y0, y1) = s.scenario.zone(index);
     let w = s.scenario.table.width.get();
-    let _ = writeln!(t, "# Deploy every unit wholly inside y {y0:.1} to {y1:.1}, x 0 to {w:.1}.");
-    let _ = writeln!(t, "# `at` is the centre of the unit's front edge; facing 0 looks up the table, 180 down.");
+    let _ = writeln!(
+        t,
+        "# Deploy every unit wholly inside y {y0:.1} to {y1:.1}, x 0 to {w:.1}."
+    );
+    let _ = writeln!(
+        t,
+        "# `at` is the centre of the unit's front edge; facing 0 looks up the table, 180 down."
+    );
     let units: Vec<_> = s.units.iter().filter(|u| &u.side == side).collect();
     let y = if index == 0 { y1 - 1.5 } else { y0 + 1.5 };
     let facing = if index == 0 { 0.0 } else { 180.0 };
     let gap = w / (units.len() as f64 + 1.0);
     t.push_str("deploy:\n");
-    let _ = writeln!(t, "  cinc: {{x: {:.1}, y: {:.1}}}", w / 2.0, if index == 0 { y0 + 1.0 } else { y1 - 1.0 });
+    let _ = writeln!(
+        t,
+        "  cinc: {{x: {:.1}, y: {:.1}}}",
+        w / 2.0,
+        if index == 0 { y0 + 1.0 } else { y1 - 1.0 }
+    );
     t.push_str("  units:\n");
     for (i, u) in units.iter().enumerate() {
         let _ = writeln!(

@@ -6,7 +6,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Infantry, cavalry or artillery.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Arm {
     Infantry,
@@ -32,7 +34,9 @@ impl Arm {
 }
 
 /// How a unit's bases stand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Formation {
     Line,
@@ -109,7 +113,14 @@ impl Unit {
         }
     }
     pub fn bases_at(&self, m: &Measure, anchor: Point, facing: Angle, f: Formation) -> Vec<Base> {
-        lay_out(f.layout(), self.bases_count() as usize, anchor, facing, m.base_width, m.base_depth)
+        lay_out(
+            f.layout(),
+            self.bases_count() as usize,
+            anchor,
+            facing,
+            m.base_width,
+            m.base_depth,
+        )
     }
     /// A unit breaks when its disruption exceeds its bases.
     pub fn would_break_with(&self, more: u32) -> bool {

@@ -6,15 +6,24 @@ use crate::geometry::{Shape, TerrainFeature, TerrainTag};
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle, TerrainStyle, TerrainView, UnitView, Viewer,
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
+    TerrainStyle, TerrainView, UnitView, Viewer,
 };
 
 pub fn heading(s: &State) -> String {
     match &s.phase {
         Phase::Deployment => "Deployment".into(),
         Phase::Round { active } => format!("Round {}, {} active", s.round, s.side_name(active)),
-        Phase::Decision { active, .. } => format!("Round {}, waiting for {}'s decision", s.round, s.side_name(active)),
-        Phase::Over(o) => format!("Game over after round {}: {}", s.round.saturating_sub(1), o.reason),
+        Phase::Decision { active, .. } => format!(
+            "Round {}, waiting for {}'s decision",
+            s.round,
+            s.side_name(active)
+        ),
+        Phase::Over(o) => format!(
+            "Game over after round {}: {}",
+            s.round.saturating_sub(1),
+            o.reason
+        ),
     }
 }
 
@@ -29,7 +38,11 @@ pub fn terrain_style(t: &TerrainFeature) -> TerrainStyle {
         (TerrainTag::Hill, TerrainStyle::Hill),
         (TerrainTag::Difficult, TerrainStyle::Rough),
     ];
-    order.iter().find(|(tag, _)| t.has(*tag)).map(|(_, s)| *s).unwrap_or(TerrainStyle::Field)
+    order
+        .iter()
+        .find(|(tag, _)| t.has(*tag))
+        .map(|(_, s)| *s)
+        .unwrap_or(TerrainStyle::Field)
 }
 
 pub fn map(s: &State) -> MapView {
@@ -44,7 +57,12 @@ pub fn map(s: &State) -> MapView {
                 Shape::Polygon { points } => (points.clone(), true),
                 Shape::Polyline { points, .. } => (points.clone(), false),
             };
-            TerrainView { name: t.name.clone(), style: terrain_style(t), points, closed }
+            TerrainView {
+                name: t.name.clone(),
+                style: terrain_style(t),
+                points,
+                closed,
+            }
         })
         .collect();
     let units = s
@@ -54,12 +72,21 @@ pub fn map(s: &State) -> MapView {
         .map(|u| {
             let bases = u.bases(&m);
             let n = bases.len().max(1) as f64;
-            let centre = bases.iter().fold(crate::geometry::Point::default(), |acc, b| acc + b.center).scale(1.0 / n);
+            let centre = bases
+                .iter()
+                .fold(crate::geometry::Point::default(), |acc, b| acc + b.center)
+                .scale(1.0 / n);
             UnitView {
                 id: u.id.clone(),
                 label: u.name.clone(),
                 side: index(&u.side),
-                bases: bases.iter().map(|b| BaseView { corners: b.corners(), side: index(&u.side) }).collect(),
+                bases: bases
+                    .iter()
+                    .map(|b| BaseView {
+                        corners: b.corners(),
+                        side: index(&u.side),
+                    })
+                    .collect(),
                 anchor: centre,
                 facing: u.facing.degrees(),
                 formation: u.formation.label().into(),
@@ -72,19 +99,40 @@ pub fn map(s: &State) -> MapView {
     let markers = s
         .armies
         .iter()
-        .filter_map(|(side, a)| a.cinc.map(|at| MarkerView { kind: MarkerKind::Commander, side: Some(index(side)), at, label: "CinC".into() }))
+        .filter_map(|(side, a)| {
+            a.cinc.map(|at| MarkerView {
+                kind: MarkerKind::Commander,
+                side: Some(index(side)),
+                at,
+                label: "CinC".into(),
+            })
+        })
         .collect();
     let arrows = s
         .traces
         .iter()
         .filter(|t| t.points.len() > 1)
-        .map(|t| ArrowView { kind: ArrowKind::Move, side: index(&t.side), path: t.points.clone() })
+        .map(|t| ArrowView {
+            kind: ArrowKind::Move,
+            side: index(&t.side),
+            path: t.points.clone(),
+        })
         .collect();
     MapView {
+        title: String::new(),
         width: s.scenario.table.width.get(),
         height: s.scenario.table.height.get(),
         unit: m.unit.abbrev().into(),
-        sides: s.scenario.sides.iter().map(|x| SideStyle { side: x.id.clone(), name: x.name.clone(), colour: x.colour.clone() }).collect(),
+        sides: s
+            .scenario
+            .sides
+            .iter()
+            .map(|x| SideStyle {
+                side: x.id.clone(),
+                name: x.name.clone(),
+                colour: x.colour.clone(),
+            })
+            .collect(),
         terrain,
         units,
         markers,
@@ -96,11 +144,28 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     let mut panels = Vec::new();
     let mut status = vec![heading(s)];
     for (side, a) in &s.armies {
-        let broken = s.units.iter().filter(|u| &u.side == side && u.broken).count();
-        status.push(format!("{}: army morale {}, {} unit(s) broken, {} card(s) in hand", s.side_name(side), a.morale, broken, a.hand.len()));
+        let broken = s
+            .units
+            .iter()
+            .filter(|u| &u.side == side && u.broken)
+            .count();
+        status.push(format!(
+            "{}: army morale {}, {} unit(s) broken, {} card(s) in hand",
+            s.side_name(side),
+            a.morale,
+            broken,
+            a.hand.len()
+        ));
     }
-    status.push(format!("Deck: {} card(s) to draw, {} discarded", s.piles.draw.len(), s.piles.discard.len()));
-    panels.push(Panel { title: "The battle".into(), lines: status });
+    status.push(format!(
+        "Deck: {} card(s) to draw, {} discarded",
+        s.piles.draw.len(),
+        s.piles.discard.len()
+    ));
+    panels.push(Panel {
+        title: "The battle".into(),
+        lines: status,
+    });
     let hands: Vec<&SideId> = match viewer {
         Viewer::Side(me) => s.armies.keys().filter(|k| *k == me).collect(),
         Viewer::Umpire => s.armies.keys().collect(),
@@ -108,11 +173,19 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     };
     for side in hands {
         let a = &s.armies[side];
-        let mut lines: Vec<String> = a.hand.iter().filter_map(|c| s.deck.card(c)).map(|c| format!("{}: {}", c.describe(), c.text)).collect();
+        let mut lines: Vec<String> = a
+            .hand
+            .iter()
+            .filter_map(|c| s.deck.card(c))
+            .map(|c| format!("{}: {}", c.describe(), c.text))
+            .collect();
         if lines.is_empty() {
             lines.push("(no cards)".into());
         }
-        panels.push(Panel { title: format!("{} hand (secret)", s.side_name(side)), lines });
+        panels.push(Panel {
+            title: format!("{} hand (secret)", s.side_name(side)),
+            lines,
+        });
     }
     if let Viewer::Side(me) = viewer {
         let lines = s
@@ -135,7 +208,14 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
                 )
             })
             .collect();
-        panels.push(Panel { title: "Your units".into(), lines });
+        panels.push(Panel {
+            title: "Your units".into(),
+            lines,
+        });
     }
-    Sight { heading: heading(s), map: map(s), panels }
+    Sight {
+        heading: heading(s),
+        map: map(s),
+        panels,
+    }
 }

@@ -1,0 +1,387 @@
+//! The command line: parse arguments, call the library, say what happened.
+
+use crate::envelope;
+use crate::game::{PlayerSpec, Refusal, Server, audit};
+use crate::rulesets;
+use crate::side::SideId;
+use crate::sig;
+use anyhow::{Context, anyhow, bail};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "galloper",
+    version,
+    about = "Play-by-email turn processor for horse-and-musket wargames"
+)]
+struct Cli {
+    /// The server's data folder (database, server key, archive).
+    #[arg(
+        long,
+        global = true,
+        default_value = "galloper-data",
+        env = "GALLOPER_DATA"
+    )]
+    data: PathBuf,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write a new OpenSSH ed25519 key pair (FILE and FILE.pub).
+    Keygen {
+        file: PathBuf,
+        #[arg(long, default_value = "galloper-player")]
+        comment: String,
+    },
+    /// Create a game from a scenario, with one player per side.
+    New {
+        /// Scenario YAML file.
+        scenario: PathBuf,
+        /// Game id: lowercase letters, digits and dashes.
+        #[arg(long)]
+        game: String,
+        /// SIDE:EMAIL:PUBLIC_KEY_FILE, once per side.
+        #[arg(long = "player", required = true)]
+        players: Vec<String>,
+    },
+    /// Show games, their open step and who owes orders.
+    Status { game: Option<String> },
+    /// Orders files.
+    Orders {
+        #[command(subcommand)]
+        command: OrdersCommand,
+    },
+    /// Fill in fresh entropy and sign an orders file, writing FILE.sig.
+    Sign {
+        file: PathBuf,
+        /// The player's OpenSSH private key.
+        #[arg(long)]
+        key: PathBuf,
+        /// Keep the entropy already in the file.
+        #[arg(long)]
+        keep_entropy: bool,
+    },
+    /// Put a signed orders file straight into the store (as the mail intake does).
+    Submit {
+        file: PathBuf,
+        /// The signature; FILE.sig by default.
+        #[arg(long)]
+        sig: Option<PathBuf>,
+    },
+    /// Resolve every step that has all its orders; write reports to the outbox.
+    Process {
+        #[arg(long, default_value = "galloper-outbox")]
+        outbox: PathBuf,
+    },
+    /// Render a report view (YAML) to HTML, text and PNG.
+    Render {
+        /// A ReportView YAML, or a map view YAML with --map.
+        view: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Check a public archive: signatures, commitments, every die, and after the game a full replay.
+    Audit { dir: PathBuf },
+    /// Print a JSON Schema.
+    Schema {
+        #[command(subcommand)]
+        what: SchemaWhat,
+    },
+    /// Sandbox: resolve one step of a scenario with given orders and dice, touching no store.
+    Resolve(crate::sandbox::ResolveArgs),
+    /// Play a whole demonstration game, audit it, and leave everything in a folder.
+    Demo(crate::demo::DemoArgs),
+}
+
+#[derive(Subcommand)]
+enum OrdersCommand {
+    /// Print a ready orders file for a side's next step.
+    Template { game: String, side: String },
+}
+
+#[derive(Subcommand)]
+enum SchemaWhat {
+    /// The `orders:` block of a ruleset.
+    Orders {
+        #[arg(long)]
+        ruleset: String,
+    },
+}
+
+/// Run the command line; the exit code says how it went.
+pub fn main() -> ExitCode {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .try_init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Keygen { file, comment } => {
+            let k = sig::keygen(&comment)?;
+            write_key(&file, &k)?;
+            println!(
+                "wrote {} and {}.pub ({})",
+                file.display(),
+                file.display(),
+                sig::fingerprint(&k.public_line)?
+            );
+        }
+        Command::New {
+            scenario,
+            game,
+            players,
+        } => {
+            let text = std::fs::read_to_string(&scenario)
+                .with_context(|| format!("cannot read {}", scenario.display()))?;
+            let specs = players
+                .iter()
+                .map(|p| parse_player(p))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let mut server = Server::open(&cli.data)?;
+            server.new_game(&game, &text, &specs)?;
+            println!(
+                "game {game} created; archive in {}",
+                server.archive_dir(&game).display()
+            );
+            print_status(&server, Some(&game))?;
+        }
+        Command::Status { game } => {
+            let server = Server::open(&cli.data)?;
+            print_status(&server, game.as_deref())?;
+        }
+        Command::Orders {
+            command: OrdersCommand::Template { game, side },
+        } => {
+            let server = Server::open(&cli.data)?;
+            print!("{}", template(&server, &game, &SideId::new(side))?);
+        }
+        Command::Sign {
+            file,
+            key,
+            keep_entropy,
+        } => {
+            let private = std::fs::read_to_string(&key)
+                .with_context(|| format!("cannot read the key {}", key.display()))?;
+            let mut text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            if !keep_entropy {
+                text = envelope::with_entropy(&text, &fresh_entropy()?);
+                std::fs::write(&file, &text)?;
+            }
+            let signature = sig::sign(&private, sig::ORDERS_NAMESPACE, text.as_bytes())?;
+            let sig_path = sig_path(&file);
+            std::fs::write(&sig_path, signature)?;
+            println!("signed {} -> {}", file.display(), sig_path.display());
+        }
+        Command::Submit { file, sig } => {
+            let bytes =
+                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let sig_file = sig.unwrap_or_else(|| sig_path(&file));
+            let signature = std::fs::read_to_string(&sig_file)
+                .with_context(|| format!("cannot read the signature {} (sign the file first: galloper sign FILE --key KEY)", sig_file.display()))?;
+            let mut server = Server::open(&cli.data)?;
+            let name = file
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("orders.yaml");
+            match server.submit(name, &bytes, &signature) {
+                Ok(r) => {
+                    println!(
+                        "accepted: {} step {} {} sha256 {}",
+                        r.game, r.step, r.side, r.sha256
+                    );
+                    if let Some(old) = r.replaced {
+                        println!("(replaces the orders sent earlier, sha256 {old})");
+                    }
+                }
+                Err(e) => {
+                    eprintln!("refused: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        Command::Process { outbox } => {
+            let mut server = Server::open(&cli.data)?;
+            let done = server.process(&outbox)?;
+            for r in &done {
+                println!(
+                    "resolved {} step {} ({}){}",
+                    r.game,
+                    r.step,
+                    r.heading,
+                    if r.over { ": game over" } else { "" }
+                );
+            }
+            if done.is_empty() {
+                println!("nothing to resolve");
+            }
+        }
+        Command::Render { view, out } => {
+            let text = std::fs::read_to_string(&view)
+                .with_context(|| format!("cannot read {}", view.display()))?;
+            let v: crate::view::ReportView =
+                crate::yaml::from_str(&text).context("the view does not parse as a report view")?;
+            crate::game::report::write_view(&out, &v)?;
+            println!("wrote {}/report.html, report.txt, map.png", out.display());
+        }
+        Command::Audit { dir } => match audit::audit(&dir) {
+            Ok(v) => {
+                for l in &v.lines {
+                    println!("{l}");
+                }
+                println!(
+                    "AUDIT PASSED: {} step(s), {} public dice re-derived{}",
+                    v.steps,
+                    v.public_dice,
+                    if v.replayed {
+                        ", full replay identical"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            Err(f) => {
+                eprintln!("{f}");
+                return Ok(ExitCode::from(1));
+            }
+        },
+        Command::Schema {
+            what: SchemaWhat::Orders { ruleset },
+        } => {
+            let r = rulesets::by_name(&ruleset).ok_or_else(|| {
+                anyhow!(
+                    "unknown ruleset {ruleset:?}; known: {}",
+                    rulesets::names().join(", ")
+                )
+            })?;
+            println!("{}", serde_json::to_string_pretty(&r.orders_schema())?);
+        }
+        Command::Resolve(args) => crate::sandbox::run(&args)?,
+        Command::Demo(args) => return crate::demo::run(&args),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// 32 bytes of fresh entropy, hex.
+pub fn fresh_entropy() -> anyhow::Result<String> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).map_err(|e| anyhow!("the OS gave no randomness: {e}"))?;
+    Ok(hex::encode(b))
+}
+
+pub fn sig_path(file: &Path) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(".sig");
+    PathBuf::from(s)
+}
+
+pub fn write_key(file: &Path, k: &sig::KeyPair) -> anyhow::Result<()> {
+    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(file, &k.private_openssh)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))?;
+    }
+    let mut public = file.as_os_str().to_owned();
+    public.push(".pub");
+    std::fs::write(PathBuf::from(public), format!("{}\n", k.public_line))?;
+    Ok(())
+}
+
+fn parse_player(s: &str) -> anyhow::Result<PlayerSpec> {
+    let mut parts = s.splitn(3, ':');
+    let (Some(side), Some(email), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
+        bail!("--player takes SIDE:EMAIL:PUBLIC_KEY_FILE, not {s:?}");
+    };
+    let public_key = std::fs::read_to_string(key)
+        .with_context(|| format!("cannot read the public key {key}"))?
+        .trim()
+        .to_string();
+    Ok(PlayerSpec {
+        side: SideId::new(side),
+        email: email.into(),
+        public_key,
+    })
+}
+
+/// A ready orders file for `side`'s next step.
+pub fn template(server: &Server, game: &str, side: &SideId) -> anyhow::Result<String> {
+    let (step, due) = server
+        .due(game)?
+        .ok_or_else(|| anyhow!("game {game} has no open step: it is over"))?;
+    let g = server
+        .store()
+        .game(game)?
+        .ok_or_else(|| anyhow!("no game {game}"))?;
+    let rules =
+        rulesets::by_name(&g.ruleset).ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+    let body = rules
+        .orders_template(&step.state_before, side)?
+        .ok_or_else(|| {
+            anyhow!(
+                "{side} owes nothing for step {} ({})",
+                step.step,
+                due.heading
+            )
+        })?;
+    Ok(envelope::compose(
+        game,
+        step.step,
+        side,
+        "FILLED-IN-BY-GALLOPER-SIGN",
+        &body,
+    ))
+}
+
+fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
+    for g in server.store().games()? {
+        if only.is_some_and(|o| o != g.id) {
+            continue;
+        }
+        match server.due(&g.id)? {
+            Some((step, due)) => {
+                println!(
+                    "{} ({}): step {} - {}",
+                    g.id, g.ruleset, step.step, due.heading
+                );
+                let got = server.store().latest_orders(&g.id, step.step)?;
+                for o in &due.owed {
+                    println!(
+                        "  {}: {} [{}]",
+                        o.side,
+                        o.note,
+                        if got.contains_key(&o.side) {
+                            "received"
+                        } else {
+                            "waiting"
+                        }
+                    );
+                }
+            }
+            None => println!("{} ({}): over", g.id, g.ruleset),
+        }
+    }
+    Ok(())
+}
+
+/// Describe a refusal the way a reply mail would.
+pub fn refusal_text(e: &Refusal) -> String {
+    e.to_string()
+}

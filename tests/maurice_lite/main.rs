@@ -1,0 +1,8 @@
+//! Maurice Lite, rule by rule: each test sets up the smallest table that
+//! shows one rule of the source and fails if the engine gets it wrong.
+//! Section numbers are the source's chapters.
+
+mod cards;
+mod common;
+mod march;
+mod round;
