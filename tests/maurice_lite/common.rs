@@ -12,7 +12,7 @@ use galloper::rulesets::maurice_lite::state::{Phase, State};
 use galloper::rulesets::maurice_lite::units::Formation;
 use galloper::side::{BySide, SideId};
 
-pub const SCENARIO: &str = r#"
+pub const SCENARIO: &str = r##"
 ruleset: maurice-lite
 title: test table
 table: {width: 40, height: 30}
@@ -47,7 +47,7 @@ terrain:
     tags: [impassable]
     shape: polygon
     points: [{x: 0, y: 20}, {x: 2, y: 20}, {x: 2, y: 22}, {x: 0, y: 22}]
-"#;
+"##;
 
 pub fn blue() -> SideId {
     SideId::new("blue")
@@ -99,9 +99,16 @@ pub fn resolve(s: &State, side: &SideId, yaml: &str, dice: Vec<u32>) -> Resoluti
 }
 
 pub fn texts(r: &Resolution<State>) -> String {
-    r.events.iter().map(|e| e.text.clone()).collect::<Vec<_>>().join("\n")
+    r.events
+        .iter()
+        .map(|e| e.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 pub fn rules_of(v: &[Violation]) -> String {
-    v.iter().map(|x| format!("{} | {}", x.rule, x.message)).collect::<Vec<_>>().join("\n")
+    v.iter()
+        .map(|x| format!("{} | {}", x.rule, x.message))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

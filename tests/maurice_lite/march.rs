@@ -4,7 +4,9 @@ use crate::common::*;
 use galloper::rulesets::maurice_lite::units::Formation;
 
 fn march(unit: &str, steps: &str) -> String {
-    format!("round:\n  command:\n    march:\n      force: [{unit}]\n      cards: fewest\n      moves:\n        - unit: {unit}\n          steps: {steps}\n")
+    format!(
+        "round:\n  command:\n    march:\n      force: [{unit}]\n      cards: fewest\n      moves:\n        - unit: {unit}\n          steps: {steps}\n"
+    )
 }
 
 fn ready() -> galloper::rulesets::maurice_lite::state::State {
@@ -37,9 +39,23 @@ fn a_wheel_spends_the_distance_of_the_outer_corner() {
     let mut s = ready();
     place(&mut s, "b-i1", 10.0, 3.0, 0.0, Formation::Line);
     // A 4 BW line wheeling 45 degrees moves its far corner 4 * pi/4 = 3.14 BW.
-    assert!(check(&s, &blue(), &march("b-i1", "[{wheel: {pivot: left, degrees: 45}}]")).is_empty());
+    assert!(
+        check(
+            &s,
+            &blue(),
+            &march("b-i1", "[{wheel: {pivot: left, degrees: 45}}]")
+        )
+        .is_empty()
+    );
     // 60 degrees is 4.19 BW: over the infantry's 4.
-    assert!(!check(&s, &blue(), &march("b-i1", "[{wheel: {pivot: left, degrees: 60}}]")).is_empty());
+    assert!(
+        !check(
+            &s,
+            &blue(),
+            &march("b-i1", "[{wheel: {pivot: left, degrees: 60}}]")
+        )
+        .is_empty()
+    );
 }
 
 #[test]
@@ -47,8 +63,8 @@ fn columns_move_twelve_but_four_near_the_enemy() {
     let mut s = ready();
     place(&mut s, "b-i1", 5.0, 3.0, 0.0, Formation::Column);
     assert!(check(&s, &blue(), &march("b-i1", "[{forward: 10}]")).is_empty());
-    place(&mut s, "r-i1", 5.0, 22.0, 180.0, Formation::Line);
-    // Ending 5 BW short of the enemy front is near: the cap of 4 applies.
+    place(&mut s, "r-i1", 5.0, 17.0, 180.0, Formation::Line);
+    // Ending 4 BW short of the enemy front is near: the cap of 4 applies.
     let v = check(&s, &blue(), &march("b-i1", "[{forward: 10}]"));
     assert!(rules_of(&v).contains("Near the enemy"), "{}", rules_of(&v));
     assert!(check(&s, &blue(), &march("b-i1", "[{forward: 4}]")).is_empty());
@@ -59,7 +75,7 @@ fn cavalry_line_moves_eight_or_four_near_the_enemy() {
     let mut s = ready();
     place(&mut s, "b-c1", 10.0, 3.0, 0.0, Formation::Line);
     assert!(check(&s, &blue(), &march("b-c1", "[{forward: 8}]")).is_empty());
-    place(&mut s, "r-i1", 10.0, 16.0, 180.0, Formation::Line);
+    place(&mut s, "r-i1", 10.0, 14.0, 180.0, Formation::Line);
     assert!(!check(&s, &blue(), &march("b-c1", "[{forward: 8}]")).is_empty());
     assert!(check(&s, &blue(), &march("b-c1", "[{forward: 4}]")).is_empty());
 }
@@ -71,7 +87,11 @@ fn artillery_ending_near_the_enemy_moves_two() {
     assert!(check(&s, &blue(), &march("b-a1", "[{forward: 8}]")).is_empty());
     place(&mut s, "r-i1", 10.0, 14.0, 180.0, Formation::Line);
     let v = check(&s, &blue(), &march("b-a1", "[{forward: 6}]"));
-    assert!(rules_of(&v).contains("artillery ending near"), "{}", rules_of(&v));
+    assert!(
+        rules_of(&v).contains("artillery ending near"),
+        "{}",
+        rules_of(&v)
+    );
     assert!(check(&s, &blue(), &march("b-a1", "[{forward: 2}]")).is_empty());
 }
 
@@ -95,7 +115,11 @@ fn difficult_terrain_costs_one_disr_and_never_breaks() {
     assert_eq!(r.state.unit("b-i1").unwrap().disruption, 1, "{}", texts(&r));
     s.unit_mut("b-i1").unwrap().disruption = 4;
     let v = check(&s, &blue(), &march("b-i1", "[{forward: 3}]"));
-    assert!(rules_of(&v).contains("no unit is broken by moving"), "{}", rules_of(&v));
+    assert!(
+        rules_of(&v).contains("no unit is broken by moving"),
+        "{}",
+        rules_of(&v)
+    );
 }
 
 #[test]
@@ -126,11 +150,35 @@ fn no_stacking_and_no_contact_on_a_march() {
 fn formation_change_from_line_takes_the_whole_move_from_column_none() {
     let mut s = ready();
     place(&mut s, "b-i1", 10.0, 3.0, 0.0, Formation::Line);
-    let v = check(&s, &blue(), &march("b-i1", "[{formation: {to: column, turn: right}}, {path: [{x: 14, y: 8}]}]"));
+    let v = check(
+        &s,
+        &blue(),
+        &march(
+            "b-i1",
+            "[{formation: {to: column, turn: right}}, {path: [{x: 14, y: 8}]}]",
+        ),
+    );
     assert!(rules_of(&v).contains("formation"), "{}", rules_of(&v));
-    assert!(check(&s, &blue(), &march("b-i1", "[{formation: {to: column, turn: right}}]")).is_empty());
-    place(&mut s, "b-i1", 10.0, 3.0, 0.0, Formation::Column);
-    assert!(check(&s, &blue(), &march("b-i1", "[{formation: {to: line, turn: left}}, {forward: 2}]")).is_empty());
+    assert!(
+        check(
+            &s,
+            &blue(),
+            &march("b-i1", "[{formation: {to: column, turn: right}}]")
+        )
+        .is_empty()
+    );
+    place(&mut s, "b-i1", 10.0, 8.0, 0.0, Formation::Column);
+    assert!(
+        check(
+            &s,
+            &blue(),
+            &march(
+                "b-i1",
+                "[{formation: {to: line, turn: left}}, {forward: 2}]"
+            )
+        )
+        .is_empty()
+    );
     // Infantry never forms massed.
     assert!(!check(&s, &blue(), &march("b-i1", "[{formation: {to: massed}}]")).is_empty());
 }
@@ -150,6 +198,6 @@ fn only_cavalry_about_faces_and_must_end_away_from_the_enemy() {
 fn no_unit_enters_impassable_ground() {
     let mut s = ready();
     place(&mut s, "b-i1", 1.5, 16.0, 0.0, Formation::Column);
-    let v = check(&s, &blue(), &march("b-i1", "[{forward: 4}]"));
+    let v = check(&s, &blue(), &march("b-i1", "[{forward: 5}]"));
     assert!(rules_of(&v).contains("impassable"), "{}", rules_of(&v));
 }

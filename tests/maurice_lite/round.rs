@@ -46,15 +46,33 @@ fn a_force_is_one_arm_one_formation_one_ground_and_linked_within_two() {
     place(&mut s, "b-i3", 16.0, 3.0, 0.0, Formation::Line);
     place(&mut s, "b-c1", 10.0, 6.0, 0.0, Formation::Line);
     let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    assert!(check_force(&s, &blue(), &ids(&["b-i1", "b-i2"])).is_ok(), "1 BW apart");
-    assert!(check_force(&s, &blue(), &ids(&["b-i1", "b-i2", "b-i3"])).is_ok(), "b-i3 is 2 BW from b-i2");
-    assert!(check_force(&s, &blue(), &ids(&["b-i1", "b-i3"])).is_err(), "7 BW apart");
-    assert!(check_force(&s, &blue(), &ids(&["b-i2", "b-c1"])).is_err(), "two arms");
+    assert!(
+        check_force(&s, &blue(), &ids(&["b-i1", "b-i2"])).is_ok(),
+        "1 BW apart"
+    );
+    assert!(
+        check_force(&s, &blue(), &ids(&["b-i1", "b-i2", "b-i3"])).is_ok(),
+        "b-i3 is 2 BW from b-i2"
+    );
+    assert!(
+        check_force(&s, &blue(), &ids(&["b-i1", "b-i3"])).is_err(),
+        "7 BW apart"
+    );
+    assert!(
+        check_force(&s, &blue(), &ids(&["b-i2", "b-c1"])).is_err(),
+        "two arms"
+    );
     place(&mut s, "b-i3", 15.0, 3.0, 90.0, Formation::Column);
-    assert!(check_force(&s, &blue(), &ids(&["b-i2", "b-i3"])).is_err(), "two formations");
+    assert!(
+        check_force(&s, &blue(), &ids(&["b-i2", "b-i3"])).is_err(),
+        "two formations"
+    );
     place(&mut s, "b-i3", 31.0, 12.0, 0.0, Formation::Line);
     place(&mut s, "b-i2", 31.0, 9.0, 0.0, Formation::Line);
-    assert!(check_force(&s, &blue(), &ids(&["b-i2", "b-i3"])).is_err(), "one in the wood, one out");
+    assert!(
+        check_force(&s, &blue(), &ids(&["b-i2", "b-i3"])).is_err(),
+        "one in the wood, one out"
+    );
 }
 
 #[test]
@@ -62,12 +80,17 @@ fn activation_distance_goes_around_the_enemy_by_one_bw() {
     let mut s = table();
     s.armies.get_mut(&blue()).unwrap().cinc = Some(Point::new(20.0, 2.0));
     place(&mut s, "b-i1", 20.0, 12.0, 0.0, Formation::Line);
-    let f = check_force(&s, &blue(), &["b-i1".to_string()]).unwrap();
-    let straight = activation_distance(&s, &blue(), &f).unwrap();
-    assert!((straight - (12.0 - 0.75 - 2.0)).abs() < 1e-6, "straight to the rear edge: {straight}");
+    let one = ["b-i1".to_string()];
+    let straight =
+        activation_distance(&s, &blue(), &check_force(&s, &blue(), &one).unwrap()).unwrap();
+    assert!(
+        (straight - (12.0 - 0.75 - 2.0)).abs() < 1e-6,
+        "straight to the rear edge: {straight}"
+    );
     // A red unit across the line between them forces a detour.
     place(&mut s, "r-i1", 20.0, 6.0, 180.0, Formation::Line);
-    let around = activation_distance(&s, &blue(), &f).unwrap();
+    let around =
+        activation_distance(&s, &blue(), &check_force(&s, &blue(), &one).unwrap()).unwrap();
     assert!(around > straight + 1.0, "detour {around} vs {straight}");
 }
 
@@ -79,15 +102,25 @@ fn the_fewest_cards_that_reach_are_played_and_a_bluff_loses_the_hand() {
     // 13.25 BW away: needs 14. c33 (14) alone does it.
     hand(&mut s, &blue(), &["c01", "c33", "c02"]);
     s.piles.draw = vec!["c28".into()];
-    let r = resolve(&s, &blue(), "round: {command: {march: {force: [b-i1], cards: fewest, moves: [{unit: b-i1, steps: [{forward: 1}]}]}}}", vec![]);
+    let r = resolve(
+        &s,
+        &blue(),
+        "round: {command: {march: {force: [b-i1], cards: fewest, moves: [{unit: b-i1, steps: [{forward: 1}]}]}}}",
+        vec![],
+    );
     let h = &r.state.armies[&blue()].hand;
     assert!(!h.contains(&"c33".to_string()), "{}", texts(&r));
     assert!(h.contains(&"c01".to_string()) && h.contains(&"c02".to_string()));
     // With only small cards, the declared march fails and the hand goes.
-    hand(&mut s, &blue(), &["c01", "c02"]);
-    let r = resolve(&s, &blue(), "round: {command: {march: {force: [b-i1], cards: fewest}}}", vec![]);
+    hand(&mut s, &blue(), &["c01"]);
+    let r = resolve(
+        &s,
+        &blue(),
+        "round: {command: {march: {force: [b-i1], cards: fewest}}}",
+        vec![],
+    );
     assert!(r.state.armies[&blue()].hand.is_empty(), "{}", texts(&r));
-    assert!(texts(&r).contains("discards all"));
+    assert!(texts(&r).contains("discards all"), "{}", texts(&r));
 }
 
 #[test]
@@ -113,9 +146,18 @@ fn rally_rolls_a_die_per_disr_with_near_and_terrain_modifiers() {
 fn moving_the_cinc_costs_a_card() {
     let mut s = table();
     hand(&mut s, &blue(), &["c01", "c39"]);
-    let r = resolve(&s, &blue(), "round: {command: pass, cinc: {to: {x: 10, y: 2}}}", vec![]);
+    let r = resolve(
+        &s,
+        &blue(),
+        "round: {command: pass, cinc: {to: {x: 10, y: 2}}}",
+        vec![],
+    );
     assert_eq!(r.state.armies[&blue()].cinc, Some(Point::new(10.0, 2.0)));
-    assert!(!r.state.armies[&blue()].hand.contains(&"c01".to_string()), "the lowest span goes: {}", texts(&r));
+    assert!(
+        !r.state.armies[&blue()].hand.contains(&"c01".to_string()),
+        "the lowest span goes: {}",
+        texts(&r)
+    );
 }
 
 #[test]
@@ -126,8 +168,16 @@ fn a_cinc_under_his_own_troops_is_displaced_and_pays_a_card_or_morale() {
     hand(&mut s, &blue(), &[]);
     let r = resolve(&s, &blue(), "round: {command: pass}", vec![]);
     let c = r.state.armies[&blue()].cinc.unwrap();
-    assert!(c.y < 0.76 || (c.x - 20.0).abs() >= 1.0, "moved off the troops: {c:?}");
-    assert_eq!(r.state.armies[&blue()].morale, 3, "no card to give: one morale point: {}", texts(&r));
+    assert!(
+        c.y < 0.76 || (c.x - 20.0).abs() >= 1.0,
+        "moved off the troops: {c:?}"
+    );
+    assert_eq!(
+        r.state.armies[&blue()].morale,
+        3,
+        "no card to give: one morale point: {}",
+        texts(&r)
+    );
 }
 
 #[test]
@@ -157,16 +207,34 @@ fn a_consulted_round_pauses_after_the_draw_and_resumes_with_the_decision() {
     let mut s = table();
     place(&mut s, "b-i1", 20.0, 3.0, 0.0, Formation::Line);
     hand(&mut s, &blue(), &["c01"]);
-    let r = resolve(&s, &blue(), "round: {command: {march: {consult: true}}}", vec![]);
-    let Phase::Decision { pending, .. } = &r.state.phase else { panic!("no pause: {}", texts(&r)) };
+    let r = resolve(
+        &s,
+        &blue(),
+        "round: {command: {march: {consult: true}}}",
+        vec![],
+    );
+    let Phase::Decision { pending, .. } = &r.state.phase else {
+        panic!("no pause: {}", texts(&r))
+    };
     assert_eq!(pending.drawn.len(), 1);
     let due = MauriceLite.due(&r.state);
     assert_eq!(due.owed[0].side, blue());
     let drawn = pending.drawn[0].clone();
-    let decide = format!("decide: {{force: [b-i1], cards: [{drawn}], moves: [{{unit: b-i1, steps: [{{forward: 2}}]}}]}}");
-    assert!(check(&r.state, &blue(), &decide).is_empty(), "{}", rules_of(&check(&r.state, &blue(), &decide)));
+    let decide = format!(
+        "decide: {{force: [b-i1], cards: [{drawn}], moves: [{{unit: b-i1, steps: [{{forward: 2}}]}}]}}"
+    );
+    assert!(
+        check(&r.state, &blue(), &decide).is_empty(),
+        "{}",
+        rules_of(&check(&r.state, &blue(), &decide))
+    );
     let r2 = resolve(&r.state, &blue(), &decide, vec![]);
-    assert_eq!(r2.state.unit("b-i1").unwrap().anchor, Some(Point::new(20.0, 5.0)), "{}", texts(&r2));
+    assert_eq!(
+        r2.state.unit("b-i1").unwrap().anchor,
+        Some(Point::new(20.0, 5.0)),
+        "{}",
+        texts(&r2)
+    );
     assert!(matches!(&r2.state.phase, Phase::Round { active } if *active == red()));
 }
 
@@ -176,8 +244,16 @@ fn the_first_round_roll_rerolls_ties() {
     s.phase = Phase::Deployment;
     let deploy_blue = "deploy: {cinc: {x: 20, y: 2}, units: [{unit: b-i1, at: {x: 5, y: 8}}, {unit: b-i2, at: {x: 10, y: 8}}, {unit: b-i3, at: {x: 15, y: 8}}, {unit: b-c1, at: {x: 20, y: 8}}, {unit: b-c2, at: {x: 25, y: 8}}, {unit: b-a1, at: {x: 30, y: 8}}, {unit: b-i4, at: {x: 35, y: 8}}]}";
     let deploy_red = "deploy: {cinc: {x: 20, y: 28}, units: [{unit: r-i1, at: {x: 5, y: 22}}, {unit: r-i2, at: {x: 10, y: 22}}, {unit: r-c1, at: {x: 20, y: 22}}]}";
-    assert!(check(&s, &blue(), deploy_blue).is_empty(), "{}", rules_of(&check(&s, &blue(), deploy_blue)));
-    assert!(check(&s, &red(), deploy_red).is_empty(), "{}", rules_of(&check(&s, &red(), deploy_red)));
+    assert!(
+        check(&s, &blue(), deploy_blue).is_empty(),
+        "{}",
+        rules_of(&check(&s, &blue(), deploy_blue))
+    );
+    assert!(
+        check(&s, &red(), deploy_red).is_empty(),
+        "{}",
+        rules_of(&check(&s, &red(), deploy_red))
+    );
     let bad = deploy_blue.replace("y: 8}}, {unit: b-i2", "y: 15}}, {unit: b-i2");
     assert!(rules_of(&check(&s, &blue(), &bad)).contains("deployment zone"));
     let mut by = galloper::side::BySide::new();
@@ -188,6 +264,10 @@ fn the_first_round_roll_rerolls_ties() {
     script.extend([4, 4, 2, 5]);
     let mut d = galloper::dice::Dice::scripted(script);
     let r = MauriceLite.resolve(&s, &by, &mut d);
-    assert!(matches!(&r.state.phase, Phase::Round { active } if *active == red()), "{}", texts(&r));
+    assert!(
+        matches!(&r.state.phase, Phase::Round { active } if *active == red()),
+        "{}",
+        texts(&r)
+    );
     assert_eq!(r.state.armies[&blue()].hand.len(), 6);
 }
