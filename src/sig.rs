@@ -1,1 +1,0 @@
-//! OpenSSH signatures (SSHSIG) for orders, notices and reports.
