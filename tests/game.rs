@@ -13,15 +13,32 @@ const SCENARIO: &str = galloper::demo::SCENARIO;
 
 fn ssh_keygen(dir: &Path, name: &str) -> (PathBuf, String) {
     let key = dir.join(name);
-    let st = Command::new("ssh-keygen").args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"]).arg(&key).status().expect("ssh-keygen runs");
+    let st = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
+        .arg(&key)
+        .status()
+        .expect("ssh-keygen runs");
     assert!(st.success());
     let public = std::fs::read_to_string(key.with_extension("pub")).expect("public key");
     (key, public.trim().to_string())
 }
 
 fn ssh_sign(key: &Path, file: &Path) -> String {
-    let st = Command::new("ssh-keygen").args(["-Y", "sign", "-n", "galloper-orders", "-f"]).arg(key).arg(file).output().expect("ssh-keygen -Y sign");
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let mut sig_file = file.as_os_str().to_owned();
+    sig_file.push(".sig");
+    // ssh-keygen will not overwrite an existing signature.
+    let _ = std::fs::remove_file(PathBuf::from(&sig_file));
+    let st = Command::new("ssh-keygen")
+        .args(["-Y", "sign", "-n", "galloper-orders", "-f"])
+        .arg(key)
+        .arg(file)
+        .output()
+        .expect("ssh-keygen -Y sign");
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     let mut sig = file.as_os_str().to_owned();
     sig.push(".sig");
     std::fs::read_to_string(PathBuf::from(sig)).expect("signature file")
@@ -44,8 +61,16 @@ fn openssh_signed_orders_are_accepted_and_forgeries_and_replays_refused() {
     let (akey, apub) = ssh_keygen(d, "austrians");
     let mut server = Server::open(&d.join("data")).expect("server");
     let players = vec![
-        PlayerSpec { side: SideId::new("french"), email: "f@x.example".into(), public_key: fpub },
-        PlayerSpec { side: SideId::new("austrians"), email: "a@x.example".into(), public_key: apub },
+        PlayerSpec {
+            side: SideId::new("french"),
+            email: "f@x.example".into(),
+            public_key: fpub,
+        },
+        PlayerSpec {
+            side: SideId::new("austrians"),
+            email: "a@x.example".into(),
+            public_key: apub,
+        },
     ];
     server.new_game("g1", SCENARIO, &players).expect("new game");
 
@@ -57,32 +82,66 @@ fn openssh_signed_orders_are_accepted_and_forgeries_and_replays_refused() {
     let mut altered = bytes.clone();
     let pos = altered.iter().position(|b| *b == b'x').unwrap();
     altered[pos] = b'y';
-    let e = server.submit("deploy-french.yaml", &altered, &signature).unwrap_err();
-    assert!(matches!(e, Refusal::Signature(sig::SigError::BadSignature)), "{e}");
+    let e = server
+        .submit("deploy-french.yaml", &altered, &signature)
+        .unwrap_err();
+    assert!(
+        matches!(e, Refusal::Signature(sig::SigError::BadSignature)),
+        "{e}"
+    );
     assert!(e.to_string().contains("changed since it was signed"), "{e}");
 
     // Signed by the other side's key.
     let forged = ssh_sign(&akey, &file);
-    let e = server.submit("deploy-french.yaml", &bytes, &forged).unwrap_err();
-    assert!(matches!(e, Refusal::Signature(sig::SigError::WrongKey { .. })), "{e}");
+    let e = server
+        .submit("deploy-french.yaml", &bytes, &forged)
+        .unwrap_err();
+    assert!(
+        matches!(e, Refusal::Signature(sig::SigError::WrongKey { .. })),
+        "{e}"
+    );
     assert!(e.to_string().contains("another key"), "{e}");
 
     // The real thing.
-    let r = server.submit("deploy-french.yaml", &bytes, &signature).expect("accepted");
+    let r = server
+        .submit("deploy-french.yaml", &bytes, &signature)
+        .expect("accepted");
     assert_eq!(r.step, 1);
     let afile = deployment(&server, d, "austrians");
     let asig = ssh_sign(&akey, &afile);
-    server.submit("deploy-austrians.yaml", &std::fs::read(&afile).unwrap(), &asig).expect("accepted");
+    server
+        .submit(
+            "deploy-austrians.yaml",
+            &std::fs::read(&afile).unwrap(),
+            &asig,
+        )
+        .expect("accepted");
     let done = server.process(&d.join("outbox")).expect("process");
     assert_eq!(done.len(), 1);
 
     // The same signed file again, now that step 1 is resolved: a replay.
-    let e = server.submit("deploy-french.yaml", &bytes, &signature).unwrap_err();
-    assert!(matches!(e, Refusal::WrongStep { sent: 1, open: 2, .. }), "{e}");
+    let e = server
+        .submit("deploy-french.yaml", &bytes, &signature)
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Refusal::WrongStep {
+                sent: 1,
+                open: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert!(e.to_string().contains("already resolved"), "{e}");
     // Re-labelled for the next step: the signature no longer fits.
-    let relabelled = String::from_utf8(bytes).unwrap().replace("step: 1", "step: 2");
-    let e = server.submit("deploy-french.yaml", relabelled.as_bytes(), &signature).unwrap_err();
+    let relabelled = String::from_utf8(bytes)
+        .unwrap()
+        .replace("step: 1", "step: 2");
+    let e = server
+        .submit("deploy-french.yaml", relabelled.as_bytes(), &signature)
+        .unwrap_err();
     assert!(matches!(e, Refusal::Signature(_)), "{e}");
 }
 
@@ -94,20 +153,44 @@ fn orders_that_break_a_rule_name_the_line_the_unit_and_the_rule() {
     let a = sig::keygen("a").unwrap();
     let mut server = Server::open(&d.join("data")).expect("server");
     let players = vec![
-        PlayerSpec { side: SideId::new("french"), email: "f@x.example".into(), public_key: f.public_line.clone() },
-        PlayerSpec { side: SideId::new("austrians"), email: "a@x.example".into(), public_key: a.public_line.clone() },
+        PlayerSpec {
+            side: SideId::new("french"),
+            email: "f@x.example".into(),
+            public_key: f.public_line.clone(),
+        },
+        PlayerSpec {
+            side: SideId::new("austrians"),
+            email: "a@x.example".into(),
+            public_key: a.public_line.clone(),
+        },
     ];
     server.new_game("g1", SCENARIO, &players).expect("new game");
     let file = deployment(&server, d, "french");
     // Push Picardie out of the French third of the table.
     let text = std::fs::read_to_string(&file).unwrap();
-    let line_no = text.lines().position(|l| l.contains("unit: fr-i1")).unwrap() + 1;
-    let bad = text.replacen("{unit: fr-i1, at: {x: 5.1, y: 6.5}", "{unit: fr-i1, at: {x: 5.1, y: 12.5}", 1);
-    assert_ne!(bad, text, "the template places fr-i1 where the test expects");
+    let line_no = text
+        .lines()
+        .position(|l| l.contains("unit: fr-i1"))
+        .unwrap()
+        + 1;
+    let bad = text.replacen(
+        "{unit: fr-i1, at: {x: 5.1, y: 6.5}",
+        "{unit: fr-i1, at: {x: 5.1, y: 12.5}",
+        1,
+    );
+    assert_ne!(
+        bad, text,
+        "the template places fr-i1 where the test expects"
+    );
     let signature = sig::sign(&f.private_openssh, sig::ORDERS_NAMESPACE, bad.as_bytes()).unwrap();
-    let e = server.submit("deploy-french.yaml", bad.as_bytes(), &signature).unwrap_err();
+    let e = server
+        .submit("deploy-french.yaml", bad.as_bytes(), &signature)
+        .unwrap_err();
     let msg = e.to_string();
-    assert!(msg.contains(&format!("deploy-french.yaml:{line_no}")), "{msg}");
+    assert!(
+        msg.contains(&format!("deploy-french.yaml:{line_no}")),
+        "{msg}"
+    );
     assert!(msg.contains("unit fr-i1"), "{msg}");
     assert!(msg.contains("deployment zone"), "{msg}");
     assert!(msg.contains("rule: 2. Setup"), "{msg}");
@@ -117,7 +200,10 @@ fn orders_that_break_a_rule_name_the_line_the_unit_and_the_rule() {
 fn demo_archive() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().expect("tmp");
     let out = tmp.path().join("demo");
-    let args = galloper::demo::DemoArgs { out: out.clone(), max_steps: 400 };
+    let args = galloper::demo::DemoArgs {
+        out: out.clone(),
+        max_steps: 400,
+    };
     galloper::demo::run(&args).expect("demo runs");
     let archive = out.join("server/archive/hollowbrook-demo");
     (tmp, archive)
@@ -138,12 +224,21 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// A dishonest server can re-sign what it changes: the audit must still see it.
 fn resign(dir: &Path, key: &str) {
-    let m: galloper::game::archive::Manifest = galloper::yaml::from_str(&std::fs::read_to_string(dir.join("manifest.yaml")).unwrap()).unwrap();
+    let m: galloper::game::archive::Manifest =
+        galloper::yaml::from_str(&std::fs::read_to_string(dir.join("manifest.yaml")).unwrap())
+            .unwrap();
     let mut files = std::collections::BTreeMap::new();
     for name in m.files.keys() {
         files.insert(name.clone(), std::fs::read(dir.join(name)).unwrap());
     }
     galloper::game::archive::write_folder(dir, &files, key).unwrap();
+}
+
+/// Change the hex digit right after `marker`.
+fn flip_after(t: &str, marker: &str) -> String {
+    let i = t.find(marker).expect("marker") + marker.len();
+    let c = if &t[i..i + 1] == "a" { "b" } else { "a" };
+    format!("{}{}{}", &t[..i], c, &t[i + 1..])
 }
 
 fn edit(path: &Path, f: impl FnOnce(String) -> String) {
@@ -157,7 +252,11 @@ fn edit(path: &Path, f: impl FnOnce(String) -> String) {
 fn the_audit_passes_the_demo_and_catches_five_kinds_of_tampering() {
     let (tmp, archive) = demo_archive();
     let v = audit::audit(&archive).expect("clean archive passes");
-    assert!(v.replayed && v.steps >= 12 && v.public_dice >= 2, "{:?}", v.lines);
+    assert!(
+        v.replayed && v.steps >= 12 && v.public_dice >= 2,
+        "{:?}",
+        v.lines
+    );
     let key = std::fs::read_to_string(archive.join("../../server_key")).expect("server key");
     let cases: Vec<(&str, Box<dyn Fn(&Path)>, &str)> = vec![
         (
@@ -178,8 +277,12 @@ fn the_audit_passes_the_demo_and_catches_five_kinds_of_tampering() {
             "one order",
             Box::new(|a: &Path| {
                 let dir = a.join("sealed/step-0002");
-                let name = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).find(|n| n.starts_with("orders-")).unwrap();
-                edit(&dir.join(name), |t| t.replace("volleys: false", "volleys: false  "));
+                let name = std::fs::read_dir(&dir)
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name().into_string().unwrap())
+                    .find(|n| n.starts_with("orders-"))
+                    .unwrap();
+                edit(&dir.join(name), |t| flip_after(&t, "entropy: "));
                 resign(&dir, &key);
             }),
             "not the ones whose hash was published",
@@ -187,16 +290,8 @@ fn the_audit_passes_the_demo_and_catches_five_kinds_of_tampering() {
         (
             "one reveal",
             Box::new(|a: &Path| {
-                edit(&a.join("step-0003/reveal.yaml"), |t| t.replacen("public_secret: ", "public_secret: 00", 1).replacen("00", "", 0));
-                let f = a.join("step-0003/reveal.yaml");
-                edit(&f, |t| {
-                    let i = t.find("public_secret: 00").unwrap() + 15;
-                    format!("{}{}", &t[..i], &t[i + 2..])
-                });
-                edit(&f, |t| {
-                    let i = t.find("public_secret: ").unwrap() + 15;
-                    let c = if &t[i..i + 1] == "a" { "b" } else { "a" };
-                    format!("{}{}{}", &t[..i], c, &t[i + 1..])
+                edit(&a.join("step-0003/reveal.yaml"), |t| {
+                    flip_after(&t, "public_secret: ")
                 });
                 resign(&a.join("step-0003"), &key);
             }),
@@ -206,7 +301,9 @@ fn the_audit_passes_the_demo_and_catches_five_kinds_of_tampering() {
             "one state",
             Box::new(|a: &Path| {
                 let dir = a.join("sealed/step-0004");
-                edit(&dir.join("state.yaml"), |t| t.replacen("disruption: 0", "disruption: 1", 1));
+                edit(&dir.join("state.yaml"), |t| {
+                    t.replacen("disruption: 0", "disruption: 1", 1)
+                });
                 resign(&dir, &key);
             }),
             "state.yaml",
