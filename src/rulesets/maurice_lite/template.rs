@@ -96,29 +96,42 @@ fn deployment(s: &State, side: &SideId) -> String {
         t,
         "# `at` is the centre of the unit's front edge; facing 0 looks up the table, 180 down."
     );
-    let units: Vec<_> = s.units.iter().filter(|u| &u.side == side).collect();
-    let y = if index == 0 { y1 - 1.5 } else { y0 + 1.5 };
+    // A legal default: rows of units abreast with a 1 BW gap, the front row
+    // toward the enemy, cavalry massed, wrapping to a new row 2 BW behind.
+    let toward = if index == 0 { -1.0 } else { 1.0 };
+    let mut y = if index == 0 { y1 - 0.5 } else { y0 + 0.5 };
     let facing = if index == 0 { 0.0 } else { 180.0 };
-    let gap = w / (units.len() as f64 + 1.0);
+    let mut x = 1.0;
     t.push_str("deploy:\n");
-    let _ = writeln!(
-        t,
-        "  cinc: {{x: {:.1}, y: {:.1}}}",
-        w / 2.0,
-        if index == 0 { y0 + 1.0 } else { y1 - 1.0 }
-    );
+    let _ = writeln!(t, "  cinc: {{x: {:.1}, y: {:.1}}}", w / 2.0, if index == 0 { y0 + 0.5 } else { y1 - 0.5 });
     t.push_str("  units:\n");
-    for (i, u) in units.iter().enumerate() {
+    for u in s.units.iter().filter(|u| &u.side == side) {
+        let formation = match u.arm {
+            super::units::Arm::Cavalry => super::units::Formation::Massed,
+            _ => u.formation,
+        };
+        let (width, depth) = match formation {
+            super::units::Formation::Line => (4.0, 0.75),
+            super::units::Formation::Massed => (2.0, 1.5),
+            super::units::Formation::Column => (1.0, 3.0),
+            super::units::Formation::Battery => (1.0, 0.75),
+        };
+        if x + width > w - 1.0 {
+            x = 1.0;
+            y += toward * 2.5;
+        }
+        let _ = depth;
         let _ = writeln!(
             t,
             "    - {{unit: {}, at: {{x: {:.1}, y: {:.1}}}, facing: {facing}, formation: {}}}   # {}, {}",
             u.id,
-            gap * (i as f64 + 1.0),
+            x + width / 2.0,
             y,
-            u.formation.label().replace("artillery", "battery"),
+            formation.label(),
             u.name,
             u.arm.label()
         );
+        x += width + 1.0;
     }
     t
 }

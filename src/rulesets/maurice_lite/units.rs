@@ -61,7 +61,7 @@ impl Formation {
             Formation::Line => "line",
             Formation::Column => "column",
             Formation::Massed => "massed",
-            Formation::Battery => "artillery",
+            Formation::Battery => "battery",
         }
     }
     /// Whether `arm` may stand in this formation.
