@@ -117,6 +117,11 @@ pub struct ArrowView {
 /// The map: table, terrain, units, markers and this step's arrows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MapView {
+    /// Title line drawn above the map (game, step, heading), so that the PNG
+    /// reads on its own. Empty until the report is assembled; the renderer
+    /// fills it from the [`ReportView`] when it draws a report's map.
+    #[serde(default)]
+    pub title: String,
     pub width: f64,
     pub height: f64,
     /// Name of the measure (`BW`, `in`, `cm`), for the scale bar.

@@ -1,1 +1,73 @@
 //! Turning views into HTML, SVG, PNG and plain text.
+//!
+//! Everything a player wrote (unit labels, side and game names) reaches
+//! markup only through askama's escaping, after [`clean`] has removed
+//! characters that no XML document may hold. Numbers are formatted with fixed
+//! precision, so one view always gives byte-identical output.
+
+mod arrows;
+mod clean;
+mod colour;
+mod frame;
+mod grid;
+mod html;
+mod legend;
+mod markers;
+mod png;
+mod shapes;
+mod svg;
+mod terrain;
+mod text;
+mod units;
+mod wrap;
+
+use crate::view::{MapView, ReportView};
+
+pub use html::report_html;
+pub use svg::map_svg;
+pub use text::report_text;
+
+/// Why a report could not be rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The view holds geometry that cannot be drawn (a non-finite point, an empty table).
+    #[error("the map cannot be drawn: {0}")]
+    InvalidMap(String),
+    /// A template failed to render.
+    #[error("a report template failed: {0}")]
+    Template(#[from] askama::Error),
+    /// Our own SVG did not parse: a renderer bug, never the players' doing.
+    #[error("the SVG map does not parse: {0}")]
+    Svg(#[from] resvg::usvg::Error),
+    /// The raster could not be allocated or encoded.
+    #[error("the PNG map cannot be made: {0}")]
+    Png(String),
+}
+
+/// Renders the map as a PNG about 1400 pixels wide, with fonts built in.
+pub fn map_png(map: &MapView) -> Result<Vec<u8>, RenderError> {
+    png::rasterise(&map_svg(map)?)
+}
+
+/// Renders a report's map as PNG, titled from the report when the map has no
+/// title of its own: the attachment that goes with [`report_html`].
+pub fn report_png(report: &ReportView) -> Result<Vec<u8>, RenderError> {
+    map_png(&report_map(report))
+}
+
+/// The title a report's map carries: game, step and heading.
+pub fn map_title(report: &ReportView) -> String {
+    format!(
+        "{} \u{2014} step {} \u{2014} {}",
+        report.game, report.step, report.heading
+    )
+}
+
+/// The report's map with its title filled in.
+fn report_map(report: &ReportView) -> MapView {
+    let mut map = report.map.clone();
+    if map.title.trim().is_empty() {
+        map.title = map_title(report);
+    }
+    map
+}

@@ -1,0 +1,86 @@
+//! The HTML report: one self-contained page with the map inline.
+
+use super::RenderError;
+use super::clean;
+use crate::view::{EventLine, ReportView};
+use askama::Template;
+
+/// A titled list as the page shows it.
+struct PanelOut {
+    title: String,
+    lines: Vec<String>,
+}
+
+/// One die: the roll in brackets, what it was for, where it sits in its stream.
+pub(crate) struct DieOut {
+    pub roll: String,
+    pub purpose: String,
+    pub position: String,
+}
+
+/// One event with its dice.
+pub(crate) struct EventOut {
+    pub text: String,
+    pub dice: Vec<DieOut>,
+}
+
+/// Events with every string cleaned, shared by the HTML and text reports.
+pub(crate) fn events(lines: &[EventLine]) -> Vec<EventOut> {
+    lines
+        .iter()
+        .map(|e| EventOut {
+            text: clean::line(&e.text),
+            dice: e
+                .dice
+                .iter()
+                .map(|d| DieOut {
+                    roll: format!("[d{}={}]", d.sides, d.value),
+                    purpose: clean::line(&d.purpose),
+                    position: clean::line(&d.position),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+#[derive(Template)]
+#[template(path = "report.html")]
+struct ReportHtml {
+    game: String,
+    ruleset: String,
+    step: u32,
+    heading: String,
+    viewer: String,
+    svg: String,
+    panels: Vec<PanelOut>,
+    events: Vec<EventOut>,
+    next: Vec<String>,
+    audit: Vec<String>,
+    orders: Option<String>,
+}
+
+/// Renders the report as one HTML page with inline CSS and the map as inline SVG.
+pub fn report_html(report: &ReportView) -> Result<String, RenderError> {
+    let svg = super::map_svg(&super::report_map(report))?;
+    let page = ReportHtml {
+        game: clean::line(&report.game),
+        ruleset: clean::line(&report.ruleset),
+        step: report.step,
+        heading: clean::line(&report.heading),
+        viewer: clean::line(&report.viewer),
+        svg,
+        panels: report
+            .panels
+            .iter()
+            .map(|p| PanelOut {
+                title: clean::line(&p.title),
+                lines: p.lines.iter().map(|l| clean::line(l)).collect(),
+            })
+            .collect(),
+        events: events(&report.events),
+        next: report.next.iter().map(|l| clean::line(l)).collect(),
+        audit: report.audit.iter().map(|l| clean::line(l)).collect(),
+        orders: report.orders_template.as_deref().map(clean::block),
+    };
+    Ok(page.render()?)
+}

@@ -1,0 +1,121 @@
+//! The plain-text report: the HTML report's content without the map, wrapped
+//! for mail readers that show no HTML.
+
+use super::RenderError;
+use super::clean;
+use super::wrap::wrap;
+use crate::view::ReportView;
+use askama::Template;
+
+/// Line width of the text report.
+pub(crate) const WIDTH: usize = 78;
+
+/// A titled section, already wrapped.
+struct Section {
+    title: String,
+    rule: String,
+    lines: Vec<String>,
+}
+
+impl Section {
+    fn new(title: &str, lines: Vec<String>) -> Section {
+        let title = clean::line(title);
+        let rule = "-".repeat(title.chars().count().min(WIDTH));
+        Section { title, rule, lines }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "report.txt")]
+struct ReportText {
+    header: Vec<String>,
+    sections: Vec<Section>,
+    orders: Option<String>,
+}
+
+/// Lines as a bulleted list, each wrapped with a hanging indent.
+fn bullets(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .flat_map(|l| wrap(&clean::line(l), WIDTH, "  - ", "    "))
+        .collect()
+}
+
+/// Renders the report as plain text (the map travels as a PNG attachment).
+pub fn report_text(report: &ReportView) -> Result<String, RenderError> {
+    let game = clean::line(&report.game);
+    let mut header = vec![
+        game.clone(),
+        "=".repeat(game.chars().count().clamp(1, WIDTH)),
+    ];
+    header.extend(wrap(
+        &format!("Step {}: {}", report.step, clean::line(&report.heading)),
+        WIDTH,
+        "",
+        "  ",
+    ));
+    header.extend(wrap(
+        &format!(
+            "Report for {} (rules: {})",
+            clean::line(&report.viewer),
+            clean::line(&report.ruleset)
+        ),
+        WIDTH,
+        "",
+        "  ",
+    ));
+    header.push(String::new());
+    header.push("The map is attached as a PNG image.".into());
+
+    let mut sections: Vec<Section> = report
+        .panels
+        .iter()
+        .map(|p| Section::new(&p.title, bullets(&p.lines)))
+        .collect();
+
+    let digits = report.events.len().to_string().len();
+    let mut events = Vec::new();
+    for (i, e) in super::html::events(&report.events).iter().enumerate() {
+        let num = format!("{:>digits$}. ", i + 1);
+        let indent = " ".repeat(num.len());
+        events.extend(wrap(&e.text, WIDTH, &num, &indent));
+        for d in &e.dice {
+            let die_indent = format!("{indent}  ");
+            let text = format!("{} {} ({})", d.roll, d.purpose, d.position);
+            events.extend(wrap(&text, WIDTH, &die_indent, &format!("{die_indent}  ")));
+        }
+    }
+    if events.is_empty() {
+        events.push("Nothing to report.".into());
+    }
+    sections.push(Section::new("What happened", events));
+    let mut next = bullets(&report.next);
+    if next.is_empty() {
+        next.push("Nothing further.".into());
+    }
+    sections.push(Section::new("What comes next", next));
+    // Audit lines carry hashes and seeds: kept whole so they can be pasted.
+    sections.push(Section::new(
+        "Dice audit",
+        report
+            .audit
+            .iter()
+            .map(|l| format!("  {}", clean::line(l)))
+            .collect(),
+    ));
+
+    let orders = report
+        .orders_template
+        .as_deref()
+        .map(|o| clean::block(o).trim_end().to_string());
+    let page = ReportText {
+        header,
+        sections,
+        orders,
+    };
+    let mut out = page.render()?;
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    Ok(out)
+}

@@ -1,0 +1,208 @@
+//! Units: oriented bases in side colours with a dark front edge, a label
+//! behind the unit, formation letter, disruption and smoke markers.
+
+use super::RenderError;
+use super::colour::{NEUTRAL, Rgb};
+use super::frame::{Frame, finite, num, points};
+use super::shapes::{Circle, Label, Line};
+use crate::view::{MapView, UnitView};
+
+/// One base: its outline and its front edge.
+#[derive(Debug)]
+pub(crate) struct BaseShape {
+    pub points: String,
+    pub fill: String,
+    pub outline: String,
+    pub front: Line,
+    pub front_colour: String,
+    pub front_width: String,
+}
+
+/// A unit's name with its formation letter, and an optional note line.
+#[derive(Debug)]
+pub(crate) struct UnitLabel {
+    pub label: Label,
+    pub formation: String,
+    pub colour: String,
+    pub note: Option<Label>,
+}
+
+/// A numbered disruption counter.
+#[derive(Debug)]
+pub(crate) struct Counter {
+    pub disc: Circle,
+    pub text: Label,
+}
+
+/// Everything drawn for the units, by layer.
+#[derive(Debug, Default)]
+pub(crate) struct UnitLayers {
+    pub bases: Vec<BaseShape>,
+    pub smoke: Vec<Circle>,
+    pub counters: Vec<Counter>,
+    pub labels: Vec<UnitLabel>,
+}
+
+/// The letter a formation shows on the map; the legend explains them.
+pub(crate) fn formation_letter(formation: &str) -> String {
+    match formation.trim().to_ascii_lowercase().as_str() {
+        "line" => "L".into(),
+        "column" => "C".into(),
+        "massed" | "mass" => "M".into(),
+        "artillery" | "battery" | "limbered" | "unlimbered" => "A".into(),
+        "" => String::new(),
+        other => other
+            .chars()
+            .next()
+            .map(|c| c.to_uppercase().collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// A side's colour by index; out-of-range indices draw neutral grey.
+pub(crate) fn side_rgb(map: &MapView, side: usize) -> Rgb {
+    map.sides
+        .get(side)
+        .map(|s| Rgb::for_side(&s.colour, side))
+        .unwrap_or(NEUTRAL)
+}
+
+/// Facing as picture vectors (forward, right); picture `y` points down.
+fn picture_axes(facing: f64) -> ((f64, f64), (f64, f64)) {
+    let r = facing.to_radians();
+    ((r.sin(), -r.cos()), (r.cos(), r.sin()))
+}
+
+/// Smoke puffs in front of a unit's front edge, sized to the table scale.
+fn smoke_puffs(front_mid: (f64, f64), facing: f64, scale: f64) -> Vec<Circle> {
+    let ((fx, fy), (rx, ry)) = picture_axes(facing);
+    let r = (0.32 * scale).clamp(6.0, 22.0);
+    let offsets = [
+        (0.9, 0.0, 1.0),
+        (1.5, -0.8, 0.8),
+        (1.6, 0.8, 0.85),
+        (2.3, 0.1, 0.7),
+        (0.8, -1.1, 0.6),
+    ];
+    offsets
+        .iter()
+        .map(|(f, s, k)| {
+            Circle::new(
+                (
+                    front_mid.0 + (fx * f + rx * s) * r,
+                    front_mid.1 + (fy * f + ry * s) * r,
+                ),
+                r * k,
+            )
+        })
+        .collect()
+}
+
+fn unit(
+    frame: &Frame,
+    map: &MapView,
+    u: &UnitView,
+    out: &mut UnitLayers,
+) -> Result<(), RenderError> {
+    let what = format!("unit {:?}", u.id);
+    let anchor = frame.px(finite(u.anchor, &what)?);
+    let facing = if u.facing.is_finite() { u.facing } else { 0.0 };
+    let (mut min_x, mut min_y, mut max_x, mut max_y) = (anchor.0, anchor.1, anchor.0, anchor.1);
+    let mut fronts = Vec::new();
+    for (i, b) in u.bases.iter().enumerate() {
+        let mut c = [(0.0, 0.0); 4];
+        for (slot, p) in c.iter_mut().zip(b.corners.iter()) {
+            *slot = frame.px(finite(*p, &what)?);
+        }
+        if i == 0 {
+            (min_x, min_y, max_x, max_y) = (c[0].0, c[0].1, c[0].0, c[0].1);
+        }
+        for (x, y) in c {
+            (min_x, min_y, max_x, max_y) = (min_x.min(x), min_y.min(y), max_x.max(x), max_y.max(y));
+        }
+        let rgb = side_rgb(map, b.side);
+        out.bases.push(BaseShape {
+            points: points(&c),
+            fill: rgb.hex(),
+            outline: rgb.darken(0.55).hex(),
+            front: Line::new(c[0], c[1]),
+            front_colour: rgb.darken(0.3).hex(),
+            front_width: num((0.09 * frame.scale).clamp(2.5, 6.0)),
+        });
+        fronts.push(((c[0].0 + c[1].0) / 2.0, (c[0].1 + c[1].1) / 2.0));
+    }
+    let rgb = side_rgb(map, u.side);
+
+    if u.smoke {
+        let n = fronts.len().max(1) as f64;
+        let mid = if fronts.is_empty() {
+            anchor
+        } else {
+            let (sx, sy) = fronts
+                .iter()
+                .fold((0.0, 0.0), |(ax, ay), (x, y)| (ax + x, ay + y));
+            (sx / n, sy / n)
+        };
+        out.smoke.extend(smoke_puffs(mid, facing, frame.scale));
+    }
+    if u.disruption > 0 {
+        let at = (max_x + 10.0, (min_y + max_y) / 2.0);
+        out.counters.push(Counter {
+            disc: Circle::new(at, 8.5),
+            text: Label::new((at.0, at.1 + 4.0), u.disruption.to_string(), "middle"),
+        });
+    }
+
+    // The label goes behind the unit, away from the enemy it faces.
+    let forward_y = picture_axes(facing).0.1;
+    let note = u
+        .note
+        .as_deref()
+        .map(super::clean::line)
+        .filter(|n| !n.trim().is_empty());
+    let (label_y, note_y) = if forward_y <= 1e-9 {
+        (max_y + 15.0, max_y + 28.0)
+    } else if note.is_some() {
+        (min_y - 18.0, min_y - 5.0)
+    } else {
+        (min_y - 6.0, min_y - 6.0)
+    };
+    out.labels.push(UnitLabel {
+        label: Label::new((anchor.0, label_y), super::clean::line(&u.label), "middle"),
+        formation: formation_letter(&super::clean::line(&u.formation)),
+        colour: rgb.darken(0.6).hex(),
+        note: note.map(|n| Label::new((anchor.0, note_y), n, "middle")),
+    });
+    Ok(())
+}
+
+/// Layers for every unit on the map, in the view's order.
+pub(crate) fn layers(frame: &Frame, map: &MapView) -> Result<UnitLayers, RenderError> {
+    let mut out = UnitLayers::default();
+    for u in &map.units {
+        unit(frame, map, u, &mut out)?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formation_letters() {
+        assert_eq!(formation_letter("line"), "L");
+        assert_eq!(formation_letter("Column"), "C");
+        assert_eq!(formation_letter("massed"), "M");
+        assert_eq!(formation_letter("artillery"), "A");
+        assert_eq!(formation_letter("skirmish"), "S");
+        assert_eq!(formation_letter(""), "");
+    }
+
+    #[test]
+    fn facing_up_the_table_points_up_the_picture() {
+        let ((fx, fy), (rx, ry)) = picture_axes(0.0);
+        assert!(fx.abs() < 1e-12 && fy < 0.0);
+        assert!(rx > 0.0 && ry.abs() < 1e-12);
+    }
+}
