@@ -573,7 +573,9 @@ fn empty_report_still_reads() {
     assert!(text.ends_with("Dice audit\n----------\n"), "{text}");
     assert!(!text.contains("Orders template"));
     let html = report_html(&report).unwrap();
-    assert!(html.contains("<p>Nothing to report.</p>") && !html.contains("<h2>Orders template</h2>"));
+    assert!(
+        html.contains("<p>Nothing to report.</p>") && !html.contains("<h2>Orders template</h2>")
+    );
     let full = report_text(&sample()).unwrap();
     assert!(!full.contains("\n\n\n"));
 }
