@@ -6,7 +6,7 @@ use super::shapes::{Label, Line, Rect, short};
 use crate::geometry::Point;
 
 /// Minor lines closer than this would turn the table grey.
-const MIN_MINOR_PX: f64 = 12.0;
+const MIN_MINOR_PX: f64 = 16.0;
 /// Labelled lines closer than this would make the ticks collide.
 const MIN_MAJOR_PX: f64 = 70.0;
 
@@ -185,7 +185,7 @@ mod tests {
     #[test]
     fn large_tables_thin_the_grid() {
         let (minor, major) = spacing(&frame(180.0, 120.0), "cm");
-        assert_eq!((minor, major), (2.0, 10.0));
+        assert_eq!((minor, major), (5.0, 10.0));
         let (minor, major) = spacing(&frame(200.0, 100.0), "BW");
         assert!(minor >= 2.0 && major >= 8.0, "{minor} {major}");
         assert_eq!(spacing(&frame(72.0, 48.0), "in"), (1.0, 6.0));

@@ -45,6 +45,27 @@ fn path(pts: &[(f64, f64)], closed: bool) -> String {
     d
 }
 
+/// The point `frac` of the way along a polyline. Line names sit a third of
+/// the way along rather than in the middle, where a road and the stream it
+/// crosses would put their names on top of each other.
+fn along(pts: &[(f64, f64)], frac: f64) -> (f64, f64) {
+    let seg = |i: usize| (pts[i + 1].0 - pts[i].0).hypot(pts[i + 1].1 - pts[i].1);
+    let total: f64 = (0..pts.len().saturating_sub(1)).map(seg).sum();
+    let mut left = total * frac;
+    for i in 0..pts.len().saturating_sub(1) {
+        let len = seg(i);
+        if left <= len && len > 0.0 {
+            let k = left / len;
+            return (
+                pts[i].0 + (pts[i + 1].0 - pts[i].0) * k,
+                pts[i].1 + (pts[i + 1].1 - pts[i].1) * k,
+            );
+        }
+        left -= len;
+    }
+    pts.last().copied().unwrap_or((0.0, 0.0))
+}
+
 fn centroid(pts: &[(f64, f64)]) -> (f64, f64) {
     let n = pts.len().max(1) as f64;
     let (sx, sy) = pts
@@ -141,13 +162,33 @@ pub(crate) fn shapes(
         }
         let name = super::clean::line(&t.name);
         if !name.trim().is_empty() {
-            let at = if is_area {
-                centroid(&pts)
+            let (at, lift) = if is_area {
+                (centroid(&pts), 4.0)
             } else {
-                pts[pts.len() / 2]
+                (along(&pts, 0.3), -8.0)
             };
-            labels.push(Label::new((at.0, at.1 - 6.0), name, "middle"));
+            labels.push(Label::new((at.0, at.1 + lift), name, "middle"));
         }
     }
     Ok((out, labels))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn along_walks_the_polyline() {
+        let pts = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)];
+        assert_eq!(along(&pts, 0.25), (5.0, 0.0));
+        assert_eq!(along(&pts, 0.75), (10.0, 5.0));
+        assert_eq!(along(&pts, 1.0), (10.0, 10.0));
+    }
+
+    #[test]
+    fn woods_paint_over_fields_and_walls_over_everything() {
+        assert!(layer(TerrainStyle::Field, true) < layer(TerrainStyle::Woods, true));
+        assert!(layer(TerrainStyle::Water, false) < layer(TerrainStyle::Road, false));
+        assert!(layer(TerrainStyle::Road, false) < layer(TerrainStyle::Wall, false));
+    }
 }

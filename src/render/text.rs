@@ -89,7 +89,11 @@ pub fn report_text(report: &ReportView) -> Result<String, RenderError> {
         events.push("Nothing to report.".into());
     }
     sections.push(Section::new("What happened", events));
-    sections.push(Section::new("What comes next", bullets(&report.next)));
+    let mut next = bullets(&report.next);
+    if next.is_empty() {
+        next.push("Nothing further.".into());
+    }
+    sections.push(Section::new("What comes next", next));
     // Audit lines carry hashes and seeds: kept whole so they can be pasted.
     sections.push(Section::new(
         "Dice audit",

@@ -1,0 +1,581 @@
+//! Rendering of per-side reports: SVG, PNG, HTML and text from one sample view.
+
+use galloper::geometry::Point;
+use galloper::render::{RenderError, map_png, map_svg, report_html, report_png, report_text};
+use galloper::side::SideId;
+use galloper::view::{
+    ArrowKind, ArrowView, BaseView, DieLine, EventLine, MapView, MarkerKind, MarkerView, Panel,
+    ReportView, SideStyle, TerrainStyle, TerrainView, UnitView,
+};
+use resvg::{tiny_skia, usvg};
+
+const BLUE: (u8, u8, u8) = (0x1f, 0x4e, 0x9c);
+const RED: (u8, u8, u8) = (0xb2, 0x22, 0x22);
+
+fn p(x: f64, y: f64) -> Point {
+    Point::new(x, y)
+}
+
+/// A base `w` wide and `d` deep centred on (cx, cy), facing `facing` degrees clockwise from +y.
+fn base(side: usize, cx: f64, cy: f64, facing: f64, w: f64, d: f64) -> BaseView {
+    let r = facing.to_radians();
+    let (f, right) = (p(r.sin(), r.cos()), p(r.cos(), -r.sin()));
+    let fc = p(cx + f.x * d / 2.0, cy + f.y * d / 2.0);
+    let fl = p(fc.x - right.x * w / 2.0, fc.y - right.y * w / 2.0);
+    let fr = p(fc.x + right.x * w / 2.0, fc.y + right.y * w / 2.0);
+    BaseView {
+        corners: [
+            fl,
+            fr,
+            p(fr.x - f.x * d, fr.y - f.y * d),
+            p(fl.x - f.x * d, fl.y - f.y * d),
+        ],
+        side,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn unit(
+    id: &str,
+    label: &str,
+    side: usize,
+    formation: &str,
+    facing: f64,
+    centres: &[(f64, f64)],
+    disruption: u32,
+    smoke: bool,
+    note: Option<&str>,
+) -> UnitView {
+    let bases: Vec<BaseView> = centres
+        .iter()
+        .map(|(x, y)| base(side, *x, *y, facing, 1.0, 0.5))
+        .collect();
+    let n = centres.len() as f64;
+    let anchor = p(
+        centres.iter().map(|c| c.0).sum::<f64>() / n,
+        centres.iter().map(|c| c.1).sum::<f64>() / n,
+    );
+    UnitView {
+        id: id.into(),
+        label: label.into(),
+        side,
+        bases,
+        anchor,
+        facing,
+        formation: formation.into(),
+        disruption,
+        smoke,
+        note: note.map(str::to_string),
+    }
+}
+
+fn area(name: &str, style: TerrainStyle, pts: &[(f64, f64)], closed: bool) -> TerrainView {
+    TerrainView {
+        name: name.into(),
+        style,
+        points: pts.iter().map(|(x, y)| p(*x, *y)).collect(),
+        closed,
+    }
+}
+
+fn die(position: &str, sides: u32, value: u32, purpose: &str) -> DieLine {
+    DieLine {
+        position: position.into(),
+        sides,
+        value,
+        purpose: purpose.into(),
+    }
+}
+
+fn sample_map() -> MapView {
+    // A rotated British battery checks that bases are drawn as oriented rectangles.
+    let rot = 200.0_f64;
+    let mut battery = unit(
+        "br-3",
+        "RHA Battery",
+        1,
+        "artillery",
+        rot,
+        &[],
+        3,
+        true,
+        None,
+    );
+    let r = rot.to_radians();
+    for k in [-0.5, 0.5] {
+        battery.bases.push(base(
+            1,
+            21.0 + k * r.cos(),
+            12.6 - k * r.sin(),
+            rot,
+            1.0,
+            0.5,
+        ));
+    }
+    battery.anchor = p(21.0, 12.6);
+    MapView {
+        title: String::new(),
+        width: 30.0,
+        height: 20.0,
+        unit: "BW".into(),
+        sides: vec![
+            SideStyle {
+                side: SideId::new("french"),
+                name: "French".into(),
+                colour: "#1f4e9c".into(),
+            },
+            SideStyle {
+                side: SideId::new("british"),
+                name: "British".into(),
+                colour: "#b22222".into(),
+            },
+        ],
+        terrain: vec![
+            area(
+                "Field",
+                TerrainStyle::Field,
+                &[(22.0, 1.0), (28.0, 1.0), (28.0, 5.0), (22.0, 5.0)],
+                true,
+            ),
+            area(
+                "Bois de Paris",
+                TerrainStyle::Woods,
+                &[
+                    (3.0, 12.5),
+                    (7.5, 12.0),
+                    (8.5, 15.5),
+                    (6.0, 17.5),
+                    (2.5, 16.0),
+                ],
+                true,
+            ),
+            area(
+                "Mont Saint-Jean",
+                TerrainStyle::Hill,
+                &[
+                    (18.0, 15.0),
+                    (24.0, 14.0),
+                    (28.0, 16.5),
+                    (25.0, 19.0),
+                    (19.0, 18.5),
+                ],
+                true,
+            ),
+            area(
+                "Marsh",
+                TerrainStyle::Marsh,
+                &[(1.0, 3.0), (5.0, 2.5), (6.0, 5.0), (2.0, 6.0)],
+                true,
+            ),
+            area(
+                "Hougoumont",
+                TerrainStyle::Town,
+                &[(9.0, 16.0), (11.5, 16.0), (11.5, 18.0), (9.0, 18.0)],
+                true,
+            ),
+            area(
+                "Smohain brook",
+                TerrainStyle::Water,
+                &[
+                    (0.0, 9.0),
+                    (8.0, 9.6),
+                    (15.0, 9.2),
+                    (22.0, 10.2),
+                    (30.0, 9.8),
+                ],
+                false,
+            ),
+            area(
+                "Brussels road",
+                TerrainStyle::Road,
+                &[(14.0, 0.0), (14.5, 9.3), (15.0, 20.0)],
+                false,
+            ),
+            area("", TerrainStyle::Wall, &[(9.0, 15.5), (12.0, 15.5)], false),
+        ],
+        units: vec![
+            unit(
+                "fr-1",
+                "1st Ligne",
+                0,
+                "line",
+                0.0,
+                &[(8.5, 6.0), (9.5, 6.0), (10.5, 6.0), (11.5, 6.0)],
+                0,
+                false,
+                None,
+            ),
+            unit(
+                "fr-2",
+                "2nd Legere",
+                0,
+                "column",
+                0.0,
+                &[(15.5, 4.5), (16.5, 4.5), (15.5, 4.0), (16.5, 4.0)],
+                1,
+                false,
+                None,
+            ),
+            unit(
+                "fr-3",
+                "Grande Batterie",
+                0,
+                "artillery",
+                0.0,
+                &[(19.5, 6.0), (20.5, 6.0)],
+                0,
+                true,
+                Some("2 SP"),
+            ),
+            unit(
+                "br-1",
+                "Guards",
+                1,
+                "line",
+                180.0,
+                &[(9.5, 12.5), (10.5, 12.5), (11.5, 12.5), (12.5, 12.5)],
+                2,
+                false,
+                None,
+            ),
+            unit(
+                "br-2",
+                "Highlanders",
+                1,
+                "massed",
+                180.0,
+                &[(16.5, 12.0), (17.5, 12.0), (16.5, 12.5), (17.5, 12.5)],
+                1,
+                false,
+                Some("3 SP"),
+            ),
+            battery,
+        ],
+        markers: vec![
+            MarkerView {
+                kind: MarkerKind::Commander,
+                side: Some(0),
+                at: p(13.0, 3.0),
+                label: "CinC".into(),
+            },
+            MarkerView {
+                kind: MarkerKind::Commander,
+                side: Some(1),
+                at: p(13.5, 15.0),
+                label: "Wellington".into(),
+            },
+            MarkerView {
+                kind: MarkerKind::Objective,
+                side: None,
+                at: p(14.5, 9.3),
+                label: "Bridge".into(),
+            },
+        ],
+        arrows: vec![
+            ArrowView {
+                kind: ArrowKind::Move,
+                side: 0,
+                path: vec![p(16.0, 2.0), p(16.0, 3.6)],
+            },
+            ArrowView {
+                kind: ArrowKind::Fire,
+                side: 1,
+                path: vec![p(21.0, 12.2), p(20.2, 6.4)],
+            },
+            ArrowView {
+                kind: ArrowKind::Charge,
+                side: 1,
+                path: vec![p(17.0, 11.6), p(16.6, 8.5), p(16.2, 5.0)],
+            },
+            ArrowView {
+                kind: ArrowKind::FallBack,
+                side: 0,
+                path: vec![p(6.0, 6.5), p(5.0, 7.5), p(4.0, 7.5)],
+            },
+        ],
+    }
+}
+
+fn sample() -> ReportView {
+    ReportView {
+        game: "Waterloo by post".into(),
+        ruleset: "maurice-lite".into(),
+        step: 4,
+        heading: "Round 4, French active".into(),
+        viewer: "french".into(),
+        map: sample_map(),
+        panels: vec![
+            Panel { title: "Army morale".into(), lines: vec!["French 12".into(), "British 10".into()] },
+            Panel { title: "Your hand".into(), lines: vec!["Forced march".into(), "Volley fire".into()] },
+        ],
+        events: vec![
+            EventLine {
+                text: "The Grande Batterie fires at the Guards.".into(),
+                dice: vec![
+                    die("public #17", 6, 5, "to hit the Guards: needs 4+, +1 dense target"),
+                    die("public #18", 6, 2, "to hit the Guards: needs 4+, +1 dense target"),
+                ],
+            },
+            EventLine {
+                text: "The Highlanders charge the 2nd Legere, who stand and take the shock with a very long \
+                       description that must be wrapped over several lines of the text report."
+                    .into(),
+                dice: vec![die("public #19", 6, 6, "melee, Highlanders"), die("public #20", 6, 1, "melee, 2nd Legere")],
+            },
+            EventLine { text: "The 1st Ligne falls back.".into(), dice: vec![] },
+        ],
+        next: vec!["You owe orders for step 5 (round 5).".into()],
+        audit: vec![
+            "secret revealed: 3f1c9a0d8e7b6a5f4e3d2c1b0a99887766554433221100ffeeddccbbaa998877".into(),
+            "orders hash french: 0a1b2c3d4e5f".into(),
+        ],
+        orders_template: Some("moves:\n  fr-1: hold   # line, 4 bases\n  fr-2: advance\n".into()),
+    }
+}
+
+fn pixels_of(png: &[u8], (r, g, b): (u8, u8, u8)) -> usize {
+    let pixmap = tiny_skia::Pixmap::decode_png(png).unwrap();
+    pixmap
+        .pixels()
+        .iter()
+        .filter(|px| px.red() == r && px.green() == g && px.blue() == b && px.alpha() == 255)
+        .count()
+}
+
+#[test]
+fn svg_is_well_formed_and_names_every_unit() {
+    let map = sample_map();
+    let svg = map_svg(&map).unwrap();
+    let tree = usvg::Tree::from_str(&svg, &usvg::Options::default()).unwrap();
+    assert_eq!(tree.size().width(), 1400.0);
+    for u in &map.units {
+        assert!(svg.contains(&u.label), "missing label {}", u.label);
+    }
+    for s in &map.sides {
+        assert!(svg.contains(&s.name));
+    }
+    for letter in [">L</tspan>", ">C</tspan>", ">M</tspan>", ">A</tspan>"] {
+        assert!(svg.contains(letter), "formation letter {letter}");
+    }
+    assert!(svg.contains(">CinC</text>") && svg.contains(">CinC Wellington</text>"));
+    assert!(svg.contains("French table edge at the bottom"));
+}
+
+#[test]
+fn first_side_is_drawn_below_the_second() {
+    let svg = map_svg(&sample_map()).unwrap();
+    let y_of = |label: &str| -> f64 {
+        let at = svg.find(&format!(">{label} <tspan")).unwrap();
+        let start = svg[..at].rfind("<text").unwrap();
+        let attr = &svg[start..at];
+        let y = attr.split("y=\"").nth(1).unwrap();
+        y[..y.find('"').unwrap()].parse().unwrap()
+    };
+    assert!(y_of("1st Ligne") > y_of("Guards"));
+}
+
+#[test]
+fn hostile_names_are_escaped() {
+    let mut report = sample();
+    report.game = "<b>Bold</b> & co".into();
+    report.map.units[0].label = "<script>alert(1)</script>".into();
+    report.map.sides[1].name = "\"><img src=x onerror=alert(2)>".into();
+    report.panels[0].lines.push("<i>italic</i>".into());
+    report.events[0].text = "<script>bad()</script> fires".into();
+    report.orders_template = Some("</pre><script>x()</script>".into());
+    let html = report_html(&report).unwrap();
+    assert!(!html.contains("<script>"), "raw script tag in HTML");
+    assert!(!html.contains("<img"));
+    assert!(!html.contains("<b>Bold"));
+    assert!(!html.contains("<i>italic"));
+    // askama writes numeric references: &#60; for <, &#62; for >, &#38; for &.
+    assert!(html.contains("&#60;script&#62;alert(1)&#60;/script&#62;"));
+    assert!(html.contains("&#60;b&#62;Bold&#60;/b&#62; &#38; co"));
+
+    let svg = map_svg(&report.map).unwrap();
+    assert!(!svg.contains("<script>"));
+    assert!(svg.contains("&#60;script&#62;alert(1)&#60;/script&#62;"));
+    usvg::Tree::from_str(&svg, &usvg::Options::default()).unwrap();
+}
+
+#[test]
+fn characters_xml_cannot_hold_do_not_break_the_map() {
+    let mut map = sample_map();
+    map.units[0].label = "bell\u{7}\u{1b}[31m".into();
+    map.sides[0].name = "nul\u{0}side".into();
+    map.sides[0].colour = "red\" onload=\"x()".into();
+    let svg = map_svg(&map).unwrap();
+    assert!(!svg.contains('\u{1b}') && !svg.contains('\u{0}'));
+    assert!(!svg.contains("onload"));
+    assert!(!map_png(&map).unwrap().is_empty());
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn text_has_every_event_and_die() {
+    let report = sample();
+    let text = report_text(&report).unwrap();
+    let flat = squash(&text);
+    for e in &report.events {
+        assert!(flat.contains(&squash(&e.text)), "missing event {}", e.text);
+        for d in &e.dice {
+            let shown = format!("[d{}={}] {} ({})", d.sides, d.value, d.purpose, d.position);
+            assert!(flat.contains(&shown), "missing die {shown}");
+        }
+    }
+    for l in report
+        .panels
+        .iter()
+        .flat_map(|p| p.lines.iter())
+        .chain(&report.next)
+        .chain(&report.audit)
+    {
+        assert!(text.contains(l.as_str()), "missing line {l}");
+    }
+    assert!(text.contains("moves:\n  fr-1: hold   # line, 4 bases\n  fr-2: advance\n"));
+    assert!(text.contains("attached as a PNG"));
+    assert!(!text.contains("<svg"));
+    let audit_and_orders = text.find("Dice audit").unwrap();
+    for line in text[..audit_and_orders].lines() {
+        assert!(line.chars().count() <= 78, "line too long: {line:?}");
+    }
+}
+
+#[test]
+fn text_matches_golden_file() {
+    let text = report_text(&sample()).unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/report.txt");
+    if std::env::var_os("GALLOPER_BLESS").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let golden = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        text, golden,
+        "set GALLOPER_BLESS=1 to accept a deliberate change"
+    );
+}
+
+#[test]
+fn html_has_every_part() {
+    let report = sample();
+    let html = report_html(&report).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(html.contains("Waterloo by post \u{2014} step 4 \u{2014} Round 4, French active"));
+    assert!(html.contains(
+        "<span class=\"die\">[d6=5]</span> to hit the Guards: needs 4+, +1 dense target"
+    ));
+    assert!(html.contains("<span class=\"pos\">public #17</span>"));
+    assert!(html.contains("You owe orders for step 5 (round 5)."));
+    assert!(html.contains("<pre>moves:\n  fr-1: hold   # line, 4 bases\n  fr-2: advance\n</pre>"));
+    for l in &report.audit {
+        assert!(html.contains(l.as_str()));
+    }
+    // Self-contained: nothing fetched from elsewhere.
+    assert!(!html.contains("src=") && !html.contains("href=") && !html.contains("@import"));
+}
+
+#[test]
+fn png_decodes_with_both_side_colours() {
+    let report = sample();
+    let png = report_png(&report).unwrap();
+    let pixmap = tiny_skia::Pixmap::decode_png(&png).unwrap();
+    assert_eq!(pixmap.width(), 1400);
+    let tree =
+        usvg::Tree::from_str(&map_svg(&report.map).unwrap(), &usvg::Options::default()).unwrap();
+    assert_eq!(pixmap.height(), tree.size().height().ceil() as u32);
+    assert!(pixels_of(&png, BLUE) > 500, "too few French pixels");
+    assert!(pixels_of(&png, RED) > 500, "too few British pixels");
+    let out = std::env::temp_dir().join("galloper-render-sample.png");
+    std::fs::write(out, &png).unwrap();
+    std::fs::write(
+        std::env::temp_dir().join("galloper-render-sample.html"),
+        report_html(&report).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn png_really_draws_text() {
+    let mut map = sample_map();
+    map.units.truncate(1);
+    map.units[0].label = "WWWWWWWWWW".into();
+    let with = tiny_skia::Pixmap::decode_png(&map_png(&map).unwrap()).unwrap();
+    map.units[0].label = String::new();
+    let without = tiny_skia::Pixmap::decode_png(&map_png(&map).unwrap()).unwrap();
+    let differ = with
+        .pixels()
+        .iter()
+        .zip(without.pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        differ > 300,
+        "only {differ} pixels differ: is the font loaded?"
+    );
+}
+
+#[test]
+fn output_is_deterministic() {
+    let report = sample();
+    assert_eq!(map_svg(&report.map).unwrap(), map_svg(&report.map).unwrap());
+    assert_eq!(report_html(&report).unwrap(), report_html(&report).unwrap());
+    assert_eq!(report_text(&report).unwrap(), report_text(&report).unwrap());
+    assert_eq!(report_png(&report).unwrap(), report_png(&report).unwrap());
+}
+
+#[test]
+fn undrawable_maps_are_errors() {
+    let mut map = sample_map();
+    map.width = 0.0;
+    assert!(matches!(map_svg(&map), Err(RenderError::InvalidMap(_))));
+    let mut map = sample_map();
+    map.units[1].bases[0].corners[2] = p(f64::NAN, 1.0);
+    assert!(matches!(map_png(&map), Err(RenderError::InvalidMap(_))));
+}
+
+#[test]
+fn large_tables_keep_the_grid_sparse() {
+    let mut map = sample_map();
+    map.unit = "cm".into();
+    map.width = 180.0;
+    map.height = 120.0;
+    map.sides.push(SideStyle {
+        side: SideId::new("prussian"),
+        name: "Prussians".into(),
+        colour: "#222".into(),
+    });
+    let svg = map_svg(&map).unwrap();
+    let lines = svg.matches("<line ").count();
+    // 35 + 23 grid lines at 5 cm, plus the front edges of the bases.
+    assert!(lines < 100, "{lines} lines");
+    assert!(svg.contains("10 cm  (grid 5 cm)"));
+    assert!(svg.contains(">Prussians</text>"));
+    let png = map_png(&map).unwrap();
+    assert_eq!(tiny_skia::Pixmap::decode_png(&png).unwrap().width(), 1400);
+    std::fs::write(std::env::temp_dir().join("galloper-render-large.png"), &png).unwrap();
+}
+
+#[test]
+fn empty_report_still_reads() {
+    let mut report = sample();
+    report.panels.clear();
+    report.events.clear();
+    report.next.clear();
+    report.audit.clear();
+    report.orders_template = None;
+    let text = report_text(&report).unwrap();
+    assert!(text.contains("Nothing to report.") && text.contains("Nothing further."));
+    assert!(!text.contains("\n\n\n"), "{text}");
+    assert!(text.ends_with("Dice audit\n----------\n"), "{text}");
+    assert!(!text.contains("Orders template"));
+    let html = report_html(&report).unwrap();
+    assert!(
+        html.contains("<p>Nothing to report.</p>") && !html.contains("<h2>Orders template</h2>")
+    );
+    let full = report_text(&sample()).unwrap();
+    assert!(!full.contains("\n\n\n"));
+}
