@@ -84,6 +84,19 @@ impl Angle {
     pub fn turned(self, by: f64) -> Angle {
         Angle(self.0 + by).normalized()
     }
+    /// The facing that points along `v` (which need not be of unit length),
+    /// or `None` for a (near) zero vector, which points nowhere.
+    pub fn of_vector(v: Point) -> Option<Angle> {
+        if v.length() < 1e-12 {
+            return None;
+        }
+        Some(Angle(v.x.atan2(v.y).to_degrees()).normalized())
+    }
+    /// The smallest turn, in degrees within (-180, 180], from `self` to `to`.
+    pub fn difference_to(self, to: Angle) -> f64 {
+        let d = (to.0 - self.0).rem_euclid(360.0);
+        if d > 180.0 { d - 360.0 } else { d }
+    }
 }
 
 /// A point (or vector) on the table.
@@ -153,4 +166,19 @@ pub struct Measure {
     pub unit: MeasureUnit,
     pub base_width: Distance,
     pub base_depth: Distance,
+}
+
+impl Point {
+    /// This point turned about `pivot` by `degrees`, clockwise for positive
+    /// angles (the same sense as [`Angle`]).
+    pub fn rotated_about(self, pivot: Point, degrees: f64) -> Point {
+        let (s, c) = degrees.to_radians().sin_cos();
+        let d = self - pivot;
+        pivot + Point::new(d.x * c + d.y * s, -d.x * s + d.y * c)
+    }
+
+    /// The point a fraction `t` of the way from `self` to `to`.
+    pub fn lerp(self, to: Point, t: f64) -> Point {
+        self + (to - self).scale(t)
+    }
 }

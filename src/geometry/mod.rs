@@ -1,6 +1,32 @@
 //! Table geometry shared by every ruleset: measures, points, bases, units'
 //! footprints, terrain and the queries rules ask of them.
+//!
+//! Polygon work (distances, intersections, containment, buffers, unions) is
+//! done by the `geo` crate; the private `convert` module holds the small conversions and the
+//! tolerances all queries share.
 
+pub mod base;
+mod convert;
+pub mod distance;
+pub mod error;
+pub mod formation;
+pub mod frame;
 mod measure;
+pub mod relation;
+pub mod sight;
+pub mod sweep;
+pub mod terrain;
 
+pub use base::Base;
+pub use distance::{base_distance, bases_distance, overlaps, point_to_bases, touching};
+pub use error::GeometryError;
+pub use formation::{Layout, lay_out};
+pub use frame::Frame;
 pub use measure::{Angle, Distance, Measure, MeasureUnit, Point};
+pub use relation::{
+    Relation, any_part_directly_in_front, in_front_arc, is_to_flank, relation_of_point,
+    wholly_behind_front_line,
+};
+pub use sight::{line_of_sight, segment_hits_area};
+pub use sweep::{Corner, follow_path, path_length, sweep_straight, translate_bases, wheel};
+pub use terrain::{MAX_EXTENT, Shape, TerrainFeature, TerrainTag};
