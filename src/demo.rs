@@ -82,7 +82,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
             let queue = scripts
                 .get_mut(&owed.side)
                 .ok_or_else(|| anyhow!("no script for {}", owed.side))?;
-            let body = next_orders(queue, key).unwrap_or_else(|| pass_orders());
+            let body = next_orders(queue, key).unwrap_or_else(pass_orders);
             let signer = &keys[&owed.side];
             let mut submitted = submit(
                 &mut server,

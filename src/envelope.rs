@@ -80,31 +80,31 @@ impl Problem {
 }
 
 /// Parse an orders file. `file` names it in messages.
-pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Problem> {
+pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
     if bytes.len() > MAX_BYTES {
-        return Err(Problem::plain(
+        return Err(Box::new(Problem::plain(
             file,
             format!(
                 "the file is {} bytes; orders files may be at most {MAX_BYTES}",
                 bytes.len()
             ),
-        ));
+        )));
     }
     let text = std::str::from_utf8(bytes)
-        .map_err(|e| Problem::plain(file, format!("the file is not UTF-8 text ({e})")))?;
+        .map_err(|e| Box::new(Problem::plain(file, format!("the file is not UTF-8 text ({e})"))))?;
     let env: Envelope = crate::yaml::from_str(text).map_err(|e| {
         let loc = e.location();
-        Problem {
+        Box::new(Problem {
             file: file.into(),
             line: loc.as_ref().map(|l| l.line()),
             column: loc.as_ref().map(|l| l.column()),
             unit: None,
             rule: None,
             message: e.to_string(),
-        }
+        })
     })?;
     if env.galloper != FORMAT {
-        return Err(at_key(
+        return Err(Box::new(at_key(
             file,
             text,
             "galloper",
@@ -112,12 +112,12 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Problem> {
                 "format {} is not known; this server reads format {FORMAT}",
                 env.galloper
             ),
-        ));
+        )));
     }
     let entropy = hex::decode(env.entropy.trim())
-        .map_err(|_| at_key(file, text, "entropy", "entropy must be hex digits"))?;
+        .map_err(|_| Box::new(at_key(file, text, "entropy", "entropy must be hex digits")))?;
     if entropy.len() < MIN_ENTROPY_BYTES {
-        return Err(at_key(
+        return Err(Box::new(at_key(
             file,
             text,
             "entropy",
@@ -125,7 +125,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Problem> {
                 "entropy must be at least {MIN_ENTROPY_BYTES} random bytes ({} hex digits); `galloper sign` fills it in",
                 MIN_ENTROPY_BYTES * 2
             ),
-        ));
+        )));
     }
     Ok(env)
 }

@@ -35,7 +35,7 @@ pub struct PlayerSpec {
 #[derive(Debug, thiserror::Error)]
 pub enum Refusal {
     #[error("{0}")]
-    Invalid(Problem),
+    Invalid(Box<Problem>),
     #[error("{}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
     Rules(Vec<Problem>),
     #[error("no game called {0:?} on this server")]
@@ -377,14 +377,14 @@ impl Server {
                     .lines()
                     .position(|l| l.starts_with("orders:"))
                     .map(|i| i + 1);
-                return Err(Refusal::Invalid(Problem {
+                return Err(Refusal::Invalid(Box::new(Problem {
                     file: file_name.into(),
                     line,
                     column: None,
                     unit: None,
                     rule: None,
                     message: e.to_string(),
-                }));
+                })));
             }
         };
         if !violations.is_empty() {
@@ -423,16 +423,14 @@ impl Server {
     pub fn process(&mut self, outbox: &Path) -> anyhow::Result<Vec<Resolved>> {
         let mut done = Vec::new();
         for g in self.store.games()? {
-            while g.status == "active" {
-                match self.try_resolve(&g.id, outbox)? {
-                    Some(r) => {
-                        let over = r.over;
-                        done.push(r);
-                        if over {
-                            break;
-                        }
-                    }
-                    None => break,
+            if g.status != "active" {
+                continue;
+            }
+            while let Some(r) = self.try_resolve(&g.id, outbox)? {
+                let over = r.over;
+                done.push(r);
+                if over {
+                    break;
                 }
             }
         }

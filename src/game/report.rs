@@ -169,7 +169,7 @@ pub fn write_view(dir: &Path, view: &ReportView) -> anyhow::Result<()> {
         &dir.join("report.txt"),
         render::report_text(view)?.as_bytes(),
     )?;
-    archive::write_atomic(&dir.join("map.png"), &render::map_png(&view.map)?)?;
+    archive::write_atomic(&dir.join("map.png"), &render::report_png(view)?)?;
     if let Some(t) = &view.orders_template {
         archive::write_atomic(&dir.join("orders-template.yaml"), t.as_bytes())?;
     }
