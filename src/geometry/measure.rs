@@ -11,7 +11,9 @@ use std::fmt;
 use std::ops::{Add, Mul, Sub};
 
 /// A length on the table, in the scenario's measure.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, PartialOrd, Default, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Distance(pub f64);
 
@@ -56,7 +58,9 @@ impl fmt::Display for Distance {
 }
 
 /// An angle in degrees, clockwise from facing +y.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, PartialOrd, Default, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Angle(pub f64);
 
@@ -74,12 +78,18 @@ impl Angle {
     /// Unit vector pointing along this facing.
     pub fn unit_vector(self) -> Point {
         let r = self.radians();
-        Point { x: r.sin(), y: r.cos() }
+        Point {
+            x: r.sin(),
+            y: r.cos(),
+        }
     }
     /// Unit vector pointing to the right of this facing.
     pub fn right_vector(self) -> Point {
         let r = self.radians();
-        Point { x: r.cos(), y: -r.sin() }
+        Point {
+            x: r.cos(),
+            y: -r.sin(),
+        }
     }
     pub fn turned(self, by: f64) -> Angle {
         Angle(self.0 + by).normalized()
@@ -120,7 +130,10 @@ impl Point {
         Distance((self - o).length())
     }
     pub fn scale(self, k: f64) -> Point {
-        Point { x: self.x * k, y: self.y * k }
+        Point {
+            x: self.x * k,
+            y: self.y * k,
+        }
     }
     pub fn is_finite(self) -> bool {
         self.x.is_finite() && self.y.is_finite()
@@ -130,14 +143,20 @@ impl Point {
 impl Add for Point {
     type Output = Point;
     fn add(self, o: Point) -> Point {
-        Point { x: self.x + o.x, y: self.y + o.y }
+        Point {
+            x: self.x + o.x,
+            y: self.y + o.y,
+        }
     }
 }
 
 impl Sub for Point {
     type Output = Point;
     fn sub(self, o: Point) -> Point {
-        Point { x: self.x - o.x, y: self.y - o.y }
+        Point {
+            x: self.x - o.x,
+            y: self.y - o.y,
+        }
     }
 }
 
