@@ -2,7 +2,7 @@
 //!
 //! A unit's front line runs through its front edge and its flank lines
 //! through its side edges, all extended without end. Points exactly on a
-//! line (within [`EPS`]) count as behind the front line and as between the
+//! line (within 1e-6) count as behind the front line and as between the
 //! flank lines. Questions about bases ask whether a base reaches *into* a
 //! region by more than the tolerance, so a base merely touching a boundary
 //! line from outside is not in the region.
