@@ -111,7 +111,12 @@ mod tests {
 
     #[test]
     fn corners_of_base_facing_north() {
-        let b = Base::new(Point::new(1.0, 2.0), Angle(0.0), Distance(2.0), Distance(1.0));
+        let b = Base::new(
+            Point::new(1.0, 2.0),
+            Angle(0.0),
+            Distance(2.0),
+            Distance(1.0),
+        );
         let [fl, fr, rr, rl] = b.corners();
         assert!(close(fl, Point::new(0.0, 2.5)));
         assert!(close(fr, Point::new(2.0, 2.5)));
@@ -124,7 +129,12 @@ mod tests {
     #[test]
     fn corners_of_base_facing_east() {
         // Facing +x, the front is at larger x and the left is at larger y.
-        let b = Base::new(Point::new(0.0, 0.0), Angle(90.0), Distance(2.0), Distance(1.0));
+        let b = Base::new(
+            Point::new(0.0, 0.0),
+            Angle(90.0),
+            Distance(2.0),
+            Distance(1.0),
+        );
         let [fl, fr, rr, rl] = b.corners();
         assert!(close(fl, Point::new(0.5, 1.0)));
         assert!(close(fr, Point::new(0.5, -1.0)));
@@ -134,7 +144,12 @@ mod tests {
 
     #[test]
     fn rotation_about_a_corner_keeps_that_corner() {
-        let b = Base::new(Point::new(0.5, -0.25), Angle(0.0), Distance(1.0), Distance(0.5));
+        let b = Base::new(
+            Point::new(0.5, -0.25),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
         let (fl, _) = b.front_edge();
         let r = b.rotated_about(fl, 90.0);
         assert!(close(r.front_edge().0, fl));
@@ -145,7 +160,12 @@ mod tests {
 
     #[test]
     fn translation_and_front_center_constructor() {
-        let b = Base::from_front_center(Point::new(3.0, 3.0), Angle(180.0), Distance(1.0), Distance(0.5));
+        let b = Base::from_front_center(
+            Point::new(3.0, 3.0),
+            Angle(180.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
         assert!(close(b.center, Point::new(3.0, 3.25)));
         let t = b.translated(Point::new(1.0, -1.0));
         assert!(close(t.center, Point::new(4.0, 2.25)));
@@ -155,7 +175,12 @@ mod tests {
     #[test]
     fn polygon_has_the_base_area() {
         use geo::Area;
-        let b = Base::new(Point::new(7.0, 7.0), Angle(33.0), Distance(2.0), Distance(0.75));
+        let b = Base::new(
+            Point::new(7.0, 7.0),
+            Angle(33.0),
+            Distance(2.0),
+            Distance(0.75),
+        );
         assert!((b.polygon().unsigned_area() - 1.5).abs() < 1e-9);
     }
 }

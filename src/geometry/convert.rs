@@ -4,8 +4,7 @@
 use super::measure::Point;
 use geo::orient::{Direction, Orient};
 use geo::{
-    Area, BooleanOps, ConvexHull, Coord, LineString, MultiPoint, MultiPolygon, Polygon,
-    unary_union,
+    Area, BooleanOps, ConvexHull, Coord, LineString, MultiPoint, MultiPolygon, Polygon, unary_union,
 };
 
 /// Length tolerance: gaps and penetrations smaller than this are treated as

@@ -26,8 +26,7 @@ pub fn base_distance(a: &Base, b: &Base) -> Distance {
 /// Whether some base of `a` and some base of `b` overlap by more than the
 /// tolerance. Bases that only touch do not overlap.
 pub fn overlaps(a: &[Base], b: &[Base]) -> bool {
-    a.iter()
-        .any(|x| b.iter().any(|y| penetration(x, y) > EPS))
+    a.iter().any(|x| b.iter().any(|y| penetration(x, y) > EPS))
 }
 
 /// Whether the two groups are in contact (closer than the tolerance) without
@@ -73,10 +72,12 @@ fn penetration(a: &Base, b: &Base) -> f64 {
 }
 
 fn project(corners: &[Point; 4], axis: Point) -> (f64, f64) {
-    corners.iter().map(|c| c.dot(axis)).fold(
-        (f64::INFINITY, f64::NEG_INFINITY),
-        |(lo, hi), v| (lo.min(v), hi.max(v)),
-    )
+    corners
+        .iter()
+        .map(|c| c.dot(axis))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
 }
 
 #[cfg(test)]
@@ -86,7 +87,12 @@ mod tests {
     use crate::geometry::measure::Angle;
 
     fn sq(x: f64, y: f64, facing: f64) -> Base {
-        Base::new(Point::new(x, y), Angle(facing), Distance(1.0), Distance(1.0))
+        Base::new(
+            Point::new(x, y),
+            Angle(facing),
+            Distance(1.0),
+            Distance(1.0),
+        )
     }
 
     #[test]
@@ -106,7 +112,14 @@ mod tests {
 
     #[test]
     fn touching_is_not_overlapping() {
-        let line = lay_out(Layout::Line, 2, Point::new(0.0, 0.0), Angle(0.0), Distance(1.0), Distance(1.0));
+        let line = lay_out(
+            Layout::Line,
+            2,
+            Point::new(0.0, 0.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(1.0),
+        );
         let (left, right) = line.split_at(1);
         assert_eq!(bases_distance(left, right), Distance::ZERO);
         assert!(touching(left, right));
@@ -127,8 +140,22 @@ mod tests {
 
     #[test]
     fn nearest_of_several() {
-        let a = lay_out(Layout::Line, 3, Point::new(0.0, 0.0), Angle(0.0), Distance(1.0), Distance(0.5));
-        let b = lay_out(Layout::Line, 2, Point::new(0.0, 3.0), Angle(180.0), Distance(1.0), Distance(0.5));
+        let a = lay_out(
+            Layout::Line,
+            3,
+            Point::new(0.0, 0.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
+        let b = lay_out(
+            Layout::Line,
+            2,
+            Point::new(0.0, 3.0),
+            Angle(180.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
         assert!((bases_distance(&a, &b).0 - 3.0).abs() < 1e-9);
         assert!(bases_distance(&a, &[]).0.is_infinite());
     }

@@ -81,7 +81,14 @@ mod tests {
 
     #[test]
     fn line_of_four() {
-        let b = lay_out(Layout::Line, 4, Point::new(10.0, 10.0), Angle(0.0), Distance(1.0), Distance(0.75));
+        let b = lay_out(
+            Layout::Line,
+            4,
+            Point::new(10.0, 10.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.75),
+        );
         assert_eq!(b.len(), 4);
         let (x0, x1, y0, y1) = extent(&b);
         assert!(near(x0, 8.0) && near(x1, 12.0) && near(y0, 9.25) && near(y1, 10.0));
@@ -92,7 +99,14 @@ mod tests {
 
     #[test]
     fn column_of_three_facing_east() {
-        let b = lay_out(Layout::Column, 3, Point::new(0.0, 0.0), Angle(90.0), Distance(1.0), Distance(0.5));
+        let b = lay_out(
+            Layout::Column,
+            3,
+            Point::new(0.0, 0.0),
+            Angle(90.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
         let (x0, x1, y0, y1) = extent(&b);
         assert!(near(x0, -1.5) && near(x1, 0.0) && near(y0, -0.5) && near(y1, 0.5));
         assert!(near(b[0].center.x, -0.25) && near(b[2].center.x, -1.25));
@@ -100,7 +114,14 @@ mod tests {
 
     #[test]
     fn massed_five_has_three_in_front_two_behind() {
-        let b = lay_out(Layout::Massed, 5, Point::new(0.0, 0.0), Angle(0.0), Distance(1.0), Distance(1.0));
+        let b = lay_out(
+            Layout::Massed,
+            5,
+            Point::new(0.0, 0.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(1.0),
+        );
         assert_eq!(b.len(), 5);
         let front: Vec<&Base> = b.iter().filter(|x| near(x.center.y, -0.5)).collect();
         let rear: Vec<&Base> = b.iter().filter(|x| near(x.center.y, -1.5)).collect();
@@ -112,10 +133,27 @@ mod tests {
 
     #[test]
     fn single_is_one_base() {
-        let b = lay_out(Layout::Single, 4, Point::new(2.0, 2.0), Angle(0.0), Distance(1.0), Distance(0.5));
+        let b = lay_out(
+            Layout::Single,
+            4,
+            Point::new(2.0, 2.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
         assert_eq!(b.len(), 1);
         assert!(near(b[0].center.y, 1.75));
-        assert!(lay_out(Layout::Single, 0, Point::new(2.0, 2.0), Angle(0.0), Distance(1.0), Distance(0.5)).is_empty());
+        assert!(
+            lay_out(
+                Layout::Single,
+                0,
+                Point::new(2.0, 2.0),
+                Angle(0.0),
+                Distance(1.0),
+                Distance(0.5)
+            )
+            .is_empty()
+        );
     }
 
     #[test]

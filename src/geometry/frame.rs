@@ -74,7 +74,10 @@ impl Frame {
     /// line, distance right of the centre line). Negative means behind / left.
     pub fn local(&self, p: Point) -> (f64, f64) {
         let d = p - self.anchor;
-        (d.dot(self.facing.unit_vector()), d.dot(self.facing.right_vector()))
+        (
+            d.dot(self.facing.unit_vector()),
+            d.dot(self.facing.right_vector()),
+        )
     }
 }
 
@@ -89,7 +92,14 @@ mod tests {
 
     #[test]
     fn frame_of_a_line() {
-        let b = lay_out(Layout::Line, 4, Point::new(10.0, 10.0), Angle(0.0), Distance(1.0), Distance(0.75));
+        let b = lay_out(
+            Layout::Line,
+            4,
+            Point::new(10.0, 10.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.75),
+        );
         let f = Frame::of(&b);
         assert!(close(f.anchor, Point::new(10.0, 10.0)));
         assert!((f.width.0 - 4.0).abs() < 1e-9 && (f.depth.0 - 0.75).abs() < 1e-9);
@@ -100,7 +110,14 @@ mod tests {
 
     #[test]
     fn frame_of_a_rotated_column() {
-        let b = lay_out(Layout::Column, 3, Point::new(0.0, 0.0), Angle(270.0), Distance(1.0), Distance(0.5));
+        let b = lay_out(
+            Layout::Column,
+            3,
+            Point::new(0.0, 0.0),
+            Angle(270.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
         let f = Frame::of(&b);
         assert!(close(f.anchor, Point::new(0.0, 0.0)));
         assert!((f.width.0 - 1.0).abs() < 1e-9 && (f.depth.0 - 1.5).abs() < 1e-9);
@@ -110,7 +127,12 @@ mod tests {
 
     #[test]
     fn local_axes() {
-        let f = Frame { anchor: Point::new(1.0, 1.0), facing: Angle(90.0), width: Distance(2.0), depth: Distance(1.0) };
+        let f = Frame {
+            anchor: Point::new(1.0, 1.0),
+            facing: Angle(90.0),
+            width: Distance(2.0),
+            depth: Distance(1.0),
+        };
         let (ahead, right) = f.local(Point::new(3.0, 0.0));
         assert!((ahead - 2.0).abs() < 1e-9 && (right - 1.0).abs() < 1e-9);
     }

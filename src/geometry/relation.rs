@@ -2,7 +2,7 @@
 //!
 //! A unit's front line runs through its front edge and its flank lines
 //! through its side edges, all extended without end. Points exactly on a
-//! line (within [`EPS`]) count as behind the front line and as between the
+//! line (within 1e-6) count as behind the front line and as between the
 //! flank lines. Questions about bases ask whether a base reaches *into* a
 //! region by more than the tolerance, so a base merely touching a boundary
 //! line from outside is not in the region.
@@ -67,10 +67,7 @@ pub fn any_part_directly_in_front(frame: &Frame, other: &[Base]) -> bool {
 /// Whether every corner of `shooter` is on or behind `target`'s front line,
 /// as the enfilade (flank fire) test wants.
 pub fn wholly_behind_front_line(target: &Frame, shooter: &Base) -> bool {
-    shooter
-        .corners()
-        .iter()
-        .all(|c| target.local(*c).0 <= EPS)
+    shooter.corners().iter().all(|c| target.local(*c).0 <= EPS)
 }
 
 /// Whether any part of `other` lies in the frame's frontal arc: the area
@@ -125,34 +122,87 @@ mod tests {
 
     /// A line of 4 bases 1 x 0.75, front edge from (8,10) to (12,10), facing +y.
     fn unit() -> Frame {
-        Frame::of(&lay_out(Layout::Line, 4, Point::new(10.0, 10.0), Angle(0.0), Distance(1.0), Distance(0.75)))
+        Frame::of(&lay_out(
+            Layout::Line,
+            4,
+            Point::new(10.0, 10.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.75),
+        ))
     }
 
     fn base_at(x: f64, y: f64, facing: f64) -> Base {
-        Base::new(Point::new(x, y), Angle(facing), Distance(1.0), Distance(0.75))
+        Base::new(
+            Point::new(x, y),
+            Angle(facing),
+            Distance(1.0),
+            Distance(0.75),
+        )
     }
 
     #[test]
     fn points_in_each_region() {
         let f = unit();
-        assert_eq!(relation_of_point(&f, Point::new(10.0, 15.0)), Relation::DirectlyInFront);
-        assert_eq!(relation_of_point(&f, Point::new(12.0, 11.0)), Relation::DirectlyInFront);
-        assert_eq!(relation_of_point(&f, Point::new(13.0, 11.0)), Relation::ToFront);
-        assert_eq!(relation_of_point(&f, Point::new(5.0, 20.0)), Relation::ToFront);
-        assert_eq!(relation_of_point(&f, Point::new(14.0, 9.0)), Relation::ToFlank);
-        assert_eq!(relation_of_point(&f, Point::new(6.0, 10.0)), Relation::ToFlank);
-        assert_eq!(relation_of_point(&f, Point::new(10.0, 5.0)), Relation::DirectlyBehind);
-        assert_eq!(relation_of_point(&f, Point::new(10.0, 9.5)), Relation::DirectlyBehind);
+        assert_eq!(
+            relation_of_point(&f, Point::new(10.0, 15.0)),
+            Relation::DirectlyInFront
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(12.0, 11.0)),
+            Relation::DirectlyInFront
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(13.0, 11.0)),
+            Relation::ToFront
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(5.0, 20.0)),
+            Relation::ToFront
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(14.0, 9.0)),
+            Relation::ToFlank
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(6.0, 10.0)),
+            Relation::ToFlank
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(10.0, 5.0)),
+            Relation::DirectlyBehind
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(10.0, 9.5)),
+            Relation::DirectlyBehind
+        );
     }
 
     #[test]
     fn regions_turn_with_the_unit() {
         // Facing +x from (0,0), width 2: ahead is +x, the flanks at y = +-1.
-        let f = Frame { anchor: Point::new(0.0, 0.0), facing: Angle(90.0), width: Distance(2.0), depth: Distance(1.0) };
-        assert_eq!(relation_of_point(&f, Point::new(3.0, 0.5)), Relation::DirectlyInFront);
-        assert_eq!(relation_of_point(&f, Point::new(3.0, 2.0)), Relation::ToFront);
-        assert_eq!(relation_of_point(&f, Point::new(-1.0, -3.0)), Relation::ToFlank);
-        assert_eq!(relation_of_point(&f, Point::new(-4.0, 0.0)), Relation::DirectlyBehind);
+        let f = Frame {
+            anchor: Point::new(0.0, 0.0),
+            facing: Angle(90.0),
+            width: Distance(2.0),
+            depth: Distance(1.0),
+        };
+        assert_eq!(
+            relation_of_point(&f, Point::new(3.0, 0.5)),
+            Relation::DirectlyInFront
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(3.0, 2.0)),
+            Relation::ToFront
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(-1.0, -3.0)),
+            Relation::ToFlank
+        );
+        assert_eq!(
+            relation_of_point(&f, Point::new(-4.0, 0.0)),
+            Relation::DirectlyBehind
+        );
     }
 
     #[test]
@@ -169,7 +219,11 @@ mod tests {
     #[test]
     fn less_than_half_behind_is_to_the_front() {
         let f = unit();
-        let other = vec![base_at(13.0, 9.5, 270.0), base_at(13.0, 10.5, 270.0), base_at(13.0, 11.5, 270.0)];
+        let other = vec![
+            base_at(13.0, 9.5, 270.0),
+            base_at(13.0, 10.5, 270.0),
+            base_at(13.0, 11.5, 270.0),
+        ];
         assert!(!is_to_flank(&f, &other));
     }
 
@@ -208,7 +262,8 @@ mod tests {
         let f = unit();
         // Front corners at (8,10) and (12,10). At 4 ahead, the 45 degree arc
         // reaches out to x = 16 on the right.
-        let point_base = |x: f64, y: f64| Base::new(Point::new(x, y), Angle(0.0), Distance(0.2), Distance(0.2));
+        let point_base =
+            |x: f64, y: f64| Base::new(Point::new(x, y), Angle(0.0), Distance(0.2), Distance(0.2));
         assert!(in_front_arc(&f, &[point_base(15.5, 14.0)], 45.0));
         assert!(!in_front_arc(&f, &[point_base(16.5, 14.0)], 45.0));
         assert!(in_front_arc(&f, &[point_base(4.5, 14.0)], 45.0));

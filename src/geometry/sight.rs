@@ -101,7 +101,10 @@ mod tests {
                 name: "wall".into(),
                 tags: vec![TerrainTag::Wall],
                 elevation: None,
-                shape: Shape::Polyline { points: vec![Point::new(0.0, 20.0), Point::new(10.0, 20.0)], width: Distance(0.0) },
+                shape: Shape::Polyline {
+                    points: vec![Point::new(0.0, 20.0), Point::new(10.0, 20.0)],
+                    width: Distance(0.0),
+                },
             },
         ]
     }
@@ -111,37 +114,104 @@ mod tests {
     #[test]
     fn wood_blocks_a_line_through_it() {
         let t = terrain();
-        assert!(!line_of_sight(Point::new(0.0, 5.0), Point::new(10.0, 5.0), &t, BLOCK));
-        assert!(line_of_sight(Point::new(0.0, 7.0), Point::new(10.0, 7.0), &t, BLOCK));
+        assert!(!line_of_sight(
+            Point::new(0.0, 5.0),
+            Point::new(10.0, 5.0),
+            &t,
+            BLOCK
+        ));
+        assert!(line_of_sight(
+            Point::new(0.0, 7.0),
+            Point::new(10.0, 7.0),
+            &t,
+            BLOCK
+        ));
         // Only blocking tags count.
-        assert!(line_of_sight(Point::new(0.0, 11.0), Point::new(10.0, 11.0), &t, BLOCK));
-        assert!(!line_of_sight(Point::new(0.0, 11.0), Point::new(10.0, 11.0), &t, &[TerrainTag::Difficult]));
+        assert!(line_of_sight(
+            Point::new(0.0, 11.0),
+            Point::new(10.0, 11.0),
+            &t,
+            BLOCK
+        ));
+        assert!(!line_of_sight(
+            Point::new(0.0, 11.0),
+            Point::new(10.0, 11.0),
+            &t,
+            &[TerrainTag::Difficult]
+        ));
     }
 
     #[test]
     fn ends_inside_or_grazing_do_not_block() {
         let t = terrain();
-        assert!(line_of_sight(Point::new(5.0, 5.0), Point::new(10.0, 5.0), &t, BLOCK));
-        assert!(line_of_sight(Point::new(0.0, 5.0), Point::new(4.0, 5.0), &t, BLOCK));
+        assert!(line_of_sight(
+            Point::new(5.0, 5.0),
+            Point::new(10.0, 5.0),
+            &t,
+            BLOCK
+        ));
+        assert!(line_of_sight(
+            Point::new(0.0, 5.0),
+            Point::new(4.0, 5.0),
+            &t,
+            BLOCK
+        ));
         // Along the wood's top edge.
-        assert!(line_of_sight(Point::new(0.0, 6.0), Point::new(10.0, 6.0), &t, BLOCK));
+        assert!(line_of_sight(
+            Point::new(0.0, 6.0),
+            Point::new(10.0, 6.0),
+            &t,
+            BLOCK
+        ));
         // Through one corner only.
-        assert!(line_of_sight(Point::new(1.0, 7.0), Point::new(7.0, 1.0), &t, BLOCK));
+        assert!(line_of_sight(
+            Point::new(1.0, 7.0),
+            Point::new(7.0, 1.0),
+            &t,
+            BLOCK
+        ));
     }
 
     #[test]
     fn thin_wall_blocks_crossings() {
         let t = terrain();
-        assert!(!line_of_sight(Point::new(5.0, 18.0), Point::new(5.0, 22.0), &t, BLOCK));
-        assert!(line_of_sight(Point::new(5.0, 20.0), Point::new(5.0, 22.0), &t, BLOCK));
-        assert!(line_of_sight(Point::new(12.0, 18.0), Point::new(12.0, 22.0), &t, BLOCK));
+        assert!(!line_of_sight(
+            Point::new(5.0, 18.0),
+            Point::new(5.0, 22.0),
+            &t,
+            BLOCK
+        ));
+        assert!(line_of_sight(
+            Point::new(5.0, 20.0),
+            Point::new(5.0, 22.0),
+            &t,
+            BLOCK
+        ));
+        assert!(line_of_sight(
+            Point::new(12.0, 18.0),
+            Point::new(12.0, 22.0),
+            &t,
+            BLOCK
+        ));
     }
 
     #[test]
     fn segment_through_area() {
         let area = square("a", 0.0, 0.0, 1.0, vec![]).area();
-        assert!(segment_hits_area(Point::new(-1.0, 0.5), Point::new(2.0, 0.5), &area));
-        assert!(!segment_hits_area(Point::new(-1.0, 1.5), Point::new(2.0, 1.5), &area));
-        assert!(segment_hits_area(Point::new(0.5, 0.5), Point::new(0.5, 0.5), &area));
+        assert!(segment_hits_area(
+            Point::new(-1.0, 0.5),
+            Point::new(2.0, 0.5),
+            &area
+        ));
+        assert!(!segment_hits_area(
+            Point::new(-1.0, 1.5),
+            Point::new(2.0, 1.5),
+            &area
+        ));
+        assert!(segment_hits_area(
+            Point::new(0.5, 0.5),
+            Point::new(0.5, 0.5),
+            &area
+        ));
     }
 }

@@ -250,7 +250,14 @@ mod tests {
     }
 
     fn line(n: usize) -> Vec<Base> {
-        lay_out(Layout::Line, n, Point::new(0.0, 0.0), Angle(0.0), Distance(1.0), Distance(0.5))
+        lay_out(
+            Layout::Line,
+            n,
+            Point::new(0.0, 0.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.5),
+        )
     }
 
     fn wood() -> TerrainFeature {
@@ -260,7 +267,12 @@ mod tests {
             tags: vec![TerrainTag::Woods],
             elevation: None,
             shape: Shape::Polygon {
-                points: vec![Point::new(-5.0, 5.0), Point::new(5.0, 5.0), Point::new(5.0, 7.0), Point::new(-5.0, 7.0)],
+                points: vec![
+                    Point::new(-5.0, 5.0),
+                    Point::new(5.0, 5.0),
+                    Point::new(5.0, 7.0),
+                    Point::new(-5.0, 7.0),
+                ],
             },
         }
     }
@@ -288,7 +300,14 @@ mod tests {
 
     #[test]
     fn wheel_of_a_four_base_line() {
-        let b = lay_out(Layout::Line, 4, Point::new(0.0, 0.0), Angle(0.0), Distance(1.0), Distance(0.5));
+        let b = lay_out(
+            Layout::Line,
+            4,
+            Point::new(0.0, 0.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
         // Forward about the right corner (2,0): clockwise, the left end comes forward.
         let (moved, area, travelled) = wheel(&b, Corner::Right, false, 90.0);
         assert!((travelled.0 - 2.0 * PI).abs() < 1e-9);
@@ -304,7 +323,10 @@ mod tests {
         }
         // ...and nothing much beyond the rear-left corner's radius does.
         let r = 16.25f64.sqrt();
-        assert!(!area.contains(&convert::geo_point(Point::new(2.0 - (r + 0.05) * 0.5f64.sqrt(), (r + 0.05) * 0.5f64.sqrt()))));
+        assert!(!area.contains(&convert::geo_point(Point::new(
+            2.0 - (r + 0.05) * 0.5f64.sqrt(),
+            (r + 0.05) * 0.5f64.sqrt()
+        ))));
         // Nor ahead of the final position.
         assert!(!area.contains(&convert::geo_point(Point::new(2.5, 2.0))));
     }
@@ -332,14 +354,26 @@ mod tests {
 
     #[test]
     fn column_follows_a_bent_path() {
-        let col = lay_out(Layout::Column, 3, Point::new(0.0, 0.0), Angle(0.0), Distance(1.0), Distance(0.5));
-        let (moved, area, travelled) = follow_path(&col, &[Point::new(0.0, 2.0), Point::new(2.0, 2.0)]);
+        let col = lay_out(
+            Layout::Column,
+            3,
+            Point::new(0.0, 0.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
+        let (moved, area, travelled) =
+            follow_path(&col, &[Point::new(0.0, 2.0), Point::new(2.0, 2.0)]);
         assert!((travelled.0 - 4.0).abs() < 1e-9);
         let fronts: Vec<Point> = moved.iter().map(|b| b.front_center()).collect();
         assert!(close(fronts[0], Point::new(2.0, 2.0)));
         assert!(close(fronts[1], Point::new(1.5, 2.0)));
         assert!(close(fronts[2], Point::new(1.0, 2.0)));
-        assert!(moved.iter().all(|b| (b.facing.degrees() - 90.0).abs() < 1e-9));
+        assert!(
+            moved
+                .iter()
+                .all(|b| (b.facing.degrees() - 90.0).abs() < 1e-9)
+        );
         // The corner of the route and both footprints are swept.
         assert!(area.contains(&geo::Point::new(0.0, 2.0)));
         assert!(area.contains(&geo::Point::new(0.0, -1.4)));
@@ -349,7 +383,14 @@ mod tests {
 
     #[test]
     fn base_straddling_a_bend_faces_along_the_chord() {
-        let col = lay_out(Layout::Column, 2, Point::new(0.0, 0.0), Angle(0.0), Distance(1.0), Distance(0.5));
+        let col = lay_out(
+            Layout::Column,
+            2,
+            Point::new(0.0, 0.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
         let (moved, _, _) = follow_path(&col, &[Point::new(0.0, 1.0), Point::new(0.25, 1.0)]);
         assert!(close(moved[0].front_center(), Point::new(0.25, 1.0)));
         assert!((moved[0].facing.degrees() - 45.0).abs() < 1e-9);
@@ -360,12 +401,27 @@ mod tests {
 
     #[test]
     fn straight_path_is_a_plain_advance() {
-        let col = lay_out(Layout::Column, 2, Point::new(3.0, 3.0), Angle(90.0), Distance(1.0), Distance(0.5));
+        let col = lay_out(
+            Layout::Column,
+            2,
+            Point::new(3.0, 3.0),
+            Angle(90.0),
+            Distance(1.0),
+            Distance(0.5),
+        );
         let (moved, _, travelled) = follow_path(&col, &[Point::new(5.0, 3.0)]);
         assert!((travelled.0 - 2.0).abs() < 1e-9);
         for (a, b) in col.iter().zip(&moved) {
             assert!(close(a.center + Point::new(2.0, 0.0), b.center));
         }
-        assert!((path_length(Point::new(0.0, 0.0), &[Point::new(3.0, 4.0), Point::new(3.0, 0.0)]).0 - 9.0).abs() < 1e-12);
+        assert!(
+            (path_length(
+                Point::new(0.0, 0.0),
+                &[Point::new(3.0, 4.0), Point::new(3.0, 0.0)]
+            )
+            .0 - 9.0)
+                .abs()
+                < 1e-12
+        );
     }
 }

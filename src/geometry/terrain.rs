@@ -8,7 +8,7 @@ use super::measure::{Distance, Point};
 use geo::algorithm::buffer::{BufferStyle, LineCap};
 use geo::orient::{Direction, Orient};
 use geo::{
-    Buffer, BooleanOps, Contains, Euclidean, Intersects, Length, LineString, MultiLineString,
+    BooleanOps, Buffer, Contains, Euclidean, Intersects, Length, LineString, MultiLineString,
     MultiPolygon, Validation,
 };
 use schemars::JsonSchema;
@@ -118,7 +118,9 @@ impl TerrainFeature {
             return false;
         }
         let area = self.area();
-        bases.iter().all(|b| area.contains(&b.shrunk(EPS).polygon()))
+        bases
+            .iter()
+            .all(|b| area.contains(&b.shrunk(EPS).polygon()))
     }
 
     /// Whether the feature and `area` share ground (more than a sliver). For
@@ -139,16 +141,25 @@ impl TerrainFeature {
     pub fn validate(&self) -> Result<(), GeometryError> {
         let id = || self.id.clone();
         if self.elevation.is_some_and(|e| !e.is_finite()) {
-            return Err(GeometryError::NotFinite { id: id(), what: "elevation" });
+            return Err(GeometryError::NotFinite {
+                id: id(),
+                what: "elevation",
+            });
         }
         let (points, needed, shape) = match &self.shape {
             Shape::Polygon { points } => (points, 3, "polygon"),
             Shape::Polyline { points, width } => {
                 if !width.0.is_finite() {
-                    return Err(GeometryError::NotFinite { id: id(), what: "width" });
+                    return Err(GeometryError::NotFinite {
+                        id: id(),
+                        what: "width",
+                    });
                 }
                 if width.0 < 0.0 {
-                    return Err(GeometryError::NegativeWidth { id: id(), width: width.0 });
+                    return Err(GeometryError::NegativeWidth {
+                        id: id(),
+                        width: width.0,
+                    });
                 }
                 if width.0 > MAX_EXTENT {
                     return Err(GeometryError::TooLarge {
@@ -162,7 +173,10 @@ impl TerrainFeature {
             }
         };
         if points.iter().any(|p| !p.is_finite()) {
-            return Err(GeometryError::NotFinite { id: id(), what: "a coordinate" });
+            return Err(GeometryError::NotFinite {
+                id: id(),
+                what: "a coordinate",
+            });
         }
         if let Some(v) = points
             .iter()
@@ -183,12 +197,20 @@ impl TerrainFeature {
             points.len()
         };
         if found < needed {
-            return Err(GeometryError::TooFewPoints { id: id(), shape, needed, found });
+            return Err(GeometryError::TooFewPoints {
+                id: id(),
+                shape,
+                needed,
+                found,
+            });
         }
         if let Shape::Polygon { points } = &self.shape {
-            convert::polygon(points)
-                .check_validation()
-                .map_err(|e| GeometryError::InvalidPolygon { id: id(), reason: e.to_string() })?;
+            convert::polygon(points).check_validation().map_err(|e| {
+                GeometryError::InvalidPolygon {
+                    id: id(),
+                    reason: e.to_string(),
+                }
+            })?;
         }
         Ok(())
     }
@@ -207,7 +229,12 @@ mod tests {
             tags: vec![TerrainTag::Woods, TerrainTag::Difficult],
             elevation: None,
             shape: Shape::Polygon {
-                points: vec![Point::new(0.0, 0.0), Point::new(4.0, 0.0), Point::new(4.0, 4.0), Point::new(0.0, 4.0)],
+                points: vec![
+                    Point::new(0.0, 0.0),
+                    Point::new(4.0, 0.0),
+                    Point::new(4.0, 4.0),
+                    Point::new(0.0, 4.0),
+                ],
             },
         }
     }
@@ -219,7 +246,11 @@ mod tests {
             tags: vec![TerrainTag::Wall, TerrainTag::Obstruction],
             elevation: None,
             shape: Shape::Polyline {
-                points: vec![Point::new(0.0, 0.0), Point::new(10.0, 0.0), Point::new(10.0, 10.0)],
+                points: vec![
+                    Point::new(0.0, 0.0),
+                    Point::new(10.0, 0.0),
+                    Point::new(10.0, 10.0),
+                ],
                 width: Distance(width),
             },
         }
@@ -241,7 +272,11 @@ mod tests {
         // Two legs of 10 by 0.5, less the square where they overlap inside the
         // bend, plus a quarter disc of radius 0.25 rounding its outside.
         let expected = 2.0 * 10.0 * 0.5 - 0.0625 + std::f64::consts::PI * 0.0625 / 4.0;
-        assert!((area.unsigned_area() - expected).abs() < 0.01, "{}", area.unsigned_area());
+        assert!(
+            (area.unsigned_area() - expected).abs() < 0.01,
+            "{}",
+            area.unsigned_area()
+        );
         assert!(area.contains(&geo::Point::new(5.0, 0.2)));
         assert!(!area.contains(&geo::Point::new(5.0, 0.3)));
         assert!(!area.contains(&geo::Point::new(-0.1, 0.0)));
@@ -252,7 +287,10 @@ mod tests {
     fn bases_in_and_out_of_a_wood() {
         let w = wood();
         assert!(w.touches_bases(&[base(4.3, 2.0)]));
-        assert!(!w.touches_bases(&[base(4.5, 2.0)]), "flush against the edge is outside");
+        assert!(
+            !w.touches_bases(&[base(4.5, 2.0)]),
+            "flush against the edge is outside"
+        );
         assert!(!w.touches_bases(&[base(6.0, 2.0)]));
         assert!(w.contains_bases(&[base(3.5, 3.5), base(1.0, 1.0)]));
         assert!(!w.contains_bases(&[base(3.5, 3.5), base(4.0, 1.0)]));
@@ -284,19 +322,65 @@ mod tests {
         assert!(wood().validate().is_ok());
         assert!(wall(0.5).validate().is_ok());
         let mut f = wood();
-        f.shape = Shape::Polygon { points: vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(0.0, 0.0)] };
-        assert!(matches!(f.validate(), Err(GeometryError::TooFewPoints { found: 2, .. })));
-        f.shape = Shape::Polygon { points: vec![Point::new(0.0, 0.0), Point::new(1.0, 1.0), Point::new(1.0, 0.0), Point::new(0.0, 1.0)] };
-        assert!(matches!(f.validate(), Err(GeometryError::InvalidPolygon { .. })));
-        f.shape = Shape::Polygon { points: vec![Point::new(0.0, 0.0), Point::new(f64::NAN, 0.0), Point::new(0.0, 1.0)] };
+        f.shape = Shape::Polygon {
+            points: vec![
+                Point::new(0.0, 0.0),
+                Point::new(1.0, 0.0),
+                Point::new(0.0, 0.0),
+            ],
+        };
+        assert!(matches!(
+            f.validate(),
+            Err(GeometryError::TooFewPoints { found: 2, .. })
+        ));
+        f.shape = Shape::Polygon {
+            points: vec![
+                Point::new(0.0, 0.0),
+                Point::new(1.0, 1.0),
+                Point::new(1.0, 0.0),
+                Point::new(0.0, 1.0),
+            ],
+        };
+        assert!(matches!(
+            f.validate(),
+            Err(GeometryError::InvalidPolygon { .. })
+        ));
+        f.shape = Shape::Polygon {
+            points: vec![
+                Point::new(0.0, 0.0),
+                Point::new(f64::NAN, 0.0),
+                Point::new(0.0, 1.0),
+            ],
+        };
         assert!(matches!(f.validate(), Err(GeometryError::NotFinite { .. })));
-        f.shape = Shape::Polygon { points: vec![Point::new(0.0, 0.0), Point::new(2e6, 0.0), Point::new(0.0, 1.0)] };
+        f.shape = Shape::Polygon {
+            points: vec![
+                Point::new(0.0, 0.0),
+                Point::new(2e6, 0.0),
+                Point::new(0.0, 1.0),
+            ],
+        };
         assert!(matches!(f.validate(), Err(GeometryError::TooLarge { .. })));
-        f.shape = Shape::Polyline { points: vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)], width: Distance(-1.0) };
-        assert!(matches!(f.validate(), Err(GeometryError::NegativeWidth { .. })));
-        f.shape = Shape::Polyline { points: vec![Point::new(0.0, 0.0)], width: Distance(1.0) };
-        assert!(matches!(f.validate(), Err(GeometryError::TooFewPoints { needed: 2, .. })));
-        f.shape = Shape::Polyline { points: vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)], width: Distance(1e7) };
+        f.shape = Shape::Polyline {
+            points: vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)],
+            width: Distance(-1.0),
+        };
+        assert!(matches!(
+            f.validate(),
+            Err(GeometryError::NegativeWidth { .. })
+        ));
+        f.shape = Shape::Polyline {
+            points: vec![Point::new(0.0, 0.0)],
+            width: Distance(1.0),
+        };
+        assert!(matches!(
+            f.validate(),
+            Err(GeometryError::TooFewPoints { needed: 2, .. })
+        ));
+        f.shape = Shape::Polyline {
+            points: vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)],
+            width: Distance(1e7),
+        };
         assert!(matches!(f.validate(), Err(GeometryError::TooLarge { .. })));
     }
 
@@ -305,7 +389,9 @@ mod tests {
         let text = "id: s1\nname: Brook\ntags: [water, difficult]\nshape: polyline\nwidth: 0.5\npoints:\n  - {x: 0, y: 0}\n  - {x: 3, y: 1}\n";
         let f: TerrainFeature = serde_yaml::from_str(text).unwrap();
         assert_eq!(f.tags, vec![TerrainTag::Water, TerrainTag::Difficult]);
-        assert!(matches!(f.shape, Shape::Polyline { ref points, width } if points.len() == 2 && width == Distance(0.5)));
+        assert!(
+            matches!(f.shape, Shape::Polyline { ref points, width } if points.len() == 2 && width == Distance(0.5))
+        );
         let poly = "id: h\nname: Hill\nelevation: 1.0\nshape: polygon\npoints: [{x: 0, y: 0}, {x: 1, y: 0}, {x: 0, y: 1}]\n";
         let h: TerrainFeature = serde_yaml::from_str(poly).unwrap();
         assert!(h.tags.is_empty());
