@@ -90,8 +90,12 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
             ),
         )));
     }
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| Box::new(Problem::plain(file, format!("the file is not UTF-8 text ({e})"))))?;
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Box::new(Problem::plain(
+            file,
+            format!("the file is not UTF-8 text ({e})"),
+        ))
+    })?;
     let env: Envelope = crate::yaml::from_str(text).map_err(|e| {
         let loc = e.location();
         Box::new(Problem {

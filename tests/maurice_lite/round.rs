@@ -259,8 +259,8 @@ fn the_first_round_roll_rerolls_ties() {
     let mut by = galloper::side::BySide::new();
     by.insert(blue(), orders(deploy_blue));
     by.insert(red(), orders(deploy_red));
-    // The shuffles use the hidden dice: 37 + 27 draws, scripted as 1s; then the roll-off.
-    let mut script = vec![1; 37 + 27];
+    // The shuffles use the hidden dice: 39 + 29 draws (40 action cards, then 28 plus 2 Reshuffles), scripted as 1s; then the roll-off.
+    let mut script = vec![1; 39 + 29];
     script.extend([4, 4, 2, 5]);
     let mut d = galloper::dice::Dice::scripted(script);
     let r = MauriceLite.resolve(&s, &by, &mut d);

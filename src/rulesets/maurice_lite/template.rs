@@ -103,7 +103,12 @@ fn deployment(s: &State, side: &SideId) -> String {
     let facing = if index == 0 { 0.0 } else { 180.0 };
     let mut x = 1.0;
     t.push_str("deploy:\n");
-    let _ = writeln!(t, "  cinc: {{x: {:.1}, y: {:.1}}}", w / 2.0, if index == 0 { y0 + 0.5 } else { y1 - 0.5 });
+    let _ = writeln!(
+        t,
+        "  cinc: {{x: {:.1}, y: {:.1}}}",
+        w / 2.0,
+        if index == 0 { y0 + 0.5 } else { y1 - 0.5 }
+    );
     t.push_str("  units:\n");
     for u in s.units.iter().filter(|u| &u.side == side) {
         let formation = match u.arm {

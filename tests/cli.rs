@@ -1,0 +1,155 @@
+//! The command line as a player and a game master use it: every command has
+//! help, and a game goes from keys to an audited archive.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn galloper(data: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_galloper"))
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .output()
+        .expect("galloper runs")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "failed: {}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn every_command_has_help() {
+    let tmp = tempfile::tempdir().unwrap();
+    for cmd in [
+        "keygen", "new", "status", "orders", "sign", "submit", "process", "render", "audit",
+        "schema", "resolve", "demo",
+    ] {
+        let out = ok(&galloper(tmp.path(), &[cmd, "--help"]));
+        assert!(out.contains("Usage"), "{cmd}: {out}");
+    }
+}
+
+#[test]
+fn a_game_from_keys_to_audit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let data = d.join("data");
+    let key = |n: &str| d.join(n).to_string_lossy().into_owned();
+    ok(&galloper(&data, &["keygen", &key("f")]));
+    ok(&galloper(&data, &["keygen", &key("a")]));
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/maurice-lite/hollowbrook.yaml");
+    let fp = format!("french:f@x.example:{}.pub", key("f"));
+    let ap = format!("austrians:a@x.example:{}.pub", key("a"));
+    let out = ok(&galloper(
+        &data,
+        &[
+            "new",
+            &scenario.to_string_lossy(),
+            "--game",
+            "g1",
+            "--player",
+            &fp,
+            "--player",
+            &ap,
+        ],
+    ));
+    assert!(out.contains("waiting"), "{out}");
+    for (side, k) in [("french", "f"), ("austrians", "a")] {
+        let t = ok(&galloper(&data, &["orders", "template", "g1", side]));
+        let file = d.join(format!("{side}.yaml"));
+        std::fs::write(&file, t).unwrap();
+        ok(&galloper(
+            &data,
+            &["sign", &file.to_string_lossy(), "--key", &key(k)],
+        ));
+        let out = ok(&galloper(&data, &["submit", &file.to_string_lossy()]));
+        assert!(out.contains("accepted"), "{out}");
+    }
+    // Sending the French file again replaces the earlier one and says so.
+    let again = ok(&galloper(
+        &data,
+        &["submit", &d.join("french.yaml").to_string_lossy()],
+    ));
+    assert!(again.contains("replaces"), "{again}");
+    let out = ok(&galloper(
+        &data,
+        &["process", "--outbox", &d.join("out").to_string_lossy()],
+    ));
+    assert!(out.contains("resolved g1 step 1"), "{out}");
+    assert!(d.join("out/g1/step-0001/french/report.html").exists());
+    assert!(d.join("out/g1/step-0001/french/map.png").exists());
+    // The old file is now a replay: refused, exit code 1, and it says why.
+    let o = galloper(&data, &["submit", &d.join("french.yaml").to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("already resolved"));
+    let out = ok(&galloper(
+        &data,
+        &["audit", &data.join("archive/g1").to_string_lossy()],
+    ));
+    assert!(
+        out.contains("AUDIT PASSED") && out.contains("not yet"),
+        "{out}"
+    );
+}
+
+#[test]
+fn schema_and_sandbox_resolve() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = ok(&galloper(
+        tmp.path(),
+        &["schema", "orders", "--ruleset", "maurice-lite"],
+    ));
+    let v: serde_json::Value = serde_json::from_str(&schema).expect("JSON");
+    assert!(schema.contains("deploy") && schema.contains("round") && v.is_object());
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/maurice-lite/hollowbrook.yaml");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/maurice-lite/demo");
+    let fr = tmp.path().join("fr.yaml");
+    let au = tmp.path().join("au.yaml");
+    // The first entry of each demo script is its deployment.
+    for (src, dst) in [("french.yaml", &fr), ("austrians.yaml", &au)] {
+        let list: Vec<serde_yaml::Value> =
+            galloper::yaml::from_str(&std::fs::read_to_string(demo.join(src)).unwrap()).unwrap();
+        std::fs::write(dst, galloper::yaml::to_string(&list[0]).unwrap()).unwrap();
+    }
+    let dice: Vec<String> = std::iter::repeat_n("1".to_string(), 68)
+        .chain(["6".into(), "2".into()])
+        .collect();
+    let out = ok(&galloper(
+        tmp.path(),
+        &[
+            "resolve",
+            &scenario.to_string_lossy(),
+            "--orders",
+            &format!("french={}", fr.display()),
+            "--orders",
+            &format!("austrians={}", au.display()),
+            "--dice",
+            &dice.join(","),
+            "--format",
+            "json",
+        ],
+    ));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        v["violations"].as_array().map(|a| a.len()),
+        Some(0),
+        "{out}"
+    );
+    let text = v["events"].to_string();
+    assert!(text.contains("French plays the first round"), "{text}");
+    assert!(
+        v["dice"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["purpose"].as_str().unwrap_or("").contains("first round"))
+    );
+}
