@@ -201,3 +201,47 @@ fn no_unit_enters_impassable_ground() {
     let v = check(&s, &blue(), &march("b-i1", "[{forward: 5}]"));
     assert!(rules_of(&v).contains("impassable"), "{}", rules_of(&v));
 }
+
+#[test]
+fn a_column_snakes_along_its_path_and_pays_its_length() {
+    let mut s = ready();
+    place(&mut s, "b-i1", 10.0, 5.0, 0.0, Formation::Column);
+    // 5 BW up, then 5 BW right: 10 of the column's 12.
+    let path = "[{path: [{x: 10, y: 10}, {x: 15, y: 10}]}]";
+    assert!(check(&s, &blue(), &march("b-i1", path)).is_empty());
+    let r = resolve(&s, &blue(), &march("b-i1", path), vec![]);
+    let u = r.state.unit("b-i1").unwrap();
+    let at = u.anchor.unwrap();
+    assert!(
+        (at.x - 15.0).abs() < 1e-6 && (at.y - 10.0).abs() < 1e-6,
+        "{at:?}"
+    );
+    assert!(
+        (u.facing.degrees() - 90.0).abs() < 1e-6,
+        "faces along the last leg"
+    );
+    assert!(texts(&r).contains("moves 10.0 BW"), "{}", texts(&r));
+    // 13 BW is over the allowance.
+    let long = "[{path: [{x: 10, y: 13}, {x: 15, y: 13}]}]";
+    assert!(!check(&s, &blue(), &march("b-i1", long)).is_empty());
+    // Lines do not snake.
+    place(&mut s, "b-i1", 10.0, 5.0, 0.0, Formation::Line);
+    assert!(!check(&s, &blue(), &march("b-i1", path)).is_empty());
+}
+
+#[test]
+fn massed_through_line_disrupts_both_and_guns_disrupt_only_the_horse() {
+    let mut s = ready();
+    hand(&mut s, &blue(), &["c39", "c33"]);
+    place(&mut s, "b-c1", 10.0, 3.0, 0.0, Formation::Massed);
+    place(&mut s, "b-i1", 10.0, 4.5, 0.0, Formation::Line);
+    let r = resolve(&s, &blue(), &march("b-c1", "[{forward: 4}]"), vec![]);
+    assert_eq!(r.state.unit("b-c1").unwrap().disruption, 1, "{}", texts(&r));
+    assert_eq!(r.state.unit("b-i1").unwrap().disruption, 1);
+    let mut s = ready();
+    place(&mut s, "b-a1", 10.0, 3.0, 0.0, Formation::Battery);
+    place(&mut s, "b-c1", 10.0, 5.0, 0.0, Formation::Massed);
+    let r = resolve(&s, &blue(), &march("b-a1", "[{forward: 5}]"), vec![]);
+    assert_eq!(r.state.unit("b-a1").unwrap().disruption, 0, "{}", texts(&r));
+    assert_eq!(r.state.unit("b-c1").unwrap().disruption, 1);
+}

@@ -271,3 +271,75 @@ fn the_first_round_roll_rerolls_ties() {
     );
     assert_eq!(r.state.armies[&blue()].hand.len(), 6);
 }
+
+#[test]
+fn an_interrupt_that_puts_the_force_out_of_reach_foils_the_activation() {
+    use galloper::rulesets::maurice_lite::cards::{Payment, pay_after_interrupt};
+    let s = table();
+    let played = vec!["c31".to_string()]; // span 10
+    // 8 BW more: the hand tops up with the fewest cards that still reach.
+    let p = pay_after_interrupt(&s, &played, &["c01".into(), "c30".into()], 9, 8);
+    assert_eq!(p, Payment::Paid(vec!["c31".into(), "c30".into()]));
+    // Nothing in hand reaches: the played card is lost.
+    let p = pay_after_interrupt(&s, &played, &["c01".into()], 9, 8);
+    assert_eq!(
+        p,
+        Payment::Foiled {
+            lost: vec!["c31".into()]
+        }
+    );
+    // No interrupt: the cards played stand.
+    assert_eq!(
+        pay_after_interrupt(&s, &played, &[], 9, 0),
+        Payment::Paid(played.clone())
+    );
+}
+
+#[test]
+fn a_broken_unit_costs_its_army_a_morale_point() {
+    let mut s = table();
+    place(&mut s, "b-i1", 10.0, 3.0, 0.0, Formation::Line);
+    assert_eq!(s.break_unit("b-i1"), Some(blue()));
+    assert_eq!(s.armies[&blue()].morale, 3);
+    assert!(!s.unit("b-i1").unwrap().on_table());
+    assert_eq!(s.break_unit("b-i1"), None, "a unit breaks once");
+}
+
+#[test]
+fn a_side_with_no_cards_must_pass() {
+    let mut s = table();
+    place(&mut s, "b-i1", 10.0, 3.0, 0.0, Formation::Line);
+    hand(&mut s, &blue(), &[]);
+    let v = check(
+        &s,
+        &blue(),
+        "round: {command: {march: {force: [b-i1], cards: fewest}}}",
+    );
+    assert!(rules_of(&v).contains("must pass"), "{}", rules_of(&v));
+    assert!(check(&s, &blue(), "round: {command: pass}").is_empty());
+}
+
+#[test]
+fn events_are_played_for_their_effect() {
+    let mut s = table();
+    hand(&mut s, &blue(), &["c24", "c26"]);
+    let v = check(&s, &blue(), "round: {command: {event: c01}}");
+    assert!(!v.is_empty(), "a card not in hand");
+    let v = check(&s, &blue(), "round: {command: {event: c26}}");
+    assert!(v.is_empty(), "{}", rules_of(&v));
+    // Fresh Horses: draw two.
+    let r = resolve(&s, &blue(), "round: {command: {event: c24}}", vec![]);
+    assert_eq!(r.state.armies[&blue()].hand.len(), 3, "{}", texts(&r));
+    // The General's Presence: DISR off units near the CinC and away from the enemy.
+    place(&mut s, "b-i1", 20.0, 4.0, 0.0, Formation::Line);
+    place(&mut s, "b-i2", 5.0, 20.0, 0.0, Formation::Line);
+    s.unit_mut("b-i1").unwrap().disruption = 2;
+    s.unit_mut("b-i2").unwrap().disruption = 2;
+    let r = resolve(&s, &blue(), "round: {command: {event: c26}}", vec![]);
+    assert_eq!(r.state.unit("b-i1").unwrap().disruption, 1, "{}", texts(&r));
+    assert_eq!(
+        r.state.unit("b-i2").unwrap().disruption,
+        2,
+        "far from the CinC"
+    );
+}

@@ -60,3 +60,35 @@ pub fn total_span(state: &State, cards: &[String]) -> u32 {
 pub fn lowest(state: &State, hand: &[String]) -> Option<String> {
     hand.iter().min_by_key(|c| state.span_of(c)).cloned()
 }
+
+/// How an activation was paid for, once the passive side had its say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Payment {
+    /// These cards pay for it.
+    Paid(Vec<String>),
+    /// An interrupt pushed the force out of reach: the cards played are lost
+    /// and the round ends (chapter 4, Activation Foiled by the Enemy).
+    Foiled { lost: Vec<String> },
+}
+
+/// After the passive side adds `extra` BW with an interrupt, the active side
+/// tops up the `played` cards with the fewest more from `rest` of its hand.
+pub fn pay_after_interrupt(
+    state: &State,
+    played: &[String],
+    rest: &[String],
+    need: u32,
+    extra: u32,
+) -> Payment {
+    let have = total_span(state, played);
+    let target = need + extra;
+    if have >= target {
+        return Payment::Paid(played.to_vec());
+    }
+    match fewest(state, rest, target - have) {
+        Some(more) => Payment::Paid(played.iter().cloned().chain(more).collect()),
+        None => Payment::Foiled {
+            lost: played.to_vec(),
+        },
+    }
+}

@@ -1,7 +1,7 @@
 //! The round (chapter 4): command choice, the draw, the action, the CinC and
 //! the end of the round.
 
-use super::cards::{fewest, lowest, total_span};
+use super::cards::{Payment, fewest, lowest, pay_after_interrupt, total_span};
 use super::cinc;
 use super::deck::{DrawNote, EventEffect, HAND_LIMIT};
 use super::forces::{activation_distance, check_force, cost};
@@ -285,6 +285,27 @@ fn carry_out(
             ev,
         );
         return;
+    };
+    // Interrupts that lengthen the activation come with the passive side's
+    // standing reactions (chapter 3); none can be in play before they exist.
+    let extra = 0;
+    let rest: Vec<String> = hand
+        .iter()
+        .filter(|c| !cards.contains(c))
+        .cloned()
+        .collect();
+    let cards = match pay_after_interrupt(s, &cards, &rest, need, extra) {
+        Payment::Paid(c) => c,
+        Payment::Foiled { lost } => {
+            let text = lost
+                .iter()
+                .map(|c| s.card_name(c))
+                .collect::<Vec<_>>()
+                .join(", ");
+            discard(s, side, &lost);
+            ev.push(Event::public(format!("{name}'s activation is foiled: the force is out of reach, {text} lost; the round ends")));
+            return;
+        }
     };
     let spans = cards
         .iter()

@@ -169,3 +169,17 @@ impl State {
         }
     }
 }
+
+impl State {
+    /// Remove a broken unit from the table; its army loses a morale point
+    /// (chapter 2). Combat and fire (issue 3) break units through here.
+    pub fn break_unit(&mut self, id: &str) -> Option<SideId> {
+        let u = self.units.iter_mut().find(|u| u.id == id && !u.broken)?;
+        u.broken = true;
+        let side = u.side.clone();
+        if let Some(a) = self.armies.get_mut(&side) {
+            a.morale -= 1;
+        }
+        Some(side)
+    }
+}
