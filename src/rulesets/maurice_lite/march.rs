@@ -252,6 +252,7 @@ pub fn plan(
                 facing = head.facing;
                 anchor = head.center + facing.unit_vector().scale(m.base_depth.get() / 2.0);
                 bases = unit.bases_at(&m, anchor, facing, formation);
+                swept = swept.union(&area::of_bases(&bases));
                 used = used + dist;
                 trace.extend(points.iter().copied());
             }
