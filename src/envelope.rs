@@ -216,3 +216,92 @@ pub fn with_entropy(text: &str, entropy_hex: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "galloper: 1\ngame: g1\nstep: 2\nside: french\nentropy: 00112233445566778899aabbccddeeff\norders:\n  round:\n    command: pass\n";
+
+    #[test]
+    fn a_good_envelope_parses() {
+        let e = parse("o.yaml", GOOD.as_bytes()).unwrap();
+        assert_eq!(
+            (e.game.as_str(), e.step, e.side.as_str()),
+            ("g1", 2, "french")
+        );
+    }
+
+    #[test]
+    fn yaml_errors_name_line_and_column() {
+        let bad = GOOD.replace("step: 2", "step: [2");
+        let p = parse("o.yaml", bad.as_bytes()).unwrap_err();
+        assert_eq!(p.line, Some(3), "{p}");
+        assert!(p.to_string().starts_with("o.yaml:3:"), "{p}");
+        let unknown = GOOD.replace("side: french", "side: french\ncolour: blue");
+        let p = parse("o.yaml", unknown.as_bytes()).unwrap_err();
+        assert!(p.to_string().contains("colour"), "{p}");
+    }
+
+    #[test]
+    fn entropy_must_be_sixteen_bytes_of_hex() {
+        let short = GOOD.replace("00112233445566778899aabbccddeeff", "0011");
+        let p = parse("o.yaml", short.as_bytes()).unwrap_err();
+        assert_eq!(p.line, Some(5));
+        assert!(p.message.contains("at least 16"), "{p}");
+        let nothex = GOOD.replace(
+            "00112233445566778899aabbccddeeff",
+            "zz112233445566778899aabbccddeeff",
+        );
+        assert!(parse("o.yaml", nothex.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn large_and_binary_files_are_refused_unread() {
+        let big = vec![b'#'; MAX_BYTES + 1];
+        assert!(
+            parse("o.yaml", &big)
+                .unwrap_err()
+                .message
+                .contains("at most")
+        );
+        assert!(
+            parse("o.yaml", &[0xff, 0xfe, 0x00])
+                .unwrap_err()
+                .message
+                .contains("UTF-8")
+        );
+    }
+
+    #[test]
+    fn violations_point_at_the_line_of_their_unit() {
+        let text = "galloper: 1\norders:\n  round:\n    command:\n      march:\n        force: [a, b]\n        moves:\n          - unit: b\n            steps: [{forward: 9}]\n";
+        let v = Violation::new(
+            &["moves", "b"],
+            Some("b"),
+            "6. Movement allowances",
+            "too far",
+        );
+        let p = locate("o.yaml", text, &v);
+        assert_eq!(p.line, Some(8));
+        assert_eq!(
+            p.to_string(),
+            "o.yaml:8: unit b: too far (rule: 6. Movement allowances)"
+        );
+    }
+
+    #[test]
+    fn compose_and_fresh_entropy_round_trip() {
+        let text = compose(
+            "g1",
+            3,
+            &SideId::new("austrians"),
+            "FILL",
+            "round:\n  command: pass\n",
+        );
+        let text = with_entropy(&text, &"ab".repeat(16));
+        let e = parse("o.yaml", text.as_bytes()).unwrap();
+        assert_eq!(e.step, 3);
+        assert_eq!(e.entropy, "ab".repeat(16));
+    }
+}
