@@ -1,7 +1,7 @@
 //! The command line: parse arguments, call the library, say what happened.
 
 use crate::envelope;
-use crate::game::{PlayerSpec, Refusal, Server, audit};
+use crate::game::{PlayerSpec, Server, audit};
 use crate::rulesets;
 use crate::side::SideId;
 use crate::sig;
@@ -77,10 +77,15 @@ enum Command {
         #[arg(long, default_value = "galloper-outbox")]
         outbox: PathBuf,
     },
-    /// Render a report view (YAML) to HTML, text and PNG.
+    /// Render a reader's report of a resolved step again (HTML, text, PNG), the umpire's by default.
     Render {
-        /// A ReportView YAML, or a map view YAML with --map.
-        view: PathBuf,
+        game: String,
+        /// The resolved step; the last one when absent.
+        #[arg(long)]
+        step: Option<u32>,
+        /// A side, `public`, or `umpire` (who sees every hand).
+        #[arg(long, default_value = "umpire")]
+        reader: String,
         #[arg(long)]
         out: PathBuf,
     },
@@ -230,13 +235,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 println!("nothing to resolve");
             }
         }
-        Command::Render { view, out } => {
-            let text = std::fs::read_to_string(&view)
-                .with_context(|| format!("cannot read {}", view.display()))?;
-            let v: crate::view::ReportView =
-                crate::yaml::from_str(&text).context("the view does not parse as a report view")?;
-            crate::game::report::write_view(&out, &v)?;
-            println!("wrote {}/report.html, report.txt, map.png", out.display());
+        Command::Render {
+            game,
+            step,
+            reader,
+            out,
+        } => {
+            let viewer = match reader.as_str() {
+                "umpire" => crate::view::Viewer::Umpire,
+                "public" => crate::view::Viewer::Public,
+                side => crate::view::Viewer::Side(SideId::new(side)),
+            };
+            let server = Server::open(&cli.data)?;
+            let view = server.report(&game, step, &viewer)?;
+            crate::game::report::write_view(&out, &view)?;
+            println!("wrote {}: report.html, report.txt, map.png", out.display());
         }
         Command::Audit { dir } => match audit::audit(&dir) {
             Ok(v) => {
@@ -379,9 +392,4 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Describe a refusal the way a reply mail would.
-pub fn refusal_text(e: &Refusal) -> String {
-    e.to_string()
 }

@@ -10,7 +10,7 @@ pub mod store;
 use crate::dice::{Dice, StreamKind, protocol};
 use crate::envelope::{self, Problem};
 use crate::event::Event;
-use crate::ruleset::{AnyRuleset, Due, state_to_yaml};
+use crate::ruleset::{AnyRuleset, Due};
 use crate::rulesets;
 use crate::side::{BySide, SideId};
 use crate::sig;
@@ -145,6 +145,9 @@ impl Server {
         })
     }
 
+    pub(crate) fn private_key(&self) -> &str {
+        &self.key.private_openssh
+    }
     pub fn server_public_key(&self) -> &str {
         &self.key.public_line
     }
@@ -602,6 +605,46 @@ impl Server {
         Ok(rules.sides(&g.scenario)?)
     }
 
+    /// Rebuild one reader's report of a resolved step (the last one when
+    /// `step` is none) from the store.
+    pub fn report(
+        &self,
+        game: &str,
+        step: Option<u32>,
+        viewer: &crate::view::Viewer,
+    ) -> anyhow::Result<crate::view::ReportView> {
+        let g = self
+            .store
+            .game(game)?
+            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let rules = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+        let steps = self.store.steps(game)?;
+        let row = match step {
+            Some(n) => steps.iter().find(|s| s.step == n),
+            None => steps.iter().rev().find(|s| s.result.is_some()),
+        }
+        .ok_or_else(|| anyhow!("game {game} has no such resolved step"))?;
+        let res = row
+            .result
+            .as_ref()
+            .ok_or_else(|| anyhow!("step {} of {game} is not resolved yet", row.step))?;
+        let orders = self.store.latest_orders(game, row.step)?;
+        let sides = rules.sides(&g.scenario)?;
+        let mut inputs = dice_inputs_for(row, &orders, &sides);
+        inputs.index = sides
+            .iter()
+            .filter_map(|s| orders.get(s))
+            .map(|o| OrdersEntry {
+                side: o.side.to_string(),
+                sha256: o.sha256.clone(),
+                signature: o.signature.clone(),
+            })
+            .collect();
+        let next = steps.iter().find(|s| s.step == row.step + 1);
+        report::build(rules, game, row, res, &inputs, next, viewer)
+    }
+
     /// The email address and key of every player of a game.
     pub fn players(&self, game: &str) -> anyhow::Result<Vec<PlayerRow>> {
         Ok(self.store.players(game)?)
@@ -655,11 +698,6 @@ pub fn resolve_step(
     }
     let res = rules.resolve(&step.state_before, &values, &mut dice)?;
     Ok((res, inputs))
-}
-
-/// Serialise any state the canonical way (re-exported for the CLI).
-pub fn canonical<S: serde::Serialize>(s: &S) -> anyhow::Result<String> {
-    Ok(state_to_yaml(s)?)
 }
 
 #[cfg(unix)]

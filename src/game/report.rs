@@ -9,7 +9,6 @@ use crate::envelope;
 use crate::event::Event;
 use crate::render;
 use crate::ruleset::AnyRuleset;
-use crate::side::SideId;
 use crate::view::{DieLine, EventLine, ReportView, Viewer};
 use std::path::{Path, PathBuf};
 
@@ -136,7 +135,7 @@ pub fn build(
 /// Write every side's report and the public one into the outbox.
 #[allow(clippy::too_many_arguments)]
 pub fn write_reports(
-    _server: &Server,
+    server: &Server,
     rules: &dyn AnyRuleset,
     g: &GameRow,
     step: &StepRow,
@@ -155,6 +154,7 @@ pub fn write_reports(
         let view = build(rules, &g.id, step, res, inputs, next, &viewer)?;
         let dir = report_dir(outbox, &g.id, step.step, &viewer.label());
         write_view(&dir, &view)?;
+        sign_folder(&dir, server.private_key())?;
     }
     Ok(())
 }
@@ -176,7 +176,15 @@ pub fn write_view(dir: &Path, view: &ReportView) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A side by name, for callers that hold strings.
-pub fn side(s: &str) -> SideId {
-    SideId::new(s)
+/// Sign what a report folder holds, as the server signs all it publishes.
+pub fn sign_folder(dir: &Path, server_private: &str) -> anyhow::Result<()> {
+    let mut files = std::collections::BTreeMap::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.path().is_file() && !name.starts_with('.') && !name.starts_with("manifest.yaml") {
+            files.insert(name, std::fs::read(e.path())?);
+        }
+    }
+    archive::write_folder(dir, &files, server_private)
 }

@@ -1,7 +1,6 @@
 //! Forces and their activation (chapters 1 and 4): who may act together, and
 //! how far they stand from the CinC by a path that keeps clear of the enemy.
 
-use super::area;
 use super::scenario::is_difficult;
 use super::state::State;
 use super::units::{FORCE_LINK, PATH_CLEARANCE, Unit};
@@ -253,10 +252,4 @@ fn nearest_on(poly: &Polygon<f64>, p: Point) -> (f64, Point) {
         ),
         Closest::Indeterminate => (f64::INFINITY, p),
     }
-}
-
-/// For the map and tests: the area of a force.
-pub fn force_area(state: &State, force: &[&Unit]) -> geo::MultiPolygon<f64> {
-    let m = state.scenario.measure;
-    area::of_bases(&force.iter().flat_map(|u| u.bases(&m)).collect::<Vec<_>>())
 }

@@ -16,7 +16,7 @@ use crate::geometry::{
     wheel,
 };
 use crate::ruleset::Violation;
-use geo::{BooleanOps, MultiPolygon};
+use geo::BooleanOps;
 
 /// Rule names, as violations and the log cite them.
 pub mod rule {
@@ -575,9 +575,4 @@ fn change_formation(
         (_, to) => lay_out(to.layout(), n, anchor, facing, w, d),
     };
     Ok(result)
-}
-
-/// The area a unit's move covered (for tests and the map).
-pub fn footprint(bases: &[Base]) -> MultiPolygon<f64> {
-    area::of_bases(bases)
 }
