@@ -205,3 +205,40 @@ fn a_tampered_vector_log_fails_the_audit() {
     log[7].value = log[7].value % 6 + 1;
     assert!(check_stream(ps, StreamKind::Public, &log).is_err());
 }
+
+#[test]
+fn docs_carry_the_same_vectors() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/DICE.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let file = load();
+    let join = |xs: &[u32]| xs.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    for v in &file.vectors {
+        let mut expected = vec![
+            v.public_secret.clone(),
+            v.hidden_secret.clone(),
+            v.commit_public.clone(),
+            v.commit_hidden.clone(),
+            v.public_seed.clone(),
+            v.hidden_seed.clone(),
+            v.public_words.join(" "),
+            v.hidden_words.join(" "),
+            format!("| {} |", join(&v.public_d6)),
+            format!("| {} |", join(&v.public_d10)),
+            format!("| {} |", join(&v.hidden_shuffle)),
+        ];
+        expected.extend(v.order_hashes.iter().cloned());
+        if !v.mix.is_empty() {
+            expected.push(v.mix.clone());
+        }
+        let rolls: Vec<String> = v
+            .public_big_die
+            .rolls
+            .iter()
+            .map(|r| format!("{}:{}", r.index, r.value))
+            .collect();
+        expected.push(rolls.join(", "));
+        for text in expected {
+            assert!(doc.contains(&text), "{}: docs/DICE.md lacks {text}", v.name);
+        }
+    }
+}
