@@ -3,24 +3,22 @@
 //! Every die is logged with its stream, position, sides, value and purpose,
 //! so that the report can show it and anyone holding the seed can replay it.
 
-use super::stream::{Stream, fisher_yates, roll_from};
+use super::stream::{Stream, fisher_yates};
 use super::{DieRecord, Digest, StreamKind};
 
-/// Where the dice come from.
-enum Source {
-    /// A real step: one stream per kind.
-    Seeded { public: Stream, hidden: Stream },
-    /// Tests and sandbox: a script of values, then the all-zero-seed stream.
-    Scripted {
-        values: Vec<u32>,
-        next: usize,
-        fallback: Stream,
-    },
+/// Test and sandbox dice: the script and how far it has been used.
+struct Script {
+    values: Vec<u32>,
+    next: usize,
 }
 
 /// The dice of one step, with the log of every die rolled.
 pub struct Dice {
-    source: Source,
+    public: Stream,
+    hidden: Stream,
+    /// When set, dice come from the script; once it is used up they come
+    /// from `public`, which then holds the all-zero-seed stream, for both kinds.
+    script: Option<Script>,
     log: Vec<DieRecord>,
 }
 
@@ -31,10 +29,9 @@ impl Dice {
     /// Dice drawn from the step's public and hidden seeds.
     pub fn from_seeds(public: Digest, hidden: Digest) -> Dice {
         Dice {
-            source: Source::Seeded {
-                public: Stream::new(public),
-                hidden: Stream::new(hidden),
-            },
+            public: Stream::new(public),
+            hidden: Stream::new(hidden),
+            script: None,
             log: Vec::new(),
         }
     }
@@ -49,11 +46,9 @@ impl Dice {
     /// fallback stream continue the count (script length + stream position).
     pub fn scripted(values: Vec<u32>) -> Dice {
         Dice {
-            source: Source::Scripted {
-                values,
-                next: 0,
-                fallback: Stream::new([0u8; 32]),
-            },
+            public: Stream::new([0u8; 32]),
+            hidden: Stream::new([0u8; 32]),
+            script: Some(Script { values, next: 0 }),
             log: Vec::new(),
         }
     }
@@ -126,38 +121,33 @@ impl Dice {
     /// Whether scripted dice have used up their script (always false for
     /// seeded dice). A test that expects its script to suffice checks this.
     pub fn script_ran_out(&self) -> bool {
-        match &self.source {
-            Source::Seeded { .. } => false,
-            Source::Scripted { values, next, .. } => *next >= values.len(),
-        }
+        self.script
+            .as_ref()
+            .is_some_and(|s| s.next >= s.values.len())
     }
 
     /// The index to record and the value of one die.
     fn draw(&mut self, kind: StreamKind, sides: u32) -> (u64, u32) {
-        match &mut self.source {
-            Source::Seeded { public, hidden } => {
+        match &mut self.script {
+            None => {
                 let stream = match kind {
-                    StreamKind::Public => public,
-                    StreamKind::Hidden => hidden,
+                    StreamKind::Public => &mut self.public,
+                    StreamKind::Hidden => &mut self.hidden,
                 };
-                let index = stream.position();
-                (index, stream.roll(sides))
+                (stream.position(), stream.roll(sides))
             }
-            Source::Scripted {
-                values,
-                next,
-                fallback,
-            } => {
-                if let Some(&v) = values.get(*next) {
+            Some(script) => match script.values.get(script.next) {
+                Some(&v) => {
                     assert!(sides > 0, "a die needs at least one side");
-                    let index = *next as u64;
-                    *next += 1;
+                    let index = script.next as u64;
+                    script.next += 1;
                     (index, wrap(v, sides))
-                } else {
-                    let index = values.len() as u64 + fallback.position();
-                    (index, roll_from(sides, || fallback.next_word()))
                 }
-            }
+                None => {
+                    let index = script.values.len() as u64 + self.public.position();
+                    (index, self.public.roll(sides))
+                }
+            },
         }
     }
 }

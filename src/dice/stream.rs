@@ -97,15 +97,13 @@ pub(crate) fn fisher_yates<T>(items: &mut [T], mut draw: impl FnMut(u32) -> u32)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
+    use std::rc::Rc;
 
     /// A word source that hands out `words` and counts how many it gave.
-    fn words(
-        words: &[u32],
-    ) -> (
-        impl FnMut() -> u32 + '_,
-        std::rc::Rc<std::cell::Cell<usize>>,
-    ) {
-        let used = std::rc::Rc::new(std::cell::Cell::new(0));
+    fn words(words: &[u32]) -> (impl FnMut() -> u32 + use<>, Rc<Cell<usize>>) {
+        let words = words.to_vec();
+        let used = Rc::new(Cell::new(0));
         let counter = used.clone();
         let source = move || {
             let i = counter.get();
