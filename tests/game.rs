@@ -252,6 +252,9 @@ fn edit(path: &Path, f: impl FnOnce(String) -> String) {
     std::fs::write(path, n).unwrap();
 }
 
+/// A way to spoil an archive.
+type Tamper<'a> = Box<dyn Fn(&Path) + 'a>;
+
 #[test]
 fn the_audit_passes_the_demo_and_catches_five_kinds_of_tampering() {
     let (tmp, archive) = demo_archive();
@@ -262,7 +265,7 @@ fn the_audit_passes_the_demo_and_catches_five_kinds_of_tampering() {
         v.lines
     );
     let key = std::fs::read_to_string(archive.join("../../server_key")).expect("server key");
-    let cases: Vec<(&str, Box<dyn Fn(&Path)>, &str)> = vec![
+    let cases: Vec<(&str, Tamper, &str)> = vec![
         (
             "one die",
             Box::new(|a: &Path| {

@@ -72,12 +72,12 @@ pub fn resolve(
                 )));
                 s.phase = Phase::Decision {
                     active: active.clone(),
-                    pending: Pending {
+                    pending: Box::new(Pending {
                         action: kind,
                         drawn,
                         orders: orders.clone(),
                         activation: None,
-                    },
+                    }),
                 };
                 return (s, ev);
             }

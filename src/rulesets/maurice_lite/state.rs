@@ -48,7 +48,7 @@ pub enum Phase {
     /// The round paused after the draw: `active` decides the force and cards.
     Decision {
         active: SideId,
-        pending: Pending,
+        pending: Box<Pending>,
     },
     Over(Outcome),
 }
