@@ -85,6 +85,25 @@ fn a_game_from_keys_to_audit() {
     assert!(out.contains("resolved g1 step 1"), "{out}");
     assert!(d.join("out/g1/step-0001/french/report.html").exists());
     assert!(d.join("out/g1/step-0001/french/map.png").exists());
+    // Each side sees its own hand and not the other's; the public sees none.
+    let fr = std::fs::read_to_string(d.join("out/g1/step-0001/french/report.html")).unwrap();
+    assert!(
+        fr.contains("French hand") && !fr.contains("Austrians hand"),
+        "hands leak"
+    );
+    let public = std::fs::read_to_string(d.join("out/g1/step-0001/public/report.txt")).unwrap();
+    assert!(!public.contains("hand (secret)"), "{public}");
+    // The umpire's view shows the hidden secret too.
+    let um = d.join("umpire");
+    ok(&galloper(
+        &data,
+        &["render", "g1", "--out", &um.to_string_lossy()],
+    ));
+    let text = std::fs::read_to_string(um.join("report.txt")).unwrap();
+    assert!(
+        text.contains("hidden secret H_1") && text.contains("Austrians hand"),
+        "{text}"
+    );
     // The old file is now a replay: refused, exit code 1, and it says why.
     let o = galloper(&data, &["submit", &d.join("french.yaml").to_string_lossy()]);
     assert_eq!(o.status.code(), Some(1));

@@ -111,6 +111,15 @@ pub fn build(
     for o in &inputs.index {
         audit.push(format!("orders of {}: sha256 {}", o.side, o.sha256));
     }
+    if *viewer == Viewer::Umpire {
+        // The umpire may see what stays sealed from the players until the end.
+        audit.push(format!(
+            "hidden secret H_{}: {}",
+            step.step,
+            hex::encode(step.hidden_secret)
+        ));
+        audit.push(format!("hidden seed: {}", hex::encode(inputs.hidden_seed)));
+    }
     if let Some(n) = next {
         audit.push(format!(
             "step {} is committed: see its notice.yaml in the archive",
