@@ -92,12 +92,19 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 ));
             }
         }
+        Command::Bombard(_) | Command::Charge(_) => {
+            out.push(v(
+                &["round", "command"],
+                "7 and 8. Bombard and Charge",
+                "bombard and charge are not yet available in this version of the ruleset",
+            ));
+        }
         Command::March(a) | Command::Rally(a) => {
-            let kind = if matches!(r.command, Command::March(_)) {
-                ActionKind::March
-            } else {
-                ActionKind::Rally
-            };
+            let kind = r
+                .command
+                .action()
+                .map(|(k, _)| k)
+                .unwrap_or(ActionKind::March);
             if a.consult {
                 if !a.force.is_empty() || a.cards.is_some() || !a.moves.is_empty() {
                     out.push(v(&["round", "command"], SEQUENCE, "with `consult: true` leave out force, cards and moves: you will be asked after the draw"));
@@ -108,10 +115,12 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
         }
     }
     let used: Vec<String> = match &r.command {
-        Command::March(a) | Command::Rally(a) => match &a.cards {
-            Some(CardChoice::Listed(l)) => l.clone(),
-            _ => Vec::new(),
-        },
+        Command::March(a) | Command::Rally(a) | Command::Bombard(a) | Command::Charge(a) => {
+            match &a.cards {
+                Some(CardChoice::Listed(l)) => l.clone(),
+                _ => Vec::new(),
+            }
+        }
         Command::Event(c) => vec![c.clone()],
         Command::Pass => Vec::new(),
     };

@@ -6,11 +6,14 @@
 
 mod area;
 pub mod cards;
+pub mod charge;
 mod check;
 pub mod cinc;
 pub mod deck;
+pub mod fire;
 pub mod forces;
 pub mod march;
+pub mod modifiers;
 pub mod orders;
 pub mod rally;
 mod round;
@@ -143,6 +146,8 @@ impl Ruleset for MauriceLite {
 pub fn default_round() -> orders::RoundOrders {
     orders::RoundOrders {
         volleys: false,
+        fire_order: orders::Sweep::LeftToRight,
+        aims: Vec::new(),
         command: orders::Command::Pass,
         cinc: None,
         discard: Vec::new(),

@@ -41,9 +41,17 @@ pub struct Placement {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RoundOrders {
-    /// Invoke the volley phase (chapter 7; not yet available).
+    /// Invoke the volley phase (chapter 7).
     #[serde(default)]
     pub volleys: bool,
+    /// The order in which this side's units shoot.
+    #[serde(default)]
+    pub fire_order: Sweep,
+    /// Where a base may angle its fire and the source leaves the choice to the
+    /// player: which enemy unit it aims at. Otherwise the engine picks by the
+    /// source's priorities and says so.
+    #[serde(default)]
+    pub aims: Vec<Aim>,
     pub command: Command,
     /// Move the CinC at the end of the round, discarding a card.
     #[serde(default)]
@@ -66,6 +74,55 @@ pub enum Command {
     Event(String),
     March(Activation),
     Rally(Activation),
+    Bombard(Activation),
+    Charge(Activation),
+}
+
+impl Command {
+    /// The action declared, with its activation, if the command is one.
+    pub fn action(&self) -> Option<(ActionKind, &Activation)> {
+        match self {
+            Command::March(a) => Some((ActionKind::March, a)),
+            Command::Rally(a) => Some((ActionKind::Rally, a)),
+            Command::Bombard(a) => Some((ActionKind::Bombard, a)),
+            Command::Charge(a) => Some((ActionKind::Charge, a)),
+            Command::Pass | Command::Event(_) => None,
+        }
+    }
+}
+
+/// Left to right or right to left across the table, as the shooter sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Sweep {
+    #[default]
+    LeftToRight,
+    RightToLeft,
+}
+
+/// A base's choice of target for angled fire.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Aim {
+    /// The shooting unit.
+    pub unit: String,
+    /// Its base, 1 to 4 from the unit's left; every base when absent.
+    #[serde(default)]
+    pub base: Option<usize>,
+    /// The enemy unit aimed at.
+    pub at: String,
+}
+
+/// One charging unit: an optional wheel of at most 1 BW, then straight ahead.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeOrder {
+    pub unit: String,
+    #[serde(default)]
+    pub wheel: Option<Wheel>,
+    /// The enemy unit this charge must reach (a check on the geometry).
+    #[serde(default)]
+    pub target: Option<String>,
 }
 
 /// The four actions, by what they draw.
@@ -112,9 +169,19 @@ pub struct Activation {
     /// The cards to activate with: a list of card ids, or `fewest`.
     #[serde(default)]
     pub cards: Option<CardChoice>,
-    /// For a March: each unit's moves, in the order they are carried out.
+    /// For a March, or the supporting units of a Charge: each unit's moves,
+    /// in the order they are carried out.
     #[serde(default)]
     pub moves: Vec<UnitMove>,
+    /// For a Charge: the charging units, in the order they move.
+    #[serde(default)]
+    pub charges: Vec<ChargeOrder>,
+    /// For a Bombard: angled-fire choices, as in the volley phase.
+    #[serde(default)]
+    pub aims: Vec<Aim>,
+    /// For a Bombard: the order in which the guns fire.
+    #[serde(default)]
+    pub fire_order: Sweep,
 }
 
 /// How to pick activation cards.

@@ -8,7 +8,7 @@ use super::forces::{activation_distance, check_force, cost};
 use super::march;
 use super::orders::{ActionKind, Activation, CardChoice, Command, RoundOrders};
 use super::rally::rally;
-use super::state::{Pending, Phase, State, Trace};
+use super::state::{Pending, Phase, State, Trace, TraceKind};
 use super::units::{Arm, NEAR_ENEMY};
 use crate::dice::Dice;
 use crate::event::Event;
@@ -25,6 +25,10 @@ pub fn resolve(
 ) -> (State, Vec<Event>) {
     let mut s = state.clone();
     s.traces.clear();
+    s.detail = Default::default();
+    for u in s.units.iter_mut() {
+        u.fired = false;
+    }
     let mut ev = vec![Event::public(format!(
         "Round {}: {} is active",
         s.round,
@@ -48,13 +52,13 @@ pub fn resolve(
             s.empty_deck_passes = 0;
             play_event(&mut s, active, card, dice, &mut ev);
         }
-        Command::March(a) | Command::Rally(a) => {
+        Command::March(a) | Command::Rally(a) | Command::Bombard(a) | Command::Charge(a) => {
             s.empty_deck_passes = 0;
-            let kind = if matches!(orders.command, Command::March(_)) {
-                ActionKind::March
-            } else {
-                ActionKind::Rally
-            };
+            let kind = orders
+                .command
+                .action()
+                .map(|(k, _)| k)
+                .unwrap_or(ActionKind::March);
             let n = kind.draws();
             let before = s.army(active).map(|a| a.hand.len()).unwrap_or(0);
             let got = draw(&mut s, active, n, dice, &mut ev);
@@ -98,6 +102,7 @@ pub fn resolve_decision(
 ) -> (State, Vec<Event>) {
     let mut s = state.clone();
     s.traces.clear();
+    s.detail = Default::default();
     let mut ev = vec![Event::public(format!(
         "Round {} resumes: {} has chosen",
         s.round,
@@ -362,6 +367,7 @@ fn march_force(
                 }
                 ev.push(Event::public(text));
                 s.traces.push(Trace {
+                    kind: TraceKind::Move,
                     unit: p.unit.clone(),
                     side: side.clone(),
                     points: p.trace.clone(),

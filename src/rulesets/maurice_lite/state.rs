@@ -25,6 +25,19 @@ pub struct State {
     /// What moved in the last step, for the map's arrows.
     #[serde(default)]
     pub traces: Vec<Trace>,
+    /// The fire and combat of the last step, in full, for reports and the sandbox.
+    #[serde(default)]
+    pub detail: Detail,
+}
+
+/// Everything the fire and combat of a step worked out, kept with the state
+/// so that reports, the sandbox and the audit all see the same.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Detail {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fire: Vec<super::fire::FireReport>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<super::charge::CombatReport>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -72,6 +85,19 @@ pub struct Trace {
     pub unit: String,
     pub side: SideId,
     pub points: Vec<Point>,
+    #[serde(default)]
+    pub kind: TraceKind,
+}
+
+/// What a trace shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceKind {
+    #[default]
+    Move,
+    Fire,
+    Charge,
+    FallBack,
 }
 
 impl State {
@@ -92,6 +118,7 @@ impl State {
                     facing: Angle(if i == 0 { 0.0 } else { 180.0 }),
                     disruption: 0,
                     smoke: false,
+                    fired: false,
                     broken: false,
                 });
             }
@@ -115,6 +142,7 @@ impl State {
             round: 0,
             empty_deck_passes: 0,
             traces: Vec::new(),
+            detail: Detail::default(),
         })
     }
 

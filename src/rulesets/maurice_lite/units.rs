@@ -95,6 +95,10 @@ pub struct Unit {
     pub smoke: bool,
     #[serde(default)]
     pub broken: bool,
+    /// Shot this round (each unit fires once a round; guns that fired in the
+    /// volley phase may not be activated).
+    #[serde(default)]
+    pub fired: bool,
 }
 
 impl Unit {
