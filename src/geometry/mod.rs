@@ -16,6 +16,7 @@ pub mod relation;
 pub mod sight;
 pub mod sweep;
 pub mod terrain;
+pub mod zone;
 
 pub use base::Base;
 pub use distance::{base_distance, bases_distance, overlaps, point_to_bases, touching};
