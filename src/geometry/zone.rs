@@ -99,7 +99,7 @@ impl Zone {
     pub fn entry_of_feature(&self, feature: &TerrainFeature) -> Option<Distance> {
         match &feature.shape {
             Shape::Polyline { points, width } if width.0 <= 0.0 => {
-                self.first_along(&[points.clone()], false, |_| false)
+                self.first_along(std::slice::from_ref(points), false, |_| false)
             }
             _ => {
                 let area = feature.area();
@@ -396,7 +396,10 @@ mod tests {
         let z = Zone::ahead_of(&shooter(), 0.0, Distance(4.0));
         let part = z.clip_base(&base(1.2, 2.25, 180.0));
         let xs: Vec<f64> = part.iter().map(|p| p.x).collect();
-        assert!(xs.iter().all(|x| *x >= 0.7 - 1e-9 && *x <= 1.0 + 1e-9), "{part:?}");
+        assert!(
+            xs.iter().all(|x| *x >= 0.7 - 1e-9 && *x <= 1.0 + 1e-9),
+            "{part:?}"
+        );
         assert!(z.clip_base(&base(3.0, 2.0, 0.0)).is_empty());
     }
 
@@ -407,7 +410,10 @@ mod tests {
         assert!(close(e, Point::new(0.5, 2.0)));
         assert!(entry_into_base(&b, Point::new(3.0, 0.0), Point::new(3.0, 5.0)).is_none());
         let inside = Point::new(0.5, 2.3);
-        assert!(close(entry_into_base(&b, inside, Point::new(0.5, 9.0)).unwrap(), inside));
+        assert!(close(
+            entry_into_base(&b, inside, Point::new(0.5, 9.0)).unwrap(),
+            inside
+        ));
     }
 
     #[test]

@@ -1,0 +1,251 @@
+//! What a base's fire zone shows: the first base under it, after friends,
+//! obstructions, crests and hills have had their say.
+
+use super::super::state::State;
+use super::super::units::Unit;
+use crate::geometry::zone::{Zone, segment_to_feature};
+use crate::geometry::{Base, Distance, Point, Shape, TerrainFeature, TerrainTag, line_of_sight};
+use crate::side::SideId;
+
+/// Terrain that shortens a fire zone (the source names woods, walls and
+/// entrenchments). House rule: towns obstruct too, and a feature tagged
+/// `obstruction` stands for entrenchments and anything else the scenario
+/// wants to block fire.
+pub const OBSTRUCTING: [TerrainTag; 4] = [
+    TerrainTag::Obstruction,
+    TerrainTag::Woods,
+    TerrainTag::Wall,
+    TerrainTag::Town,
+];
+
+/// Terrain that gives cover to a target in or behind it. House rule: towns
+/// give cover as woods do.
+pub const COVERING: [TerrainTag; 4] = [
+    TerrainTag::Cover,
+    TerrainTag::Wall,
+    TerrainTag::Woods,
+    TerrainTag::Town,
+];
+
+/// House rule: a linear feature within this distance of a base's front
+/// edge is that base's own wall, which neither obstructs its fire nor gives
+/// its target cover ("flush behind the wall").
+pub const OWN_WALL_TOLERANCE: f64 = 0.1;
+
+/// The fire zone ends this far past the point where an obstruction first
+/// appears in it.
+pub const PAST_OBSTRUCTION: f64 = 1.0;
+
+/// A base on the table that may turn up in a zone.
+pub struct Other {
+    pub unit: String,
+    pub side: SideId,
+    /// 0-based in the unit's layout.
+    pub index: usize,
+    pub base: Base,
+}
+
+/// One shooting base and the terrain it ignores.
+pub struct Eye<'a> {
+    pub unit: &'a Unit,
+    /// 0-based in the unit's layout.
+    pub index: usize,
+    pub base: Base,
+    /// Indexes into the scenario's terrain of features that neither
+    /// obstruct this base's fire nor cover its targets: its own wall, and
+    /// any obstructing or covering feature it stands in.
+    pub ignored: Vec<usize>,
+    pub elevation: f64,
+}
+
+/// What the first base reached in a zone is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seen {
+    Target {
+        unit: String,
+        index: usize,
+        depth: f64,
+    },
+    Friend {
+        unit: String,
+    },
+    Nothing,
+}
+
+/// A zone as laid and what it showed.
+#[derive(Clone, Debug)]
+pub struct Look {
+    pub turn: f64,
+    /// Ends where an obstruction cut it short.
+    pub zone: Zone,
+    pub seen: Seen,
+    /// The obstruction that cut the zone short, if one did.
+    pub obstruction: Option<String>,
+}
+
+/// Everything on the table fire needs, gathered once.
+pub struct Scene<'a> {
+    pub state: &'a State,
+    pub others: Vec<Other>,
+}
+
+impl<'a> Scene<'a> {
+    pub fn new(state: &'a State) -> Scene<'a> {
+        let m = state.scenario.measure;
+        let others = state
+            .units
+            .iter()
+            .filter(|u| u.on_table())
+            .flat_map(|u| {
+                u.bases(&m)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, base)| Other {
+                        unit: u.id.clone(),
+                        side: u.side.clone(),
+                        index,
+                        base,
+                    })
+            })
+            .collect();
+        Scene { state, others }
+    }
+
+    pub fn terrain(&self) -> &'a [TerrainFeature] {
+        &self.state.scenario.terrain
+    }
+
+    /// The shooting base `index` of `unit`, if the unit has it on the table.
+    pub fn eye(&self, unit: &'a Unit, index: usize) -> Option<Eye<'a>> {
+        let base = *unit.bases(&self.state.scenario.measure).get(index)?;
+        let (fl, fr) = base.front_edge();
+        let ignored = self
+            .terrain()
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| blocks_or_covers(t))
+            .filter(|(_, t)| {
+                t.touches_bases(&[base])
+                    || (matches!(t.shape, Shape::Polyline { .. })
+                        && segment_to_feature(fl, fr, t).0 <= OWN_WALL_TOLERANCE)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        Some(Eye {
+            unit,
+            index,
+            base,
+            ignored,
+            elevation: elevation(self.terrain(), &base),
+        })
+    }
+
+    /// Lay the zone of `eye` turned `turn` degrees, `length` long, and see
+    /// what it reaches first.
+    pub fn look(&self, eye: &Eye, turn: f64, length: f64) -> Look {
+        let full = Zone::ahead_of(&eye.base, turn, Distance(length));
+        let mut under: Vec<(f64, &Other)> = self
+            .others
+            .iter()
+            .filter(|o| o.unit != eye.unit.id)
+            .filter_map(|o| full.entry_of_base(&o.base).map(|d| (d.0, o)))
+            .collect();
+        if under.is_empty() {
+            return Look {
+                turn,
+                zone: full,
+                seen: Seen::Nothing,
+                obstruction: None,
+            };
+        }
+        // Nearest first; at equal distance a friend comes first, so that a
+        // tie never lets fire through a friendly base.
+        under.sort_by(|(da, a), (db, b)| {
+            da.total_cmp(db)
+                .then((a.side != eye.unit.side).cmp(&(b.side != eye.unit.side)))
+                .then(a.unit.cmp(&b.unit))
+                .then(a.index.cmp(&b.index))
+        });
+        let obstruction = self
+            .terrain()
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| !eye.ignored.contains(i) && OBSTRUCTING.iter().any(|g| t.has(*g)))
+            .filter_map(|(_, t)| full.entry_of_feature(t).map(|d| (d.0, t)))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+        let cut = obstruction
+            .map(|(d, _)| (d + PAST_OBSTRUCTION).min(length))
+            .unwrap_or(length);
+        let mut seen = Seen::Nothing;
+        let mut beyond_cut = false;
+        for (depth, o) in under {
+            let in_reach = depth < cut - 1e-6;
+            // House rule: a base standing higher than the shooter (on a hill)
+            // is seen over obstructions; crests still hide it.
+            let reachable = in_reach || elevation(self.terrain(), &o.base) > eye.elevation;
+            if !reachable || !self.visible(&eye.base, &o.base) {
+                continue;
+            }
+            beyond_cut = !in_reach;
+            seen = if o.side == eye.unit.side {
+                Seen::Friend {
+                    unit: o.unit.clone(),
+                }
+            } else {
+                Seen::Target {
+                    unit: o.unit.clone(),
+                    index: o.index,
+                    depth,
+                }
+            };
+            break;
+        }
+        let zone = if beyond_cut {
+            full
+        } else {
+            full.with_length(Distance(cut))
+        };
+        Look {
+            turn,
+            zone,
+            seen,
+            obstruction: obstruction
+                .filter(|(d, _)| d + PAST_OBSTRUCTION < length)
+                .map(|(_, t)| t.name.clone()),
+        }
+    }
+
+    /// Whether some straight line from the shooter's front edge reaches
+    /// `target` without crossing a crest. House rule: the scenario marks
+    /// crest lines as features tagged `crest`; a base standing on one sees
+    /// and is seen across it.
+    pub fn visible(&self, shooter: &Base, target: &Base) -> bool {
+        let terrain = self.terrain();
+        if !terrain.iter().any(|t| t.has(TerrainTag::Crest)) {
+            return true;
+        }
+        let (fl, fr) = shooter.front_edge();
+        let from = [fl, shooter.front_center(), fr];
+        let mut to: Vec<Point> = target.corners().to_vec();
+        to.push(target.center);
+        from.iter().any(|a| {
+            to.iter()
+                .any(|b| line_of_sight(*a, *b, terrain, &[TerrainTag::Crest]))
+        })
+    }
+}
+
+/// Whether a feature obstructs fire or gives cover.
+pub fn blocks_or_covers(t: &TerrainFeature) -> bool {
+    OBSTRUCTING.iter().chain(COVERING.iter()).any(|g| t.has(*g))
+}
+
+/// How high a base stands: the highest hill it is on (a hill without an
+/// elevation counts as 1), else 0.
+pub fn elevation(terrain: &[TerrainFeature], base: &Base) -> f64 {
+    terrain
+        .iter()
+        .filter(|t| t.has(TerrainTag::Hill) && t.touches_bases(&[*base]))
+        .map(|t| t.elevation.unwrap_or(1.0))
+        .fold(0.0, f64::max)
+}
