@@ -24,16 +24,20 @@ pub struct Zone {
 }
 
 impl Zone {
-    /// The zone of `base`, turned `turn` degrees from straight ahead
-    /// (positive to the right). A turned zone keeps the base's front corner
-    /// on the side it turns toward as its own near corner, so that the whole
-    /// zone stays ahead of the base's front line: the template is swung
-    /// about that corner.
-    pub fn ahead_of(base: &Base, turn: f64, length: Distance) -> Zone {
+    /// The zone of `base` reaching `range` from its front edge, turned
+    /// `turn` degrees from straight ahead (positive to the right). A turned
+    /// zone keeps the base's front corner on the side it turns toward as its
+    /// own near corner, so that the whole zone stays ahead of the base's
+    /// front line: the template is swung about that corner. It is then
+    /// shortened so that no part of it lies farther than `range` from the
+    /// base's front edge (a swung template's far outer corner would
+    /// otherwise reach a little beyond).
+    pub fn ahead_of(base: &Base, turn: f64, range: Distance) -> Zone {
         let facing = base.facing.turned(turn);
         let (fl, fr) = base.front_edge();
+        let w = base.width.0;
         let origin = if turn > 0.0 {
-            fr - facing.right_vector().scale(base.width.0)
+            fr - facing.right_vector().scale(w)
         } else {
             fl
         };
@@ -41,7 +45,7 @@ impl Zone {
             origin,
             facing,
             width: base.width,
-            length,
+            length: Distance(swung_length(w, turn, range.0)),
         }
     }
 
@@ -164,6 +168,28 @@ impl Zone {
             .fold(None, |m: Option<f64>, a| Some(m.map_or(a, |m| m.min(a))))
             .map(|a| Distance(a.max(0.0)))
     }
+}
+
+/// The longest template `w` wide, swung `turn` degrees about a front
+/// corner of a base `w` wide, whose every point lies within `range` of the
+/// base's front edge. The farthest points are the template's far corners:
+/// the one on the pivot side is `length` from the pivot; the other is
+/// `w sin t + length cos t` ahead of the front line while it still lies
+/// abreast of the front edge, and beyond that its distance is measured to
+/// the pivot, `sqrt(w^2 + length^2)`.
+fn swung_length(w: f64, turn: f64, range: f64) -> f64 {
+    if turn == 0.0 {
+        return range;
+    }
+    let (s, c) = turn.abs().to_radians().sin_cos();
+    let abreast = (range - w * s) / c;
+    let past_pivot = -w * c + abreast * s;
+    let outer = if past_pivot <= 0.0 {
+        abreast
+    } else {
+        (range * range - w * w).max(0.0).sqrt()
+    };
+    outer.min(range).max(0.0)
 }
 
 /// Whether `p` lies inside (or on) the convex polygon `poly`, corners in
@@ -314,6 +340,16 @@ mod tests {
         assert!(close(left.corners()[0], Point::new(0.0, 0.0)));
         for z in [right, left] {
             assert!(z.corners().iter().all(|c| c.y >= -1e-9), "{z:?}");
+        }
+        // No part of a swung zone is beyond the range from the front edge.
+        for turn in [-45.0, -30.0, -14.0, -3.0, 3.0, 14.0, 30.0, 45.0] {
+            let z = Zone::ahead_of(&shooter(), turn, Distance(4.0));
+            let far = z
+                .corners()
+                .iter()
+                .map(|c| Point::new(c.x.clamp(0.0, 1.0), 0.0).distance_to(*c).0)
+                .fold(0.0, f64::max);
+            assert!((far - 4.0).abs() < 1e-9, "{turn}: {far}");
         }
     }
 

@@ -6,8 +6,9 @@ use crate::geometry::zone::{Zone, entry_into_base};
 use crate::geometry::{Base, Point, Shape, segment_hits_area};
 use geo::{Intersects, Line, LineString, MultiPolygon};
 
-/// Where on the zone's near edge lines of fire start, as fractions of its
-/// width (kept off the very corners, where lines would only graze).
+/// Where on the shooting base's front edge lines of fire start, as
+/// fractions of its width (kept off the very corners, where lines would
+/// only graze).
 const FROM: [f64; 5] = [0.01, 0.25, 0.5, 0.75, 0.99];
 
 enum Ground {
@@ -30,9 +31,11 @@ impl Ground {
 /// The feature that gives `target` cover against the zone of `eye`, if any.
 ///
 /// A target base wholly inside covering terrain has cover. Otherwise it has
-/// cover when every straight line from the zone's near edge to the part of
-/// the target inside the zone crosses covering terrain before reaching the
-/// target: the cover "intervenes completely". The shooter's own wall and
+/// cover when every straight line from the shooting base's front edge to
+/// the part of the target inside the zone crosses covering terrain before
+/// reaching the target: the cover "intervenes completely". (The front edge
+/// rather than the zone's near edge: a turned zone's near edge lies a
+/// little ahead of the base, and fire starts at the base.) The shooter's own wall and
 /// terrain it stands in are left out (see [`Eye::ignored`]). Lines are
 /// sampled: five starting points across the near edge, and the corners and
 /// edge midpoints of the target's part in the zone.
@@ -63,8 +66,8 @@ pub fn cover(scene: &Scene, eye: &Eye, zone: &Zone, target: &Base) -> Option<Str
     if grounds.is_empty() {
         return None;
     }
-    let [nl, nr, _, _] = zone.corners();
-    let starts: Vec<Point> = FROM.iter().map(|f| nl.lerp(nr, *f)).collect();
+    let (fl, fr) = eye.base.front_edge();
+    let starts: Vec<Point> = FROM.iter().map(|f| fl.lerp(fr, *f)).collect();
     let part = zone.clip_base(target);
     let part = if part.is_empty() {
         target.corners().to_vec()

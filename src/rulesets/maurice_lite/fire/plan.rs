@@ -117,13 +117,20 @@ fn shot(scene: &Scene, eye: &super::scene::Eye, c: Choice, req: &FireRequest) ->
         },
         angled: c.look.turn != 0.0,
         chosen_by: c.chosen_by,
-        zone: c.look.zone.corners(),
+        zone: c.look.zone.corners().map(tidy),
         need: hit::need(&modifiers),
         modifiers,
         dice: Vec::new(),
         dice_index: Vec::new(),
         hits: 0,
     })
+}
+
+/// A corner rounded to a millionth of a BW, so that reports do not carry
+/// the last bits of floating-point noise.
+fn tidy(p: Point) -> Point {
+    let r = |v: f64| (v * 1e6).round() / 1e6;
+    Point::new(r(p.x), r(p.y))
 }
 
 /// The enemy unit some eligible base of `u` could shoot at short range.

@@ -66,7 +66,7 @@ pub fn resolve(
         let mods = if shot.modifiers.is_empty() {
             String::new()
         } else {
-            format!(", {}", describe(&shot.modifiers))
+            format!("{BASIC_TO_HIT}+, {}, so ", describe(&shot.modifiers))
         };
         for k in 0..n {
             let which = if n > 1 {
@@ -75,7 +75,7 @@ pub fn resolve(
                 String::new()
             };
             let v = dice.d6(format!(
-                "{} base {} to hit {}{which}: {BASIC_TO_HIT}+{mods}, so {}+; a 6 always hits, a 1 always misses",
+                "{} base {} to hit {}{which}: {mods}needs {}+",
                 shooter.short(),
                 shot.base,
                 target.short(),

@@ -140,10 +140,11 @@ impl<'a> Scene<'a> {
         })
     }
 
-    /// Lay the zone of `eye` turned `turn` degrees, `length` long, and see
-    /// what it reaches first.
-    pub fn look(&self, eye: &Eye, turn: f64, length: f64) -> Look {
-        let full = Zone::ahead_of(&eye.base, turn, Distance(length));
+    /// Lay the zone of `eye` turned `turn` degrees, reaching `range` from
+    /// the base, and see what it reaches first.
+    pub fn look(&self, eye: &Eye, turn: f64, range: f64) -> Look {
+        let full = Zone::ahead_of(&eye.base, turn, Distance(range));
+        let length = full.length.0;
         let mut under: Vec<(f64, &Other)> = self
             .others
             .iter()
