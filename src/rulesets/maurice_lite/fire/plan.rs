@@ -14,6 +14,7 @@ use crate::geometry::Point;
 use crate::side::SideId;
 use std::collections::BTreeSet;
 
+/// See [`super::plan`].
 pub fn plan(state: &State, req: &FireRequest) -> FirePlan {
     let scene = Scene::new(state);
     let mut not_firing = Vec::new();
@@ -148,6 +149,7 @@ pub fn short_range_target(scene: &Scene, u: &Unit) -> Option<String> {
         })
 }
 
+/// Why guns with a short-range target may not bombard.
 pub fn bombard_refused(state: &State, target: &str) -> String {
     let name = state.unit(target).map_or(target.to_string(), |t| t.short());
     format!("has a target at short range ({name}): artillery may not bombard while it has one")

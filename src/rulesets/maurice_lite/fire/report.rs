@@ -17,6 +17,7 @@ pub enum FireMode {
 }
 
 impl FireMode {
+    /// How reports name it.
     pub fn label(self) -> &'static str {
         match self {
             FireMode::Volley => "volley",
@@ -37,6 +38,7 @@ pub enum Range {
 }
 
 impl Range {
+    /// How reports name it.
     pub fn label(self) -> &'static str {
         match self {
             Range::Short => "short range",

@@ -25,6 +25,7 @@ pub fn disrupt_number(target: Arm, mode: FireMode) -> u32 {
     }
 }
 
+/// See [`super::resolve`].
 pub fn resolve(
     state: &mut State,
     plan: &FirePlan,

@@ -90,6 +90,7 @@ pub struct Scene<'a> {
 }
 
 impl<'a> Scene<'a> {
+    /// Gather every base on the table.
     pub fn new(state: &'a State) -> Scene<'a> {
         let m = state.scenario.measure;
         let others = state
@@ -111,6 +112,7 @@ impl<'a> Scene<'a> {
         Scene { state, others }
     }
 
+    /// The scenario's terrain.
     pub fn terrain(&self) -> &'a [TerrainFeature] {
         &self.state.scenario.terrain
     }
