@@ -78,6 +78,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
                 OrdersKind::Deployment => "deploy",
                 OrdersKind::Turn => "round",
                 OrdersKind::Decision => "decide",
+                OrdersKind::Reactions => "reactions",
             };
             let queue = scripts
                 .get_mut(&owed.side)

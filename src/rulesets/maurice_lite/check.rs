@@ -33,6 +33,13 @@ pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
             }
             check_activation(state, side, pending.action, a, &pending.orders)
         }
+        (Phase::Round { active } | Phase::Decision { active, .. }, Orders::Reactions(r))
+            if active != side =>
+        {
+            let mut v = super::reactions::check(state, side, r);
+            v.extend(super::fire::check_aims(state, side, &r.aims));
+            v
+        }
         (Phase::Over(o), _) => vec![v(&[], SEQUENCE, format!("the game is over ({})", o.reason))],
         (phase, _) => vec![v(
             &[],
