@@ -52,7 +52,11 @@ enum Author {
 
 impl Author {
     /// The orders body a side owes now.
-    fn owed(&mut self, state: &str, owed: &crate::ruleset::Owed) -> anyhow::Result<serde_yaml::Value> {
+    fn owed(
+        &mut self,
+        state: &str,
+        owed: &crate::ruleset::Owed,
+    ) -> anyhow::Result<serde_yaml::Value> {
         let key = match owed.kind {
             OrdersKind::Deployment => "deploy",
             OrdersKind::Turn => "round",
@@ -61,15 +65,22 @@ impl Author {
         };
         match self {
             Author::Scripts(scripts) => {
-                let queue = scripts.get_mut(&owed.side).ok_or_else(|| anyhow!("no script for {}", owed.side))?;
+                let queue = scripts
+                    .get_mut(&owed.side)
+                    .ok_or_else(|| anyhow!("no script for {}", owed.side))?;
                 Ok(next_orders(queue, key).unwrap_or_else(pass_orders))
             }
             Author::Bots => {
-                let typed: crate::rulesets::maurice_lite::state::State = crate::yaml::from_str(state)?;
+                let typed: crate::rulesets::maurice_lite::state::State =
+                    crate::yaml::from_str(state)?;
                 let orders = match owed.kind {
                     OrdersKind::Deployment => {
-                        let body = crate::ruleset::Ruleset::orders_template(&crate::rulesets::maurice_lite::MauriceLite, &typed, &owed.side)
-                            .ok_or_else(|| anyhow!("no deployment template"))?;
+                        let body = crate::ruleset::Ruleset::orders_template(
+                            &crate::rulesets::maurice_lite::MauriceLite,
+                            &typed,
+                            &owed.side,
+                        )
+                        .ok_or_else(|| anyhow!("no deployment template"))?;
                         return Ok(crate::yaml::from_str(&body)?);
                     }
                     _ => bot::round_orders(&typed, &owed.side),
@@ -80,13 +91,20 @@ impl Author {
     }
 
     /// Standing reactions a bot sends every few steps while passive.
-    fn optional(&mut self, state: &str, owed: &crate::ruleset::Owed, step: u32) -> anyhow::Result<Option<serde_yaml::Value>> {
+    fn optional(
+        &mut self,
+        state: &str,
+        owed: &crate::ruleset::Owed,
+        step: u32,
+    ) -> anyhow::Result<Option<serde_yaml::Value>> {
         if !matches!(self, Author::Bots) || owed.kind != OrdersKind::Reactions || step % 4 != 0 {
             return Ok(None);
         }
         let typed: crate::rulesets::maurice_lite::state::State = crate::yaml::from_str(state)?;
         let orders = bot::reactions(&typed, &owed.side);
-        Ok(Some(crate::yaml::from_str(&crate::yaml::to_string(&orders)?)?))
+        Ok(Some(crate::yaml::from_str(&crate::yaml::to_string(
+            &orders,
+        )?)?))
     }
 }
 
@@ -101,7 +119,11 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let sent = out.join("orders-sent");
     std::fs::create_dir_all(&sent)?;
     let mut server = Server::open(&data)?;
-    let game = if args.battle { "hollowbrook-battle" } else { "hollowbrook-demo" };
+    let game = if args.battle {
+        "hollowbrook-battle"
+    } else {
+        "hollowbrook-demo"
+    };
     let mut keys = BySide::new();
     let mut players = Vec::new();
     for (side, _) in SCRIPTS {
@@ -136,8 +158,19 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
         for owed in &due.optional {
             if let Some(body) = author.optional(&step.state_before, owed, step.step)? {
                 let signer = &keys[&owed.side];
-                if let Err(why) = submit(&mut server, &sent, game, step.step, &owed.side, &body, signer)? {
-                    println!("  step {}: {}'s reactions were refused ({why})", step.step, owed.side);
+                if let Err(why) = submit(
+                    &mut server,
+                    &sent,
+                    game,
+                    step.step,
+                    &owed.side,
+                    &body,
+                    signer,
+                )? {
+                    println!(
+                        "  step {}: {}'s reactions were refused ({why})",
+                        step.step, owed.side
+                    );
                 }
             }
         }
