@@ -97,7 +97,10 @@ impl Author {
         owed: &crate::ruleset::Owed,
         step: u32,
     ) -> anyhow::Result<Option<serde_yaml::Value>> {
-        if !matches!(self, Author::Bots) || owed.kind != OrdersKind::Reactions || !step.is_multiple_of(4) {
+        if !matches!(self, Author::Bots)
+            || owed.kind != OrdersKind::Reactions
+            || !step.is_multiple_of(4)
+        {
             return Ok(None);
         }
         let typed: crate::rulesets::maurice_lite::state::State = crate::yaml::from_str(state)?;
