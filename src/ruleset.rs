@@ -22,6 +22,9 @@ pub enum OrdersKind {
     Turn,
     /// An answer to a question the engine paused to ask.
     Decision,
+    /// Standing reactions a side not owing orders may send at any time; the
+    /// ruleset keeps them until they are replaced.
+    Reactions,
 }
 
 /// One side's debt for the step that is open.
@@ -39,6 +42,10 @@ pub struct Due {
     /// The ruleset's name for the step ("Round 4, French active").
     pub heading: String,
     pub owed: Vec<Owed>,
+    /// What sides may send without owing it (standing reactions). The step
+    /// does not wait for these; whatever arrived is resolved with it.
+    #[serde(default)]
+    pub optional: Vec<Owed>,
 }
 
 /// How a finished game ended.

@@ -114,6 +114,14 @@ pub struct ArrowView {
     pub path: Vec<Point>,
 }
 
+/// An area shown for this step only, such as a fire zone that was used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ZoneView {
+    /// Index into [`MapView::sides`]: whose zone it is.
+    pub side: usize,
+    pub points: Vec<Point>,
+}
+
 /// The map: table, terrain, units, markers and this step's arrows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MapView {
@@ -131,6 +139,9 @@ pub struct MapView {
     pub units: Vec<UnitView>,
     pub markers: Vec<MarkerView>,
     pub arrows: Vec<ArrowView>,
+    /// Fire zones used this step.
+    #[serde(default)]
+    pub zones: Vec<ZoneView>,
 }
 
 /// A titled block of lines, such as "Your hand" or "Army morale".

@@ -207,6 +207,7 @@ fn demo_archive() -> (tempfile::TempDir, PathBuf) {
     let args = galloper::demo::DemoArgs {
         out: out.clone(),
         max_steps: 400,
+        battle: false,
     };
     galloper::demo::run(&args).expect("demo runs");
     let archive = out.join("server/archive/hollowbrook-demo");

@@ -293,6 +293,10 @@ fn sample_map() -> MapView {
                 path: vec![p(6.0, 6.5), p(5.0, 7.5), p(4.0, 7.5)],
             },
         ],
+        zones: vec![galloper::view::ZoneView {
+            side: 1,
+            points: vec![p(10.0, 12.0), p(11.0, 12.0), p(11.0, 16.0), p(10.0, 16.0)],
+        }],
     }
 }
 

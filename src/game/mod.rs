@@ -365,7 +365,12 @@ impl Server {
         let due = rules
             .due(&open.state_before)
             .map_err(|e| Refusal::Server(e.to_string()))?;
-        if !due.owed.iter().any(|o| o.side == env.side) {
+        if !due
+            .owed
+            .iter()
+            .chain(&due.optional)
+            .any(|o| o.side == env.side)
+        {
             return Err(Refusal::NotOwed {
                 side: env.side.to_string(),
                 step: open.step,

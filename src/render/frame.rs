@@ -123,6 +123,7 @@ mod tests {
             units: vec![],
             markers: vec![],
             arrows: vec![],
+            zones: vec![],
         }
     }
 

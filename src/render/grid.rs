@@ -173,6 +173,7 @@ mod tests {
             units: vec![],
             markers: vec![],
             arrows: vec![],
+            zones: vec![],
         };
         Frame::new(&map).unwrap()
     }

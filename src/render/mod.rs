@@ -20,6 +20,7 @@ mod terrain;
 mod text;
 mod units;
 mod wrap;
+mod zones;
 
 use crate::view::{MapView, ReportView};
 

@@ -10,6 +10,7 @@ use super::markers::{self, MarkerShape};
 use super::shapes::{Label, Rect};
 use super::terrain::{self, TerrainShape};
 use super::units::{self, UnitLayers};
+use super::zones::{self, ZoneShape};
 use crate::view::MapView;
 use askama::Template;
 
@@ -30,6 +31,7 @@ struct MapSvg {
     terrain_labels: Vec<Label>,
     units: UnitLayers,
     arrows: Vec<ArrowShape>,
+    zones: Vec<ZoneShape>,
     markers: Vec<MarkerShape>,
     legend: Legend,
 }
@@ -74,6 +76,7 @@ pub fn map_svg(map: &MapView) -> Result<String, RenderError> {
         terrain_labels,
         units: units::layers(&frame, map)?,
         arrows: arrows::shapes(&frame, map)?,
+        zones: zones::shapes(&frame, map)?,
         markers: markers::shapes(&frame, map)?,
         legend,
     };

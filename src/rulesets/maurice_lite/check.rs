@@ -3,6 +3,7 @@
 
 use super::cards::total_span;
 use super::cinc;
+use super::deck::Symbol;
 use super::forces::{activation_distance, check_force, cost};
 use super::march;
 use super::orders::{ActionKind, Activation, CardChoice, Command, Orders, RoundOrders};
@@ -32,6 +33,13 @@ pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
                 )];
             }
             check_activation(state, side, pending.action, a, &pending.orders)
+        }
+        (Phase::Round { active } | Phase::Decision { active, .. }, Orders::Reactions(r))
+            if active != side =>
+        {
+            let mut v = super::reactions::check(state, side, r);
+            v.extend(super::fire::check_aims(state, side, &r.aims));
+            v
         }
         (Phase::Over(o), _) => vec![v(&[], SEQUENCE, format!("the game is over ({})", o.reason))],
         (phase, _) => vec![v(
@@ -146,6 +154,61 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                     format!("{c} is already played this round"),
                 ));
             }
+        }
+    }
+    let mut symbols = Vec::new();
+    for c in &r.modify {
+        let rule = "3. Modifying cards: one of each symbol a round, for the action chosen";
+        let Some(card) = state.deck.card(c) else {
+            out.push(v(
+                &["modify"],
+                rule,
+                format!("{c} is not a card of this deck"),
+            ));
+            continue;
+        };
+        if !hand.contains(c) {
+            out.push(v(
+                &["modify"],
+                rule,
+                format!("{c} is not in your hand (cards drawn this round cannot modify)"),
+            ));
+        }
+        if used.contains(c) {
+            out.push(v(
+                &["modify"],
+                rule,
+                format!("{c} is already played this round"),
+            ));
+        }
+        let wanted = match (card.symbol, &r.command) {
+            (Some(Symbol::Volley), _) => r.volleys,
+            (Some(Symbol::March), Command::March(_)) | (Some(Symbol::Rally), Command::Rally(_)) => {
+                true
+            }
+            (Some(Symbol::Bombard), Command::Bombard(_))
+            | (Some(Symbol::Charge), Command::Charge(_)) => true,
+            _ => false,
+        };
+        if !wanted || card.effect.is_none() {
+            out.push(v(
+                &["modify"],
+                rule,
+                format!(
+                    "{} cannot modify anything in these orders",
+                    state.card_name(c)
+                ),
+            ));
+        }
+        if let Some(sym) = card.symbol {
+            if symbols.contains(&sym) {
+                out.push(v(
+                    &["modify"],
+                    rule,
+                    format!("two modifying cards with the {sym:?} symbol").to_lowercase(),
+                ));
+            }
+            symbols.push(sym);
         }
     }
     for c in &r.discard {

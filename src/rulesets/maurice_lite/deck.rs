@@ -34,7 +34,30 @@ pub enum EventEffect {
     RallyAroundCinc,
 }
 
-/// One card of the deck.
+/// What a modifying or interrupt card does (chapter 3). Which action a
+/// modifying card may bend is its `symbol`; an interrupt card has `interrupt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// Interrupt: the enemy's activated force counts this many BW further from its CinC.
+    AddActivationDistance(u32),
+    /// Interrupt, before the enemy moves: difficult terrain is impassable to his units this round.
+    DifficultImpassable,
+    /// Interrupt the volley phase: the passive side shoots first.
+    FireFirst,
+    /// Modifier: every to-hit die of the enemy's shooting this round.
+    EnemyToHit(i32),
+    /// Modifier: every to-hit die of this side's shooting this round.
+    OwnToHit(i32),
+    /// Modifier: every attacking unit's combat score.
+    AttackScore(i32),
+    /// Modifier: one defending unit's combat score.
+    DefenderScore(i32),
+    /// Modifier: every rally die of this side this round.
+    RallyDice(i32),
+    /// Modifier: every marching unit's allowance, in BW.
+    MarchDistance(u32),
+}
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Card {
     pub id: String,
@@ -50,6 +73,9 @@ pub struct Card {
     pub event: Option<EventEffect>,
     #[serde(default)]
     pub reshuffle: bool,
+    /// What the card does when played to modify or to interrupt.
+    #[serde(default)]
+    pub effect: Option<Effect>,
     /// What the card does when played for its effect, in our own words.
     #[serde(default)]
     pub text: String,

@@ -307,6 +307,11 @@ pub fn plan(
         }
         _ => {}
     }
+    if state.cards.march_bonus > 0 {
+        let bonus = state.cards.march_bonus as f64;
+        limit = Distance(limit.get() + bonus);
+        why = format!("{why}, +{bonus} BW from a card");
+    }
     if used.get() > limit.get() + 1e-6 {
         let r = if why.contains("near") {
             rule::NEAR
@@ -367,12 +372,10 @@ pub fn plan(
             ),
         ));
     }
-    if let Some(t) = state
-        .scenario
-        .terrain
-        .iter()
-        .find(|t| is_impassable(t) && t.intersects_area(&swept))
-    {
+    if let Some(t) = state.scenario.terrain.iter().find(|t| {
+        (is_impassable(t) || (state.cards.difficult_impassable && is_difficult(t)))
+            && t.intersects_area(&swept)
+    }) {
         return Err(err(
             id,
             rule::IMPASSABLE,

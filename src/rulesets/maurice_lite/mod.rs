@@ -5,6 +5,7 @@
 //! the decision is a step of its own. See `docs/rulesets/maurice-lite.md`.
 
 mod area;
+pub mod cardplay;
 pub mod cards;
 pub mod charge;
 mod check;
@@ -16,6 +17,7 @@ pub mod march;
 pub mod modifiers;
 pub mod orders;
 pub mod rally;
+pub mod reactions;
 mod round;
 pub mod scenario;
 mod setup;
@@ -83,9 +85,18 @@ impl Ruleset for MauriceLite {
             }],
             Phase::Over(_) => Vec::new(),
         };
+        let optional = match &s.phase {
+            Phase::Round { active } | Phase::Decision { active, .. } => vec![Owed {
+                side: s.other(active),
+                kind: OrdersKind::Reactions,
+                note: "standing reactions (optional): return fire, interrupts and modifying cards, kept until replaced".into(),
+            }],
+            Phase::Deployment | Phase::Over(_) => Vec::new(),
+        };
         Due {
             heading: view::heading(s),
             owed,
+            optional,
         }
     }
 
@@ -94,7 +105,25 @@ impl Ruleset for MauriceLite {
     }
 
     fn resolve(&self, s: &State, orders: &BySide<Orders>, dice: &mut Dice) -> Resolution<State> {
-        let (state, events) = match &s.phase {
+        // Standing reactions sent for this step replace the sender's earlier
+        // ones before anything else happens.
+        let mut renewed = s.clone();
+        let mut first = Vec::new();
+        for (side, o) in orders {
+            if let Orders::Reactions(r) = o {
+                renewed.standing.insert(side.clone(), r.clone());
+                first.push(crate::event::Event::public(format!(
+                    "{} renews its standing reactions",
+                    s.side_name(side)
+                )));
+                first.push(crate::event::Event::private(
+                    side,
+                    "Your new standing reactions are in force until you replace them",
+                ));
+            }
+        }
+        let s = &renewed;
+        let (state, mut events) = match &s.phase {
             Phase::Deployment => {
                 let deployments = orders
                     .iter()
@@ -121,10 +150,11 @@ impl Ruleset for MauriceLite {
             },
             Phase::Over(_) => (s.clone(), Vec::new()),
         };
+        first.append(&mut events);
         let outcome = state.outcome().cloned();
         Resolution {
             state,
-            events,
+            events: first,
             outcome,
         }
     }
@@ -148,6 +178,7 @@ pub fn default_round() -> orders::RoundOrders {
         volleys: false,
         fire_order: orders::Sweep::LeftToRight,
         aims: Vec::new(),
+        modify: Vec::new(),
         command: orders::Command::Pass,
         cinc: None,
         discard: Vec::new(),

@@ -15,6 +15,8 @@ pub enum Orders {
     Round(RoundOrders),
     /// The answer to a decision request: the force, cards and moves.
     Decide(Activation),
+    /// Standing reactions, sent at any time by a side not owing orders.
+    Reactions(super::reactions::Reactions),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -53,6 +55,10 @@ pub struct RoundOrders {
     #[serde(default)]
     pub aims: Vec<Aim>,
     pub command: Command,
+    /// Modifying cards to play for this round's volleys and action (one of
+    /// each symbol; cards held before the draw).
+    #[serde(default)]
+    pub modify: Vec<String>,
     /// Move the CinC at the end of the round, discarding a card.
     #[serde(default)]
     pub cinc: Option<CincMove>,

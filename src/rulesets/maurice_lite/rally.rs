@@ -49,6 +49,12 @@ pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut 
             modifier += 1;
             why.push("+1 not near the enemy");
         }
+        let card = state.cards.rally_bonus;
+        let card_text = format!("{card:+} card");
+        if card != 0 {
+            modifier += card;
+            why.push(&card_text);
+        }
         let need = rally_number(unit.arm);
         let why = if why.is_empty() {
             String::new()

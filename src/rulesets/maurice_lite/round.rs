@@ -1,13 +1,16 @@
 //! The round (chapter 4): command choice, the draw, the action, the CinC and
 //! the end of the round.
 
+use super::cardplay;
 use super::cards::{Payment, fewest, lowest, pay_after_interrupt, total_span};
 use super::cinc;
 use super::deck::{DrawNote, EventEffect, HAND_LIMIT};
+use super::deck::{Effect, Symbol};
 use super::forces::{activation_distance, check_force, cost};
 use super::march;
 use super::orders::{ActionKind, Activation, CardChoice, Command, RoundOrders};
 use super::rally::rally;
+use super::reactions::On;
 use super::state::{Pending, Phase, State, Trace, TraceKind};
 use super::units::{Arm, NEAR_ENEMY};
 use crate::dice::Dice;
@@ -26,6 +29,7 @@ pub fn resolve(
     let mut s = state.clone();
     s.traces.clear();
     s.detail = Default::default();
+    s.cards = Default::default();
     for u in s.units.iter_mut() {
         u.fired = false;
     }
@@ -85,7 +89,7 @@ pub fn resolve(
                 };
                 return (s, ev);
             }
-            carry_out(&mut s, active, kind, a, dice, &mut ev);
+            carry_out(&mut s, active, kind, a, &orders.modify, dice, &mut ev);
         }
     }
     end_round(&mut s, active, orders, &mut ev);
@@ -111,7 +115,15 @@ pub fn resolve_decision(
     s.phase = Phase::Round {
         active: active.clone(),
     };
-    carry_out(&mut s, active, pending.action, act, dice, &mut ev);
+    carry_out(
+        &mut s,
+        active,
+        pending.action,
+        act,
+        &pending.orders.modify,
+        dice,
+        &mut ev,
+    );
     end_round(&mut s, active, &pending.orders, &mut ev);
     (s, ev)
 }
@@ -238,6 +250,7 @@ fn carry_out(
     side: &SideId,
     kind: ActionKind,
     a: &Activation,
+    modify: &[String],
     dice: &mut Dice,
     ev: &mut Vec<Event>,
 ) {
@@ -270,7 +283,17 @@ fn carry_out(
         return;
     };
     let need = cost(distance);
-    let hand = s.army(side).map(|a| a.hand.clone()).unwrap_or_default();
+    // Cards kept to modify the action are not spent on activating it.
+    let hand: Vec<String> = s
+        .army(side)
+        .map(|a| {
+            a.hand
+                .iter()
+                .filter(|c| !modify.contains(c))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
     let cards = match &a.cards {
         Some(CardChoice::Listed(list))
             if list.iter().all(|c| hand.contains(c)) && total_span(s, list) >= need =>
@@ -291,9 +314,14 @@ fn carry_out(
         );
         return;
     };
-    // Interrupts that lengthen the activation come with the passive side's
-    // standing reactions (chapter 3); none can be in play before they exist.
-    let extra = 0;
+    // The passive side's one interrupt of the round may come now (chapter 3).
+    let passive = s.other(side);
+    let mut extra = 0;
+    match cardplay::passive_interrupt(s, &passive, on_action(kind), &force_ids, ev) {
+        Some(Effect::AddActivationDistance(n)) => extra = n,
+        Some(Effect::DifficultImpassable) => s.cards.difficult_impassable = true,
+        _ => {}
+    }
     let rest: Vec<String> = hand
         .iter()
         .filter(|c| !cards.contains(c))
@@ -323,6 +351,17 @@ fn carry_out(
         total_span(s, &cards)
     )));
     discard(s, side, &cards);
+    let symbol = match kind {
+        ActionKind::March => Symbol::March,
+        ActionKind::Rally => Symbol::Rally,
+        ActionKind::Bombard => Symbol::Bombard,
+        ActionKind::Charge => Symbol::Charge,
+    };
+    match cardplay::active_modifier(s, side, modify, symbol, ev) {
+        Some(Effect::MarchDistance(n)) => s.cards.march_bonus = n,
+        Some(Effect::RallyDice(n)) => s.cards.rally_bonus = n,
+        _ => {}
+    }
     match kind {
         ActionKind::March => march_force(s, side, &force_ids, a, ev),
         ActionKind::Rally => rally(s, &force_ids, dice, ev),
@@ -384,6 +423,8 @@ fn march_force(
 }
 
 fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<Event>) {
+    // Card effects last for the round only.
+    s.cards = Default::default();
     let name = s.side_name(active);
     if let Some(mv) = &orders.cinc {
         let hand = s.army(active).map(|a| a.hand.clone()).unwrap_or_default();
@@ -488,4 +529,14 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
         s.side_name(&next)
     )));
     s.phase = Phase::Round { active: next };
+}
+
+/// The reaction trigger for an action.
+fn on_action(kind: ActionKind) -> On {
+    match kind {
+        ActionKind::March => On::March,
+        ActionKind::Rally => On::Rally,
+        ActionKind::Bombard => On::Bombard,
+        ActionKind::Charge => On::Charge,
+    }
 }

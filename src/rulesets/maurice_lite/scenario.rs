@@ -104,6 +104,20 @@ impl Scenario {
                 self.sides.len()
             ));
         }
+        for side in &self.sides {
+            // Side ids name files and folders of reports and archives.
+            let id = side.id.as_str();
+            let ok = !id.is_empty()
+                && id.len() <= 32
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if !ok || id == "public" || id == "umpire" {
+                return Err(format!(
+                    "side id {id:?}: use 1 to 32 lowercase letters, digits and dashes, not public or umpire"
+                ));
+            }
+        }
         if self.sides[0].id == self.sides[1].id {
             return Err("the two sides need different ids".into());
         }

@@ -28,6 +28,12 @@ pub struct State {
     /// The fire and combat of the last step, in full, for reports and the sandbox.
     #[serde(default)]
     pub detail: Detail,
+    /// Each side's standing reactions, kept until replaced.
+    #[serde(default)]
+    pub standing: BySide<super::reactions::Reactions>,
+    /// Cards played so far this round.
+    #[serde(default)]
+    pub cards: super::cardplay::RoundCards,
 }
 
 /// Everything the fire and combat of a step worked out, kept with the state
@@ -143,6 +149,8 @@ impl State {
             empty_deck_passes: 0,
             traces: Vec::new(),
             detail: Detail::default(),
+            standing: BySide::new(),
+            cards: Default::default(),
         })
     }
 

@@ -1,7 +1,7 @@
 //! What each reader sees (hands are secret; everything on the table is open).
 
 use super::forces::{activation_distance, check_force};
-use super::state::{Phase, State};
+use super::state::{Phase, State, TraceKind};
 use crate::geometry::{Shape, TerrainFeature, TerrainTag};
 use crate::ruleset::Sight;
 use crate::side::SideId;
@@ -113,7 +113,12 @@ pub fn map(s: &State) -> MapView {
         .iter()
         .filter(|t| t.points.len() > 1)
         .map(|t| ArrowView {
-            kind: ArrowKind::Move,
+            kind: match t.kind {
+                TraceKind::Move => ArrowKind::Move,
+                TraceKind::Fire => ArrowKind::Fire,
+                TraceKind::Charge => ArrowKind::Charge,
+                TraceKind::FallBack => ArrowKind::FallBack,
+            },
             side: index(&t.side),
             path: t.points.clone(),
         })
@@ -137,6 +142,7 @@ pub fn map(s: &State) -> MapView {
         units,
         markers,
         arrows,
+        zones: fire_zones(s),
     }
 }
 
@@ -218,4 +224,10 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
         map: map(s),
         panels,
     }
+}
+
+/// The fire zones used this step, for the map.
+fn fire_zones(s: &State) -> Vec<crate::view::ZoneView> {
+    let _ = s;
+    Vec::new()
 }

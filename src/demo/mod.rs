@@ -1,6 +1,8 @@
 //! `galloper demo`: a whole game of Maurice Lite played from shipped orders,
 //! signed by two freshly made players, resolved, archived and audited.
 
+mod bot;
+
 use crate::envelope;
 use crate::game::{PlayerSpec, Server, audit};
 use crate::ruleset::OrdersKind;
@@ -13,15 +15,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The demonstration scenario and each side's scripted orders.
-pub const SCENARIO: &str = include_str!("../games/maurice-lite/hollowbrook.yaml");
+pub const SCENARIO: &str = include_str!("../../games/maurice-lite/hollowbrook.yaml");
 pub const SCRIPTS: [(&str, &str); 2] = [
     (
         "french",
-        include_str!("../games/maurice-lite/demo/french.yaml"),
+        include_str!("../../games/maurice-lite/demo/french.yaml"),
     ),
     (
         "austrians",
-        include_str!("../games/maurice-lite/demo/austrians.yaml"),
+        include_str!("../../games/maurice-lite/demo/austrians.yaml"),
     ),
 ];
 
@@ -33,6 +35,80 @@ pub struct DemoArgs {
     /// Stop after this many steps even if the game is not over.
     #[arg(long, default_value_t = 400)]
     pub max_steps: u32,
+    /// Fight a whole battle instead: both sides' orders are written each step
+    /// by a simple general (volleys, bombardment, charges, rallies, standing
+    /// reactions) until one army's morale breaks.
+    #[arg(long)]
+    pub battle: bool,
+}
+
+/// Who writes the orders.
+enum Author {
+    /// The shipped orders, taken in turn.
+    Scripts(BySide<VecDeque<serde_yaml::Value>>),
+    /// A general per side who reads the table.
+    Bots,
+}
+
+impl Author {
+    /// The orders body a side owes now.
+    fn owed(
+        &mut self,
+        state: &str,
+        owed: &crate::ruleset::Owed,
+    ) -> anyhow::Result<serde_yaml::Value> {
+        let key = match owed.kind {
+            OrdersKind::Deployment => "deploy",
+            OrdersKind::Turn => "round",
+            OrdersKind::Decision => "decide",
+            OrdersKind::Reactions => "reactions",
+        };
+        match self {
+            Author::Scripts(scripts) => {
+                let queue = scripts
+                    .get_mut(&owed.side)
+                    .ok_or_else(|| anyhow!("no script for {}", owed.side))?;
+                Ok(next_orders(queue, key).unwrap_or_else(pass_orders))
+            }
+            Author::Bots => {
+                let typed: crate::rulesets::maurice_lite::state::State =
+                    crate::yaml::from_str(state)?;
+                let orders = match owed.kind {
+                    OrdersKind::Deployment => {
+                        let body = crate::ruleset::Ruleset::orders_template(
+                            &crate::rulesets::maurice_lite::MauriceLite,
+                            &typed,
+                            &owed.side,
+                        )
+                        .ok_or_else(|| anyhow!("no deployment template"))?;
+                        return Ok(crate::yaml::from_str(&body)?);
+                    }
+                    _ => bot::round_orders(&typed, &owed.side),
+                };
+                Ok(crate::yaml::from_str(&crate::yaml::to_string(&orders)?)?)
+            }
+        }
+    }
+
+    /// Standing reactions a bot sends every few steps while passive.
+    fn optional(
+        &mut self,
+        state: &str,
+        owed: &crate::ruleset::Owed,
+        step: u32,
+    ) -> anyhow::Result<Option<serde_yaml::Value>> {
+        if !matches!(self, Author::Bots)
+            || owed.kind != OrdersKind::Reactions
+            || !step.is_multiple_of(4)
+        {
+            return Ok(None);
+        }
+        let typed: crate::rulesets::maurice_lite::state::State = crate::yaml::from_str(state)?;
+        let orders = bot::reactions(&typed, &owed.side);
+        Ok(Some(crate::yaml::from_str(&crate::yaml::to_string(
+            &orders,
+        )?)?))
+    }
 }
 
 /// Run the demo; prints where everything is.
@@ -46,7 +122,11 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let sent = out.join("orders-sent");
     std::fs::create_dir_all(&sent)?;
     let mut server = Server::open(&data)?;
-    let game = "hollowbrook-demo";
+    let game = if args.battle {
+        "hollowbrook-battle"
+    } else {
+        "hollowbrook-demo"
+    };
     let mut keys = BySide::new();
     let mut players = Vec::new();
     for (side, _) in SCRIPTS {
@@ -61,28 +141,44 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     }
     server.new_game(game, SCENARIO, &players)?;
     println!("Game {game} created: French and Austrian players have fresh ed25519 keys");
-    let mut scripts: BySide<VecDeque<serde_yaml::Value>> = BySide::new();
-    for (side, text) in SCRIPTS {
-        let list: Vec<serde_yaml::Value> =
-            crate::yaml::from_str(text).with_context(|| format!("demo orders for {side}"))?;
-        scripts.insert(SideId::new(side), list.into());
-    }
+    let mut author = if args.battle {
+        Author::Bots
+    } else {
+        let mut scripts: BySide<VecDeque<serde_yaml::Value>> = BySide::new();
+        for (side, text) in SCRIPTS {
+            let list: Vec<serde_yaml::Value> =
+                crate::yaml::from_str(text).with_context(|| format!("demo orders for {side}"))?;
+            scripts.insert(SideId::new(side), list.into());
+        }
+        Author::Scripts(scripts)
+    };
     let mut steps = 0;
     let mut refused = 0;
     while let Some((step, due)) = server.due(game)? {
         if steps >= args.max_steps {
             bail!("the demo game did not end within {} steps", args.max_steps);
         }
+        for owed in &due.optional {
+            if let Some(body) = author.optional(&step.state_before, owed, step.step)? {
+                let signer = &keys[&owed.side];
+                if let Err(why) = submit(
+                    &mut server,
+                    &sent,
+                    game,
+                    step.step,
+                    &owed.side,
+                    &body,
+                    signer,
+                )? {
+                    println!(
+                        "  step {}: {}'s reactions were refused ({why})",
+                        step.step, owed.side
+                    );
+                }
+            }
+        }
         for owed in &due.owed {
-            let key = match owed.kind {
-                OrdersKind::Deployment => "deploy",
-                OrdersKind::Turn => "round",
-                OrdersKind::Decision => "decide",
-            };
-            let queue = scripts
-                .get_mut(&owed.side)
-                .ok_or_else(|| anyhow!("no script for {}", owed.side))?;
-            let body = next_orders(queue, key).unwrap_or_else(pass_orders);
+            let body = author.owed(&step.state_before, owed)?;
             let signer = &keys[&owed.side];
             let mut submitted = submit(
                 &mut server,
