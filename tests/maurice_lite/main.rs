@@ -7,3 +7,4 @@ mod cards;
 mod common;
 mod march;
 mod round;
+mod volleys;

@@ -4,6 +4,7 @@
 use super::cards::total_span;
 use super::cinc;
 use super::deck::Symbol;
+use super::fire;
 use super::forces::{activation_distance, check_force, cost};
 use super::march;
 use super::orders::{ActionKind, Activation, CardChoice, Command, Orders, RoundOrders};
@@ -67,13 +68,7 @@ fn expected(phase: &Phase, side: &SideId) -> String {
 
 fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> {
     let mut out = Vec::new();
-    if r.volleys {
-        out.push(v(
-            &["round", "volleys"],
-            "7. The volley phase",
-            "volleys are not yet available in this version of the ruleset: set `volleys: false`",
-        ));
-    }
+    out.extend(fire::check_aims(state, side, &r.aims));
     let hand = state.army(side).map(|a| a.hand.clone()).unwrap_or_default();
     if hand.is_empty() && !matches!(r.command, Command::Pass) {
         out.push(v(
@@ -100,14 +95,14 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 ));
             }
         }
-        Command::Bombard(_) | Command::Charge(_) => {
+        Command::Charge(_) => {
             out.push(v(
                 &["round", "command"],
-                "7 and 8. Bombard and Charge",
-                "bombard and charge are not yet available in this version of the ruleset",
+                "8. Charge",
+                "charges are not yet available in this version of the ruleset",
             ));
         }
-        Command::March(a) | Command::Rally(a) => {
+        Command::March(a) | Command::Rally(a) | Command::Bombard(a) => {
             let kind = r
                 .command
                 .action()
@@ -300,6 +295,22 @@ fn check_activation(
                     Ok(p) => march::apply(&mut scratch, &p),
                     Err(e) => out.push(e),
                 }
+            }
+        }
+        ActionKind::Bombard => {
+            for id in &a.force {
+                if let Err(why) = fire::can_bombard(state, id) {
+                    out.push(Violation::new(
+                        &["force"],
+                        Some(id),
+                        fire::RULE_BOMBARD,
+                        why,
+                    ));
+                }
+            }
+            out.extend(fire::check_aims(state, side, &a.aims));
+            if !a.moves.is_empty() {
+                out.push(v(&["moves"], SEQUENCE, "a Bombard has no moves"));
             }
         }
         _ => {

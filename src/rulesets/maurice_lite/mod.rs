@@ -25,6 +25,7 @@ pub mod state;
 mod template;
 pub mod units;
 mod view;
+mod volley;
 
 use crate::dice::Dice;
 use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};

@@ -6,6 +6,7 @@ use super::cards::{Payment, fewest, lowest, pay_after_interrupt, total_span};
 use super::cinc;
 use super::deck::{DrawNote, EventEffect, HAND_LIMIT};
 use super::deck::{Effect, Symbol};
+use super::fire;
 use super::forces::{activation_distance, check_force, cost};
 use super::march;
 use super::orders::{ActionKind, Activation, CardChoice, Command, RoundOrders};
@@ -13,6 +14,7 @@ use super::rally::rally;
 use super::reactions::On;
 use super::state::{Pending, Phase, State, Trace, TraceKind};
 use super::units::{Arm, NEAR_ENEMY};
+use super::volley;
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::geometry::bases_distance;
@@ -39,6 +41,17 @@ pub fn resolve(
         s.side_name(active)
     ))];
     let name = s.side_name(active);
+    if orders.volleys {
+        volley::volley_phase(&mut s, active, orders, dice, &mut ev);
+        if let Some(o) = s.outcome_by_morale() {
+            ev.push(Event::public(format!(
+                "{}: the battle is decided in the volley phase",
+                o.reason
+            )));
+            s.phase = Phase::Over(o);
+            return (s, ev);
+        }
+    }
     match &orders.command {
         Command::Pass => {
             let deck_was_empty = s.piles.draw.is_empty();
@@ -256,6 +269,18 @@ fn carry_out(
 ) {
     let name = s.side_name(side);
     let force_ids = a.force.clone();
+    // Guns that fired in the volley phase may not be activated (chapter 7).
+    if let Some(u) = force_ids
+        .iter()
+        .filter_map(|id| s.unit(id))
+        .find(|u| u.arm == Arm::Artillery && u.fired)
+    {
+        ev.push(Event::public(format!(
+            "{name}'s force includes {}, which fired in the volley phase and may not be activated; the round ends",
+            u.short()
+        )));
+        return;
+    }
     let (distance, units_text) = match check_force(s, side, &force_ids) {
         Ok(units) => {
             let text = units
@@ -365,7 +390,17 @@ fn carry_out(
     match kind {
         ActionKind::March => march_force(s, side, &force_ids, a, ev),
         ActionKind::Rally => rally(s, &force_ids, dice, ev),
-        ActionKind::Bombard | ActionKind::Charge => {
+        ActionKind::Bombard => {
+            let mut guns = Vec::new();
+            for id in &force_ids {
+                match fire::can_bombard(s, id) {
+                    Ok(()) => guns.push(id.clone()),
+                    Err(why) => ev.push(Event::public(format!("{id} does not bombard: {why}"))),
+                }
+            }
+            volley::bombard(s, side, &guns, modify, a.fire_order, &a.aims, dice, ev);
+        }
+        ActionKind::Charge => {
             ev.push(Event::public(format!(
                 "{} is not yet part of this ruleset; nothing happens",
                 kind.label()

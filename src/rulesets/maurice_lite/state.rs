@@ -207,6 +207,20 @@ impl State {
 }
 
 impl State {
+    /// The end of the game by army morale, if an army's has reached zero.
+    pub fn outcome_by_morale(&self) -> Option<Outcome> {
+        let loser = self
+            .armies
+            .iter()
+            .find(|(_, a)| a.morale <= 0)
+            .map(|(s, _)| s.clone())?;
+        let winner = self.other(&loser);
+        Some(Outcome {
+            winner: Some(winner),
+            reason: format!("{}'s army morale is broken", self.side_name(&loser)),
+        })
+    }
+
     /// Remove a broken unit from the table; its army loses a morale point
     /// (chapter 2). Combat and fire (issue 3) break units through here.
     pub fn break_unit(&mut self, id: &str) -> Option<SideId> {

@@ -228,6 +228,15 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
 
 /// The fire zones used this step, for the map.
 fn fire_zones(s: &State) -> Vec<crate::view::ZoneView> {
-    let _ = s;
-    Vec::new()
+    s.detail
+        .fire
+        .iter()
+        .flat_map(|r| {
+            let side = s.scenario.side_index(&r.side).unwrap_or(0);
+            r.shots.iter().map(move |shot| crate::view::ZoneView {
+                side,
+                points: shot.zone.to_vec(),
+            })
+        })
+        .collect()
 }
