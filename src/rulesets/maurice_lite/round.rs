@@ -398,7 +398,7 @@ fn carry_out(
                     Err(why) => ev.push(Event::public(format!("{id} does not bombard: {why}"))),
                 }
             }
-            volley::bombard(s, side, &guns, modify, a.fire_order, &a.aims, dice, ev);
+            volley::bombard(s, side, &guns, a, modify, dice, ev);
         }
         ActionKind::Charge => {
             ev.push(Event::public(format!(

@@ -5,7 +5,7 @@ use super::cardplay;
 use super::deck::{Effect, Symbol};
 use super::fire::{self, FireMode, FireRequest};
 use super::modifiers::Modifier;
-use super::orders::{Aim, RoundOrders, Sweep};
+use super::orders::{Activation, Aim, RoundOrders, Sweep};
 use super::reactions::On;
 use super::state::State;
 use crate::dice::Dice;
@@ -86,14 +86,13 @@ pub fn volley_phase(
     }
 }
 
-/// A Bombard action by the activated artillery.
+/// A Bombard action by the activated guns that may fire.
 pub fn bombard(
     s: &mut State,
     active: &SideId,
-    force: &[String],
+    guns: &[String],
+    a: &Activation,
     modify: &[String],
-    order: Sweep,
-    aims: &[Aim],
     dice: &mut Dice,
     ev: &mut Vec<Event>,
 ) {
@@ -106,9 +105,9 @@ pub fn bombard(
     let req = FireRequest {
         side: active,
         mode: FireMode::Bombard,
-        shooters: force.to_vec(),
-        order,
-        aims,
+        shooters: guns.to_vec(),
+        order: a.fire_order,
+        aims: &a.aims,
         to_hit,
     };
     let plan = fire::plan(s, &req);
