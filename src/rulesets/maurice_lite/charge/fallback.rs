@@ -39,6 +39,26 @@ pub fn fall_back_all(
     out
 }
 
+/// Along the fall back, where the faller overlaps one base (by more than
+/// [`DEEP`]) and where it is exactly clear of it again.
+#[derive(Clone, Copy)]
+struct Span {
+    lo: f64,
+    hi: f64,
+    clear: f64,
+}
+
+impl Span {
+    /// Overlapping somewhere between the start and `s`.
+    fn within(&self, s: f64) -> bool {
+        self.lo < s - 1e-9 && self.hi > 1e-9
+    }
+    /// Overlapping at `s` itself.
+    fn at(&self, s: f64) -> bool {
+        self.lo < s - 1e-9 && self.hi > s + 1e-9
+    }
+}
+
 /// Where a fall back stops, or what stops it.
 enum Course {
     Clear { distance: f64, through: Vec<String> },
@@ -139,17 +159,21 @@ fn plot(state: &State, unit: &Unit, bases: &[Base], back: Point, due: f64) -> Co
         .filter(|f| f.id != unit.id)
         .map(|f| (f.id.clone(), f.bases(&m)))
         .collect();
-    let spans = |other: &[Base]| -> Vec<(f64, f64)> {
+    // For each pair of bases: where they overlap (by more than DEEP), and
+    // where the faller is clear again (exactly, so that it ends flush).
+    let spans = |other: &[Base]| -> Vec<Span> {
         bases
             .iter()
             .flat_map(|a| {
-                other
-                    .iter()
-                    .filter_map(|b| travel_interval(a, b, back, -DEEP))
+                other.iter().filter_map(|b| {
+                    let (lo, hi) = travel_interval(a, b, back, -DEEP)?;
+                    let clear = travel_interval(a, b, back, 0.0).map_or(hi, |x| x.1);
+                    Some(Span { lo, hi, clear })
+                })
             })
             .collect()
     };
-    let friend_spans: Vec<(String, Vec<(f64, f64)>)> = friends
+    let friend_spans: Vec<(String, Vec<Span>)> = friends
         .iter()
         .map(|(id, fb)| (id.clone(), spans(fb)))
         .collect();
@@ -165,8 +189,8 @@ fn plot(state: &State, unit: &Unit, bases: &[Base], back: Point, due: f64) -> Co
         let sitting = friend_spans
             .iter()
             .flat_map(|(_, v)| v.iter())
-            .filter(|(lo, hi)| *lo < s - 1e-9 && *hi > s + 1e-9)
-            .map(|(_, hi)| *hi)
+            .filter(|x| x.at(s))
+            .map(|x| x.clear)
             .fold(f64::NAN, f64::max);
         if sitting.is_nan() || s > limit {
             break;
@@ -178,8 +202,8 @@ fn plot(state: &State, unit: &Unit, bases: &[Base], back: Point, due: f64) -> Co
         .filter_map(|e| {
             spans(&e.bases(&m))
                 .into_iter()
-                .filter(|(lo, hi)| *lo < s - 1e-9 && *hi > 1e-9)
-                .map(|(lo, _)| lo.max(0.0))
+                .filter(|x| x.within(s))
+                .map(|x| x.lo.max(0.0))
                 .min_by(f64::total_cmp)
                 .map(|at| (at, e.short()))
         })
@@ -215,7 +239,7 @@ fn plot(state: &State, unit: &Unit, bases: &[Base], back: Point, due: f64) -> Co
     }
     let through = friend_spans
         .iter()
-        .filter(|(_, v)| v.iter().any(|(lo, hi)| *lo < s - 1e-9 && *hi > 1e-9))
+        .filter(|(_, v)| v.iter().any(|x| x.within(s)))
         .map(|(id, _)| id.clone())
         .collect();
     Course::Clear {
