@@ -127,14 +127,20 @@ pub fn resolve(
             .unit(&c.unit)
             .map(|u| u.short())
             .unwrap_or_else(|| c.unit.clone());
-        let planned = if req.force.contains(&c.unit) {
-            movement::plan(state, &start, req.side, c)
-        } else {
+        let planned = if !req.force.contains(&c.unit) {
             Err(eligibility::refuse(
                 &c.unit,
                 rule::ACTIVATION,
                 "it is not in the activated force",
             ))
+        } else if attackers.contains(&c.unit) {
+            Err(eligibility::refuse(
+                &c.unit,
+                rule::ACTIVATION,
+                "it has already charged",
+            ))
+        } else {
+            movement::plan(state, &start, req.side, c)
         };
         match planned {
             Ok(p) => {
