@@ -3,7 +3,7 @@
 //! fall backs, and returns a [`CombatReport`].
 //!
 //! - [`eligibility`]: who may charge, how the force divides.
-//! - [`movement`]: the charge move and its contact.
+//! - [`movement`], [`woods`]: the charge move and its contact.
 //! - [`support`]: the non-charging units' moves.
 //! - [`engagement`], [`cover`]: who fights whom, flanks and cover.
 //! - [`score`], [`outcome`]: combat scores and results.
@@ -20,6 +20,7 @@ pub mod outcome;
 pub mod report;
 pub mod score;
 pub mod support;
+pub mod woods;
 
 pub use report::{ChargeRecord, CombatReport, CombatResult, Engagement, FallBack, Score};
 
