@@ -6,6 +6,7 @@
 //! tolerances all queries share.
 
 pub mod base;
+pub mod contact;
 mod convert;
 pub mod distance;
 pub mod error;
