@@ -105,6 +105,8 @@ pub enum ArrowKind {
     Fire,
     Charge,
     FallBack,
+    /// Two units engaged in combat (no head).
+    Engaged,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -26,6 +26,7 @@ pub(crate) fn style(kind: ArrowKind) -> (f64, &'static str, f64, f64) {
         ArrowKind::Fire => (1.6, "", 11.0, 4.5),
         ArrowKind::Charge => (5.5, "", 22.0, 11.0),
         ArrowKind::FallBack => (3.0, "0.5 6", 14.0, 6.5),
+        ArrowKind::Engaged => (3.5, "2 4", 0.0, 0.0),
     }
 }
 
@@ -34,7 +35,9 @@ pub(crate) fn style(kind: ArrowKind) -> (f64, &'static str, f64, f64) {
 pub(crate) fn geometry(pts: &[(f64, f64)], head_len: f64, half: f64) -> (String, Option<String>) {
     let mut shaft = pts.to_vec();
     let mut head = None;
-    if let [.., a, b] = pts {
+    if let [.., a, b] = pts
+        && head_len > 0.0
+    {
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
         let len = dx.hypot(dy);
         if len > 1e-6 {
@@ -74,6 +77,7 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<ArrowShape>, Re
         let (d, head) = geometry(&pts, head_len, half);
         let colour = match a.kind {
             ArrowKind::Fire => FIRE_RED.to_string(),
+            ArrowKind::Engaged => "#111111".to_string(),
             _ => side_rgb(map, a.side).darken(0.85).hex(),
         };
         out.push(ArrowShape {

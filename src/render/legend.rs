@@ -122,6 +122,7 @@ impl Legend {
             (ArrowKind::Fire, "fire"),
             (ArrowKind::Charge, "charge"),
             (ArrowKind::FallBack, "fall back"),
+            (ArrowKind::Engaged, "engaged"),
         ] {
             let (x, y) = flow.take(50.0 + text_width(name, 12.0));
             let (width, dash, head_len, half) = arrows::style(kind);

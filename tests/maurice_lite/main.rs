@@ -4,6 +4,7 @@
 
 mod cardplay;
 mod cards;
+mod charges;
 mod common;
 mod march;
 mod round;

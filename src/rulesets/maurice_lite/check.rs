@@ -2,6 +2,7 @@
 //! refused with the rule it breaks.
 
 use super::cards::total_span;
+use super::charge;
 use super::cinc;
 use super::deck::Symbol;
 use super::fire;
@@ -95,14 +96,7 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 ));
             }
         }
-        Command::Charge(_) => {
-            out.push(v(
-                &["round", "command"],
-                "8. Charge",
-                "charges are not yet available in this version of the ruleset",
-            ));
-        }
-        Command::March(a) | Command::Rally(a) | Command::Bombard(a) => {
+        Command::March(a) | Command::Rally(a) | Command::Bombard(a) | Command::Charge(a) => {
             let kind = r
                 .command
                 .action()
@@ -296,6 +290,17 @@ fn check_activation(
                     Err(e) => out.push(e),
                 }
             }
+        }
+        ActionKind::Charge => {
+            let req = charge::ChargeRequest {
+                side,
+                force: &a.force,
+                charges: &a.charges,
+                supports: &a.moves,
+                attack: Vec::new(),
+                defence: Vec::new(),
+            };
+            out.extend(charge::check(state, &req));
         }
         ActionKind::Bombard => {
             for id in &a.force {

@@ -3,12 +3,14 @@
 
 use super::cardplay;
 use super::cards::{Payment, fewest, lowest, pay_after_interrupt, total_span};
+use super::charge;
 use super::cinc;
 use super::deck::{DrawNote, EventEffect, HAND_LIMIT};
 use super::deck::{Effect, Symbol};
 use super::fire;
 use super::forces::{activation_distance, check_force, cost};
 use super::march;
+use super::modifiers::Modifier;
 use super::orders::{ActionKind, Activation, CardChoice, Command, RoundOrders};
 use super::rally::rally;
 use super::reactions::On;
@@ -376,20 +378,23 @@ fn carry_out(
         total_span(s, &cards)
     )));
     discard(s, side, &cards);
-    let symbol = match kind {
-        ActionKind::March => Symbol::March,
-        ActionKind::Rally => Symbol::Rally,
-        ActionKind::Bombard => Symbol::Bombard,
-        ActionKind::Charge => Symbol::Charge,
-    };
-    match cardplay::active_modifier(s, side, modify, symbol, ev) {
-        Some(Effect::MarchDistance(n)) => s.cards.march_bonus = n,
-        Some(Effect::RallyDice(n)) => s.cards.rally_bonus = n,
-        _ => {}
-    }
     match kind {
-        ActionKind::March => march_force(s, side, &force_ids, a, ev),
-        ActionKind::Rally => rally(s, &force_ids, dice, ev),
+        ActionKind::March => {
+            if let Some(Effect::MarchDistance(n)) =
+                cardplay::active_modifier(s, side, modify, Symbol::March, ev)
+            {
+                s.cards.march_bonus = n;
+            }
+            march_force(s, side, &force_ids, a, ev)
+        }
+        ActionKind::Rally => {
+            if let Some(Effect::RallyDice(n)) =
+                cardplay::active_modifier(s, side, modify, Symbol::Rally, ev)
+            {
+                s.cards.rally_bonus = n;
+            }
+            rally(s, &force_ids, dice, ev)
+        }
         ActionKind::Bombard => {
             let mut guns = Vec::new();
             for id in &force_ids {
@@ -400,12 +405,7 @@ fn carry_out(
             }
             volley::bombard(s, side, &guns, a, modify, dice, ev);
         }
-        ActionKind::Charge => {
-            ev.push(Event::public(format!(
-                "{} is not yet part of this ruleset; nothing happens",
-                kind.label()
-            )));
-        }
+        ActionKind::Charge => charge_force(s, side, a, modify, dice, ev),
     }
 }
 
@@ -574,4 +574,54 @@ fn on_action(kind: ActionKind) -> On {
         ActionKind::Bombard => On::Bombard,
         ActionKind::Charge => On::Charge,
     }
+}
+
+/// A Charge: the cards that bend the combat, then chapter 8 in full.
+fn charge_force(
+    s: &mut State,
+    side: &SideId,
+    a: &Activation,
+    modify: &[String],
+    dice: &mut Dice,
+    ev: &mut Vec<Event>,
+) {
+    let passive = s.other(side);
+    let attack = match cardplay::active_modifier(s, side, modify, Symbol::Charge, ev) {
+        Some(Effect::AttackScore(n)) => vec![Modifier::new("card: attackers", n)],
+        _ => Vec::new(),
+    };
+    // The units the charges threaten: named targets and whatever stands
+    // directly ahead within a charge's reach.
+    let m = s.scenario.measure;
+    let mut threatened: Vec<String> = a.charges.iter().filter_map(|c| c.target.clone()).collect();
+    for c in &a.charges {
+        let Some(u) = s.unit(&c.unit).filter(|u| u.on_table()) else {
+            continue;
+        };
+        let frame = crate::geometry::Frame::of(&u.bases(&m));
+        for e in s.enemies(side) {
+            let eb = e.bases(&m);
+            if crate::geometry::any_part_directly_in_front(&frame, &eb)
+                && bases_distance(&u.bases(&m), &eb).get() <= 4.0
+            {
+                threatened.push(e.id.clone());
+            }
+        }
+    }
+    let defence = match cardplay::passive_modifier(s, &passive, On::Charged, &threatened, ev) {
+        Some((Effect::DefenderScore(n), Some(unit))) => {
+            vec![(unit, Modifier::new("card: defender", n))]
+        }
+        _ => Vec::new(),
+    };
+    let req = charge::ChargeRequest {
+        side,
+        force: &a.force,
+        charges: &a.charges,
+        supports: &a.moves,
+        attack,
+        defence,
+    };
+    let report = charge::resolve(s, &req, dice, ev);
+    s.detail.combat = Some(report);
 }

@@ -25,6 +25,7 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             t.push_str("decide:\n  force: []            # unit ids of one legal force\n  cards: fewest        # or a list of card ids from your hand\n  moves: []            # for a March: - {unit: ID, steps: [{forward: 2}]}\n");
             Some(t)
         }
+        Phase::Round { .. } | Phase::Decision { .. } => Some(reactions(s, side)),
         _ => None,
     }
 }
@@ -71,14 +72,31 @@ fn header(s: &State, side: &SideId) -> String {
 fn round(s: &State, side: &SideId) -> String {
     let mut t = header(s, side);
     t.push_str(
-        "# command: pass | event: CARD | march: {...} | rally: {...}\n\
-         # A march or rally names a force (same arm, formation and ground, each\n\
-         # within 2 BW of another) and the cards: a list of ids, or `fewest`\n\
-         # (drawn cards allowed). Or write `consult: true` to be asked after the draw.\n\
+        "# volleys: true invokes the volley phase (your infantry and guns fire, then the enemy's).\n\
+         # command: pass | event: CARD | march: {...} | rally: {...} | bombard: {...} | charge: {...}\n\
+         # A force (same arm, formation and ground, each within 2 BW of another) and its\n\
+         # cards: a list of ids, or `fewest` (drawn cards allowed); or `consult: true`.\n\
          # March steps: forward: N | back: N | wheel: {pivot: left, degrees: 30}\n\
          #   | path: [{x: 1, y: 2}] (columns, artillery) | formation: {to: column, turn: right}\n\
          #   | about_face (cavalry)\n\
-         round:\n  volleys: false\n  command: pass\n  # command:\n  #   march:\n  #     force: [UNIT, UNIT]\n  #     cards: fewest\n  #     moves:\n  #       - unit: UNIT\n  #         steps: [{forward: 2}]\n  # cinc: {to: {x: 0, y: 0}}   # costs one card\n",
+         # Charge: charges: [{unit: ID, wheel: {pivot: left, degrees: 10}, target: ENEMY}],\n\
+         #   the rest of the force may move in `moves` (no retrograde, no contact).\n\
+         # modify: [CARD] plays modifying cards you hold, one of each symbol.\n\
+         round:\n  volleys: false\n  command: pass\n  # command:\n  #   march:\n  #     force: [UNIT, UNIT]\n  #     cards: fewest\n  #     moves:\n  #       - unit: UNIT\n  #         steps: [{forward: 2}]\n  # modify: []\n  # cinc: {to: {x: 0, y: 0}}   # costs one card\n",
+    );
+    t
+}
+
+/// Standing reactions for a side that is passive.
+fn reactions(s: &State, side: &SideId) -> String {
+    let mut t = header(s, side);
+    t.push_str(
+        "# You are passive: you owe nothing, but you may send standing reactions,\n\
+         # kept until you replace them.\n\
+         # return_fire: all | none | [UNIT, ...]\n\
+         # interrupts: [{card: CARD, on: volleys|march|charge|bombard|rally, near: UNIT, within: 6}]\n\
+         # modifiers: [{card: CARD, on: volleys|bombard}, {card: CARD, on: charged, unit: UNIT}]\n\
+         reactions:\n  return_fire: all\n  interrupts: []\n  modifiers: []\n",
     );
     t
 }

@@ -108,7 +108,7 @@ pub fn map(s: &State) -> MapView {
             })
         })
         .collect();
-    let arrows = s
+    let mut arrows: Vec<ArrowView> = s
         .traces
         .iter()
         .filter(|t| t.points.len() > 1)
@@ -123,6 +123,7 @@ pub fn map(s: &State) -> MapView {
             path: t.points.clone(),
         })
         .collect();
+    arrows.extend(engagement_arrows(s));
     MapView {
         title: String::new(),
         width: s.scenario.table.width.get(),
@@ -148,6 +149,7 @@ pub fn map(s: &State) -> MapView {
 
 pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     let mut panels = Vec::new();
+    panels.extend(combat_panel(s));
     let mut status = vec![heading(s)];
     for (side, a) in &s.armies {
         let broken = s
@@ -239,4 +241,94 @@ fn fire_zones(s: &State) -> Vec<crate::view::ZoneView> {
             })
         })
         .collect()
+}
+
+/// A line from each attacker to each unit it engaged.
+fn engagement_arrows(s: &State) -> Vec<ArrowView> {
+    let Some(c) = &s.detail.combat else {
+        return Vec::new();
+    };
+    let at = |id: &str| s.unit(id).and_then(|u| u.anchor);
+    c.engagements
+        .iter()
+        .filter_map(|e| {
+            let (a, d) = (at(&e.attacker)?, at(&e.defender)?);
+            let side = s
+                .unit(&e.attacker)
+                .and_then(|u| s.scenario.side_index(&u.side))
+                .unwrap_or(0);
+            Some(ArrowView {
+                kind: ArrowKind::Engaged,
+                side,
+                path: vec![a, d],
+            })
+        })
+        .collect()
+}
+
+/// Each combat of the step: every score with its modifiers, and the results.
+fn combat_panel(s: &State) -> Option<Panel> {
+    let c = s.detail.combat.as_ref()?;
+    if c.scores.is_empty() && c.charges.is_empty() {
+        return None;
+    }
+    let name = |id: &str| {
+        s.unit(id)
+            .map(|u| u.short())
+            .unwrap_or_else(|| id.to_string())
+    };
+    let mut lines = Vec::new();
+    for e in &c.engagements {
+        let mut flags = Vec::new();
+        if e.contact {
+            flags.push("in contact");
+        } else {
+            flags.push("within 1 BW");
+        }
+        if e.flanked {
+            flags.push("flanked");
+        }
+        if e.cover {
+            flags.push("defender has cover");
+        }
+        lines.push(format!(
+            "{} engages {} ({})",
+            name(&e.attacker),
+            name(&e.defender),
+            flags.join(", ")
+        ));
+    }
+    for sc in &c.scores {
+        let mods = super::modifiers::describe(&sc.modifiers);
+        lines.push(format!(
+            "{} [{}]: basic {}{}{} = {}, die {} : score {}",
+            name(&sc.unit),
+            s.side_name(&sc.side),
+            sc.basic,
+            if mods.is_empty() { "" } else { ", " },
+            mods,
+            sc.floored,
+            sc.die,
+            sc.score
+        ));
+    }
+    for r in &c.results {
+        lines.push(format!("{}: {}", name(&r.unit), r.outcome));
+    }
+    for f in &c.fall_backs {
+        lines.push(format!(
+            "{} falls back {:.1} BW{}{}",
+            name(&f.unit),
+            f.distance.get(),
+            if f.broken { ", and breaks" } else { "" },
+            f.reason
+                .as_ref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
+        ));
+    }
+    Some(Panel {
+        title: "Combat this step".into(),
+        lines,
+    })
 }
