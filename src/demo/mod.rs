@@ -220,6 +220,30 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let archive = server.archive_dir(game);
+    let last = server
+        .store()
+        .steps(game)?
+        .into_iter()
+        .rev()
+        .find_map(|s| s.result.map(|r| r.state_after));
+    let outcome = match last {
+        Some(state) => crate::rulesets::by_name("maurice-lite")
+            .map(|r| r.outcome(&state))
+            .transpose()?
+            .flatten(),
+        None => None,
+    };
+    match &outcome {
+        Some(o) => println!(
+            "Outcome: {} ({})",
+            o.winner
+                .as_ref()
+                .map(|w| format!("{w} wins"))
+                .unwrap_or_else(|| "a draw".into()),
+            o.reason
+        ),
+        None => println!("Outcome: not decided"),
+    }
     let verdict = match audit::audit(&archive) {
         Ok(v) => {
             let mut text = v.lines.join("\n");
