@@ -172,3 +172,99 @@ fn schema_and_sandbox_resolve() {
             .any(|d| d["purpose"].as_str().unwrap_or("").contains("first round"))
     );
 }
+
+#[test]
+fn sandbox_output_shows_fire_base_by_base_and_combat_scores() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scenario = dir.join("games/maurice-lite/hollowbrook.yaml");
+    let list = |f: &str| -> Vec<serde_yaml::Value> {
+        galloper::yaml::from_str(
+            &std::fs::read_to_string(dir.join("games/maurice-lite/demo").join(f)).unwrap(),
+        )
+        .unwrap()
+    };
+    let fr = tmp.path().join("fr.yaml");
+    let au = tmp.path().join("au.yaml");
+    std::fs::write(
+        &fr,
+        galloper::yaml::to_string(&list("french.yaml")[0]).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        &au,
+        galloper::yaml::to_string(&list("austrians.yaml")[0]).unwrap(),
+    )
+    .unwrap();
+    // Deploy, with the French winning the first-round roll.
+    let dice: Vec<String> = std::iter::repeat_n("1".to_string(), 68)
+        .chain(["6".into(), "2".into()])
+        .collect();
+    let out = ok(&galloper(
+        tmp.path(),
+        &[
+            "resolve",
+            &scenario.to_string_lossy(),
+            "--orders",
+            &format!("french={}", fr.display()),
+            "--orders",
+            &format!("austrians={}", au.display()),
+            "--dice",
+            &dice.join(","),
+        ],
+    ));
+    let v: serde_yaml::Value = galloper::yaml::from_str(&out).unwrap();
+    let mut state = v["state"].clone();
+    // Bring IR 3 Lothringen 2 BW in front of Navarre.
+    for u in state["units"].as_sequence_mut().unwrap() {
+        if u["id"].as_str() == Some("au-i2") {
+            u["anchor"]["y"] = serde_yaml::Value::from(9.0);
+        }
+    }
+    let state_file = tmp.path().join("state.yaml");
+    std::fs::write(&state_file, galloper::yaml::to_string(&state).unwrap()).unwrap();
+    let round = tmp.path().join("round.yaml");
+    std::fs::write(&round, "round:\n  volleys: true\n  command:\n    charge:\n      force: [fr-i2]\n      cards: fewest\n      charges: [{unit: fr-i2, target: au-i2}]\n").unwrap();
+    let out = ok(&galloper(
+        tmp.path(),
+        &[
+            "resolve",
+            &scenario.to_string_lossy(),
+            "--state",
+            &state_file.to_string_lossy(),
+            "--orders",
+            &format!("french={}", round.display()),
+            "--dice",
+            "5,5,5,5,2,2,2,2,3,3,3,3,4,4,6,1",
+            "--format",
+            "json",
+        ],
+    ));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        v["violations"].as_array().map(|a| a.len()),
+        Some(0),
+        "{out}"
+    );
+    let fire = &v["state"]["detail"]["fire"];
+    let shot = &fire[0]["shots"][0];
+    assert!(
+        shot["shooter"].is_string() && shot["base"].is_number() && shot["target"].is_string(),
+        "{fire}"
+    );
+    assert!(
+        shot["dice"].as_array().is_some_and(|d| !d.is_empty()),
+        "each die: {shot}"
+    );
+    let combat = &v["state"]["detail"]["combat"];
+    assert_eq!(combat["engagements"][0]["attacker"], "fr-i2", "{combat}");
+    assert!(
+        combat["engagements"][0]["flanked"].is_boolean()
+            && combat["engagements"][0]["cover"].is_boolean()
+    );
+    let score = &combat["scores"][0];
+    assert!(
+        score["modifiers"].is_array() && score["score"].is_number(),
+        "{combat}"
+    );
+}
