@@ -90,17 +90,15 @@ impl Author {
         }
     }
 
-    /// Standing reactions a bot sends every few steps while passive.
+    /// Standing reactions a bot sends every few steps while passive (two
+    /// steps in four, so that each side gets its turn whatever the parity).
     fn optional(
         &mut self,
         state: &str,
         owed: &crate::ruleset::Owed,
         step: u32,
     ) -> anyhow::Result<Option<serde_yaml::Value>> {
-        if !matches!(self, Author::Bots)
-            || owed.kind != OrdersKind::Reactions
-            || !step.is_multiple_of(4)
-        {
+        if !matches!(self, Author::Bots) || owed.kind != OrdersKind::Reactions || step % 4 >= 2 {
             return Ok(None);
         }
         let typed: crate::rulesets::maurice_lite::state::State = crate::yaml::from_str(state)?;
