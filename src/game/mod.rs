@@ -317,6 +317,29 @@ impl Server {
         bytes: &[u8],
         signature: &str,
     ) -> Result<Receipt, Refusal> {
+        let row = self.prepare(file_name, bytes, signature)?;
+        let replaced = self
+            .store
+            .accept_orders(&row)
+            .map_err(|e| Refusal::Server(e.to_string()))?;
+        Ok(Receipt {
+            game: row.game,
+            step: row.step,
+            side: row.side,
+            sha256: row.sha256,
+            replaced,
+        })
+    }
+
+    /// Check a signed orders file as `submit` does, without storing it: the
+    /// row to store, or why it is refused. The mail intake stores the row
+    /// together with the message's outcome and reply.
+    pub fn prepare(
+        &self,
+        file_name: &str,
+        bytes: &[u8],
+        signature: &str,
+    ) -> Result<OrdersRow, Refusal> {
         let env = envelope::parse(file_name, bytes).map_err(Refusal::Invalid)?;
         let g = self
             .store
@@ -403,8 +426,7 @@ impl Server {
                     .collect(),
             ));
         }
-        let sha = sha256_hex(bytes);
-        let row = OrdersRow {
+        Ok(OrdersRow {
             seq: 0,
             game: g.id.clone(),
             step: open.step,
@@ -412,18 +434,7 @@ impl Server {
             file_name: file_name.into(),
             text: bytes.to_vec(),
             signature: signature.into(),
-            sha256: sha.clone(),
-        };
-        let replaced = self
-            .store
-            .accept_orders(&row)
-            .map_err(|e| Refusal::Server(e.to_string()))?;
-        Ok(Receipt {
-            game: g.id,
-            step: open.step,
-            side: env.side,
-            sha256: sha,
-            replaced,
+            sha256: sha256_hex(bytes),
         })
     }
 
@@ -478,7 +489,7 @@ impl Server {
             dice: crate::yaml::to_string(&result.dice)?,
         };
         self.store
-            .finish_step(game, open.step, &stored, next.as_ref())?;
+            .finish_step(game, open.step, &stored, next.as_ref(), &[])?;
         dice_inputs.index = orders
             .values()
             .map(|o| OrdersEntry {

@@ -82,6 +82,11 @@ CREATE TABLE IF NOT EXISTS steps (game TEXT NOT NULL, step INTEGER NOT NULL, pub
 CREATE TABLE IF NOT EXISTS orders (seq INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, step INTEGER NOT NULL, side TEXT NOT NULL,
   file_name TEXT NOT NULL, text BLOB NOT NULL, signature TEXT NOT NULL, sha256 TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS orders_by_step ON orders (game, step, side, seq);
+CREATE TABLE IF NOT EXISTS inbox (key TEXT PRIMARY KEY, seq INTEGER NOT NULL, sender TEXT, game TEXT, outcome TEXT NOT NULL, detail TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT UNIQUE NOT NULL, game TEXT, step INTEGER,
+  reader TEXT, kind TEXT NOT NULL, sender TEXT NOT NULL, recipients TEXT NOT NULL, bytes BLOB NOT NULL, status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0, next_attempt INTEGER NOT NULL, queued_at INTEGER NOT NULL, sent_at INTEGER, last_error TEXT);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt);
 ";
 
 fn secret(v: Vec<u8>) -> Result<[u8; 32]> {
@@ -261,13 +266,15 @@ impl Store {
         Ok(out)
     }
 
-    /// Record a step's result and open the next step (or end the game) in one transaction.
+    /// Record a step's result, open the next step (or end the game) and queue
+    /// the mails it causes, in one transaction.
     pub fn finish_step(
         &mut self,
         game: &str,
         step: u32,
         result: &StepResult,
         next: Option<&StepRow>,
+        mails: &[OutboxRow],
     ) -> Result<()> {
         let tx = self.conn.transaction()?;
         let n = tx.execute(
@@ -285,6 +292,9 @@ impl Store {
                 tx.execute("UPDATE games SET status = 'over' WHERE id = ?1", [game])?;
             }
         }
+        for m in mails {
+            insert_outbox(&tx, m)?;
+        }
         tx.commit()?;
         Ok(())
     }
@@ -296,4 +306,197 @@ fn insert_step(tx: &rusqlite::Transaction<'_>, s: &StepRow) -> Result<()> {
         params![s.game, s.step, s.public_secret.to_vec(), s.hidden_secret.to_vec(), s.state_before, s.notice, s.notice_sig],
     )?;
     Ok(())
+}
+
+/// What became of one incoming message (the key makes processing exactly-once).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InboxRow {
+    /// Message-ID and the SHA-256 of the raw message.
+    pub key: String,
+    pub sender: Option<String>,
+    pub game: Option<String>,
+    /// `accepted`, `refused`, `ignored` (auto-replies, bounces, lists) or `request`.
+    pub outcome: String,
+    pub detail: String,
+}
+
+/// A mail waiting to be sent, or sent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub message_id: String,
+    pub game: Option<String>,
+    pub step: Option<u32>,
+    pub reader: Option<String>,
+    /// `report`, `reply`, `alert`.
+    pub kind: String,
+    pub sender: String,
+    pub recipients: Vec<String>,
+    pub bytes: Vec<u8>,
+    /// `queued`, `sent` or `failed`.
+    pub status: String,
+    pub attempts: u32,
+    /// Unix seconds.
+    pub next_attempt: i64,
+    pub queued_at: i64,
+}
+
+fn insert_outbox(tx: &rusqlite::Transaction<'_>, m: &OutboxRow) -> Result<()> {
+    // A mail with the same Message-ID is the same mail: it is queued once.
+    tx.execute(
+        "INSERT OR IGNORE INTO outbox (message_id, game, step, reader, kind, sender, recipients, bytes, status, attempts, next_attempt, queued_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'queued', 0, ?9, ?10)",
+        params![
+            m.message_id,
+            m.game,
+            m.step,
+            m.reader,
+            m.kind,
+            m.sender,
+            m.recipients.join("\n"),
+            m.bytes,
+            m.next_attempt,
+            m.queued_at
+        ],
+    )?;
+    Ok(())
+}
+
+fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
+    let recipients: String = r.get(7)?;
+    Ok(OutboxRow {
+        id: r.get(0)?,
+        message_id: r.get(1)?,
+        game: r.get(2)?,
+        step: r.get(3)?,
+        reader: r.get(4)?,
+        kind: r.get(5)?,
+        sender: r.get(6)?,
+        recipients: recipients.lines().map(str::to_string).collect(),
+        bytes: r.get(8)?,
+        status: r.get(9)?,
+        attempts: r.get(10)?,
+        next_attempt: r.get(11)?,
+        queued_at: r.get(12)?,
+    })
+}
+
+const OUTBOX_COLUMNS: &str = "id, message_id, game, step, reader, kind, sender, recipients, bytes, status, attempts, next_attempt, queued_at";
+
+impl Store {
+    /// Whether a message was already processed.
+    pub fn inbox_seen(&self, key: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .query_row("SELECT 1 FROM inbox WHERE key = ?1", [key], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
+    /// Record an incoming message's outcome, the orders it brought and the
+    /// mails it causes, all or nothing. `None` (and no change) when the
+    /// message was processed before; else, for each orders row, the sha256
+    /// of the orders it replaced.
+    pub fn record_intake(
+        &mut self,
+        row: &InboxRow,
+        orders: &[OrdersRow],
+        mails: &[OutboxRow],
+    ) -> Result<Option<Vec<Option<String>>>> {
+        let tx = self.conn.transaction()?;
+        let seen = tx
+            .query_row("SELECT 1 FROM inbox WHERE key = ?1", [&row.key], |_| Ok(()))
+            .optional()?
+            .is_some();
+        if seen {
+            return Ok(None);
+        }
+        let seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM inbox", [], |r| {
+            r.get(0)
+        })?;
+        tx.execute(
+            "INSERT INTO inbox (key, seq, sender, game, outcome, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![row.key, seq, row.sender, row.game, row.outcome, row.detail],
+        )?;
+        let mut replaced = Vec::new();
+        for o in orders {
+            let old: Option<String> = tx
+                .query_row(
+                    "SELECT sha256 FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 ORDER BY seq DESC LIMIT 1",
+                    params![o.game, o.step, o.side.as_str()],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            tx.execute(
+                "INSERT INTO orders (game, step, side, file_name, text, signature, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![o.game, o.step, o.side.as_str(), o.file_name, o.text, o.signature, o.sha256],
+            )?;
+            replaced.push(old);
+        }
+        for m in mails {
+            insert_outbox(&tx, m)?;
+        }
+        tx.commit()?;
+        Ok(Some(replaced))
+    }
+
+    /// Queue mails on their own (alerts, resent reports).
+    pub fn queue_mails(&mut self, mails: &[OutboxRow]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        for m in mails {
+            insert_outbox(&tx, m)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Mails due for a first or further attempt at `now`.
+    pub fn due_mails(&self, now: i64) -> Result<Vec<OutboxRow>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE status = 'queued' AND next_attempt <= ?1 ORDER BY id"
+        ))?;
+        let rows = st.query_map([now], outbox_row)?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Every mail of the outbox, oldest first.
+    pub fn mails(&self) -> Result<Vec<OutboxRow>> {
+        let mut st = self
+            .conn
+            .prepare(&format!("SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id"))?;
+        let rows = st.query_map([], outbox_row)?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    pub fn mark_sent(&mut self, id: i64, now: i64) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET status = 'sent', sent_at = ?2, attempts = attempts + 1 WHERE id = ?1",
+            params![id, now],
+        )?;
+        Ok(())
+    }
+
+    /// A failed attempt: try again at `next`, or give up (`failed`).
+    pub fn mark_attempt(&mut self, id: i64, next: Option<i64>, error: &str) -> Result<()> {
+        match next {
+            Some(t) => self.conn.execute(
+                "UPDATE outbox SET attempts = attempts + 1, next_attempt = ?2, last_error = ?3 WHERE id = ?1",
+                params![id, t, error],
+            )?,
+            None => self.conn.execute(
+                "UPDATE outbox SET attempts = attempts + 1, status = 'failed', last_error = ?2 WHERE id = ?1",
+                params![id, error],
+            )?,
+        };
+        Ok(())
+    }
+
+    /// Replies queued to `address` since `since` (unix seconds), to rate-limit them.
+    pub fn replies_to_since(&self, address: &str, since: i64) -> Result<u32> {
+        Ok(self.conn.query_row(
+            "SELECT COUNT(*) FROM outbox WHERE kind = 'reply' AND recipients = ?1 AND queued_at >= ?2",
+            params![address, since],
+            |r| r.get(0),
+        )?)
+    }
 }
