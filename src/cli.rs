@@ -72,10 +72,21 @@ enum Command {
         #[arg(long)]
         sig: Option<PathBuf>,
     },
-    /// Resolve every step that has all its orders; write reports to the outbox.
+    /// One batch: with --config, read the club's Maildir, answer every
+    /// message, resolve every ready step and send due mail; without, resolve
+    /// every step that has all its orders and write reports to --outbox.
     Process {
         #[arg(long, default_value = "galloper-outbox")]
         outbox: PathBuf,
+        /// The daemon's configuration file (see deploy/galloper.yaml).
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+    /// Run the daemon: batches every poll interval until SIGTERM.
+    Serve {
+        /// The daemon's configuration file (see deploy/galloper.yaml).
+        #[arg(long)]
+        config: PathBuf,
     },
     /// Render a reader's report of a resolved step again (HTML, text, PNG), the umpire's by default.
     Render {
@@ -219,7 +230,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        Command::Process { outbox } => {
+        Command::Serve { config } => {
+            let cfg = crate::daemon::config::Config::load(&config)?;
+            crate::daemon::serve::serve(&cfg)?;
+        }
+        Command::Process {
+            config: Some(config),
+            ..
+        } => {
+            let cfg = crate::daemon::config::Config::load(&config)?;
+            let mut server = crate::daemon::serve::open(&cfg)?;
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let b = crate::daemon::serve::batch(&mut server, &cfg, &stop)?;
+            println!(
+                "{} message(s), {} step(s) resolved, {} mail(s) sent, {} to retry, {} given up",
+                b.messages, b.steps, b.sent.sent, b.sent.retrying, b.sent.failed
+            );
+        }
+        Command::Process {
+            outbox,
+            config: None,
+        } => {
             let mut server = Server::open(&cli.data)?;
             let done = server.process(&outbox)?;
             for r in &done {

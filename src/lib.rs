@@ -5,12 +5,14 @@
 //! through [`ruleset::Ruleset`]. [`game`] is the edge that touches disk and OS.
 
 pub mod cli;
+pub mod daemon;
 pub mod demo;
 pub mod dice;
 pub mod envelope;
 pub mod event;
 pub mod game;
 pub mod geometry;
+pub mod mail;
 pub mod render;
 pub mod ruleset;
 pub mod rulesets;

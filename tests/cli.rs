@@ -27,8 +27,8 @@ fn ok(o: &Output) -> String {
 fn every_command_has_help() {
     let tmp = tempfile::tempdir().unwrap();
     for cmd in [
-        "keygen", "new", "status", "orders", "sign", "submit", "process", "render", "audit",
-        "schema", "resolve", "demo",
+        "keygen", "new", "status", "orders", "sign", "submit", "process", "serve", "render",
+        "audit", "schema", "resolve", "demo",
     ] {
         let out = ok(&galloper(tmp.path(), &[cmd, "--help"]));
         assert!(out.contains("Usage"), "{cmd}: {out}");

@@ -86,6 +86,15 @@ pub struct Server {
     dir: PathBuf,
     store: Store,
     key: sig::KeyPair,
+    mail: Option<MailSettings>,
+}
+
+/// Who the server's mail comes from; set by the daemon, so that resolving a
+/// step queues every player's report mail with it.
+#[derive(Clone, Debug)]
+pub struct MailSettings {
+    pub from: crate::mail::compose::Party,
+    pub domain: String,
 }
 
 pub fn valid_game_id(id: &str) -> bool {
@@ -142,9 +151,17 @@ impl Server {
             dir: dir.to_path_buf(),
             store,
             key,
+            mail: None,
         })
     }
 
+    /// Queue report mails when steps resolve (the daemon), or not (the command line).
+    pub fn set_mail(&mut self, mail: Option<MailSettings>) {
+        self.mail = mail;
+    }
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
     pub(crate) fn private_key(&self) -> &str {
         &self.key.private_openssh
     }
@@ -488,8 +505,6 @@ impl Server {
             events: crate::yaml::to_string(&result.events)?,
             dice: crate::yaml::to_string(&result.dice)?,
         };
-        self.store
-            .finish_step(game, open.step, &stored, next.as_ref(), &[])?;
         dice_inputs.index = orders
             .values()
             .map(|o| OrdersEntry {
@@ -501,7 +516,25 @@ impl Server {
         dice_inputs
             .index
             .sort_by_key(|e| sides.iter().position(|s| s.as_str() == e.side));
-        self.archive_step(rules, &open, &stored, &dice_inputs)?;
+        let files = self.step_files(rules, &open, &stored, &dice_inputs)?;
+        let mails = match &self.mail {
+            Some(m) => report::mails(
+                self,
+                m,
+                rules,
+                &g,
+                &open,
+                &stored,
+                &dice_inputs,
+                next.as_ref(),
+                &files,
+            )?,
+            None => Vec::new(),
+        };
+        self.store
+            .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
+        let dir = archive::step_dir(&self.archive_dir(game), open.step);
+        archive::write_folder(&dir, &files, &self.key.private_openssh)?;
         if let Some(n) = &next {
             self.publish_notice(n)?;
         } else {
@@ -526,17 +559,18 @@ impl Server {
         }))
     }
 
-    fn archive_step(
+    /// The public files of a resolved step, as the archive keeps them.
+    fn step_files(
         &self,
         rules: &dyn AnyRuleset,
         step: &StepRow,
         res: &StepResult,
         inputs: &DiceInputs,
-    ) -> anyhow::Result<()> {
-        let dir = archive::step_dir(&self.archive_dir(&step.game), step.step);
+    ) -> anyhow::Result<BTreeMap<String, Vec<u8>>> {
         let events: Vec<Event> = crate::yaml::from_str(&res.events)?;
         let dice: Vec<crate::dice::DieRecord> = crate::yaml::from_str(&res.dice)?;
-        let sight = rules.view(&res.state_after, &crate::view::Viewer::Public)?;
+        let mut sight = rules.view(&res.state_after, &crate::view::Viewer::Public)?;
+        sight.map.title = format!("{} - step {} - {}", step.game, step.step, sight.heading);
         let view = PublicView {
             heading: sight.heading,
             map: sight.map.clone(),
@@ -577,7 +611,7 @@ impl Server {
             format!("{}\n", sha256_hex(res.state_after.as_bytes())).into_bytes(),
         );
         files.insert("map.png".into(), crate::render::map_png(&sight.map)?);
-        archive::write_folder(&dir, &files, &self.key.private_openssh)
+        Ok(files)
     }
 
     /// At the end of a game, add every secret to the archive.

@@ -197,3 +197,85 @@ pub fn sign_folder(dir: &Path, server_private: &str) -> anyhow::Result<()> {
     }
     archive::write_folder(dir, &files, server_private)
 }
+
+/// Every player's report mail for a resolved step, ready for the outbox.
+#[allow(clippy::too_many_arguments)]
+pub fn mails(
+    server: &Server,
+    mail: &super::MailSettings,
+    rules: &dyn AnyRuleset,
+    g: &GameRow,
+    step: &StepRow,
+    res: &StepResult,
+    inputs: &DiceInputs,
+    next: Option<&StepRow>,
+    files: &std::collections::BTreeMap<String, Vec<u8>>,
+) -> anyhow::Result<Vec<super::store::OutboxRow>> {
+    use crate::mail::compose::{self, Party, ReportMail, Thread};
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let date = crate::daemon::serve::rfc2822(now);
+    let mut out = Vec::new();
+    for player in server.store().players(&g.id)? {
+        let viewer = Viewer::Side(player.side.clone());
+        let view = build(rules, &g.id, step, res, inputs, next, &viewer)?;
+        let html = render::report_html(&view)?;
+        let text = render::report_text(&view)?;
+        let png = render::report_png(&view)?;
+        let mut attachments: Vec<(String, Vec<u8>)> = Vec::new();
+        if let Some(t) = &view.orders_template {
+            let n = next.map(|n| n.step).unwrap_or(step.step + 1);
+            attachments.push((
+                format!("{}-step-{n}-{}.yaml", g.id, player.side),
+                t.clone().into_bytes(),
+            ));
+        }
+        for (name, bytes) in files.iter().filter(|(n, _)| n.as_str() != "map.png") {
+            attachments.push((format!("archive-step-{}-{name}", step.step), bytes.clone()));
+        }
+        let reader = player.side.to_string();
+        let message_id = compose::message_id(&mail.domain, &g.id, step.step, &reader, "report");
+        let parent = (step.step > 1)
+            .then(|| compose::message_id(&mail.domain, &g.id, step.step - 1, &reader, "report"));
+        let to = Party {
+            name: None,
+            email: player.email.clone(),
+        };
+        let bytes = compose::report(&ReportMail {
+            from: &mail.from,
+            to: &to,
+            subject: format!(
+                "[{}] Step {}: {} - report for {}",
+                g.id, step.step, view.heading, reader
+            ),
+            message_id: message_id.clone(),
+            thread: Thread {
+                root: compose::thread_root(&mail.domain, &g.id),
+                parent,
+            },
+            text: &text,
+            html: &html,
+            png: &png,
+            attachments,
+            date: Some(date.clone()),
+        })?;
+        out.push(super::store::OutboxRow {
+            id: 0,
+            message_id,
+            game: Some(g.id.clone()),
+            step: Some(step.step),
+            reader: Some(reader),
+            kind: "report".into(),
+            sender: mail.from.email.clone(),
+            recipients: vec![player.email.clone()],
+            bytes,
+            status: "queued".into(),
+            attempts: 0,
+            next_attempt: now,
+            queued_at: now,
+        });
+    }
+    Ok(out)
+}

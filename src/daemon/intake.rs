@@ -1,0 +1,314 @@
+//! One incoming message, from raw bytes to its recorded outcome: orders
+//! checked and stored, and the reply queued, in one transaction. A message
+//! seen before (same Message-ID and content) changes nothing.
+
+use super::config::Config;
+use crate::game::archive::sha256_hex;
+use crate::game::store::{InboxRow, OrdersRow, OutboxRow};
+use crate::game::{Refusal, Server};
+use crate::mail::compose::{self, Party, ReplyMail};
+use crate::mail::inbound::{self, InboundError, Limits};
+use crate::mail::route;
+use crate::sig::SigError;
+
+/// What became of a message, for the log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Handled {
+    /// `accepted`, `refused`, `ignored`, `duplicate`.
+    pub outcome: String,
+    pub game: Option<String>,
+    pub sender: Option<String>,
+    pub detail: String,
+}
+
+/// Handle one message. `now` is unix seconds and `date` its RFC 2822 form,
+/// both from the caller: nothing here reads the clock.
+pub fn handle(
+    server: &mut Server,
+    cfg: &Config,
+    raw: &[u8],
+    now: i64,
+    date: &str,
+) -> anyhow::Result<Handled> {
+    let limits = Limits {
+        max_bytes: cfg.max_message_bytes,
+        max_attachments: cfg.max_attachments,
+    };
+    let (club_local, domain) = cfg.club_parts();
+    let inb = match inbound::parse(raw, &limits) {
+        Ok(m) => m,
+        Err(e) => return refuse_unreadable(server, cfg, raw, &e, now, date),
+    };
+    let key = format!("{} {}", inb.message_id, inb.content_sha256);
+    let sender = inb
+        .reply_to
+        .clone()
+        .or_else(|| inb.from.clone())
+        .map(|a| a.email.to_ascii_lowercase());
+    if server.store().inbox_seen(&key)? {
+        return Ok(Handled {
+            outcome: "duplicate".into(),
+            game: None,
+            sender,
+            detail: "processed before".into(),
+        });
+    }
+    if let Some(auto) = &inb.auto {
+        let detail = format!("not answered: {auto:?}");
+        let row = InboxRow {
+            key,
+            sender: sender.clone(),
+            game: None,
+            outcome: "ignored".into(),
+            detail: detail.clone(),
+        };
+        server.store_mut().record_intake(&row, &[], &[])?;
+        return Ok(Handled {
+            outcome: "ignored".into(),
+            game: None,
+            sender,
+            detail,
+        });
+    }
+    let subs = inbound::submissions(&inb);
+    let routed = route::route(&inb, &club_local, &subs);
+    let mut lines = Vec::new();
+    let mut accepted: Vec<OrdersRow> = Vec::new();
+    if let Some(r) = &routed {
+        lines.push(format!(
+            "This message went to game {} {}.",
+            r.game(),
+            r.describe()
+        ));
+    }
+    for sub in &subs {
+        let result = server.prepare(&sub.file_name, &sub.orders, &sub.signature);
+        match (result, &routed) {
+            (Ok(row), Some(r)) if r.game() != row.game => {
+                lines.push(format!(
+                    "{}: refused: the message is for game {} but the orders are for game {}; nothing was changed",
+                    sub.file_name,
+                    r.game(),
+                    row.game
+                ));
+            }
+            (Ok(row), _) => {
+                lines.push(format!(
+                    "{}: accepted for game {} step {} ({}), sha256 {}",
+                    sub.file_name, row.game, row.step, row.side, row.sha256
+                ));
+                accepted.push(row);
+            }
+            (Err(e), _) => {
+                let mut text = format!("{}: refused: {e}", sub.file_name);
+                if sub.from_body
+                    && matches!(
+                        e,
+                        Refusal::Signature(SigError::BadSignature)
+                            | Refusal::Signature(SigError::MalformedSignature(_))
+                    )
+                {
+                    text.push_str(
+                        "\n  Mail programs rewrap text pasted into a message: attach the orders file and its .sig instead.",
+                    );
+                }
+                lines.push(text);
+            }
+        }
+    }
+    if subs.is_empty() {
+        let unsigned = inbound::unsigned_orders(&inb);
+        if unsigned.is_empty() {
+            lines.push("No orders found: attach your orders file and its .sig (made with `galloper sign` or `ssh-keygen -Y sign -n galloper-orders`).".into());
+        } else {
+            lines.push(format!(
+                "{}: refused: unsigned. Sign it with `galloper sign FILE --key KEY` or `ssh-keygen -Y sign -n galloper-orders -f KEY FILE` and attach FILE.sig beside it.",
+                unsigned.join(", ")
+            ));
+        }
+    }
+    let outcome = if accepted.is_empty() {
+        "refused"
+    } else {
+        "accepted"
+    };
+    let game = accepted
+        .first()
+        .map(|r| r.game.clone())
+        .or_else(|| routed.as_ref().map(|r| r.game().to_string()));
+    let detail = lines.join("\n");
+    let mut mails = Vec::new();
+    if let Some(to) = &sender
+        && server.store().replies_to_since(to, now - 3600)? < cfg.replies_per_hour
+    {
+        let from = Party {
+            name: Some(cfg.name.clone()),
+            email: cfg.club_address.clone(),
+        };
+        let to_party = Party {
+            name: None,
+            email: to.clone(),
+        };
+        let subject = format!("Re: {}", inb.subject.trim());
+        let message_id = compose::message_id(
+            &domain,
+            game.as_deref().unwrap_or("club"),
+            0,
+            to,
+            &format!("reply-{}", &inb.content_sha256[..8]),
+        );
+        let thread = game.as_deref().map(|g| compose::Thread {
+            root: compose::thread_root(&domain, g),
+            parent: None,
+        });
+        let text = format!("{detail}\n\n-- \nGalloper, for {}\n", cfg.club_address);
+        let bytes = compose::reply(&ReplyMail {
+            from: &from,
+            to: &to_party,
+            subject,
+            message_id: message_id.clone(),
+            in_reply_to: Some(inb.message_id.clone()),
+            thread,
+            text,
+            date: Some(date.to_string()),
+        })?;
+        mails.push(OutboxRow {
+            id: 0,
+            message_id,
+            game: game.clone(),
+            step: accepted.first().map(|r| r.step),
+            reader: None,
+            kind: "reply".into(),
+            sender: cfg.club_address.clone(),
+            recipients: vec![to.clone()],
+            bytes,
+            status: "queued".into(),
+            attempts: 0,
+            next_attempt: now,
+            queued_at: now,
+        });
+    }
+    let row = InboxRow {
+        key,
+        sender: sender.clone(),
+        game: game.clone(),
+        outcome: outcome.into(),
+        detail: detail.clone(),
+    };
+    match server.store_mut().record_intake(&row, &accepted, &mails)? {
+        Some(_) => Ok(Handled {
+            outcome: outcome.into(),
+            game,
+            sender,
+            detail,
+        }),
+        None => Ok(Handled {
+            outcome: "duplicate".into(),
+            game,
+            sender,
+            detail: "processed before".into(),
+        }),
+    }
+}
+
+/// A message too large, with too many attachments, or unreadable: record it
+/// and answer the sender if the headers name one.
+fn refuse_unreadable(
+    server: &mut Server,
+    cfg: &Config,
+    raw: &[u8],
+    e: &InboundError,
+    now: i64,
+    date: &str,
+) -> anyhow::Result<Handled> {
+    let sha = sha256_hex(raw);
+    let key = format!("unreadable {sha}");
+    let detail = match e {
+        InboundError::TooLarge { bytes, limit } => {
+            format!("refused: the message is {bytes} bytes; the limit is {limit}")
+        }
+        InboundError::TooManyAttachments { count, limit } => {
+            format!("refused: {count} attachments; the limit is {limit}")
+        }
+        InboundError::Unparseable => "refused: the message could not be read as mail".to_string(),
+    };
+    if server.store().inbox_seen(&key)? {
+        return Ok(Handled {
+            outcome: "duplicate".into(),
+            game: None,
+            sender: None,
+            detail,
+        });
+    }
+    // Read only the header block to find whom to answer.
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n"))
+        .unwrap_or(0);
+    let head = inbound::parse(&raw[..end.min(64 * 1024)], &Limits::default()).ok();
+    let sender = head
+        .as_ref()
+        .filter(|h| h.auto.is_none())
+        .and_then(|h| h.reply_to.clone().or_else(|| h.from.clone()))
+        .map(|a| a.email.to_ascii_lowercase());
+    let mut mails = Vec::new();
+    if let Some(to) = &sender
+        && server.store().replies_to_since(to, now - 3600)? < cfg.replies_per_hour
+    {
+        let (_, domain) = cfg.club_parts();
+        let from = Party {
+            name: Some(cfg.name.clone()),
+            email: cfg.club_address.clone(),
+        };
+        let message_id =
+            compose::message_id(&domain, "club", 0, to, &format!("reply-{}", &sha[..8]));
+        let bytes = compose::reply(&ReplyMail {
+            from: &from,
+            to: &Party {
+                name: None,
+                email: to.clone(),
+            },
+            subject: format!(
+                "Re: {}",
+                head.as_ref()
+                    .map(|h| h.subject.trim().to_string())
+                    .unwrap_or_default()
+            ),
+            message_id: message_id.clone(),
+            in_reply_to: head.as_ref().map(|h| h.message_id.clone()),
+            thread: None,
+            text: format!("{detail}. Nothing was changed.\n"),
+            date: Some(date.to_string()),
+        })?;
+        mails.push(OutboxRow {
+            id: 0,
+            message_id,
+            game: None,
+            step: None,
+            reader: None,
+            kind: "reply".into(),
+            sender: cfg.club_address.clone(),
+            recipients: vec![to.clone()],
+            bytes,
+            status: "queued".into(),
+            attempts: 0,
+            next_attempt: now,
+            queued_at: now,
+        });
+    }
+    let row = InboxRow {
+        key,
+        sender: sender.clone(),
+        game: None,
+        outcome: "refused".into(),
+        detail: detail.clone(),
+    };
+    server.store_mut().record_intake(&row, &[], &mails)?;
+    Ok(Handled {
+        outcome: "refused".into(),
+        game: None,
+        sender,
+        detail,
+    })
+}

@@ -1,0 +1,172 @@
+//! `galloper serve` and `galloper process --config`: one batch, or a loop of
+//! batches until SIGTERM (the message in hand is finished first).
+
+use super::config::Config;
+use super::{intake, sender};
+use crate::game::{MailSettings, Server};
+use crate::mail::compose::Party;
+use crate::mail::maildir::Maildir;
+use crate::mail::smtp::{Security, Smtp, SmtpConfig};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// The clock, read here at the edge only.
+fn now() -> (i64, String) {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    (secs, rfc2822(secs))
+}
+
+/// RFC 2822 date in UTC for a unix time.
+pub fn rfc2822(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
+    let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
+    let mon = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ][(month - 1) as usize];
+    format!("{weekday}, {d:02} {mon} {year} {h:02}:{m:02}:{s:02} +0000")
+}
+
+/// Open the server with mail settings from the configuration.
+pub fn open(cfg: &Config) -> anyhow::Result<Server> {
+    let mut server = Server::open(&cfg.data)?;
+    let (_, domain) = cfg.club_parts();
+    server.set_mail(Some(MailSettings {
+        from: Party {
+            name: Some(cfg.name.clone()),
+            email: cfg.club_address.clone(),
+        },
+        domain,
+    }));
+    Ok(server)
+}
+
+fn smtp(cfg: &Config) -> anyhow::Result<Option<Smtp>> {
+    let Some(s) = &cfg.smtp else { return Ok(None) };
+    let security = match s.security.as_str() {
+        "plain" => Security::Plain,
+        "starttls" => Security::StartTls,
+        "tls" => Security::Tls,
+        other => anyhow::bail!("smtp.security is starttls, tls or plain, not {other:?}"),
+    };
+    let password = match &s.password_file {
+        Some(p) => Some(
+            std::fs::read_to_string(p)
+                .map_err(|e| {
+                    anyhow::anyhow!("cannot read smtp.password_file {}: {e}", p.display())
+                })?
+                .trim()
+                .to_string(),
+        ),
+        None => None,
+    };
+    let c = SmtpConfig {
+        host: s.host.clone(),
+        port: s.port,
+        security,
+        user: s.user.clone(),
+        password,
+        timeout_secs: s.timeout_seconds,
+    };
+    Ok(Some(
+        Smtp::new(&c).map_err(|e| anyhow::anyhow!("smtp: {e:?}"))?,
+    ))
+}
+
+/// What one batch did.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub messages: usize,
+    pub steps: usize,
+    pub sent: sender::Sent,
+}
+
+/// One batch: read every pending message, resolve what is ready, send what is due.
+pub fn batch(server: &mut Server, cfg: &Config, stop: &AtomicBool) -> anyhow::Result<Batch> {
+    let mut b = Batch::default();
+    if let Some(dir) = &cfg.maildir {
+        let md = Maildir::open(dir)?;
+        for entry in md.pending()? {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let taken = if entry.path.parent().is_some_and(|p| p.ends_with("new")) {
+                md.take(&entry)?
+            } else {
+                entry
+            };
+            let raw = md.read(&taken)?;
+            let (secs, date) = now();
+            let h = intake::handle(server, cfg, &raw, secs, &date)?;
+            tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), "message");
+            md.done(&taken)?;
+            b.messages += 1;
+        }
+    }
+    for r in server.process(&cfg.reports_dir())? {
+        tracing::info!(game = %r.game, step = r.step, heading = %r.heading, over = r.over, "step resolved");
+        b.steps += 1;
+    }
+    if let Some(smtp) = smtp(cfg)? {
+        let (secs, _) = now();
+        b.sent = sender::drain(server, &smtp, cfg, secs)?;
+    }
+    Ok(b)
+}
+
+/// Batches until SIGTERM or SIGINT.
+pub fn serve(cfg: &Config) -> anyhow::Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
+        .map_err(|e| anyhow::anyhow!("cannot catch signals: {e}"))?;
+    let mut server = open(cfg)?;
+    tracing::info!(club = %cfg.club_address, "serving");
+    while !stop.load(Ordering::SeqCst) {
+        let b = batch(&mut server, cfg, &stop)?;
+        if b.messages + b.steps + b.sent.sent > 0 {
+            tracing::info!(
+                messages = b.messages,
+                steps = b.steps,
+                sent = b.sent.sent,
+                retrying = b.sent.retrying,
+                failed = b.sent.failed,
+                "batch"
+            );
+        }
+        let mut waited = 0;
+        while waited < cfg.poll_seconds * 10 && !stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(100));
+            waited += 1;
+        }
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rfc2822_dates() {
+        assert_eq!(super::rfc2822(0), "Thu, 01 Jan 1970 00:00:00 +0000");
+        assert_eq!(
+            super::rfc2822(1_795_000_000),
+            "Wed, 18 Nov 2026 11:06:40 +0000"
+        );
+    }
+}
