@@ -188,3 +188,130 @@ fn orders_by_mail_are_answered_resolved_and_reported_once() {
     );
     assert!(md.pending().unwrap().is_empty());
 }
+
+/// A minimal SMTP server on loopback that records every message's bytes.
+fn smtp_sink(listener: std::net::TcpListener, got: std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>) {
+    use std::io::{BufRead, BufReader, Write};
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut out) = stream else { continue };
+            let Ok(clone) = out.try_clone() else { continue };
+            let mut reader = BufReader::new(clone);
+            let _ = out.write_all(b"220 sink ESMTP\r\n");
+            let mut line = String::new();
+            let mut data: Option<Vec<u8>> = None;
+            loop {
+                line.clear();
+                match reader.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                if let Some(buf) = data.as_mut() {
+                    if line == ".\r\n" {
+                        got.lock().unwrap().push(data.take().unwrap_or_default());
+                        let _ = out.write_all(b"250 queued\r\n");
+                    } else {
+                        buf.extend_from_slice(line.strip_prefix('.').unwrap_or(&line).as_bytes());
+                    }
+                    continue;
+                }
+                let cmd = line.to_ascii_uppercase();
+                let reply: &[u8] = if cmd.starts_with("EHLO") || cmd.starts_with("HELO") {
+                    b"250 sink\r\n"
+                } else if cmd.starts_with("DATA") {
+                    data = Some(Vec::new());
+                    b"354 go on\r\n"
+                } else if cmd.starts_with("QUIT") {
+                    let _ = out.write_all(b"221 bye\r\n");
+                    break;
+                } else {
+                    b"250 ok\r\n"
+                };
+                let _ = out.write_all(reply);
+            }
+        }
+    });
+}
+
+#[test]
+fn queued_mail_survives_a_stopped_smtp_server_and_arrives_once() {
+    use galloper::daemon::sender;
+    use galloper::mail::smtp::{Security, Smtp, SmtpConfig};
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    // Take a free port, then close it: the server is "stopped".
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    std::fs::write(
+        d.join("galloper.yaml"),
+        format!(
+            "data: {}\nclub_address: club@pbem.test\nsmtp: {{host: 127.0.0.1, port: {port}, security: plain, timeout_seconds: 5}}\n",
+            d.join("data").display()
+        ),
+    )
+    .unwrap();
+    let cfg = Config::load(&d.join("galloper.yaml")).unwrap();
+    let mut server = serve::open(&cfg).unwrap();
+    let row = |n: u32| {
+        galloper::game::store::OutboxRow {
+        id: 0,
+        message_id: format!("galloper.g1.{n}.french.report@pbem.test"),
+        game: Some("g1".into()),
+        step: Some(n),
+        reader: Some("french".into()),
+        kind: "report".into(),
+        sender: "club@pbem.test".into(),
+        recipients: vec!["french@players.test".into()],
+        bytes: format!("Message-ID: <galloper.g1.{n}.french.report@pbem.test>\r\nSubject: report {n}\r\n\r\nstep {n}\r\n").into_bytes(),
+        status: "queued".into(),
+        attempts: 0,
+        next_attempt: 1000,
+        queued_at: 1000,
+    }
+    };
+    server
+        .store_mut()
+        .queue_mails(&[row(1), row(2), row(2)])
+        .unwrap();
+    assert_eq!(
+        server.store().mails().unwrap().len(),
+        2,
+        "the same Message-ID is queued once"
+    );
+    let smtp = Smtp::new(&SmtpConfig {
+        host: "127.0.0.1".into(),
+        port,
+        security: Security::Plain,
+        user: None,
+        password: None,
+        timeout_secs: 5,
+    })
+    .unwrap();
+    let r = sender::drain(&mut server, &smtp, &cfg, 1000).unwrap();
+    assert_eq!(
+        (r.sent, r.retrying, r.failed),
+        (0, 2, 0),
+        "server down: both wait"
+    );
+    assert!(
+        server.store().due_mails(1001).unwrap().is_empty(),
+        "not before the backoff"
+    );
+    // The server comes back.
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).unwrap();
+    let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    smtp_sink(listener, got.clone());
+    let r = sender::drain(&mut server, &smtp, &cfg, 1000 + 3600).unwrap();
+    assert_eq!(r.sent, 2);
+    let r = sender::drain(&mut server, &smtp, &cfg, 1000 + 7200).unwrap();
+    assert_eq!(r.sent, 0, "nothing is sent twice");
+    let got = got.lock().unwrap();
+    assert_eq!(got.len(), 2, "each arrived once");
+    assert!(
+        String::from_utf8_lossy(&got[0]).contains("report 1")
+            && String::from_utf8_lossy(&got[1]).contains("report 2")
+    );
+}

@@ -133,6 +133,27 @@ fn mutt_quoted_printable_text_attachment_is_decoded_without_charset_changes() {
 }
 
 #[test]
+fn files_are_the_same_whether_the_message_was_stored_with_lf_or_crlf() {
+    // Postfix writes LF into a Maildir; IMAP and saved .eml files have CRLF.
+    for name in ["mutt-qp-attached.eml", "thunderbird-attached.eml"] {
+        let lf = fixture(name)
+            .iter()
+            .copied()
+            .filter(|&b| b != b'\r')
+            .collect::<Vec<u8>>();
+        let crlf = String::from_utf8(lf.clone())
+            .unwrap()
+            .replace('\n', "\r\n")
+            .into_bytes();
+        for raw in [lf, crlf] {
+            let inb = parse(&raw, &Limits::default()).unwrap();
+            let s = only_verified(&inb);
+            assert_eq!(sha(&s.orders), ORDERS_SHA, "{name}");
+        }
+    }
+}
+
+#[test]
 fn forwarded_message_gives_up_its_attachments() {
     let inb = read("gmail-forward.eml");
     assert_eq!(inb.from.as_ref().unwrap().email, "lannes@example.com");

@@ -58,7 +58,8 @@ pub struct Address {
     pub email: String,
 }
 
-/// An attached file, decoded byte for byte.
+/// An attached file, decoded byte for byte. A file not sent in base64 had
+/// its line ends rewritten in transit; it comes back with LF line ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InFile {
     /// Safe to show and to use as a file name: no directories, no control
@@ -334,18 +335,44 @@ fn collect_files(msg: &Message, files: &mut Vec<InFile>, depth: usize) {
 /// text parts to UTF-8 by their charset, which would change signed bytes,
 /// so text parts are decoded again from the raw message.
 fn part_bytes(msg: &Message, part: &MessagePart) -> Vec<u8> {
-    if !matches!(part.body, PartType::Text(_) | PartType::Html(_)) {
-        return part.contents().to_vec();
+    let bytes = if matches!(part.body, PartType::Text(_) | PartType::Html(_)) {
+        let raw = msg
+            .raw_message
+            .get(part.offset_body as usize..part.offset_end as usize);
+        let decoded = raw.and_then(|raw| match part.encoding {
+            Encoding::None => Some(raw.to_vec()),
+            Encoding::QuotedPrintable => quoted_printable_decode(raw),
+            Encoding::Base64 => base64_decode(raw),
+        });
+        decoded.unwrap_or_else(|| part.contents().to_vec())
+    } else {
+        part.contents().to_vec()
+    };
+    // A part not in base64 travels as lines: CRLF on the wire, LF once
+    // Postfix stores it in a Maildir. Its original line ends are lost either
+    // way, so they are made LF, the convention of orders files, and the same
+    // message gives the same bytes however it was stored.
+    let sent_as_lines = part.encoding != Encoding::Base64
+        && !part
+            .content_transfer_encoding()
+            .is_some_and(|cte| cte.trim().eq_ignore_ascii_case("binary"));
+    if sent_as_lines {
+        crlf_to_lf(&bytes)
+    } else {
+        bytes
     }
-    let raw = msg
-        .raw_message
-        .get(part.offset_body as usize..part.offset_end as usize);
-    let decoded = raw.and_then(|raw| match part.encoding {
-        Encoding::None => Some(raw.to_vec()),
-        Encoding::QuotedPrintable => quoted_printable_decode(raw),
-        Encoding::Base64 => base64_decode(raw),
-    });
-    decoded.unwrap_or_else(|| part.contents().to_vec())
+}
+
+fn crlf_to_lf(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut iter = bytes.iter().peekable();
+    while let Some(&b) = iter.next() {
+        if b == b'\r' && iter.peek() == Some(&&b'\n') {
+            continue;
+        }
+        out.push(b);
+    }
+    out
 }
 
 /// Characters that hide or reorder text on screen (bidirectional overrides,
