@@ -187,6 +187,29 @@ fn orders_by_mail_are_answered_resolved_and_reported_once() {
         "duplicates are not answered twice"
     );
     assert!(md.pending().unwrap().is_empty());
+    // A player asks for the game's status, and for his latest report again.
+    let ask = |id: &str, subject: &str| {
+        format!("From: <french@players.test>\r\nTo: club+g1@pbem.test\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\n\r\nplease\r\n").into_bytes()
+    };
+    md.deliver(&ask("ask-1@players.test", "status")).unwrap();
+    md.deliver(&ask("ask-2@players.test", "report please"))
+        .unwrap();
+    let before = server.store().mails().unwrap().len();
+    let b = serve::batch(&mut server, &cfg, &stop).unwrap();
+    assert_eq!(b.messages, 2);
+    let mails = server.store().mails().unwrap();
+    let new: Vec<_> = mails[before..].iter().collect();
+    let status = new
+        .iter()
+        .find(|m| m.kind == "reply" && body(m).contains("step 2"))
+        .expect("a status reply");
+    assert!(body(status).contains("still owed"), "{}", body(status));
+    let again = new
+        .iter()
+        .find(|m| m.kind == "report-again")
+        .expect("the report again");
+    assert_eq!(again.recipients, vec!["french@players.test".to_string()]);
+    assert!(String::from_utf8_lossy(&again.bytes).contains(&format!("<{}>", again.message_id)));
 }
 
 /// A minimal SMTP server on loopback that records every message's bytes.

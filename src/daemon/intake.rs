@@ -116,7 +116,26 @@ pub fn handle(
             }
         }
     }
-    if subs.is_empty() {
+    let request = route::request(&inb);
+    let mut extra_mails = Vec::new();
+    if let (true, Some(req), Some(r)) = (subs.is_empty(), &request, &routed) {
+        match req {
+            route::Request::Status => lines.push(status_text(server, r.game())?),
+            route::Request::Report => match sender
+                .as_deref()
+                .and_then(|to| latest_report_copy(server, r.game(), to, &inb.content_sha256, now))
+            {
+                Some(copy) => {
+                    lines.push("Your latest report is sent again in a separate mail.".into());
+                    extra_mails.push(copy);
+                }
+                None => lines.push(format!(
+                    "There is no report of game {} for this address yet.",
+                    r.game()
+                )),
+            },
+        }
+    } else if subs.is_empty() {
         let unsigned = inbound::unsigned_orders(&inb);
         if unsigned.is_empty() {
             lines.push("No orders found: attach your orders file and its .sig (made with `galloper sign` or `ssh-keygen -Y sign -n galloper-orders`).".into());
@@ -127,10 +146,12 @@ pub fn handle(
             ));
         }
     }
-    let outcome = if accepted.is_empty() {
-        "refused"
-    } else {
+    let outcome = if !accepted.is_empty() {
         "accepted"
+    } else if request.is_some() && subs.is_empty() && routed.is_some() {
+        "request"
+    } else {
+        "refused"
     };
     let game = accepted
         .first()
@@ -188,6 +209,7 @@ pub fn handle(
             queued_at: now,
         });
     }
+    mails.extend(extra_mails);
     let row = InboxRow {
         key,
         sender: sender.clone(),
@@ -310,5 +332,63 @@ fn refuse_unreadable(
         game: None,
         sender,
         detail,
+    })
+}
+
+/// Who owes orders in a game, for a player's `status` request.
+fn status_text(server: &Server, game: &str) -> anyhow::Result<String> {
+    match server.due(game) {
+        Ok(Some((step, due))) => {
+            let got = server.store().latest_orders(game, step.step)?;
+            let mut t = format!("Game {game}, step {}: {}", step.step, due.heading);
+            for o in &due.owed {
+                let state = if got.contains_key(&o.side) {
+                    "received"
+                } else {
+                    "still owed"
+                };
+                t.push_str(&format!("\n  {}: {} ({state})", o.side, o.note));
+            }
+            Ok(t)
+        }
+        Ok(None) => Ok(format!("Game {game} is over.")),
+        Err(_) => Ok(format!("There is no game called {game} here.")),
+    }
+}
+
+/// A copy of the latest report mailed to `to` in `game`, under a new Message-ID.
+fn latest_report_copy(
+    server: &Server,
+    game: &str,
+    to: &str,
+    sha: &str,
+    now: i64,
+) -> Option<OutboxRow> {
+    let mails = server.store().mails().ok()?;
+    let last = mails
+        .into_iter()
+        .filter(|m| {
+            m.kind == "report"
+                && m.game.as_deref() == Some(game)
+                && m.recipients.iter().any(|r| r == to)
+        })
+        .max_by_key(|m| m.id)?;
+    let new_id = format!("again-{}-{}", &sha[..8], last.message_id);
+    let text = String::from_utf8_lossy(&last.bytes);
+    let old = format!("<{}>", last.message_id);
+    if !text.contains(&old) {
+        return None;
+    }
+    let bytes = text.replacen(&old, &format!("<{new_id}>"), 1).into_bytes();
+    Some(OutboxRow {
+        id: 0,
+        message_id: new_id,
+        kind: "report-again".into(),
+        bytes,
+        status: "queued".into(),
+        attempts: 0,
+        next_attempt: now,
+        queued_at: now,
+        ..last
     })
 }
