@@ -338,3 +338,41 @@ fn queued_mail_survives_a_stopped_smtp_server_and_arrives_once() {
             && String::from_utf8_lossy(&got[1]).contains("report 2")
     );
 }
+
+#[test]
+fn serve_stops_cleanly_on_sigterm() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    std::fs::write(
+        d.join("galloper.yaml"),
+        format!(
+            "data: {}\nclub_address: club@pbem.test\nmaildir: {}\npoll_seconds: 1\n",
+            d.join("data").display(),
+            d.join("Maildir").display()
+        ),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_galloper"))
+        .arg("serve")
+        .arg("--config")
+        .arg(d.join("galloper.yaml"))
+        .spawn()
+        .expect("serve starts");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(child.try_wait().unwrap().is_none(), "still serving");
+    let st = std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "a clean stop: {status}");
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 10, "serve did not stop");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
