@@ -376,3 +376,66 @@ fn serve_stops_cleanly_on_sigterm() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 }
+
+#[test]
+fn a_mail_that_cannot_go_out_in_time_is_given_up_and_the_game_master_told() {
+    use galloper::daemon::sender;
+    use galloper::mail::smtp::{Security, Smtp, SmtpConfig};
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    std::fs::write(
+        d.join("galloper.yaml"),
+        format!(
+            "data: {}\nclub_address: club@pbem.test\ngame_master: gm@pbem.test\ngive_up_hours: 1\nsmtp: {{host: 127.0.0.1, port: {port}, security: plain}}\n",
+            d.join("data").display()
+        ),
+    )
+    .unwrap();
+    let cfg = Config::load(&d.join("galloper.yaml")).unwrap();
+    let mut server = serve::open(&cfg).unwrap();
+    server
+        .store_mut()
+        .queue_mails(&[galloper::game::store::OutboxRow {
+            id: 0,
+            message_id: "m1@pbem.test".into(),
+            game: Some("g1".into()),
+            step: Some(3),
+            reader: Some("french".into()),
+            kind: "report".into(),
+            sender: "club@pbem.test".into(),
+            recipients: vec!["french@players.test".into()],
+            bytes: b"Subject: x\r\n\r\nx\r\n".to_vec(),
+            status: "queued".into(),
+            attempts: 0,
+            next_attempt: 0,
+            queued_at: 0,
+        }])
+        .unwrap();
+    let smtp = Smtp::new(&SmtpConfig {
+        host: "127.0.0.1".into(),
+        port,
+        security: Security::Plain,
+        user: None,
+        password: None,
+        timeout_secs: 5,
+    })
+    .unwrap();
+    let r = sender::drain(&mut server, &smtp, &cfg, 3600).unwrap();
+    assert_eq!(
+        r.failed, 1,
+        "an hour after queueing, with the server still down, it is given up"
+    );
+    let mails = server.store().mails().unwrap();
+    assert_eq!(mails[0].status, "failed");
+    let alert = mails
+        .iter()
+        .find(|m| m.kind == "alert")
+        .expect("the game master is told");
+    assert_eq!(alert.recipients, vec!["gm@pbem.test".to_string()]);
+    assert!(String::from_utf8_lossy(&alert.bytes).contains("m1@pbem.test"));
+}

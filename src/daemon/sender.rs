@@ -38,8 +38,74 @@ pub fn drain(server: &mut Server, smtp: &Smtp, cfg: &Config, now: i64) -> anyhow
                 server.store_mut().mark_attempt(m.id, None, &e)?;
                 out.failed += 1;
                 tracing::error!(message_id = %m.message_id, error = %e, "given up");
+                if m.kind != "alert" {
+                    alert(server, cfg, &m, &e, now)?;
+                }
             }
         }
     }
     Ok(out)
+}
+
+/// Tell the game master that a mail was given up (if the configuration names one).
+fn alert(
+    server: &mut Server,
+    cfg: &Config,
+    m: &crate::game::store::OutboxRow,
+    error: &str,
+    now: i64,
+) -> anyhow::Result<()> {
+    use crate::mail::compose::{self, Party, ReplyMail};
+    let Some(gm) = &cfg.game_master else {
+        return Ok(());
+    };
+    let (_, domain) = cfg.club_parts();
+    let message_id = compose::message_id(
+        &domain,
+        m.game.as_deref().unwrap_or("club"),
+        m.step.unwrap_or(0),
+        "gm",
+        &format!("alert-{}", m.id),
+    );
+    let text = format!(
+        "Galloper gave up sending a mail.\n\nMessage-ID: <{}>\nKind: {}\nTo: {}\nGame: {}\nLast error: {error}\n\nIt stays in the outbox with status `failed`.\n",
+        m.message_id,
+        m.kind,
+        m.recipients.join(", "),
+        m.game.as_deref().unwrap_or("-")
+    );
+    let bytes = compose::reply(&ReplyMail {
+        from: &Party {
+            name: Some(cfg.name.clone()),
+            email: cfg.club_address.clone(),
+        },
+        to: &Party {
+            name: None,
+            email: gm.clone(),
+        },
+        subject: format!("Galloper: a {} mail could not be sent", m.kind),
+        message_id: message_id.clone(),
+        in_reply_to: None,
+        thread: None,
+        text,
+        date: Some(super::serve::rfc2822(now)),
+    })?;
+    server
+        .store_mut()
+        .queue_mails(&[crate::game::store::OutboxRow {
+            id: 0,
+            message_id,
+            game: m.game.clone(),
+            step: m.step,
+            reader: None,
+            kind: "alert".into(),
+            sender: cfg.club_address.clone(),
+            recipients: vec![gm.clone()],
+            bytes,
+            status: "queued".into(),
+            attempts: 0,
+            next_attempt: now,
+            queued_at: now,
+        }])?;
+    Ok(())
 }
