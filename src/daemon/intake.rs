@@ -194,19 +194,9 @@ pub fn handle(
             date: Some(date.to_string()),
         })?;
         mails.push(OutboxRow {
-            id: 0,
-            message_id,
             game: game.clone(),
             step: accepted.first().map(|r| r.step),
-            reader: None,
-            kind: "reply".into(),
-            sender: cfg.club_address.clone(),
-            recipients: vec![to.clone()],
-            bytes,
-            status: "queued".into(),
-            attempts: 0,
-            next_attempt: now,
-            queued_at: now,
+            ..OutboxRow::queued(message_id, "reply", &cfg.club_address, to, bytes, now)
         });
     }
     mails.extend(extra_mails);
@@ -303,21 +293,14 @@ fn refuse_unreadable(
             text: format!("{detail}. Nothing was changed.\n"),
             date: Some(date.to_string()),
         })?;
-        mails.push(OutboxRow {
-            id: 0,
+        mails.push(OutboxRow::queued(
             message_id,
-            game: None,
-            step: None,
-            reader: None,
-            kind: "reply".into(),
-            sender: cfg.club_address.clone(),
-            recipients: vec![to.clone()],
+            "reply",
+            &cfg.club_address,
+            to,
             bytes,
-            status: "queued".into(),
-            attempts: 0,
-            next_attempt: now,
-            queued_at: now,
-        });
+            now,
+        ));
     }
     let row = InboxRow {
         key,

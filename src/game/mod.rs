@@ -493,7 +493,7 @@ impl Server {
             return Ok(None);
         }
         let sides = rules.sides(&g.scenario)?;
-        let (result, mut dice_inputs) = resolve_step(rules, &sides, &open, &orders)?;
+        let (result, dice_inputs) = resolve_step(rules, &sides, &open, &orders)?;
         let state_after = result.state.clone();
         let outcome = rules.outcome(&state_after)?;
         let next = match outcome {
@@ -505,17 +505,6 @@ impl Server {
             events: crate::yaml::to_string(&result.events)?,
             dice: crate::yaml::to_string(&result.dice)?,
         };
-        dice_inputs.index = orders
-            .values()
-            .map(|o| OrdersEntry {
-                side: o.side.to_string(),
-                sha256: o.sha256.clone(),
-                signature: o.signature.clone(),
-            })
-            .collect();
-        dice_inputs
-            .index
-            .sort_by_key(|e| sides.iter().position(|s| s.as_str() == e.side));
         let files = self.step_files(rules, &open, &stored, &dice_inputs)?;
         let mails = match &self.mail {
             Some(m) => report::mails(
@@ -681,16 +670,7 @@ impl Server {
             .ok_or_else(|| anyhow!("step {} of {game} is not resolved yet", row.step))?;
         let orders = self.store.latest_orders(game, row.step)?;
         let sides = rules.sides(&g.scenario)?;
-        let mut inputs = dice_inputs_for(row, &orders, &sides);
-        inputs.index = sides
-            .iter()
-            .filter_map(|s| orders.get(s))
-            .map(|o| OrdersEntry {
-                side: o.side.to_string(),
-                sha256: o.sha256.clone(),
-                signature: o.signature.clone(),
-            })
-            .collect();
+        let inputs = dice_inputs_for(row, &orders, &sides);
         let next = steps.iter().find(|s| s.step == row.step + 1);
         report::build(rules, game, row, res, &inputs, next, viewer)
     }
@@ -716,17 +696,21 @@ pub fn dice_inputs_for(
     orders: &BTreeMap<SideId, OrdersRow>,
     sides: &[SideId],
 ) -> DiceInputs {
-    let hashes: Vec<[u8; 32]> = sides
-        .iter()
-        .filter_map(|s| orders.get(s))
-        .map(|o| protocol::order_hash(&o.text))
-        .collect();
+    let used: Vec<&OrdersRow> = sides.iter().filter_map(|s| orders.get(s)).collect();
+    let hashes: Vec<[u8; 32]> = used.iter().map(|o| protocol::order_hash(&o.text)).collect();
     let mix = protocol::mix(&hashes);
     DiceInputs {
         public_seed: protocol::seed(StreamKind::Public, &step.public_secret, &mix),
         hidden_seed: protocol::seed(StreamKind::Hidden, &step.hidden_secret, &mix),
         mix,
-        index: Vec::new(),
+        index: used
+            .iter()
+            .map(|o| OrdersEntry {
+                side: o.side.to_string(),
+                sha256: o.sha256.clone(),
+                signature: o.signature.clone(),
+            })
+            .collect(),
     }
 }
 

@@ -500,3 +500,32 @@ impl Store {
         )?)
     }
 }
+
+impl OutboxRow {
+    /// A mail ready to go now, with no game attached (set `game`, `step`
+    /// and `reader` with struct update syntax where they apply).
+    pub fn queued(
+        message_id: String,
+        kind: &str,
+        sender: &str,
+        to: &str,
+        bytes: Vec<u8>,
+        now: i64,
+    ) -> OutboxRow {
+        OutboxRow {
+            id: 0,
+            message_id,
+            game: None,
+            step: None,
+            reader: None,
+            kind: kind.into(),
+            sender: sender.into(),
+            recipients: vec![to.into()],
+            bytes,
+            status: "queued".into(),
+            attempts: 0,
+            next_attempt: now,
+            queued_at: now,
+        }
+    }
+}
