@@ -3,32 +3,15 @@
 //! again. Every message must be handled exactly once: none lost, none applied
 //! twice, every reply queued once, and the archive still audits.
 
+#[path = "support/base64.rs"]
+mod base64;
+
+use base64::b64;
 use galloper::game::{PlayerSpec, Server};
 use galloper::mail::maildir::Maildir;
 use galloper::side::SideId;
 use galloper::sig;
 use std::process::Command;
-
-fn b64(bytes: &[u8]) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            out.push(if i <= chunk.len() {
-                T[((n >> (18 - 6 * i)) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
-    out
-}
 
 #[test]
 fn kill_nine_during_a_batch_of_two_hundred_messages_loses_and_doubles_nothing() {

@@ -1,6 +1,10 @@
 //! The daemon without real servers: orders mailed into a Maildir, answered,
 //! resolved, and every reply and report queued exactly once.
 
+#[path = "support/base64.rs"]
+mod base64;
+
+use base64::b64;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
 use galloper::game::PlayerSpec;
@@ -9,31 +13,6 @@ use galloper::side::SideId;
 use galloper::sig;
 use mail_parser::MimeHeaders;
 use std::sync::atomic::AtomicBool;
-
-fn b64(bytes: &[u8]) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out.as_bytes()
-        .chunks(76)
-        .map(|l| String::from_utf8_lossy(l).into_owned())
-        .collect::<Vec<_>>()
-        .join("\r\n")
-}
 
 /// A player's mail with the orders file and its signature attached.
 fn mail(
