@@ -506,18 +506,9 @@ impl Server {
             dice: crate::yaml::to_string(&result.dice)?,
         };
         let files = self.step_files(rules, &open, &stored, &dice_inputs)?;
+        let rendered = report::render_all(rules, &g, &open, &stored, &dice_inputs, next.as_ref())?;
         let mails = match &self.mail {
-            Some(m) => report::mails(
-                self,
-                m,
-                rules,
-                &g,
-                &open,
-                &stored,
-                &dice_inputs,
-                next.as_ref(),
-                &files,
-            )?,
+            Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered, &files)?,
             None => Vec::new(),
         };
         self.store
@@ -529,16 +520,7 @@ impl Server {
         } else {
             self.seal(game)?;
         }
-        report::write_reports(
-            self,
-            rules,
-            &g,
-            &open,
-            &stored,
-            &dice_inputs,
-            next.as_ref(),
-            outbox,
-        )?;
+        report::write_reports(self, &g, &open, &rendered, outbox)?;
         let heading = rules.due(&open.state_before)?.heading;
         Ok(Some(Resolved {
             game: game.into(),

@@ -141,28 +141,60 @@ pub fn build(
     })
 }
 
-/// Write every side's report and the public one into the outbox.
+/// A reader's report, rendered once for the reports folder and the mail.
+pub struct Rendered {
+    pub view: ReportView,
+    pub html: String,
+    pub text: String,
+    pub png: Vec<u8>,
+}
+
+impl Rendered {
+    pub fn new(view: ReportView) -> anyhow::Result<Rendered> {
+        Ok(Rendered {
+            html: render::report_html(&view)?,
+            text: render::report_text(&view)?,
+            png: render::report_png(&view)?,
+            view,
+        })
+    }
+}
+
+/// Every side's report and the public one, rendered, by reader label.
 #[allow(clippy::too_many_arguments)]
-pub fn write_reports(
-    server: &Server,
+pub fn render_all(
     rules: &dyn AnyRuleset,
     g: &GameRow,
     step: &StepRow,
     res: &StepResult,
     inputs: &DiceInputs,
     next: Option<&StepRow>,
-    outbox: &Path,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<std::collections::BTreeMap<String, Rendered>> {
     let mut readers: Vec<Viewer> = rules
         .sides(&g.scenario)?
         .into_iter()
         .map(Viewer::Side)
         .collect();
     readers.push(Viewer::Public);
+    let mut out = std::collections::BTreeMap::new();
     for viewer in readers {
         let view = build(rules, &g.id, step, res, inputs, next, &viewer)?;
-        let dir = report_dir(outbox, &g.id, step.step, &viewer.label());
-        write_view(&dir, &view)?;
+        out.insert(viewer.label(), Rendered::new(view)?);
+    }
+    Ok(out)
+}
+
+/// Write every rendered report into the outbox folder, signed.
+pub fn write_reports(
+    server: &Server,
+    g: &GameRow,
+    step: &StepRow,
+    rendered: &std::collections::BTreeMap<String, Rendered>,
+    outbox: &Path,
+) -> anyhow::Result<()> {
+    for (reader, r) in rendered {
+        let dir = report_dir(outbox, &g.id, step.step, reader);
+        write_rendered(&dir, r)?;
         sign_folder(&dir, server.private_key())?;
     }
     Ok(())
@@ -170,16 +202,14 @@ pub fn write_reports(
 
 /// Render a report into a folder.
 pub fn write_view(dir: &Path, view: &ReportView) -> anyhow::Result<()> {
-    archive::write_atomic(
-        &dir.join("report.html"),
-        render::report_html(view)?.as_bytes(),
-    )?;
-    archive::write_atomic(
-        &dir.join("report.txt"),
-        render::report_text(view)?.as_bytes(),
-    )?;
-    archive::write_atomic(&dir.join("map.png"), &render::report_png(view)?)?;
-    if let Some(t) = &view.orders_template {
+    write_rendered(dir, &Rendered::new(view.clone())?)
+}
+
+fn write_rendered(dir: &Path, r: &Rendered) -> anyhow::Result<()> {
+    archive::write_atomic(&dir.join("report.html"), r.html.as_bytes())?;
+    archive::write_atomic(&dir.join("report.txt"), r.text.as_bytes())?;
+    archive::write_atomic(&dir.join("map.png"), &r.png)?;
+    if let Some(t) = &r.view.orders_template {
         archive::write_atomic(&dir.join("orders-template.yaml"), t.as_bytes())?;
     }
     Ok(())
@@ -203,12 +233,10 @@ pub fn sign_folder(dir: &Path, server_private: &str) -> anyhow::Result<()> {
 pub fn mails(
     server: &Server,
     mail: &super::MailSettings,
-    rules: &dyn AnyRuleset,
     g: &GameRow,
     step: &StepRow,
-    res: &StepResult,
-    inputs: &DiceInputs,
     next: Option<&StepRow>,
+    rendered: &std::collections::BTreeMap<String, Rendered>,
     files: &std::collections::BTreeMap<String, Vec<u8>>,
 ) -> anyhow::Result<Vec<super::store::OutboxRow>> {
     use crate::mail::compose::{self, Party, ReportMail, Thread};
@@ -219,11 +247,15 @@ pub fn mails(
     let date = crate::daemon::serve::rfc2822(now);
     let mut out = Vec::new();
     for player in server.store().players(&g.id)? {
-        let viewer = Viewer::Side(player.side.clone());
-        let view = build(rules, &g.id, step, res, inputs, next, &viewer)?;
-        let html = render::report_html(&view)?;
-        let text = render::report_text(&view)?;
-        let png = render::report_png(&view)?;
+        let Some(Rendered {
+            view,
+            html,
+            text,
+            png,
+        }) = rendered.get(player.side.as_str())
+        else {
+            continue;
+        };
         let mut attachments: Vec<(String, Vec<u8>)> = Vec::new();
         if let Some(t) = &view.orders_template {
             let n = next.map(|n| n.step).unwrap_or(step.step + 1);
@@ -255,9 +287,9 @@ pub fn mails(
                 root: compose::thread_root(&mail.domain, &g.id),
                 parent,
             },
-            text: &text,
-            html: &html,
-            png: &png,
+            text,
+            html,
+            png,
             attachments,
             date: Some(date.clone()),
         })?;
