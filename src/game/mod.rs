@@ -4,6 +4,7 @@
 
 pub mod archive;
 pub mod audit;
+pub mod life;
 pub mod report;
 pub mod store;
 
@@ -21,7 +22,7 @@ use archive::{
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use store::{GameRow, OrdersRow, PlayerRow, StepResult, StepRow, Store};
+use store::{GameRow, GameStatus, OrdersRow, PlayerRow, StepResult, StepRow, Store};
 
 /// A player as `galloper new` registers him.
 #[derive(Clone, Debug)]
@@ -215,7 +216,7 @@ impl Server {
             id: id.into(),
             ruleset: rules.name().into(),
             scenario: scenario.into(),
-            status: "active".into(),
+            status: GameStatus::Active,
         };
         let rows: Vec<PlayerRow> = players
             .iter()
@@ -363,7 +364,7 @@ impl Server {
             .game(&env.game)
             .map_err(|e| Refusal::Server(e.to_string()))?
             .ok_or_else(|| Refusal::UnknownGame(env.game.clone()))?;
-        if g.status != "active" {
+        if g.status == GameStatus::Over {
             return Err(Refusal::GameOver(g.id));
         }
         let players = self
@@ -459,7 +460,7 @@ impl Server {
     pub fn process(&mut self, outbox: &Path) -> anyhow::Result<Vec<Resolved>> {
         let mut done = Vec::new();
         for g in self.store.games()? {
-            if g.status != "active" {
+            if g.status != GameStatus::Active {
                 continue;
             }
             while let Some(r) = self.try_resolve(&g.id, outbox)? {

@@ -5,6 +5,9 @@
 //! (a step's result and the next step's committed secrets); a transaction
 //! gives that for free, where plain files would need a journal of our own.
 
+mod admin;
+mod life;
+
 use crate::side::SideId;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::BTreeMap;
@@ -25,8 +28,45 @@ pub struct GameRow {
     pub id: String,
     pub ruleset: String,
     pub scenario: String,
-    /// `active` or `over`.
-    pub status: String,
+    pub status: GameStatus,
+}
+
+/// Where a game stands. A paused game takes orders but resolves nothing
+/// and has no deadline running; an over game takes nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameStatus {
+    Active,
+    Paused,
+    Over,
+}
+
+impl GameStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Paused => "paused",
+            GameStatus::Over => "over",
+        }
+    }
+}
+
+impl rusqlite::types::FromSql for GameStatus {
+    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        match v.as_str()? {
+            "active" => Ok(GameStatus::Active),
+            "paused" => Ok(GameStatus::Paused),
+            "over" => Ok(GameStatus::Over),
+            other => Err(rusqlite::types::FromSqlError::Other(
+                format!("unknown game status {other:?}").into(),
+            )),
+        }
+    }
+}
+
+impl rusqlite::types::ToSql for GameStatus {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(self.as_str().into())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -101,6 +141,8 @@ impl Store {
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
         )?;
         conn.execute_batch(SCHEMA)?;
+        conn.execute_batch(life::SCHEMA)?;
+        conn.execute_batch(admin::SCHEMA)?;
         Ok(Store { conn })
     }
 

@@ -1,0 +1,3 @@
+//! The game master's commands and their record.
+
+pub(super) const SCHEMA: &str = "";
