@@ -93,10 +93,16 @@ pub fn handle(
                 ));
             }
             (Ok(row), _) => {
-                lines.push(format!(
+                let mut line = format!(
                     "{}: accepted for game {} step {} ({}), sha256 {}",
                     sub.file_name, row.game, row.step, row.side, row.sha256
-                ));
+                );
+                if let Some(prev) = replaced(server, &accepted, &row)? {
+                    line.push_str(&format!(
+                        "\n  It replaces the orders accepted before for this step (sha256 {prev})."
+                    ));
+                }
+                lines.push(line);
                 accepted.push(row);
             }
             (Err(e), _) => {
@@ -221,6 +227,28 @@ pub fn handle(
             detail: "processed before".into(),
         }),
     }
+}
+
+/// The orders that `row` replaces: an earlier file of this message for the
+/// same step and side, else the latest stored one (receipt order, never the
+/// sender's `Date:`).
+fn replaced(
+    server: &Server,
+    earlier: &[OrdersRow],
+    row: &OrdersRow,
+) -> anyhow::Result<Option<String>> {
+    if let Some(o) = earlier
+        .iter()
+        .rev()
+        .find(|o| o.game == row.game && o.step == row.step && o.side == row.side)
+    {
+        return Ok(Some(o.sha256.clone()));
+    }
+    Ok(server
+        .store()
+        .latest_orders(&row.game, row.step)?
+        .get(&row.side)
+        .map(|o| o.sha256.clone()))
 }
 
 /// A message too large, with too many attachments, or unreadable: record it
