@@ -411,3 +411,108 @@ fn a_wrong_password_names_the_login() {
     let e = Imap::connect(&cfg).unwrap_err().to_string();
     assert!(e.contains("STARTTLS"), "{e}");
 }
+
+/// `galloper serve` with its configuration in `d`, logging at info to `d/serve.log`.
+fn spawn_serve(d: &Path) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_galloper"))
+        .arg("serve")
+        .arg("--config")
+        .arg(d.join("galloper.yaml"))
+        .env("RUST_LOG", "info")
+        .stderr(std::fs::File::create(d.join("serve.log")).unwrap())
+        .spawn()
+        .expect("serve starts")
+}
+
+/// SIGTERM, then the time it took to exit cleanly.
+fn terminate(mut child: std::process::Child) -> Duration {
+    let st = std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "a clean stop: {status}");
+            return t0.elapsed();
+        }
+        assert!(t0.elapsed() < Duration::from_secs(10), "serve did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn serve_config(d: &Path, imap_port: u16, smtp_port: u16) {
+    let lab = maillab::lab();
+    std::fs::write(d.join("imap-password"), "secret\n").unwrap();
+    std::fs::write(
+        d.join("galloper.yaml"),
+        format!(
+            "data: {data}\nclub_address: {club}\npoll_seconds: 60\n\
+             imap: {{host: 127.0.0.1, port: {imap_port}, security: plain, user: {club}, password_file: {pw}, timeout_seconds: 5}}\n\
+             smtp: {{host: 127.0.0.1, port: {smtp_port}, security: plain, timeout_seconds: 10}}\n",
+            data = d.join("data").display(),
+            club = lab.address("club"),
+            pw = d.join("imap-password").display(),
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn serve_answers_mail_as_it_arrives_and_stops_at_once() {
+    let lab = maillab::lab();
+    let _turn = maillab::exclusive();
+    clear(lab);
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    serve_config(d, lab.imap_port, lab.smtp_port);
+    let child = spawn_serve(d);
+    // Let the first batch pass: only IDLE can notice what comes next within
+    // poll_seconds (60).
+    std::thread::sleep(Duration::from_secs(2));
+    let t0 = Instant::now();
+    lab.send(
+        &lab.address("alice"),
+        &lab.address("club"),
+        &plain_mail(
+            &lab.address("alice"),
+            &lab.address("club"),
+            "serve-1@pbem.test",
+        ),
+    );
+    let got = lab.wait_for("alice", 1, Duration::from_secs(20), |_| true);
+    let took = t0.elapsed();
+    let reply = MessageParser::default().parse(&got[0]).unwrap();
+    assert_eq!(header(&reply, "In-Reply-To"), "<serve-1@pbem.test>");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    let stopped = terminate(child);
+    assert!(stopped < Duration::from_secs(3), "stopped in {stopped:?}");
+    let log = std::fs::read_to_string(d.join("serve.log")).unwrap();
+    assert!(log.contains("imap message"), "{log}");
+}
+
+#[test]
+fn serve_keeps_going_while_the_imap_server_is_unreachable() {
+    let lab = maillab::lab();
+    let _turn = maillab::exclusive();
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    serve_config(d, closed, lab.smtp_port);
+    let mut child = spawn_serve(d);
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(child.try_wait().unwrap().is_none(), "still serving");
+    let stopped = terminate(child);
+    assert!(stopped < Duration::from_secs(3), "stopped in {stopped:?}");
+    let log = std::fs::read_to_string(d.join("serve.log")).unwrap();
+    assert!(
+        log.contains("IMAP unavailable") && log.contains("imap.host and imap.port"),
+        "{log}"
+    );
+}
