@@ -21,8 +21,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// At most this many messages are fetched by one [`Imap::pending`]; the rest
-/// wait for the next batch, so memory stays bounded.
+/// At most this many messages are fetched by one [`Imap::pending`], so that
+/// memory stays bounded; [`Inbox::drain`] asks again for the rest.
 pub const PENDING_MAX: usize = 50;
 /// One IDLE command lasts at most this long (RFC 2177 asks for less than 29
 /// minutes); then it is ended and issued again.
@@ -601,23 +601,29 @@ impl Inbox {
             Ok(None) => return Ok(0),
             Err(e) => return self.failed(e, 0),
         };
-        let pending = match imap.pending() {
-            Ok(p) => p,
-            Err(e) => return self.failed(e, 0),
-        };
         let mut n = 0;
-        for m in pending {
-            if stop.load(Ordering::SeqCst) {
-                break;
+        // Rounds of at most PENDING_MAX, until a round comes back short.
+        loop {
+            let pending = match imap.pending() {
+                Ok(p) => p,
+                Err(e) => return self.failed(e, n),
+            };
+            let full = pending.len() == PENDING_MAX;
+            for m in pending {
+                if stop.load(Ordering::SeqCst) {
+                    return Ok(n);
+                }
+                handle(m.uid, &m.raw)?;
+                // A failure here leaves it pending: handled again, it is a duplicate.
+                if let Err(e) = imap.done(m.uid) {
+                    return self.failed(e, n);
+                }
+                n += 1;
             }
-            handle(m.uid, &m.raw)?;
-            // A failure here leaves it pending: handled again, it is a duplicate.
-            if let Err(e) = imap.done(m.uid) {
-                return self.failed(e, n);
+            if !full {
+                return Ok(n);
             }
-            n += 1;
         }
-        Ok(n)
     }
 
     /// Waits for the next batch: IDLE on the open connection when possible,
