@@ -669,7 +669,10 @@ impl Inbox {
     }
 
     fn failed(&mut self, e: ImapError, handled: usize) -> anyhow::Result<usize> {
-        self.conn = None;
+        // The session's state is unknown now: no LOGOUT that could wait on a dead server.
+        if let Some(mut c) = self.conn.take() {
+            c.broken = true;
+        }
         if !self.persistent {
             return Err(e.into());
         }
