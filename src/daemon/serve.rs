@@ -5,6 +5,7 @@ use super::config::Config;
 use super::{intake, sender};
 use crate::game::{MailSettings, Server};
 use crate::mail::compose::Party;
+use crate::mail::imap::Inbox;
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::{Security, Smtp, SmtpConfig};
 use std::sync::Arc;
@@ -98,6 +99,16 @@ pub struct Batch {
 
 /// One batch: read every pending message, resolve what is ready, send what is due.
 pub fn batch(server: &mut Server, cfg: &Config, stop: &AtomicBool) -> anyhow::Result<Batch> {
+    let mut inbox = cfg.imap_settings()?.map(Inbox::once);
+    batch_with(server, cfg, stop, inbox.as_mut())
+}
+
+fn batch_with(
+    server: &mut Server,
+    cfg: &Config,
+    stop: &AtomicBool,
+    inbox: Option<&mut Inbox>,
+) -> anyhow::Result<Batch> {
     let mut b = Batch::default();
     if let Some(dir) = &cfg.maildir {
         let md = Maildir::open(dir)?;
@@ -118,6 +129,14 @@ pub fn batch(server: &mut Server, cfg: &Config, stop: &AtomicBool) -> anyhow::Re
             b.messages += 1;
         }
     }
+    if let Some(inbox) = inbox {
+        b.messages += inbox.drain(stop, |uid, raw| {
+            let (secs, date) = now();
+            let h = intake::handle(server, cfg, raw, secs, &date)?;
+            tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), uid, "imap message");
+            Ok(())
+        })?;
+    }
     for r in server.process(&cfg.reports_dir())? {
         tracing::info!(game = %r.game, step = r.step, heading = %r.heading, over = r.over, "step resolved");
         b.steps += 1;
@@ -136,9 +155,10 @@ pub fn serve(cfg: &Config) -> anyhow::Result<()> {
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .map_err(|e| anyhow::anyhow!("cannot catch signals: {e}"))?;
     let mut server = open(cfg)?;
+    let mut inbox = cfg.imap_settings()?.map(Inbox::persistent);
     tracing::info!(club = %cfg.club_address, "serving");
     while !stop.load(Ordering::SeqCst) {
-        let b = batch(&mut server, cfg, &stop)?;
+        let b = batch_with(&mut server, cfg, &stop, inbox.as_mut())?;
         if b.messages + b.steps + b.sent.sent > 0 {
             tracing::info!(
                 messages = b.messages,
@@ -148,6 +168,10 @@ pub fn serve(cfg: &Config) -> anyhow::Result<()> {
                 failed = b.sent.failed,
                 "batch"
             );
+        }
+        if let Some(inbox) = inbox.as_mut() {
+            inbox.wait(Duration::from_secs(cfg.poll_seconds), &stop)?;
+            continue;
         }
         let mut waited = 0;
         while waited < cfg.poll_seconds * 10 && !stop.load(Ordering::SeqCst) {
