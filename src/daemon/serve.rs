@@ -52,6 +52,7 @@ pub fn open(cfg: &Config) -> anyhow::Result<Server> {
             email: cfg.club_address.clone(),
         },
         domain,
+        game_master: cfg.game_master.clone(),
     }));
     Ok(server)
 }
@@ -116,6 +117,13 @@ pub fn batch(server: &mut Server, cfg: &Config, stop: &AtomicBool) -> anyhow::Re
             tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), "message");
             md.done(&taken)?;
             b.messages += 1;
+        }
+    }
+    // Deadlines before resolution: a step whose time is up resolves in this batch.
+    for e in server.tick(now().0, &cfg.reports_dir())? {
+        tracing::info!(event = %e, "game life");
+        if matches!(e, crate::game::life::Life::Resolved(_)) {
+            b.steps += 1;
         }
     }
     for r in server.process(&cfg.reports_dir())? {
