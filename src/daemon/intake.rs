@@ -126,7 +126,7 @@ pub fn handle(
     let mut extra_mails = Vec::new();
     if let (true, Some(req), Some(r)) = (subs.is_empty(), &request, &routed) {
         match req {
-            route::Request::Status => lines.push(status_text(server, r.game())?),
+            route::Request::Status => lines.push(status_text(server, r.game(), sender.as_deref())?),
             route::Request::Report => match sender
                 .as_deref()
                 .and_then(|to| latest_report_copy(server, r.game(), to, &inb.content_sha256, now))
@@ -346,8 +346,9 @@ fn refuse_unreadable(
     })
 }
 
-/// Who owes orders in a game, for a player's `status` request.
-fn status_text(server: &Server, game: &str) -> anyhow::Result<String> {
+/// Who owes orders in a game, and the deadline in the asking player's own
+/// zone, for a player's `status` request.
+fn status_text(server: &Server, game: &str, sender: Option<&str>) -> anyhow::Result<String> {
     match server.due(game) {
         Ok(Some((step, due))) => {
             let got = server.store().latest_orders(game, step.step)?;
@@ -359,6 +360,16 @@ fn status_text(server: &Server, game: &str) -> anyhow::Result<String> {
                     "still owed"
                 };
                 t.push_str(&format!("\n  {}: {} ({state})", o.side, o.note));
+            }
+            let reader = sender.and_then(|from| {
+                server.players(game).ok().and_then(|ps| {
+                    ps.into_iter()
+                        .find(|p| p.email.eq_ignore_ascii_case(from))
+                        .map(|p| p.side)
+                })
+            });
+            if let Some(d) = server.deadline_text(game, reader.as_ref())? {
+                t.push_str(&format!("\n{d}"));
             }
             Ok(t)
         }

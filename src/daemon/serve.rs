@@ -53,6 +53,7 @@ pub fn open(cfg: &Config) -> anyhow::Result<Server> {
             email: cfg.club_address.clone(),
         },
         domain,
+        game_master: cfg.game_master.clone(),
     }));
     Ok(server)
 }
@@ -136,6 +137,13 @@ fn batch_with(
             tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), uid, "imap message");
             Ok(())
         })?;
+    }
+    // Deadlines before resolution: a step whose time is up resolves in this batch.
+    for e in server.tick(now().0, &cfg.reports_dir())? {
+        tracing::info!(event = %e, "game life");
+        if matches!(e, crate::game::life::Life::Resolved(_)) {
+            b.steps += 1;
+        }
     }
     for r in server.process(&cfg.reports_dir())? {
         tracing::info!(game = %r.game, step = r.step, heading = %r.heading, over = r.over, "step resolved");
