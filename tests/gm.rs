@@ -366,55 +366,76 @@ fn rollback_then_resume_resolves_the_same_step_with_the_same_dice() {
 #[test]
 fn a_replaced_key_signs_from_the_open_step_and_the_audit_follows_it() {
     let mut t = table();
+    // Play with the first keys until a step where the French owe orders
+    // (step 1 has French orders signed with the old key).
     t.submit_owed("ab");
     assert_eq!(t.process(), 1);
-    // Step 2: whoever owes sends first; then the French key is replaced.
-    let (_, due) = t.server.due("g1").unwrap().unwrap();
-    let owing: Vec<String> = due.owed.iter().map(|o| o.side.to_string()).collect();
-    let french_owes = owing.iter().any(|s| s == "french");
-    if french_owes {
-        t.submit("french", "ef");
+    let owing = |t: &Table| -> Vec<String> {
+        let (_, due) = t.server.due("g1").unwrap().unwrap();
+        due.owed.iter().map(|o| o.side.to_string()).collect()
+    };
+    while !owing(&t).contains(&"french".to_string()) {
+        t.submit_owed("ab");
+        assert_eq!(t.process(), 1);
     }
+    let step = t.server.due("g1").unwrap().unwrap().0.step;
+    assert!(step > 1);
+    t.submit("french", "ef");
     let new = sig::keygen("french-new").unwrap();
     let a = t
-        .gm(&format!("replace_key: {{side: french, key: \"{}\"}}", new.public_line))
+        .gm(&format!(
+            "replace_key: {{side: french, key: \"{}\"}}",
+            new.public_line
+        ))
         .unwrap();
-    assert!(a.reply.contains("from step 2"), "{}", a.reply);
-    if french_owes {
-        assert!(a.reply.contains("set aside"), "{}", a.reply);
-        assert!(
-            !t.server
-                .store()
-                .latest_orders("g1", 2)
-                .unwrap()
-                .contains_key(&SideId::new("french"))
-        );
-    }
+    assert!(a.reply.contains(&format!("from step {step}")), "{}", a.reply);
+    assert!(a.reply.contains("set aside"), "{}", a.reply);
+    assert!(
+        !t.server
+            .store()
+            .latest_orders("g1", step)
+            .unwrap()
+            .contains_key(&SideId::new("french")),
+        "orders signed with the old key no longer count"
+    );
     let change = t.archive().join("keys/change-001.yaml");
     assert!(change.exists() && t.archive().join("keys/change-001.yaml.sig").exists());
 
     let old = t.keys["french"].clone();
-    if french_owes {
-        let e = t.submit_with("french", "ef", &old).unwrap_err();
-        assert!(
-            matches!(e, Refusal::Signature(SigError::WrongKey { .. })),
-            "{e}"
-        );
-        t.submit_with("french", "ef", &new).unwrap();
-    }
-    for s in owing.iter().filter(|s| *s != "french") {
+    let e = t.submit_with("french", "ef", &old).unwrap_err();
+    assert!(
+        matches!(e, Refusal::Signature(SigError::WrongKey { .. })),
+        "{e}"
+    );
+    t.submit_with("french", "ef", &new).unwrap();
+    for s in owing(&t).iter().filter(|s| *s != "french") {
         t.submit(s, "ef");
     }
-    assert_eq!(t.process(), 1, "step 2 resolves");
+    assert_eq!(t.process(), 1, "the step resolves with the new key's orders");
     t.gm("end: {reason: enough}").unwrap();
     let v = audit::audit(&t.archive()).unwrap();
-    assert!(v.replayed && v.steps == 2, "{:?}", v.lines);
+    assert!(v.replayed && v.steps == step, "{:?}", v.lines);
 
-    // The audit refuses an archive where the key change is forged.
-    let text = std::fs::read_to_string(&change).unwrap();
-    std::fs::write(&change, text.replace("from_step: 2", "from_step: 1")).unwrap();
+    // Tampered with, the change's server signature fails; dated step 1 and
+    // signed again by the server, the old key's orders of step 1 fail: the
+    // audit checks each step with the key in force at that step.
+    let text = std::fs::read_to_string(&change)
+        .unwrap()
+        .replace(&format!("from_step: {step}"), "from_step: 1");
+    std::fs::write(&change, &text).unwrap();
     let e = audit::audit(&t.archive()).unwrap_err();
-    assert!(e.to_string().contains("signature"), "{e}");
+    assert!(e.to_string().contains("server signature refused"), "{e}");
+    let server_key = std::fs::read_to_string(t.dir.join("data/server_key")).unwrap();
+    galloper::game::archive::write_signed(
+        &t.archive().join("keys"),
+        "change-001.yaml",
+        text.as_bytes(),
+        &server_key,
+    )
+    .unwrap();
+    let e = audit::audit(&t.archive()).unwrap_err();
+    assert!(e.to_string().contains("sealed step 1"), "{e}");
+    assert!(e.to_string().contains("player signature refused"), "{e}");
 }
 
 #[test]
