@@ -122,7 +122,10 @@ impl Table {
         }
     }
     fn process(&mut self) -> usize {
-        self.server.process(&self.dir.join("reports")).unwrap().len()
+        self.server
+            .process(&self.dir.join("reports"))
+            .unwrap()
+            .len()
     }
     fn status(&self) -> GameStatus {
         self.server.store().game("g1").unwrap().unwrap().status
@@ -165,11 +168,17 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 #[test]
 fn pause_stops_resolution_and_resume_resolves() {
     let mut t = table();
-    let a = t.gm("pause: {reason: the French player moves house}").unwrap();
+    let a = t
+        .gm("pause: {reason: the French player moves house}")
+        .unwrap();
     assert_eq!(a.command, "pause");
     assert!(a.reply.contains("paused"), "{}", a.reply);
     assert_eq!(t.status(), GameStatus::Paused);
-    let notices: Vec<_> = t.mails().into_iter().filter(|m| m.kind == "notice").collect();
+    let notices: Vec<_> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.kind == "notice")
+        .collect();
     let mut to: Vec<_> = notices.iter().map(|m| m.recipients[0].clone()).collect();
     to.sort();
     assert_eq!(to, ["austrians@players.test", "french@players.test"]);
@@ -219,7 +228,10 @@ fn refusals_change_nothing() {
         .run_command("c.yaml", &pause, &s, &gm, NOW)
         .unwrap_err();
     assert!(
-        matches!(e, CommandRefusal::Signature(SigError::WrongNamespace { .. })),
+        matches!(
+            e,
+            CommandRefusal::Signature(SigError::WrongNamespace { .. })
+        ),
         "{e}"
     );
     // Another game.
@@ -272,7 +284,11 @@ fn commands_signed_by_ssh_keygen_are_taken_in_their_own_namespace() {
             .arg(file)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         std::fs::read_to_string(sig).unwrap()
     };
     let bytes = t.file("g1", "gm", "pause: {reason: signed by OpenSSH}");
@@ -337,7 +353,10 @@ fn rollback_then_resume_resolves_the_same_step_with_the_same_dice() {
     t.gm("resume").unwrap();
     assert_eq!(t.process(), 1);
     let again = t.server.store().steps("g1").unwrap()[0].clone();
-    assert_eq!(again.result, first.result, "same orders, same dice, same result");
+    assert_eq!(
+        again.result, first.result,
+        "same orders, same dice, same result"
+    );
     let now_view = snapshot(&galloper::game::archive::step_dir(&root, 1));
     for name in ["dice.yaml", "reveal.yaml", "events.yaml", "state.sha256"] {
         assert_eq!(
@@ -350,12 +369,24 @@ fn rollback_then_resume_resolves_the_same_step_with_the_same_dice() {
             first_view[Path::new(name)]
         );
     }
-    let reports: Vec<_> = t.mails().into_iter().filter(|m| m.kind == "report").collect();
+    let reports: Vec<_> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.kind == "report")
+        .collect();
     assert_eq!(reports.len(), 4, "both runs were reported");
-    assert!(reports[2].message_id.contains("-run2@"), "{}", reports[2].message_id);
+    assert!(
+        reports[2].message_id.contains("-run2@"),
+        "{}",
+        reports[2].message_id
+    );
 
     let v = audit::audit(&root).unwrap();
-    assert!(v.lines.iter().any(|l| l.contains("run 1 was rolled back")), "{:?}", v.lines);
+    assert!(
+        v.lines.iter().any(|l| l.contains("run 1 was rolled back")),
+        "{:?}",
+        v.lines
+    );
     // End the game: sealed, replayed, and the earlier run still checks.
     t.gm("end: {reason: test over}").unwrap();
     let v = audit::audit(&root).unwrap();
@@ -388,7 +419,11 @@ fn a_replaced_key_signs_from_the_open_step_and_the_audit_follows_it() {
             new.public_line
         ))
         .unwrap();
-    assert!(a.reply.contains(&format!("from step {step}")), "{}", a.reply);
+    assert!(
+        a.reply.contains(&format!("from step {step}")),
+        "{}",
+        a.reply
+    );
     assert!(a.reply.contains("set aside"), "{}", a.reply);
     assert!(
         !t.server
@@ -411,7 +446,11 @@ fn a_replaced_key_signs_from_the_open_step_and_the_audit_follows_it() {
     for s in owing(&t).iter().filter(|s| *s != "french") {
         t.submit(s, "ef");
     }
-    assert_eq!(t.process(), 1, "the step resolves with the new key's orders");
+    assert_eq!(
+        t.process(),
+        1,
+        "the step resolves with the new key's orders"
+    );
     t.gm("end: {reason: enough}").unwrap();
     let v = audit::audit(&t.archive()).unwrap();
     assert!(v.replayed && v.steps == step, "{:?}", v.lines);
@@ -467,7 +506,10 @@ fn preview_mails_only_the_game_master_and_changes_nothing() {
     assert_eq!(new[0].recipients, ["gm@pbem.test"]);
     assert!(String::from_utf8_lossy(&new[0].bytes).contains("PREVIEW"));
     assert_eq!(snapshot(&t.archive()), archive, "the archive is untouched");
-    assert!(store_state(&t) == stored, "the game in the store is untouched");
+    assert!(
+        store_state(&t) == stored,
+        "the game in the store is untouched"
+    );
 
     // The preview rolled the very dice the step then rolls.
     let p = t.server.preview_report("g1").unwrap();
@@ -510,7 +552,11 @@ fn address_and_deadline_and_player_commands() {
     let players = t.server.players("g1").unwrap();
     assert_eq!(players[1].side.as_str(), "french");
     assert_eq!(players[1].email, "new-french@players.test");
-    let to: Vec<_> = t.mails().into_iter().map(|m| m.recipients[0].clone()).collect();
+    let to: Vec<_> = t
+        .mails()
+        .into_iter()
+        .map(|m| m.recipients[0].clone())
+        .collect();
     assert!(to.contains(&"new-french@players.test".to_string()));
     assert!(to.contains(&"french@players.test".to_string()));
     assert!(matches!(
@@ -535,13 +581,20 @@ fn address_and_deadline_and_player_commands() {
     let f = t.file("g1", "french", "zone: {zone: Europe/Paris}");
     let answer = life(t.run_signed(&f, &k));
     assert!(answer.to_lowercase().contains("zone"), "{answer}");
-    let f = t.file("g1", "french", "absent: {from: 2026-12-01, until: 2026-12-05}");
+    let f = t.file(
+        "g1",
+        "french",
+        "absent: {from: 2026-12-01, until: 2026-12-05}",
+    );
     let answer = life(t.run_signed(&f, &k));
     assert!(answer.to_lowercase().contains("absen"), "{answer}");
     // A player's command in another side's name, and by the game master.
     let f = t.file("g1", "austrians", "zone: {zone: Europe/Vienna}");
     let e = t.run_signed(&f, &k).unwrap_err();
-    assert!(matches!(e, CommandRefusal::Signature(SigError::WrongKey { .. })));
+    assert!(matches!(
+        e,
+        CommandRefusal::Signature(SigError::WrongKey { .. })
+    ));
     let f = t.file("g1", "gm", "zone: {zone: Europe/Vienna}");
     let gk = t.gm_key.clone();
     assert!(matches!(
@@ -551,7 +604,14 @@ fn address_and_deadline_and_player_commands() {
 }
 
 /// A mail with one file and (unless `signature` is none) its `.sig`.
-fn mail(from: &str, to: &str, id: &str, name: &str, file: &[u8], signature: Option<&str>) -> Vec<u8> {
+fn mail(
+    from: &str,
+    to: &str,
+    id: &str,
+    name: &str,
+    file: &[u8],
+    signature: Option<&str>,
+) -> Vec<u8> {
     let sig_part = signature.map(|s| format!(
         "--XX\r\nContent-Type: application/octet-stream; name=\"{name}.sig\"\r\nContent-Disposition: attachment; filename=\"{name}.sig\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n",
         b64(s.as_bytes())
@@ -586,15 +646,21 @@ fn commands_by_mail_are_applied_once_and_refusals_answered() {
             .mails()
             .unwrap()
             .into_iter()
-            .filter(|m| m.kind == "reply" && m.recipients == [who])
-            .next_back()
+            .rfind(|m| m.kind == "reply" && m.recipients == [who])
             .expect("a reply");
         body(&m)
     };
 
     let pause = t.file("g1", "gm", "pause: {reason: holidays}");
     let s = Table::sign(&t.gm_key, &pause);
-    let raw = mail("gm@pbem.test", "club+g1@pbem.test", "p1@gm", "pause.yaml", &pause, Some(&s));
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p1@gm",
+        "pause.yaml",
+        &pause,
+        Some(&s),
+    );
     let h = intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
     assert_eq!(h.outcome, "command");
     let r = reply_to(&server, "gm@pbem.test");
@@ -613,25 +679,52 @@ fn commands_by_mail_are_applied_once_and_refusals_answered() {
     assert_eq!(notices, 2);
 
     // The same file in a new message: a replay.
-    let raw = mail("gm@pbem.test", "club+g1@pbem.test", "p2@gm", "pause.yaml", &pause, Some(&s));
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p2@gm",
+        "pause.yaml",
+        &pause,
+        Some(&s),
+    );
     let h = intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
     assert_eq!(h.outcome, "refused");
     assert!(reply_to(&server, "gm@pbem.test").contains("already applied"));
 
     // Unsigned.
     let resume = t.file("g1", "gm", "resume");
-    let raw = mail("gm@pbem.test", "club+g1@pbem.test", "p3@gm", "resume.yaml", &resume, None);
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p3@gm",
+        "resume.yaml",
+        &resume,
+        None,
+    );
     intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
     let r = reply_to(&server, "gm@pbem.test");
-    assert!(r.contains("unsigned") && r.contains("galloper-command"), "{r}");
+    assert!(
+        r.contains("unsigned") && r.contains("galloper-command"),
+        "{r}"
+    );
 
     // A player trying the game master's command.
     let f = t.file("g1", "french", "resume");
     let s = Table::sign(&t.keys["french"], &f);
-    let raw = mail("french@players.test", "club+g1@pbem.test", "p4@fr", "resume.yaml", &f, Some(&s));
+    let raw = mail(
+        "french@players.test",
+        "club+g1@pbem.test",
+        "p4@fr",
+        "resume.yaml",
+        &f,
+        Some(&s),
+    );
     intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
     let r = reply_to(&server, "french@players.test");
-    assert!(r.contains("only the game master") && r.contains("nothing was changed"), "{r}");
+    assert!(
+        r.contains("only the game master") && r.contains("nothing was changed"),
+        "{r}"
+    );
 
     // A command for another game than the message's.
     server
@@ -652,7 +745,14 @@ fn commands_by_mail_are_applied_once_and_refusals_answered() {
         .unwrap();
     let f = t.file("g2", "gm", "pause: {reason: x}");
     let s = Table::sign(&t.gm_key, &f);
-    let raw = mail("gm@pbem.test", "club+g1@pbem.test", "p5@gm", "pause.yaml", &f, Some(&s));
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p5@gm",
+        "pause.yaml",
+        &f,
+        Some(&s),
+    );
     intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
     assert!(reply_to(&server, "gm@pbem.test").contains("the command is for game g2"));
     assert_eq!(
@@ -662,7 +762,14 @@ fn commands_by_mail_are_applied_once_and_refusals_answered() {
 
     // Resume by mail; the paused step then resolves in the batch.
     let s = Table::sign(&t.gm_key, &resume);
-    let raw = mail("gm@pbem.test", "club+g1@pbem.test", "p6@gm", "resume.yaml", &resume, Some(&s));
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p6@gm",
+        "resume.yaml",
+        &resume,
+        Some(&s),
+    );
     let h = intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
     assert_eq!(h.outcome, "command");
     assert_eq!(
@@ -673,8 +780,18 @@ fn commands_by_mail_are_applied_once_and_refusals_answered() {
     // A player's zone, answered with what the life API says.
     let f = t.file("g1", "french", "zone: {zone: Europe/Paris}");
     let s = Table::sign(&t.keys["french"], &f);
-    let raw = mail("french@players.test", "club+g1@pbem.test", "p7@fr", "zone.yaml", &f, Some(&s));
+    let raw = mail(
+        "french@players.test",
+        "club+g1@pbem.test",
+        "p7@fr",
+        "zone.yaml",
+        &f,
+        Some(&s),
+    );
     intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
     let r = reply_to(&server, "french@players.test");
-    assert!(r.contains("zone.yaml") && r.to_lowercase().contains("zone"), "{r}");
+    assert!(
+        r.contains("zone.yaml") && r.to_lowercase().contains("zone"),
+        "{r}"
+    );
 }

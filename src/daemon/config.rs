@@ -105,9 +105,8 @@ impl Config {
         let Some(path) = &self.game_master_key else {
             return Ok(None);
         };
-        let line = std::fs::read_to_string(path).map_err(|e| {
-            anyhow::anyhow!("cannot read game_master_key {}: {e}", path.display())
-        })?;
+        let line = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read game_master_key {}: {e}", path.display()))?;
         crate::sig::parse_public(&line).map_err(|e| {
             anyhow::anyhow!(
                 "game_master_key {}: {e} (it must be the game master's .pub file)",

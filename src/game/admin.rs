@@ -169,7 +169,11 @@ impl Server {
     }
 
     /// Apply a checked command.
-    pub fn apply_command(&mut self, c: &Issued, gm: &GameMaster) -> Result<Applied, CommandRefusal> {
+    pub fn apply_command(
+        &mut self,
+        c: &Issued,
+        gm: &GameMaster,
+    ) -> Result<Applied, CommandRefusal> {
         let game = c.file.game.clone();
         let reply = match &c.file.command {
             Command::Pause { reason } => self.pause(c, reason)?,
@@ -299,7 +303,9 @@ impl Server {
         let game = &c.file.game;
         let g = self.not_over(game)?;
         if g.status == GameStatus::Paused {
-            return Err(CommandRefusal::NotNow(format!("game {game} is paused already")));
+            return Err(CommandRefusal::NotNow(format!(
+                "game {game} is paused already"
+            )));
         }
         let text = format!(
             "The game master has paused game {game}: {reason}\nOrders are still taken, but no step is resolved and no deadline runs until the game resumes."
@@ -344,9 +350,12 @@ impl Server {
         let game = &c.file.game;
         self.not_over(game)?;
         let email = email.trim();
-        let plausible = email.split_once('@').is_some_and(|(l, d)| {
-            !l.is_empty() && d.contains('.') && !d.contains('@')
-        }) && !email.chars().any(|ch| ch.is_whitespace() || ch.is_control());
+        let plausible = email
+            .split_once('@')
+            .is_some_and(|(l, d)| !l.is_empty() && d.contains('.') && !d.contains('@'))
+            && !email
+                .chars()
+                .any(|ch| ch.is_whitespace() || ch.is_control());
         if !plausible {
             return Err(CommandRefusal::NotNow(format!(
                 "{email:?} is not an email address such as player@example.org"
@@ -358,7 +367,14 @@ impl Server {
         );
         let mut mails = Vec::new();
         mails.extend(self.notice_mail(c, game, side.as_str(), email, "New address", &text)?);
-        mails.extend(self.notice_mail(c, game, &format!("{side}-old"), &old, "New address", &text)?);
+        mails.extend(self.notice_mail(
+            c,
+            game,
+            &format!("{side}-old"),
+            &old,
+            "New address",
+            &text,
+        )?);
         let change = AdminChange::Address {
             side: side.clone(),
             email: email.to_string(),
@@ -366,11 +382,7 @@ impl Server {
         self.record(c, &text, &change, mails)
     }
 
-    fn player(
-        &self,
-        game: &str,
-        side: &SideId,
-    ) -> Result<super::store::PlayerRow, CommandRefusal> {
+    fn player(&self, game: &str, side: &SideId) -> Result<super::store::PlayerRow, CommandRefusal> {
         self.store
             .players(game)
             .map_err(server_err)?
@@ -431,7 +443,9 @@ impl Server {
         archive::write_signed(
             &archive::keys_dir(&root),
             &format!("change-{n:03}.yaml"),
-            crate::yaml::to_string(&change).map_err(server_err)?.as_bytes(),
+            crate::yaml::to_string(&change)
+                .map_err(server_err)?
+                .as_bytes(),
             self.private_key(),
         )
         .map_err(server_err)?;
@@ -449,11 +463,17 @@ impl Server {
     /// master alone. Nothing of the game changes.
     pub fn preview(&mut self, c: &Issued, gm: &GameMaster) -> Result<String, CommandRefusal> {
         let game = &c.file.game;
-        let p = self.preview_report(game).map_err(|e| CommandRefusal::NotNow(e.to_string()))?;
+        let p = self
+            .preview_report(game)
+            .map_err(|e| CommandRefusal::NotNow(e.to_string()))?;
         let missing = if p.missing.is_empty() {
             "none".to_string()
         } else {
-            p.missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            p.missing
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         let mut text = format!(
             "Preview of game {game} step {}: orders held from {}; missing: {missing}.",
@@ -461,7 +481,11 @@ impl Server {
             if p.held.is_empty() {
                 "no side".to_string()
             } else {
-                p.held.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                p.held
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         );
         let mut mails = Vec::new();
@@ -563,7 +587,12 @@ impl Server {
     /// Undo the last resolved step: its result and the step after it go,
     /// its committed secrets stay; the archive keeps the undone run with
     /// the reason, and the game is paused so that sides may change orders.
-    pub fn rollback(&mut self, c: &Issued, step: u32, reason: &str) -> Result<String, CommandRefusal> {
+    pub fn rollback(
+        &mut self,
+        c: &Issued,
+        step: u32,
+        reason: &str,
+    ) -> Result<String, CommandRefusal> {
         let game = &c.file.game;
         self.not_over(game)?;
         let steps = self.store.steps(game).map_err(server_err)?;

@@ -388,7 +388,10 @@ fn earlier_runs(
             crate::yaml::from_slice(&signed(&rdir.join("rollback.yaml"), &game.server_key)?)
                 .map_err(|e| fail(&place, format!("rollback.yaml does not parse: {e}")))?;
         if note.game != game.game || note.step != step || note.run != run {
-            return Err(fail(&place, "rollback.yaml names another game, step or run"));
+            return Err(fail(
+                &place,
+                "rollback.yaml names another game, step or run",
+            ));
         }
         manifest(&rdir, &game.server_key)?;
         let reveal: Reveal = yaml(&rdir.join("reveal.yaml"))?;

@@ -114,7 +114,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<CommandFile, Box<Problem>> {
         return Err(problem(
             None,
             None,
-            format!("the file is {} bytes; command files may be at most {MAX_BYTES}", bytes.len()),
+            format!(
+                "the file is {} bytes; command files may be at most {MAX_BYTES}",
+                bytes.len()
+            ),
         ));
     }
     let text = std::str::from_utf8(bytes)
@@ -133,7 +136,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<CommandFile, Box<Problem>> {
         return Err(problem(
             Some(1),
             None,
-            format!("this server reads command format {FORMAT}, not {}", c.galloper),
+            format!(
+                "this server reads command format {FORMAT}, not {}",
+                c.galloper
+            ),
         ));
     }
     if c.issued.parse::<jiff::Timestamp>().is_err() {
@@ -171,7 +177,9 @@ pub fn parse_until(text: &str, now: i64) -> Result<i64, String> {
     }
     t.parse::<jiff::Timestamp>()
         .map(|ts| ts.as_second())
-        .map_err(|_| format!("{t:?} is not an RFC 3339 time such as 2026-11-24T18:00:00Z, nor +48h"))
+        .map_err(|_| {
+            format!("{t:?} is not an RFC 3339 time such as 2026-11-24T18:00:00Z, nor +48h")
+        })
 }
 
 #[cfg(test)]
@@ -201,11 +209,17 @@ mod tests {
 
     #[test]
     fn bad_files_say_where() {
-        let e = parse("c.yaml", b"galloper: 1\ngame: g1\nissued: yesterday\nby: gm\ncommand: resume\n")
-            .unwrap_err();
+        let e = parse(
+            "c.yaml",
+            b"galloper: 1\ngame: g1\nissued: yesterday\nby: gm\ncommand: resume\n",
+        )
+        .unwrap_err();
         assert!(e.message.contains("RFC 3339"), "{e}");
-        let e = parse("c.yaml", b"galloper: 1\ngame: g1\nissued: 2026-11-22T10:00:00Z\nby: gm\ncommand: explode\n")
-            .unwrap_err();
+        let e = parse(
+            "c.yaml",
+            b"galloper: 1\ngame: g1\nissued: 2026-11-22T10:00:00Z\nby: gm\ncommand: explode\n",
+        )
+        .unwrap_err();
         assert!(e.line.is_some(), "{e}");
     }
 

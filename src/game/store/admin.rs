@@ -88,9 +88,11 @@ impl Store {
         let tx = self.conn.transaction()?;
         if let Some(c) = record {
             let seen = tx
-                .query_row("SELECT 1 FROM commands WHERE sha256 = ?1", [&c.sha256], |_| {
-                    Ok(())
-                })
+                .query_row(
+                    "SELECT 1 FROM commands WHERE sha256 = ?1",
+                    [&c.sha256],
+                    |_| Ok(()),
+                )
                 .optional()?
                 .is_some();
             if seen {
@@ -105,13 +107,18 @@ impl Store {
             if n == 1 {
                 Ok(())
             } else {
-                Err(StoreError::Damaged(format!("{what} of game {game} not found")))
+                Err(StoreError::Damaged(format!(
+                    "{what} of game {game} not found"
+                )))
             }
         };
         match change {
             AdminChange::Nothing => {}
             AdminChange::Status(s) => one(
-                tx.execute("UPDATE games SET status = ?2 WHERE id = ?1", params![game, s])?,
+                tx.execute(
+                    "UPDATE games SET status = ?2 WHERE id = ?1",
+                    params![game, s],
+                )?,
                 "the status",
             )?,
             AdminChange::Address { side, email } => one(
