@@ -14,7 +14,7 @@ use crate::sig::SigError;
 /// What became of a message, for the log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Handled {
-    /// `accepted`, `refused`, `ignored`, `duplicate`.
+    /// `accepted`, `command` (a command file applied), `refused`, `ignored`, `duplicate`.
     pub outcome: String,
     pub game: Option<String>,
     pub sender: Option<String>,
