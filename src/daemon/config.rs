@@ -46,6 +46,10 @@ pub struct Config {
     /// The game master's address, for alerts.
     #[serde(default)]
     pub game_master: Option<String>,
+    /// The game master's OpenSSH public key file (`.pub`): his signed
+    /// commands are taken only when it is set.
+    #[serde(default)]
+    pub game_master_key: Option<PathBuf>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -158,7 +162,24 @@ impl Config {
             )
         })?;
         c.check()?;
+        c.game_master_key_line()?;
         Ok(c)
+    }
+
+    /// The game master's public key line, read from `game_master_key`.
+    pub fn game_master_key_line(&self) -> anyhow::Result<Option<String>> {
+        let Some(path) = &self.game_master_key else {
+            return Ok(None);
+        };
+        let line = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read game_master_key {}: {e}", path.display()))?;
+        crate::sig::parse_public(&line).map_err(|e| {
+            anyhow::anyhow!(
+                "game_master_key {}: {e} (it must be the game master's .pub file)",
+                path.display()
+            )
+        })?;
+        Ok(Some(line.trim().to_string()))
     }
 
     fn check(&self) -> anyhow::Result<()> {

@@ -14,7 +14,7 @@ use crate::sig::SigError;
 /// What became of a message, for the log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Handled {
-    /// `accepted`, `refused`, `ignored`, `duplicate`.
+    /// `accepted`, `command` (a command file applied), `refused`, `ignored`, `duplicate`.
     pub outcome: String,
     pub game: Option<String>,
     pub sender: Option<String>,
@@ -73,6 +73,10 @@ pub fn handle(
     let subs = inbound::submissions(&inb);
     let routed = route::route(&inb, &club_local, &subs);
     let mut lines = Vec::new();
+    // Command files (a `command:` key) go to the game master's module.
+    let (commands, subs): (Vec<_>, Vec<_>) = subs
+        .into_iter()
+        .partition(|s| crate::game::command::looks_like_command(&s.orders));
     let mut accepted: Vec<OrdersRow> = Vec::new();
     if let Some(r) = &routed {
         lines.push(format!(
@@ -122,9 +126,19 @@ pub fn handle(
             }
         }
     }
+    let applied = super::commands::apply_all(
+        server,
+        cfg,
+        &commands,
+        routed.as_ref(),
+        sender.as_deref(),
+        now,
+        &mut lines,
+    )?;
+    let subs_or_commands = !subs.is_empty() || !commands.is_empty();
     let request = route::request(&inb);
     let mut extra_mails = Vec::new();
-    if let (true, Some(req), Some(r)) = (subs.is_empty(), &request, &routed) {
+    if let (false, Some(req), Some(r)) = (subs_or_commands, &request, &routed) {
         match req {
             route::Request::Status => lines.push(status_text(server, r.game(), sender.as_deref())?),
             route::Request::Report => match sender
@@ -141,11 +155,14 @@ pub fn handle(
                 )),
             },
         }
-    } else if subs.is_empty() {
-        let unsigned = inbound::unsigned_orders(&inb);
-        if unsigned.is_empty() {
+    } else if !subs_or_commands {
+        let (unsigned_commands, unsigned) =
+            super::commands::unsigned(&inb, inbound::unsigned_orders(&inb));
+        let any_command = unsigned_commands.is_some();
+        lines.extend(unsigned_commands);
+        if unsigned.is_empty() && !any_command {
             lines.push("No orders found: attach your orders file and its .sig (made with `galloper sign` or `ssh-keygen -Y sign -n galloper-orders`).".into());
-        } else {
+        } else if !unsigned.is_empty() {
             lines.push(format!(
                 "{}: refused: unsigned. Sign it with `galloper sign FILE --key KEY` or `ssh-keygen -Y sign -n galloper-orders -f KEY FILE` and attach FILE.sig beside it.",
                 unsigned.join(", ")
@@ -154,7 +171,9 @@ pub fn handle(
     }
     let outcome = if !accepted.is_empty() {
         "accepted"
-    } else if request.is_some() && subs.is_empty() && routed.is_some() {
+    } else if applied > 0 {
+        "command"
+    } else if request.is_some() && !subs_or_commands && routed.is_some() {
         "request"
     } else {
         "refused"

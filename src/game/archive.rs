@@ -175,3 +175,49 @@ pub fn public_dice(dice: &[DieRecord]) -> Vec<ArchivedDie> {
         .map(|(n, d)| ArchivedDie { n, die: d.clone() })
         .collect()
 }
+
+/// `keys/change-NNN.yaml`: a player's key replaced by the game master. The
+/// new key signs the side's orders from `from_step` on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeyChange {
+    pub game: String,
+    pub side: String,
+    pub from_step: u32,
+    pub key: String,
+    /// The SHA-256 of the signed command file that asked for it.
+    pub command_sha256: String,
+}
+
+/// `step-N/rollback-K/rollback.yaml`: why the K-th run of step N was undone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RollbackNote {
+    pub game: String,
+    pub step: u32,
+    pub run: u32,
+    pub reason: String,
+    pub command_sha256: String,
+}
+
+pub fn keys_dir(root: &Path) -> PathBuf {
+    root.join("keys")
+}
+
+/// The folder keeping the `run`-th (1-based) undone run of a step.
+pub fn rollback_dir(root: &Path, step: u32, run: u32) -> PathBuf {
+    step_dir(root, step).join(format!("rollback-{run}"))
+}
+
+/// How many runs of a step were undone so far.
+pub fn rollback_runs(root: &Path, step: u32) -> u32 {
+    (1u32..)
+        .take_while(|k| rollback_dir(root, step, *k).exists())
+        .count() as u32
+}
+
+/// Every key change of a game, in the order they were made.
+pub fn key_changes(root: &Path) -> Vec<PathBuf> {
+    (1u32..)
+        .map(|n| keys_dir(root).join(format!("change-{n:03}.yaml")))
+        .take_while(|p| p.exists())
+        .collect()
+}

@@ -125,6 +125,7 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
     let mut state = rules
         .start(&scenario)
         .map_err(|e| fail("scenario.yaml", e.to_string()))?;
+    let keys = key_history(dir, &game)?;
     let sealed_root = dir.join("sealed");
     let sealed = sealed_root.exists();
     let mut expected_before = sha256_hex(state.as_bytes());
@@ -147,6 +148,7 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
                 "the state this step starts from is not the state the last step ended with",
             ));
         }
+        v.lines.extend(earlier_runs(dir, &game, step, &notice)?);
         if !sdir.join("manifest.yaml").exists() {
             v.lines.push(format!(
                 "step {step}: open; commitments published, nothing to reveal yet"
@@ -226,12 +228,17 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
                     ));
                 }
                 // Orders the server applied for a side that sent none carry
-                // the server's signature in a namespace of their own.
+                // the server's signature in a namespace of their own; a
+                // player's carry the key in force at that step.
                 let (key, namespace, who) = match &e.applied {
-                    Some(_) => (&game.server_key, super::life::APPLIED_NAMESPACE, "server"),
+                    Some(_) => (
+                        game.server_key.as_str(),
+                        super::life::APPLIED_NAMESPACE,
+                        "server",
+                    ),
                     None => (
-                        game.players
-                            .get(&e.side)
+                        key_at(&game, &keys, &e.side, step)
+                            .map(String::as_str)
                             .ok_or_else(|| fail(&splace, format!("no key for side {}", e.side)))?,
                         sig::ORDERS_NAMESPACE,
                         "player",
@@ -353,4 +360,94 @@ fn compare(place: &str, name: &str, replayed: &[u8], archived: &[u8]) -> Result<
         format!("{place}: {name} line {}", n + 1),
         format!("replay gives {x:?}, archive has {y:?}"),
     ))
+}
+
+/// The key changes of `keys/`, each checked against the server's signature.
+fn key_history(dir: &Path, game: &GameFile) -> Result<Vec<archive::KeyChange>, Failure> {
+    let mut out = Vec::new();
+    for path in archive::key_changes(dir) {
+        let bytes = signed(&path, &game.server_key)?;
+        let change: archive::KeyChange = crate::yaml::from_slice(&bytes)
+            .map_err(|e| fail(path.display().to_string(), format!("does not parse: {e}")))?;
+        if change.game != game.game {
+            return Err(fail(path.display().to_string(), "names another game"));
+        }
+        out.push(change);
+    }
+    Ok(out)
+}
+
+/// The key that signed a side's orders at `step`: the last change in
+/// force by then, else the key the game started with.
+fn key_at<'a>(
+    game: &'a GameFile,
+    keys: &'a [archive::KeyChange],
+    side: &str,
+    step: u32,
+) -> Option<&'a String> {
+    keys.iter()
+        .rev()
+        .find(|k| k.side == side && k.from_step <= step)
+        .map(|k| &k.key)
+        .or_else(|| game.players.get(side))
+}
+
+/// Runs of a step the game master rolled back (`step-N/rollback-K/`):
+/// the signed reason, the manifest, the same commitment, the seed and the
+/// public dice. Their orders are not sealed, so they are not replayed.
+fn earlier_runs(
+    dir: &Path,
+    game: &GameFile,
+    step: u32,
+    notice: &Notice,
+) -> Result<Vec<String>, Failure> {
+    let mut lines = Vec::new();
+    for run in 1..=archive::rollback_runs(dir, step) {
+        let rdir = archive::rollback_dir(dir, step, run);
+        let place = format!("step {step} rolled-back run {run}");
+        let note: archive::RollbackNote =
+            crate::yaml::from_slice(&signed(&rdir.join("rollback.yaml"), &game.server_key)?)
+                .map_err(|e| fail(&place, format!("rollback.yaml does not parse: {e}")))?;
+        if note.game != game.game || note.step != step || note.run != run {
+            return Err(fail(
+                &place,
+                "rollback.yaml names another game, step or run",
+            ));
+        }
+        manifest(&rdir, &game.server_key)?;
+        let reveal: Reveal = yaml(&rdir.join("reveal.yaml"))?;
+        let p = unhex32(&reveal.public_secret, &place)?;
+        if hex::encode(protocol::commit(StreamKind::Public, &game.game, step, &p))
+            != notice.public_commitment
+        {
+            return Err(fail(
+                &place,
+                "the revealed public secret is not the one committed for the step",
+            ));
+        }
+        let index: OrdersIndex = yaml(&rdir.join("orders.yaml"))?;
+        let hashes: Vec<[u8; 32]> = index
+            .sides
+            .iter()
+            .map(|e| unhex32(&e.sha256, &place))
+            .collect::<Result<_, _>>()?;
+        let mix = protocol::mix(&hashes);
+        let seed = protocol::seed(StreamKind::Public, &p, &mix);
+        if hex::encode(&mix) != reveal.mix || hex::encode(seed) != reveal.public_seed {
+            return Err(fail(
+                &place,
+                "the mix or the seed does not follow from the orders and the secret",
+            ));
+        }
+        let dice: Vec<ArchivedDie> = yaml(&rdir.join("dice.yaml"))?;
+        let records: Vec<DieRecord> = dice.iter().map(|d| d.die.clone()).collect();
+        check_stream(seed, StreamKind::Public, &records)
+            .map_err(|e| fail(&place, format!("public dice: {e}")))?;
+        lines.push(format!(
+            "step {step}: run {run} was rolled back ({}); its signatures, commitment, seed and {} public dice check; it is not replayed",
+            note.reason,
+            records.len()
+        ));
+    }
+    Ok(lines)
 }

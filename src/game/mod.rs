@@ -2,8 +2,10 @@
 //! archive and the reports. The ruleset is pure; everything that touches the
 //! disk, the clock or the OS's randomness is here.
 
+pub mod admin;
 pub mod archive;
 pub mod audit;
+pub mod command;
 pub mod life;
 pub mod report;
 pub mod schedule;
@@ -512,10 +514,11 @@ impl Server {
         };
         let files = self.step_files(rules, &open, &stored, &dice_inputs)?;
         let rendered = report::render_all(rules, &g, &open, &stored, &dice_inputs, next.as_ref())?;
-        let mails = match &self.mail {
+        let mut mails = match &self.mail {
             Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered, &files)?,
             None => Vec::new(),
         };
+        admin::rerun_ids(&self.archive_dir(game), open.step, &mut mails);
         self.store
             .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
         let dir = archive::step_dir(&self.archive_dir(game), open.step);

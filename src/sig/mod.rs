@@ -17,5 +17,10 @@ pub use signature::{sign, verify, verify_bytes};
 /// Namespace in which players sign their orders files.
 pub const ORDERS_NAMESPACE: &str = "galloper-orders";
 
+/// Namespace in which players and the game master sign command files
+/// (`src/game/command.rs`). Separate from orders, so that a signature made
+/// for one can never pass as the other.
+pub const COMMAND_NAMESPACE: &str = "galloper-command";
+
 /// Namespace in which the server signs its notices and reports.
 pub const REPORT_NAMESPACE: &str = "galloper-report";

@@ -1,3 +1,176 @@
 //! The game master's commands and their record.
+//!
+//! A command file counts once: its SHA-256 is stored in the same transaction
+//! as the change it makes and the mails it causes, so a replay (or the same
+//! message handled again after a crash) changes nothing.
 
-pub(super) const SCHEMA: &str = "";
+use super::{GameStatus, OutboxRow, Result, Store, StoreError, insert_outbox};
+use crate::side::SideId;
+use rusqlite::{OptionalExtension, params};
+
+pub(super) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS commands (sha256 TEXT PRIMARY KEY, game TEXT NOT NULL, by TEXT NOT NULL, issued TEXT NOT NULL,
+  command TEXT NOT NULL, applied_at INTEGER NOT NULL, detail TEXT NOT NULL);
+";
+
+/// An applied command file, as recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandRow {
+    pub sha256: String,
+    pub game: String,
+    pub by: String,
+    pub issued: String,
+    /// The command's name (`pause`, `rollback`, ...).
+    pub command: String,
+    /// Unix seconds.
+    pub applied_at: i64,
+    /// What was done, as the reply said.
+    pub detail: String,
+}
+
+/// What a command changes in the store.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AdminChange {
+    /// Nothing but the record and the mails (preview, extend, zone...).
+    Nothing,
+    Status(GameStatus),
+    Address {
+        side: SideId,
+        email: String,
+    },
+    /// A new key; the side's orders for `open_step` (signed with the old
+    /// key) are set aside.
+    Key {
+        side: SideId,
+        key: String,
+        open_step: u32,
+    },
+    /// Step `step` loses its result, later steps and their orders go, and
+    /// the game is paused.
+    Rollback {
+        step: u32,
+    },
+}
+
+impl Store {
+    /// The record of a command file, if it was applied before.
+    pub fn command_applied(&self, sha256: &str) -> Result<Option<CommandRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT sha256, game, by, issued, command, applied_at, detail FROM commands WHERE sha256 = ?1",
+                [sha256],
+                |r| {
+                    Ok(CommandRow {
+                        sha256: r.get(0)?,
+                        game: r.get(1)?,
+                        by: r.get(2)?,
+                        issued: r.get(3)?,
+                        command: r.get(4)?,
+                        applied_at: r.get(5)?,
+                        detail: r.get(6)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Apply a change to `game`, record the command that caused it (if
+    /// any) and queue its mails, all or nothing. `Ok(false)` and no change
+    /// when the command was applied before.
+    pub fn admin_change(
+        &mut self,
+        game: &str,
+        change: &AdminChange,
+        record: Option<&CommandRow>,
+        mails: &[OutboxRow],
+    ) -> Result<bool> {
+        let tx = self.conn.transaction()?;
+        if let Some(c) = record {
+            let seen = tx
+                .query_row(
+                    "SELECT 1 FROM commands WHERE sha256 = ?1",
+                    [&c.sha256],
+                    |_| Ok(()),
+                )
+                .optional()?
+                .is_some();
+            if seen {
+                return Ok(false);
+            }
+            tx.execute(
+                "INSERT INTO commands (sha256, game, by, issued, command, applied_at, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![c.sha256, c.game, c.by, c.issued, c.command, c.applied_at, c.detail],
+            )?;
+        }
+        let one = |n: usize, what: &str| {
+            if n == 1 {
+                Ok(())
+            } else {
+                Err(StoreError::Damaged(format!(
+                    "{what} of game {game} not found"
+                )))
+            }
+        };
+        match change {
+            AdminChange::Nothing => {}
+            AdminChange::Status(s) => one(
+                tx.execute(
+                    "UPDATE games SET status = ?2 WHERE id = ?1",
+                    params![game, s],
+                )?,
+                "the status",
+            )?,
+            AdminChange::Address { side, email } => one(
+                tx.execute(
+                    "UPDATE players SET email = ?3 WHERE game = ?1 AND side = ?2",
+                    params![game, side.as_str(), email],
+                )?,
+                "the player",
+            )?,
+            AdminChange::Key {
+                side,
+                key,
+                open_step,
+            } => {
+                one(
+                    tx.execute(
+                        "UPDATE players SET public_key = ?3 WHERE game = ?1 AND side = ?2",
+                        params![game, side.as_str(), key],
+                    )?,
+                    "the player",
+                )?;
+                tx.execute(
+                    "DELETE FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3",
+                    params![game, open_step, side.as_str()],
+                )?;
+            }
+            AdminChange::Rollback { step } => {
+                one(
+                    tx.execute(
+                        "UPDATE steps SET state_after = NULL, events = NULL, dice = NULL WHERE game = ?1 AND step = ?2 AND state_after IS NOT NULL",
+                        params![game, step],
+                    )?,
+                    "the resolved step",
+                )?;
+                tx.execute(
+                    "DELETE FROM steps WHERE game = ?1 AND step > ?2",
+                    params![game, step],
+                )?;
+                tx.execute(
+                    "DELETE FROM orders WHERE game = ?1 AND step > ?2",
+                    params![game, step],
+                )?;
+                tx.execute(
+                    "UPDATE games SET status = 'paused' WHERE id = ?1",
+                    params![game],
+                )?;
+            }
+        }
+        for m in mails {
+            insert_outbox(&tx, m)?;
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+}

@@ -17,6 +17,8 @@ use std::path::Path;
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+pub use admin::{AdminChange, CommandRow};
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database error: {0} (is the data folder writable, and not used by another galloper?)")]

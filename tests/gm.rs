@@ -1,0 +1,799 @@
+//! The game master's signed commands and the players' own, through the
+//! library and through the mail intake: applied once, refused when they
+//! should be, and the archive and its audit kept whole (rollback, new keys).
+
+#[path = "support/base64.rs"]
+mod base64;
+
+use base64::b64;
+use galloper::daemon::config::Config;
+use galloper::daemon::{intake, serve};
+use galloper::game::admin::{Applied, CommandRefusal, GameMaster};
+use galloper::game::store::{GameStatus, OutboxRow};
+use galloper::game::{MailSettings, PlayerSpec, Refusal, Server, audit};
+use galloper::mail::compose::Party;
+use galloper::side::SideId;
+use galloper::sig::{self, KeyPair, SigError};
+use galloper::view::Viewer;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const NOW: i64 = 1_795_000_000;
+const SIDES: [&str; 2] = ["french", "austrians"];
+
+struct Table {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+    server: Server,
+    keys: BTreeMap<String, KeyPair>,
+    gm_key: KeyPair,
+    gm: GameMaster,
+    n: u32,
+}
+
+fn table() -> Table {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
+    let mut server = Server::open(&dir.join("data")).unwrap();
+    server.set_mail(Some(MailSettings {
+        from: Party {
+            name: Some("Galloper".into()),
+            email: "club@pbem.test".into(),
+        },
+        domain: "pbem.test".into(),
+        game_master: Some("gm@pbem.test".into()),
+    }));
+    let keys: BTreeMap<String, KeyPair> = SIDES
+        .iter()
+        .map(|s| (s.to_string(), sig::keygen(s).unwrap()))
+        .collect();
+    let players: Vec<PlayerSpec> = keys
+        .iter()
+        .map(|(s, k)| PlayerSpec {
+            side: SideId::new(s.as_str()),
+            email: format!("{s}@players.test"),
+            public_key: k.public_line.clone(),
+        })
+        .collect();
+    server
+        .new_game("g1", galloper::demo::SCENARIO, &players)
+        .unwrap();
+    let gm_key = sig::keygen("gm").unwrap();
+    let gm = GameMaster {
+        key: Some(gm_key.public_line.clone()),
+        email: Some("gm@pbem.test".into()),
+    };
+    Table {
+        _tmp: tmp,
+        dir,
+        server,
+        keys,
+        gm_key,
+        gm,
+        n: 0,
+    }
+}
+
+impl Table {
+    /// A new command file (a fresh `issued:` each time).
+    fn file(&mut self, game: &str, by: &str, command: &str) -> Vec<u8> {
+        self.n += 1;
+        format!(
+            "galloper: 1\ngame: {game}\nissued: 2026-11-22T10:{:02}:{:02}Z\nby: {by}\ncommand:\n  {command}\n",
+            self.n / 60,
+            self.n % 60
+        )
+        .into_bytes()
+    }
+    fn sign(key: &KeyPair, bytes: &[u8]) -> String {
+        sig::sign(&key.private_openssh, sig::COMMAND_NAMESPACE, bytes).unwrap()
+    }
+    fn run_signed(&mut self, bytes: &[u8], key: &KeyPair) -> Result<Applied, CommandRefusal> {
+        let s = Self::sign(key, bytes);
+        let gm = self.gm.clone();
+        self.server.run_command("c.yaml", bytes, &s, &gm, NOW)
+    }
+    /// A game master command for g1, signed with his key.
+    fn gm(&mut self, command: &str) -> Result<Applied, CommandRefusal> {
+        let f = self.file("g1", "gm", command);
+        let k = self.gm_key.clone();
+        self.run_signed(&f, &k)
+    }
+    fn orders_text(&self, side: &str, entropy: &str) -> String {
+        let t = galloper::cli::template(&self.server, "g1", &SideId::new(side)).unwrap();
+        galloper::envelope::with_entropy(&t, &entropy.repeat(32))
+    }
+    fn submit_with(&mut self, side: &str, entropy: &str, key: &KeyPair) -> Result<(), Refusal> {
+        let t = self.orders_text(side, entropy);
+        let s = sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
+        self.server
+            .submit(&format!("{side}.yaml"), t.as_bytes(), &s)
+            .map(|_| ())
+    }
+    fn submit(&mut self, side: &str, entropy: &str) {
+        let k = self.keys[side].clone();
+        self.submit_with(side, entropy, &k).unwrap();
+    }
+    /// Orders from every side that owes them at the open step.
+    fn submit_owed(&mut self, entropy: &str) {
+        let (_, due) = self.server.due("g1").unwrap().unwrap();
+        for o in due.owed {
+            self.submit(o.side.as_str(), entropy);
+        }
+    }
+    fn process(&mut self) -> usize {
+        self.server
+            .process(&self.dir.join("reports"))
+            .unwrap()
+            .len()
+    }
+    fn status(&self) -> GameStatus {
+        self.server.store().game("g1").unwrap().unwrap().status
+    }
+    fn mails(&self) -> Vec<OutboxRow> {
+        self.server.store().mails().unwrap()
+    }
+    fn archive(&self) -> PathBuf {
+        self.server.archive_dir("g1")
+    }
+}
+
+fn body(m: &OutboxRow) -> String {
+    mail_parser::MessageParser::default()
+        .parse(&m.bytes)
+        .and_then(|p| p.body_text(0).map(|t| t.into_owned()))
+        .unwrap_or_default()
+}
+
+/// Every file under a folder, by relative path.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.insert(
+                    p.strip_prefix(root).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn pause_stops_resolution_and_resume_resolves() {
+    let mut t = table();
+    let a = t
+        .gm("pause: {reason: the French player moves house}")
+        .unwrap();
+    assert_eq!(a.command, "pause");
+    assert!(a.reply.contains("paused"), "{}", a.reply);
+    assert_eq!(t.status(), GameStatus::Paused);
+    let notices: Vec<_> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.kind == "notice")
+        .collect();
+    let mut to: Vec<_> = notices.iter().map(|m| m.recipients[0].clone()).collect();
+    to.sort();
+    assert_eq!(to, ["austrians@players.test", "french@players.test"]);
+    assert!(body(&notices[0]).contains("moves house"));
+
+    // Orders are taken, but nothing resolves while paused.
+    t.submit("french", "ab");
+    t.submit("austrians", "cd");
+    assert_eq!(t.process(), 0);
+    assert!(t.server.store().steps("g1").unwrap()[0].result.is_none());
+    assert!(matches!(
+        t.gm("pause: {reason: again}"),
+        Err(CommandRefusal::NotNow(_))
+    ));
+
+    let a = t.gm("resume").unwrap();
+    assert!(a.reply.contains("resumed"), "{}", a.reply);
+    assert_eq!(t.status(), GameStatus::Active);
+    assert_eq!(t.process(), 1, "the complete step resolves on resume");
+    assert!(matches!(t.gm("resume"), Err(CommandRefusal::NotNow(_))));
+}
+
+#[test]
+fn refusals_change_nothing() {
+    let mut t = table();
+    let before = snapshot(&t.archive());
+    let mails = t.mails().len();
+    let pause = t.file("g1", "gm", "pause: {reason: x}");
+
+    // Signed by a player's key, as the game master.
+    let k = t.keys["french"].clone();
+    let e = t.run_signed(&pause, &k).unwrap_err();
+    assert!(
+        matches!(e, CommandRefusal::Signature(SigError::WrongKey { .. })),
+        "{e}"
+    );
+    // A player trying a game master command under his own name.
+    let f = t.file("g1", "french", "pause: {reason: x}");
+    let e = t.run_signed(&f, &k).unwrap_err();
+    assert!(matches!(e, CommandRefusal::NotGameMaster { .. }), "{e}");
+    assert!(e.to_string().contains("only the game master"), "{e}");
+    // An orders signature on a command file.
+    let s = sig::sign(&t.gm_key.private_openssh, sig::ORDERS_NAMESPACE, &pause).unwrap();
+    let gm = t.gm.clone();
+    let e = t
+        .server
+        .run_command("c.yaml", &pause, &s, &gm, NOW)
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            CommandRefusal::Signature(SigError::WrongNamespace { .. })
+        ),
+        "{e}"
+    );
+    // Another game.
+    let f = t.file("g2", "gm", "resume");
+    let gk = t.gm_key.clone();
+    assert!(matches!(
+        t.run_signed(&f, &gk),
+        Err(CommandRefusal::UnknownGame(_))
+    ));
+    // Malformed.
+    let e = t.run_signed(b"galloper: 1\ngame: g1\nby: gm\ncommand: explode\n", &gk);
+    assert!(matches!(e, Err(CommandRefusal::Invalid(_))));
+    // No game master key configured.
+    let s = Table::sign(&gk, &pause);
+    let e = t
+        .server
+        .run_command("c.yaml", &pause, &s, &GameMaster::default(), NOW)
+        .unwrap_err();
+    assert!(matches!(e, CommandRefusal::NoGameMasterKey), "{e}");
+    assert!(e.to_string().contains("game_master_key"));
+
+    assert_eq!(t.status(), GameStatus::Active);
+    assert_eq!(t.mails().len(), mails);
+    assert_eq!(snapshot(&t.archive()), before);
+
+    // The real thing once; the same file again is a replay.
+    t.run_signed(&pause, &gk).unwrap();
+    let e = t.run_signed(&pause, &gk).unwrap_err();
+    assert!(matches!(e, CommandRefusal::Replayed { .. }), "{e}");
+    assert!(e.to_string().contains("already applied"), "{e}");
+}
+
+#[test]
+fn commands_signed_by_ssh_keygen_are_taken_in_their_own_namespace() {
+    let mut t = table();
+    let key = t.dir.join("gm_ed25519");
+    let st = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "gm", "-f"])
+        .arg(&key)
+        .status()
+        .expect("ssh-keygen runs");
+    assert!(st.success());
+    t.gm.key = Some(std::fs::read_to_string(key.with_extension("pub")).unwrap());
+    let sign = |file: &Path, namespace: &str| {
+        let sig = PathBuf::from(format!("{}.sig", file.display()));
+        let _ = std::fs::remove_file(&sig);
+        let out = Command::new("ssh-keygen")
+            .args(["-Y", "sign", "-n", namespace, "-f"])
+            .arg(&key)
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(sig).unwrap()
+    };
+    let bytes = t.file("g1", "gm", "pause: {reason: signed by OpenSSH}");
+    let file = t.dir.join("pause.yaml");
+    std::fs::write(&file, &bytes).unwrap();
+    let gm = t.gm.clone();
+    let orders_sig = sign(&file, "galloper-orders");
+    let e = t
+        .server
+        .run_command("pause.yaml", &bytes, &orders_sig, &gm, NOW)
+        .unwrap_err();
+    assert!(e.to_string().contains("galloper-command"), "{e}");
+    let s = sign(&file, "galloper-command");
+    t.server
+        .run_command("pause.yaml", &bytes, &s, &gm, NOW)
+        .unwrap();
+    assert_eq!(t.status(), GameStatus::Paused);
+}
+
+#[test]
+fn rollback_then_resume_resolves_the_same_step_with_the_same_dice() {
+    let mut t = table();
+    t.submit("french", "ab");
+    t.submit("austrians", "cd");
+    assert_eq!(t.process(), 1);
+    let first = t.server.store().steps("g1").unwrap()[0].clone();
+    let first_view = snapshot(&galloper::game::archive::step_dir(&t.archive(), 1));
+    assert!(matches!(
+        t.gm("rollback: {step: 2, reason: x}"),
+        Err(CommandRefusal::NotNow(_))
+    ));
+
+    let a = t
+        .gm("rollback: {step: 1, reason: the Austrian deployment was misread}")
+        .unwrap();
+    assert!(a.reply.contains("rolled back step 1"), "{}", a.reply);
+    assert_eq!(t.status(), GameStatus::Paused);
+    let steps = t.server.store().steps("g1").unwrap();
+    assert_eq!(steps.len(), 1, "step 2 is gone");
+    assert!(steps[0].result.is_none());
+    assert_eq!(steps[0].public_secret, first.public_secret, "same secrets");
+    assert_eq!(steps[0].hidden_secret, first.hidden_secret);
+    let root = t.archive();
+    let run1 = root.join("step-0001/rollback-1");
+    assert!(run1.join("rollback.yaml").exists() && run1.join("dice.yaml").exists());
+    assert!(run1.join("next-notice.yaml").exists());
+    assert!(!root.join("step-0001/manifest.yaml").exists());
+    assert!(!root.join("step-0002").exists());
+    let told = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.kind == "notice" && body(m).contains("misread"))
+        .count();
+    assert_eq!(told, 2, "every side is told");
+    let v = audit::audit(&root);
+    // Step 1 is open again: nothing resolved to audit but the earlier run.
+    let err = v.unwrap_err();
+    assert!(err.to_string().contains("no resolved step"), "{err}");
+
+    // Nothing resolves while paused; on resume the step resolves again.
+    assert_eq!(t.process(), 0);
+    t.gm("resume").unwrap();
+    assert_eq!(t.process(), 1);
+    let again = t.server.store().steps("g1").unwrap()[0].clone();
+    assert_eq!(
+        again.result, first.result,
+        "same orders, same dice, same result"
+    );
+    let now_view = snapshot(&galloper::game::archive::step_dir(&root, 1));
+    for name in ["dice.yaml", "reveal.yaml", "events.yaml", "state.sha256"] {
+        assert_eq!(
+            now_view[Path::new(name)],
+            first_view[Path::new(name)],
+            "{name}"
+        );
+        assert_eq!(
+            now_view[&Path::new("rollback-1").join(name)],
+            first_view[Path::new(name)]
+        );
+    }
+    let reports: Vec<_> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.kind == "report")
+        .collect();
+    assert_eq!(reports.len(), 4, "both runs were reported");
+    assert!(
+        reports[2].message_id.contains("-run2@"),
+        "{}",
+        reports[2].message_id
+    );
+
+    let v = audit::audit(&root).unwrap();
+    assert!(
+        v.lines.iter().any(|l| l.contains("run 1 was rolled back")),
+        "{:?}",
+        v.lines
+    );
+    // End the game: sealed, replayed, and the earlier run still checks.
+    t.gm("end: {reason: test over}").unwrap();
+    let v = audit::audit(&root).unwrap();
+    assert!(v.replayed);
+    assert!(v.lines.iter().any(|l| l.contains("run 1 was rolled back")));
+}
+
+#[test]
+fn a_replaced_key_signs_from_the_open_step_and_the_audit_follows_it() {
+    let mut t = table();
+    // Play with the first keys until a step where the French owe orders
+    // (step 1 has French orders signed with the old key).
+    t.submit_owed("ab");
+    assert_eq!(t.process(), 1);
+    let owing = |t: &Table| -> Vec<String> {
+        let (_, due) = t.server.due("g1").unwrap().unwrap();
+        due.owed.iter().map(|o| o.side.to_string()).collect()
+    };
+    while !owing(&t).contains(&"french".to_string()) {
+        t.submit_owed("ab");
+        assert_eq!(t.process(), 1);
+    }
+    let step = t.server.due("g1").unwrap().unwrap().0.step;
+    assert!(step > 1);
+    t.submit("french", "ef");
+    let new = sig::keygen("french-new").unwrap();
+    let a = t
+        .gm(&format!(
+            "replace_key: {{side: french, key: \"{}\"}}",
+            new.public_line
+        ))
+        .unwrap();
+    assert!(
+        a.reply.contains(&format!("from step {step}")),
+        "{}",
+        a.reply
+    );
+    assert!(a.reply.contains("set aside"), "{}", a.reply);
+    assert!(
+        !t.server
+            .store()
+            .latest_orders("g1", step)
+            .unwrap()
+            .contains_key(&SideId::new("french")),
+        "orders signed with the old key no longer count"
+    );
+    let change = t.archive().join("keys/change-001.yaml");
+    assert!(change.exists() && t.archive().join("keys/change-001.yaml.sig").exists());
+
+    let old = t.keys["french"].clone();
+    let e = t.submit_with("french", "ef", &old).unwrap_err();
+    assert!(
+        matches!(e, Refusal::Signature(SigError::WrongKey { .. })),
+        "{e}"
+    );
+    t.submit_with("french", "ef", &new).unwrap();
+    for s in owing(&t).iter().filter(|s| *s != "french") {
+        t.submit(s, "ef");
+    }
+    assert_eq!(
+        t.process(),
+        1,
+        "the step resolves with the new key's orders"
+    );
+    t.gm("end: {reason: enough}").unwrap();
+    let v = audit::audit(&t.archive()).unwrap();
+    assert!(v.replayed && v.steps == step, "{:?}", v.lines);
+
+    // Tampered with, the change's server signature fails; dated step 1 and
+    // signed again by the server, the old key's orders of step 1 fail: the
+    // audit checks each step with the key in force at that step.
+    let text = std::fs::read_to_string(&change)
+        .unwrap()
+        .replace(&format!("from_step: {step}"), "from_step: 1");
+    std::fs::write(&change, &text).unwrap();
+    let e = audit::audit(&t.archive()).unwrap_err();
+    assert!(e.to_string().contains("server signature refused"), "{e}");
+    let server_key = std::fs::read_to_string(t.dir.join("data/server_key")).unwrap();
+    galloper::game::archive::write_signed(
+        &t.archive().join("keys"),
+        "change-001.yaml",
+        text.as_bytes(),
+        &server_key,
+    )
+    .unwrap();
+    let e = audit::audit(&t.archive()).unwrap_err();
+    assert!(e.to_string().contains("sealed step 1"), "{e}");
+    assert!(e.to_string().contains("player signature refused"), "{e}");
+}
+
+#[test]
+fn preview_mails_only_the_game_master_and_changes_nothing() {
+    let mut t = table();
+    t.submit("french", "ab");
+    let store_state = |t: &Table| {
+        (
+            t.server.store().games().unwrap(),
+            t.server.store().players("g1").unwrap(),
+            t.server.store().steps("g1").unwrap(),
+            t.server.store().latest_orders("g1", 1).unwrap(),
+        )
+    };
+    let archive = snapshot(&t.archive());
+    let stored = store_state(&t);
+    let a = t.gm("preview").unwrap();
+    assert!(a.reply.contains("missing: austrians"), "{}", a.reply);
+
+    t.submit("austrians", "cd");
+    let stored = (stored.0, stored.1, stored.2, store_state(&t).3);
+    let before = t.mails().len();
+    let a = t.gm("preview").unwrap();
+    assert!(a.reply.contains("missing: none"), "{}", a.reply);
+    assert!(a.reply.contains("gm@pbem.test only"), "{}", a.reply);
+    let new: Vec<_> = t.mails().into_iter().skip(before).collect();
+    assert_eq!(new.len(), 1, "one mail");
+    assert_eq!(new[0].kind, "preview");
+    assert_eq!(new[0].recipients, ["gm@pbem.test"]);
+    assert!(String::from_utf8_lossy(&new[0].bytes).contains("PREVIEW"));
+    assert_eq!(snapshot(&t.archive()), archive, "the archive is untouched");
+    assert!(
+        store_state(&t) == stored,
+        "the game in the store is untouched"
+    );
+
+    // The preview rolled the very dice the step then rolls.
+    let p = t.server.preview_report("g1").unwrap();
+    let preview_events = p.rendered.unwrap().view.events;
+    assert_eq!(t.process(), 1);
+    let real = t.server.report("g1", Some(1), &Viewer::Umpire).unwrap();
+    assert_eq!(preview_events, real.events);
+}
+
+#[test]
+fn end_seals_the_archive_and_tells_every_side() {
+    let mut t = table();
+    t.submit_owed("ab");
+    assert_eq!(t.process(), 1);
+    assert!(!t.archive().join("sealed").exists());
+    let a = t.gm("end: {reason: the club closes}").unwrap();
+    assert!(a.reply.contains("ended"), "{}", a.reply);
+    assert_eq!(t.status(), GameStatus::Over);
+    assert!(t.archive().join("sealed/step-0001/hidden.yaml").exists());
+    let v = audit::audit(&t.archive()).unwrap();
+    assert!(v.replayed);
+    let told = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.kind == "notice" && body(m).contains("club closes"))
+        .count();
+    assert_eq!(told, 2);
+    assert!(matches!(t.gm("resume"), Err(CommandRefusal::NotNow(_))));
+    let k = t.keys["french"].clone();
+    assert!(t.submit_with("french", "cd", &k).is_err());
+}
+
+#[test]
+fn address_and_deadline_and_player_commands() {
+    let mut t = table();
+    let a = t
+        .gm("replace_address: {side: french, email: new-french@players.test}")
+        .unwrap();
+    assert!(a.reply.contains("new-french@players.test"));
+    let players = t.server.players("g1").unwrap();
+    assert_eq!(players[1].side.as_str(), "french");
+    assert_eq!(players[1].email, "new-french@players.test");
+    let to: Vec<_> = t
+        .mails()
+        .into_iter()
+        .map(|m| m.recipients[0].clone())
+        .collect();
+    assert!(to.contains(&"new-french@players.test".to_string()));
+    assert!(to.contains(&"french@players.test".to_string()));
+    assert!(matches!(
+        t.gm("replace_address: {side: french, email: nobody}"),
+        Err(CommandRefusal::NotNow(_))
+    ));
+
+    // Deadlines, zones and absences belong to the game's life: the reply
+    // carries its answer, whatever it is.
+    let life = |r: Result<Applied, CommandRefusal>| match r {
+        Ok(a) => a.reply,
+        Err(CommandRefusal::NotNow(m)) => m,
+        Err(e) => panic!("refused before reaching the life API: {e}"),
+    };
+    let answer = life(t.gm("extend: {until: +48h}"));
+    assert!(!answer.is_empty());
+    assert!(matches!(
+        t.gm("extend: {until: someday}"),
+        Err(CommandRefusal::NotNow(_))
+    ));
+    let k = t.keys["french"].clone();
+    let f = t.file("g1", "french", "zone: {zone: Europe/Paris}");
+    let answer = life(t.run_signed(&f, &k));
+    assert!(answer.contains("Europe/Paris"), "{answer}");
+    let f = t.file(
+        "g1",
+        "french",
+        "absent: {from: 2026-12-01, until: 2026-12-05}",
+    );
+    let answer = life(t.run_signed(&f, &k));
+    // This game has no schedule: the life API says the absence is not needed.
+    assert!(answer.contains("no deadlines"), "{answer}");
+    // A player's command in another side's name, and by the game master.
+    let f = t.file("g1", "austrians", "zone: {zone: Europe/Vienna}");
+    let e = t.run_signed(&f, &k).unwrap_err();
+    assert!(matches!(
+        e,
+        CommandRefusal::Signature(SigError::WrongKey { .. })
+    ));
+    let f = t.file("g1", "gm", "zone: {zone: Europe/Vienna}");
+    let gk = t.gm_key.clone();
+    assert!(matches!(
+        t.run_signed(&f, &gk),
+        Err(CommandRefusal::NotPlayer { .. })
+    ));
+}
+
+/// A mail with one file and (unless `signature` is none) its `.sig`.
+fn mail(
+    from: &str,
+    to: &str,
+    id: &str,
+    name: &str,
+    file: &[u8],
+    signature: Option<&str>,
+) -> Vec<u8> {
+    let sig_part = signature.map(|s| format!(
+        "--XX\r\nContent-Type: application/octet-stream; name=\"{name}.sig\"\r\nContent-Disposition: attachment; filename=\"{name}.sig\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n",
+        b64(s.as_bytes())
+    )).unwrap_or_default();
+    format!(
+        "From: <{from}>\r\nTo: {to}\r\nSubject: command\r\nMessage-ID: <{id}>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"XX\"\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n--XX\r\nContent-Type: application/yaml; name=\"{name}\"\r\nContent-Disposition: attachment; filename=\"{name}\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n{sig_part}--XX--\r\n",
+        b64(file)
+    )
+    .into_bytes()
+}
+
+#[test]
+fn commands_by_mail_are_applied_once_and_refusals_answered() {
+    let mut t = table();
+    let d = t.dir.clone();
+    std::fs::write(d.join("gm.pub"), format!("{}\n", t.gm_key.public_line)).unwrap();
+    std::fs::write(
+        d.join("galloper.yaml"),
+        format!(
+            "data: {}\nclub_address: club@pbem.test\ngame_master: gm@pbem.test\ngame_master_key: {}\n",
+            d.join("data").display(),
+            d.join("gm.pub").display()
+        ),
+    )
+    .unwrap();
+    let cfg = Config::load(&d.join("galloper.yaml")).unwrap();
+    let mut server = serve::open(&cfg).unwrap();
+    let date = "Sun, 22 Nov 2026 10:00:00 +0000";
+    let reply_to = |server: &Server, who: &str| {
+        let m = server
+            .store()
+            .mails()
+            .unwrap()
+            .into_iter()
+            .rfind(|m| m.kind == "reply" && m.recipients == [who])
+            .expect("a reply");
+        body(&m)
+    };
+
+    let pause = t.file("g1", "gm", "pause: {reason: holidays}");
+    let s = Table::sign(&t.gm_key, &pause);
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p1@gm",
+        "pause.yaml",
+        &pause,
+        Some(&s),
+    );
+    let h = intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
+    assert_eq!(h.outcome, "command");
+    let r = reply_to(&server, "gm@pbem.test");
+    assert!(r.contains("command pause applied to game g1"), "{r}");
+    assert_eq!(
+        server.store().game("g1").unwrap().unwrap().status,
+        GameStatus::Paused
+    );
+    let notices = server
+        .store()
+        .mails()
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.kind == "notice")
+        .count();
+    assert_eq!(notices, 2);
+
+    // The same file in a new message: a replay.
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p2@gm",
+        "pause.yaml",
+        &pause,
+        Some(&s),
+    );
+    let h = intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
+    assert_eq!(h.outcome, "refused");
+    assert!(reply_to(&server, "gm@pbem.test").contains("already applied"));
+
+    // Unsigned.
+    let resume = t.file("g1", "gm", "resume");
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p3@gm",
+        "resume.yaml",
+        &resume,
+        None,
+    );
+    intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
+    let r = reply_to(&server, "gm@pbem.test");
+    assert!(
+        r.contains("unsigned") && r.contains("galloper-command"),
+        "{r}"
+    );
+
+    // A player trying the game master's command.
+    let f = t.file("g1", "french", "resume");
+    let s = Table::sign(&t.keys["french"], &f);
+    let raw = mail(
+        "french@players.test",
+        "club+g1@pbem.test",
+        "p4@fr",
+        "resume.yaml",
+        &f,
+        Some(&s),
+    );
+    intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
+    let r = reply_to(&server, "french@players.test");
+    assert!(
+        r.contains("only the game master") && r.contains("nothing was changed"),
+        "{r}"
+    );
+
+    // A command for another game than the message's.
+    server
+        .new_game(
+            "g2",
+            galloper::demo::SCENARIO,
+            &server
+                .players("g1")
+                .unwrap()
+                .into_iter()
+                .map(|p| PlayerSpec {
+                    side: p.side,
+                    email: p.email,
+                    public_key: p.public_key,
+                })
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+    let f = t.file("g2", "gm", "pause: {reason: x}");
+    let s = Table::sign(&t.gm_key, &f);
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p5@gm",
+        "pause.yaml",
+        &f,
+        Some(&s),
+    );
+    intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
+    assert!(reply_to(&server, "gm@pbem.test").contains("the command is for game g2"));
+    assert_eq!(
+        server.store().game("g2").unwrap().unwrap().status,
+        GameStatus::Active
+    );
+
+    // Resume by mail; the paused step then resolves in the batch.
+    let s = Table::sign(&t.gm_key, &resume);
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "p6@gm",
+        "resume.yaml",
+        &resume,
+        Some(&s),
+    );
+    let h = intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
+    assert_eq!(h.outcome, "command");
+    assert_eq!(
+        server.store().game("g1").unwrap().unwrap().status,
+        GameStatus::Active
+    );
+
+    // A player's zone, answered with what the life API says.
+    let f = t.file("g1", "french", "zone: {zone: Europe/Paris}");
+    let s = Table::sign(&t.keys["french"], &f);
+    let raw = mail(
+        "french@players.test",
+        "club+g1@pbem.test",
+        "p7@fr",
+        "zone.yaml",
+        &f,
+        Some(&s),
+    );
+    intake::handle(&mut server, &cfg, &raw, NOW, date).unwrap();
+    let r = reply_to(&server, "french@players.test");
+    assert!(
+        r.contains("zone.yaml") && r.to_lowercase().contains("zone"),
+        "{r}"
+    );
+}
