@@ -679,6 +679,11 @@ fn commands_by_mail_are_applied_once_and_refusals_answered() {
         .filter(|m| m.kind == "notice")
         .count();
     assert_eq!(notices, 2);
+    // A player asking for the status is told the game is paused.
+    let raw = b"From: french@players.test\r\nTo: club+g1@pbem.test\r\nSubject: status\r\nMessage-ID: <s1@players.test>\r\n\r\nstatus\r\n";
+    intake::handle(&mut server, &cfg, raw, NOW, date).unwrap();
+    let r = reply_to(&server, "french@players.test");
+    assert!(r.contains("paused the game"), "{r}");
 
     // The same file in a new message: a replay.
     let raw = mail(

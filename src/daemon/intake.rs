@@ -4,7 +4,7 @@
 
 use super::config::Config;
 use crate::game::archive::sha256_hex;
-use crate::game::store::{InboxRow, OrdersRow, OutboxRow};
+use crate::game::store::{GameStatus, InboxRow, OrdersRow, OutboxRow};
 use crate::game::{Refusal, Server};
 use crate::mail::compose::{self, Party, ReplyMail};
 use crate::mail::inbound::{self, InboundError, Limits};
@@ -372,6 +372,9 @@ fn status_text(server: &Server, game: &str, sender: Option<&str>) -> anyhow::Res
         Ok(Some((step, due))) => {
             let got = server.store().latest_orders(game, step.step)?;
             let mut t = format!("Game {game}, step {}: {}", step.step, due.heading);
+            if server.store().game(game)?.map(|g| g.status) == Some(GameStatus::Paused) {
+                t.push_str("\n  The game master has paused the game: nothing resolves until he resumes it.");
+            }
             for o in &due.owed {
                 let state = if got.contains_key(&o.side) {
                     "received"
