@@ -87,7 +87,9 @@ fn login_alert(server: &mut Server, cfg: &Config, advice: &str, now: i64) -> any
         message_id: message_id.clone(),
         in_reply_to: None,
         thread: None,
-        text: format!("Galloper cannot send mail: {advice}.\n\nEvery mail stays queued and goes out once the login works.\n"),
+        text: format!(
+            "Galloper cannot send mail: {advice}.\n\nEvery mail stays queued and goes out once the login works.\n"
+        ),
         date: Some(super::serve::rfc2822(now)),
     })?;
     server

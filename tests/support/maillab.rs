@@ -146,7 +146,8 @@ impl Lab {
             vec![to.parse().expect("to address")],
         )
         .expect("envelope");
-        t.send_raw(&env, raw).expect("the lab's Postfix took the message");
+        t.send_raw(&env, raw)
+            .expect("the lab's Postfix took the message");
     }
 
     /// Stop Postfix only (Dovecot keeps serving).
