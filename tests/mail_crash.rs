@@ -22,10 +22,18 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Games, each with two players who send one orders mail each.
-const GAMES: usize = 100;
-/// SIGKILLs at least.
+/// Games; each gets four messages: both players' signed deployment orders,
+/// a forged copy (the French orders signed with the Austrian key, sent by
+/// the game master's address) and a status request.
+const GAMES: usize = 50;
+/// Messages per game, and how many of them carry valid orders.
+const PER_GAME: usize = 4;
+/// Games whose mail is in the club's Maildir before the first start; the
+/// others' mail comes by SMTP while the daemon is being killed.
+const EARLY_GAMES: usize = 12;
+/// SIGKILLs at least, and at most before the daemon is let finish.
 const KILLS: usize = 24;
+const MAX_KILLS: usize = 80;
 /// The kill moments come from this seed.
 const SEED: u64 = 0x6a11_0937;
 const PLAYERS: [(&str, &str); 2] = [("alice", "french"), ("bob", "austrians")];
@@ -45,7 +53,7 @@ impl Rng {
     }
 }
 
-/// One orders mail to be sent: envelope sender, recipient, its Message-ID, bytes.
+/// One mail to be sent: envelope sender, recipient, its Message-ID, bytes.
 struct Outgoing {
     from: String,
     to: String,
@@ -136,9 +144,14 @@ fn without_trace(raw: &[u8]) -> Vec<u8> {
     let mut lines = text.split_inclusive('\n').peekable();
     let mut in_trace = false;
     while let Some(l) = lines.peek() {
-        let trace = ["Return-Path:", "Delivered-To:", "Received:"]
-            .iter()
-            .any(|h| l.starts_with(h));
+        let trace = [
+            "Return-Path:",
+            "X-Original-To:",
+            "Delivered-To:",
+            "Received:",
+        ]
+        .iter()
+        .any(|h| l.starts_with(h));
         let continued = in_trace && (l.starts_with(' ') || l.starts_with('\t'));
         if trace || continued {
             in_trace = true;
@@ -202,38 +215,88 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
             server
                 .new_game(g, galloper::demo::SCENARIO, &players)
                 .unwrap();
+            let to = format!("club+{g}@{}", lab.domain);
+            let mut game_mails = Vec::new();
             for ((user, side), key) in PLAYERS.iter().zip(&keys) {
                 let t = galloper::cli::template(&server, g, &SideId::new(*side)).unwrap();
                 let t = galloper::envelope::with_entropy(
                     &t,
                     &galloper::game::archive::sha256_hex(format!("{g} {user}").as_bytes()),
                 );
-                let s = sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes())
-                    .unwrap();
+                let s =
+                    sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
                 let from = lab.address(user);
-                let to = format!("club+{g}@{}", lab.domain);
                 let id = format!("{g}-{user}@{}", lab.domain);
                 let raw = orders_mail(&from, &to, &id, &t, &s);
-                mails.push(Outgoing { from, to, id, raw });
+                game_mails.push(Outgoing {
+                    from,
+                    to: to.clone(),
+                    id,
+                    raw,
+                });
             }
+            // The French orders signed with the Austrian key: refused.
+            let t = galloper::envelope::with_entropy(
+                &galloper::cli::template(&server, g, &SideId::new("french")).unwrap(),
+                &galloper::game::archive::sha256_hex(format!("{g} forged").as_bytes()),
+            );
+            let s = sig::sign(
+                &keys[1].private_openssh,
+                sig::ORDERS_NAMESPACE,
+                t.as_bytes(),
+            )
+            .unwrap();
+            let from = lab.address("gm");
+            let id = format!("{g}-forged@{}", lab.domain);
+            let raw = orders_mail(&from, &to, &id, &t, &s);
+            game_mails.insert(
+                1,
+                Outgoing {
+                    from,
+                    to: to.clone(),
+                    id,
+                    raw,
+                },
+            );
+            // A status request: answered, no orders.
+            let from = lab.address("alice");
+            let id = format!("{g}-status@{}", lab.domain);
+            let raw = format!("From: <{from}>\r\nTo: {to}\r\nSubject: status\r\nMessage-ID: <{id}>\r\n\r\nplease\r\n").into_bytes();
+            game_mails.insert(
+                2,
+                Outgoing {
+                    from,
+                    to: to.clone(),
+                    id,
+                    raw,
+                },
+            );
+            assert_eq!(game_mails.len(), PER_GAME);
+            mails.push(game_mails);
         }
     }
-    let messages = mails.len();
+    let messages = mails.len() * PER_GAME;
+    let sent_ids: Vec<String> = mails.iter().flatten().map(|m| m.id.clone()).collect();
     let t_setup = t_start.elapsed();
-    // Half the mail is in the club's Maildir before the daemon starts; the
-    // other half comes by SMTP while it is being killed.
-    let later = mails.split_off(messages / 2);
-    for m in &mails {
+    let later = mails.split_off(EARLY_GAMES);
+    for m in mails.iter().flatten() {
         lab.send(&m.from, &m.to, &m.raw);
     }
-    lab.wait_for("club", mails.len(), Duration::from_secs(60), |_| true);
-    let sent_ids: Vec<String> = mails.iter().chain(&later).map(|m| m.id.clone()).collect();
+    lab.wait_for(
+        "club",
+        EARLY_GAMES * PER_GAME,
+        Duration::from_secs(60),
+        |_| true,
+    );
+    // The rest, a game at a time, while the daemon is killed and restarted.
     let sender = {
         let lab_ref: &'static maillab::Lab = lab;
         std::thread::spawn(move || {
-            for m in &later {
-                lab_ref.send(&m.from, &m.to, &m.raw);
-                std::thread::sleep(Duration::from_millis(20));
+            for game in &later {
+                for m in game {
+                    lab_ref.send(&m.from, &m.to, &m.raw);
+                }
+                std::thread::sleep(Duration::from_millis(900));
             }
         })
     };
@@ -243,12 +306,18 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
     let mut rng = Rng(SEED);
     let mut kills = 0;
     let mut mid_work = 0;
+    let mut in_sending = 0;
     let mut trail = Vec::new();
-    while kills < KILLS {
+    loop {
+        let now = Progress::read(&club_md, &data);
+        let done = sender.is_finished() && now.finished();
+        if kills >= KILLS && (done || kills >= MAX_KILLS) {
+            break;
+        }
         let before = Progress::read(&club_md, &data);
         let mut child = serve(exe, &config, &log);
         // From before the first batch starts to well into one.
-        let delay = rng.between(40, 1500);
+        let delay = rng.between(40, 2000);
         std::thread::sleep(Duration::from_millis(delay));
         assert!(
             child.try_wait().unwrap().is_none(),
@@ -264,6 +333,9 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
             != (before.handled, before.resolved, before.sent);
         if moved && !after.finished() {
             mid_work += 1;
+        }
+        if after.sent > before.sent && after.queued > 0 {
+            in_sending += 1;
         }
         trail.push(format!("{delay}ms:{}", after.short()));
     }
@@ -322,7 +394,11 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
             );
         }
     }
-    assert_eq!(per.len(), messages, "no orders for anything else");
+    assert_eq!(
+        per.len(),
+        GAMES * PLAYERS.len(),
+        "no orders for anything else"
+    );
     let inbox = count(&db, "SELECT COUNT(*) FROM inbox");
     assert_eq!(inbox, messages as i64, "each message recorded once");
     drop(db);
@@ -335,14 +411,17 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
     let mut copies: BTreeMap<String, Vec<Vec<u8>>> = BTreeMap::new();
     let mut acks: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut reports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (user, _) in PLAYERS {
+    for user in ["alice", "bob", "gm"] {
         for (_, raw) in lab.messages(user) {
             let m = parser.parse(&raw).expect("a mail parses");
             let id = m.message_id().unwrap_or_default().to_string();
             let subject = m.subject().unwrap_or_default().to_string();
             if subject.contains("report for") {
                 reports
-                    .entry(format!("{user} {}", subject.split(']').next().unwrap_or("")))
+                    .entry(format!(
+                        "{user} {}",
+                        subject.split(']').next().unwrap_or("")
+                    ))
                     .or_default()
                     .insert(id.clone());
             } else {
@@ -402,12 +481,27 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
     }
     let t_end = t_start.elapsed();
 
-    println!("kill moments (delay:handled/resolved/sent after): {}", trail.join(" "));
-    println!("kills: {kills} (seed {SEED:#x}; {mid_work} inside the work: progress made, work left)");
-    println!("messages: {messages} ({} before the first start, {} during the kills)", messages / 2, messages - messages / 2);
-    println!("orders accepted: {accepted} (one per game, step and side)");
-    println!("reports delivered: {delivered} of {}", GAMES * PLAYERS.len());
-    println!("acknowledgements delivered: {acked} of {messages}");
+    println!(
+        "kill moments (delay:handled/resolved/sent after): {}",
+        trail.join(" ")
+    );
+    println!(
+        "kills: {kills} (seed {SEED:#x}; {mid_work} inside the work: progress made, work left; {in_sending} while mail was going out)"
+    );
+    println!(
+        "messages: {messages} ({} before the first start, {} during the kills; per game 2 orders, 1 forgery, 1 status request)",
+        EARLY_GAMES * PER_GAME,
+        messages - EARLY_GAMES * PER_GAME
+    );
+    println!(
+        "orders accepted: {accepted} of {} valid (one per game, step and side)",
+        GAMES * PLAYERS.len()
+    );
+    println!(
+        "reports delivered: {delivered} of {}",
+        GAMES * PLAYERS.len()
+    );
+    println!("replies delivered: {acked} of {messages} (one per message, In-Reply-To it)");
     println!("lost: {lost}");
     println!("duplicates with a new Message-ID: {new_id_duplicates}");
     println!("resends with the same Message-ID: {resends}");
@@ -429,11 +523,14 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
             audit_failures.join("\n")
         );
     }
-    assert_eq!(accepted, messages as i64);
+    assert_eq!(accepted, (GAMES * PLAYERS.len()) as i64);
     assert_eq!(delivered, GAMES * PLAYERS.len());
     assert_eq!(lost, 0);
     assert_eq!(new_id_duplicates, 0);
     assert!(resends <= kills, "a resend needs a kill in the SMTP window");
     assert!(kills >= 20 && messages >= 200);
-    assert!(mid_work >= 10, "the kills landed while there was work: {mid_work}");
+    assert!(
+        mid_work >= 10,
+        "the kills landed while there was work: {mid_work}"
+    );
 }
