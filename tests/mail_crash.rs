@@ -486,7 +486,7 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
         trail.join(" ")
     );
     println!(
-        "kills: {kills} (seed {SEED:#x}; {mid_work} inside the work: progress made, work left; {in_sending} while mail was going out)"
+        "kills: {kills} (seed {SEED:#x}; {mid_work} inside the work: progress made, work left; {in_sending} after which some mail was marked sent and some still queued)"
     );
     println!(
         "messages: {messages} ({} before the first start, {} during the kills; per game 2 orders, 1 forgery, 1 status request)",
