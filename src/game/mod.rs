@@ -512,13 +512,18 @@ impl Server {
             Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered, &files)?,
             None => Vec::new(),
         };
-        self.store
-            .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
+        // The public archive first, the store's commit after: a crash in
+        // between leaves the step open, and resolving it again writes the
+        // same folder (same secrets, same orders, same files). The other
+        // order lost the step's folder for good when killed in between.
         let dir = archive::step_dir(&self.archive_dir(game), open.step);
         archive::write_folder(&dir, &files, &self.key.private_openssh)?;
         if let Some(n) = &next {
             self.publish_notice(n)?;
-        } else {
+        }
+        self.store
+            .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
+        if next.is_none() {
             self.seal(game)?;
         }
         report::write_reports(self, &g, &open, &rendered, outbox)?;
