@@ -47,6 +47,10 @@ enum Command {
         /// SIDE:EMAIL:PUBLIC_KEY_FILE, once per side.
         #[arg(long = "player", required = true)]
         players: Vec<String>,
+        /// The game's deadlines and missed-orders policy (YAML, see
+        /// deploy/schedule.yaml); without it steps wait for every side.
+        #[arg(long)]
+        schedule: Option<PathBuf>,
     },
     /// Show games, their open step and who owes orders.
     Status { game: Option<String> },
@@ -160,15 +164,30 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             scenario,
             game,
             players,
+            schedule,
         } => {
             let text = std::fs::read_to_string(&scenario)
                 .with_context(|| format!("cannot read {}", scenario.display()))?;
+            // Checked before the game exists, so a bad file creates nothing.
+            let schedule = match &schedule {
+                Some(p) => {
+                    let y = std::fs::read_to_string(p)
+                        .with_context(|| format!("cannot read the schedule {}", p.display()))?;
+                    crate::game::schedule::Schedule::parse(&y)
+                        .with_context(|| format!("the schedule {}", p.display()))?;
+                    Some(y)
+                }
+                None => None,
+            };
             let specs = players
                 .iter()
                 .map(|p| parse_player(p))
                 .collect::<anyhow::Result<Vec<_>>>()?;
             let mut server = Server::open(&cli.data)?;
             server.new_game(&game, &text, &specs)?;
+            if let Some(y) = &schedule {
+                server.set_schedule(&game, y)?;
+            }
             println!(
                 "game {game} created; archive in {}",
                 server.archive_dir(&game).display()

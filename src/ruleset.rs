@@ -128,6 +128,19 @@ pub trait Ruleset: Sync {
     fn orders_template(&self, state: &Self::State, side: &SideId) -> Option<String>;
     /// Whether the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+    /// Extension point: the orders the server applies for `side` when it
+    /// sent none by the deadline and the game's policy is `default` (or
+    /// `standing` found nothing that still fits). None when the ruleset has
+    /// no sensible default for this step: the game then waits for the game
+    /// master. What is returned must pass [`Ruleset::check`].
+    fn default_orders(
+        &self,
+        state: &Self::State,
+        side: &SideId,
+    ) -> Result<Option<Self::Orders>, String> {
+        let _ = (state, side);
+        Ok(None)
+    }
 }
 
 /// A resolution with the state as YAML, as the rest of Galloper keeps it.
@@ -172,6 +185,13 @@ pub trait AnyRuleset: Sync {
     fn view(&self, state: &str, viewer: &Viewer) -> Result<Sight, RulesetError>;
     fn orders_template(&self, state: &str, side: &SideId) -> Result<Option<String>, RulesetError>;
     fn outcome(&self, state: &str) -> Result<Option<Outcome>, RulesetError>;
+    /// [`Ruleset::default_orders`] as an `orders:` block, with every field
+    /// that only repeats its default left out, so that it reads short.
+    fn default_orders(
+        &self,
+        state: &str,
+        side: &SideId,
+    ) -> Result<Option<serde_yaml::Value>, RulesetError>;
     /// JSON Schema of the `orders:` block.
     fn orders_schema(&self) -> serde_json::Value;
 }
@@ -253,7 +273,67 @@ impl<R: Ruleset> AnyRuleset for R {
     fn outcome(&self, state: &str) -> Result<Option<Outcome>, RulesetError> {
         Ok(Ruleset::outcome(self, &parse_state::<R>(state)?))
     }
+    fn default_orders(
+        &self,
+        state: &str,
+        side: &SideId,
+    ) -> Result<Option<serde_yaml::Value>, RulesetError> {
+        let Some(orders) = Ruleset::default_orders(self, &parse_state::<R>(state)?, side)
+            .map_err(RulesetError::Orders)?
+        else {
+            return Ok(None);
+        };
+        let text =
+            crate::yaml::to_string(&orders).map_err(|e| RulesetError::Orders(e.to_string()))?;
+        let value: serde_yaml::Value =
+            crate::yaml::from_str(&text).map_err(|e| RulesetError::Orders(e.to_string()))?;
+        Ok(Some(minimal::<R>(value, &text)))
+    }
     fn orders_schema(&self) -> serde_json::Value {
         serde_json::to_value(schemars::schema_for!(R::Orders)).unwrap_or_default()
     }
+}
+
+/// Leave out of an orders block every entry whose absence reads back as the
+/// same orders (serde defaults), shallowest first.
+fn minimal<R: Ruleset>(value: serde_yaml::Value, canonical: &str) -> serde_yaml::Value {
+    fn paths(
+        v: &serde_yaml::Value,
+        prefix: &mut Vec<serde_yaml::Value>,
+        out: &mut Vec<Vec<serde_yaml::Value>>,
+    ) {
+        if let serde_yaml::Value::Mapping(m) = v {
+            for (k, child) in m {
+                prefix.push(k.clone());
+                out.push(prefix.clone());
+                paths(child, prefix, out);
+                prefix.pop();
+            }
+        }
+    }
+    fn remove(v: &mut serde_yaml::Value, path: &[serde_yaml::Value]) -> bool {
+        match (v, path) {
+            (serde_yaml::Value::Mapping(m), [k]) => m.remove(k).is_some(),
+            (serde_yaml::Value::Mapping(m), [k, rest @ ..]) => {
+                m.get_mut(k).is_some_and(|c| remove(c, rest))
+            }
+            _ => false,
+        }
+    }
+    let same = |v: &serde_yaml::Value| {
+        parse_orders::<R>(v)
+            .ok()
+            .and_then(|o| crate::yaml::to_string(&o).ok())
+            .is_some_and(|t| t == canonical)
+    };
+    let mut all = Vec::new();
+    paths(&value, &mut Vec::new(), &mut all);
+    let mut out = value;
+    for p in all {
+        let mut trial = out.clone();
+        if remove(&mut trial, &p) && same(&trial) {
+            out = trial;
+        }
+    }
+    out
 }

@@ -418,3 +418,84 @@ fn a_mail_that_cannot_go_out_in_time_is_given_up_and_the_game_master_told() {
     assert_eq!(alert.recipients, vec!["gm@pbem.test".to_string()]);
     assert!(String::from_utf8_lossy(&alert.bytes).contains("m1@pbem.test"));
 }
+
+#[test]
+fn new_orders_replace_the_earlier_ones_and_the_reply_says_which() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    std::fs::write(
+        d.join("galloper.yaml"),
+        format!(
+            "data: {}\nclub_address: club@pbem.test\nmaildir: {}\n",
+            d.join("data").display(),
+            d.join("Maildir").display()
+        ),
+    )
+    .unwrap();
+    let cfg = Config::load(&d.join("galloper.yaml")).unwrap();
+    let keys: Vec<(String, sig::KeyPair)> = ["french", "austrians"]
+        .iter()
+        .map(|s| (s.to_string(), sig::keygen(s).unwrap()))
+        .collect();
+    let mut server = serve::open(&cfg).unwrap();
+    let players: Vec<PlayerSpec> = keys
+        .iter()
+        .map(|(s, k)| PlayerSpec {
+            side: SideId::new(s.as_str()),
+            email: format!("{s}@players.test"),
+            public_key: k.public_line.clone(),
+        })
+        .collect();
+    server
+        .new_game("g1", galloper::demo::SCENARIO, &players)
+        .unwrap();
+    let md = Maildir::open(&d.join("Maildir")).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut hashes = Vec::new();
+    // Two files from the French, in two messages with the same Date header:
+    // the server's receipt order decides which one stands.
+    for (n, entropy) in ["cd", "ab"].iter().enumerate() {
+        let t = galloper::envelope::with_entropy(
+            &galloper::cli::template(&server, "g1", &SideId::new("french")).unwrap(),
+            &entropy.repeat(32),
+        );
+        hashes.push(galloper::game::archive::sha256_hex(t.as_bytes()));
+        let signature = sig::sign(
+            &keys[0].1.private_openssh,
+            sig::ORDERS_NAMESPACE,
+            t.as_bytes(),
+        )
+        .unwrap();
+        md.deliver(&mail(
+            "french@players.test",
+            "club+g1@pbem.test",
+            &format!("french-{n}@players.test"),
+            "deploy.yaml",
+            t.as_bytes(),
+            &signature,
+            "",
+        ))
+        .unwrap();
+        serve::batch(&mut server, &cfg, &stop).unwrap();
+    }
+    let replies: Vec<String> = server
+        .store()
+        .mails()
+        .unwrap()
+        .iter()
+        .filter(|m| m.kind == "reply")
+        .map(|m| String::from_utf8_lossy(&m.bytes).replace("=\r\n", ""))
+        .collect();
+    assert_eq!(replies.len(), 2);
+    assert!(!replies[0].contains("replaces"), "{}", replies[0]);
+    assert!(
+        replies[1].contains(&format!(
+            "replaces the orders accepted before for this step (sha256 {})",
+            hashes[0]
+        )),
+        "{}",
+        replies[1]
+    );
+    let latest = server.store().latest_orders("g1", 1).unwrap();
+    assert_eq!(latest[&SideId::new("french")].sha256, hashes[1]);
+}

@@ -1,6 +1,8 @@
 //! The daemon's configuration file (YAML). `deploy/galloper.yaml` is an
 //! example with every option explained.
 
+use crate::mail::imap::ImapConfig;
+use crate::mail::smtp::Security;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -21,6 +23,9 @@ pub struct Config {
     /// The Maildir the MTA delivers the club's mail into.
     #[serde(default)]
     pub maildir: Option<PathBuf>,
+    /// The club's mailbox on an IMAP server (instead of, or beside, `maildir`).
+    #[serde(default)]
+    pub imap: Option<ImapSection>,
     /// How outgoing mail leaves; none keeps it queued (for tests and dry runs).
     #[serde(default)]
     pub smtp: Option<SmtpSection>,
@@ -28,7 +33,8 @@ pub struct Config {
     pub max_message_bytes: usize,
     #[serde(default = "default_max_attachments")]
     pub max_attachments: usize,
-    /// Seconds between polls of the Maildir in `serve`.
+    /// Seconds between polls of the Maildir in `serve`; with IMAP, the
+    /// longest wait for new mail (IDLE wakes the daemon earlier).
     #[serde(default = "default_poll")]
     pub poll_seconds: u64,
     /// Give up sending a mail this long after it was queued, and alert the game master.
@@ -58,6 +64,66 @@ pub struct SmtpSection {
     pub timeout_seconds: u64,
 }
 
+/// The `imap:` section: where the club's mailbox is, and how to log in.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImapSection {
+    pub host: String,
+    /// Default: 993 with `tls`, 143 otherwise.
+    #[serde(default)]
+    pub port: Option<u16>,
+    /// `tls` (implicit TLS, port 993), `starttls` (port 143), or `plain` (loopback only).
+    #[serde(default = "default_imap_security")]
+    pub security: Security,
+    pub user: String,
+    /// A file holding the password (kept out of this file).
+    pub password_file: PathBuf,
+    #[serde(default = "default_mailbox")]
+    pub mailbox: String,
+    /// Handled messages are moved here; when absent they stay, marked seen.
+    #[serde(default)]
+    pub processed_mailbox: Option<String>,
+    /// Wait for new mail with IDLE when the server offers it.
+    #[serde(default = "default_true")]
+    pub idle: bool,
+    #[serde(default = "default_timeout")]
+    pub timeout_seconds: u64,
+}
+
+impl ImapSection {
+    /// The connection settings, with the password read from its file.
+    pub fn settings(&self) -> anyhow::Result<ImapConfig> {
+        let p = &self.password_file;
+        let password = std::fs::read_to_string(p)
+            .map_err(|e| anyhow::anyhow!("cannot read imap.password_file {}: {e}", p.display()))?
+            .trim()
+            .to_string();
+        Ok(ImapConfig {
+            host: self.host.clone(),
+            port: self.port.unwrap_or(match self.security {
+                Security::Tls => 993,
+                _ => 143,
+            }),
+            security: self.security,
+            user: self.user.clone(),
+            password,
+            mailbox: self.mailbox.clone(),
+            processed_mailbox: self.processed_mailbox.clone(),
+            idle: self.idle,
+            timeout_secs: self.timeout_seconds.max(1),
+        })
+    }
+}
+
+fn default_imap_security() -> Security {
+    Security::Tls
+}
+fn default_mailbox() -> String {
+    "INBOX".into()
+}
+fn default_true() -> bool {
+    true
+}
 fn default_name() -> String {
     "Galloper".into()
 }
@@ -103,6 +169,14 @@ impl Config {
                 self.club_address
             );
         }
+        if let Some(i) = &self.imap {
+            if i.host.trim().is_empty() || i.user.trim().is_empty() || i.mailbox.trim().is_empty() {
+                anyhow::bail!("imap: host, user and mailbox must not be empty");
+            }
+            if i.processed_mailbox.as_deref() == Some(i.mailbox.as_str()) {
+                anyhow::bail!("imap.processed_mailbox must differ from imap.mailbox");
+            }
+        }
         Ok(())
     }
 
@@ -114,9 +188,71 @@ impl Config {
         }
     }
 
+    /// The IMAP settings, password included, when an `imap:` section is given.
+    pub fn imap_settings(&self) -> anyhow::Result<Option<ImapConfig>> {
+        self.imap.as_ref().map(ImapSection::settings).transpose()
+    }
+
     pub fn reports_dir(&self) -> PathBuf {
         self.reports
             .clone()
             .unwrap_or_else(|| self.data.join("reports"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_imap_section_has_defaults_and_reads_its_password() {
+        let dir = tempfile::tempdir().unwrap();
+        let pw = dir.path().join("pw");
+        std::fs::write(&pw, "secret\n").unwrap();
+        let text = format!(
+            "data: /tmp/x\nclub_address: club@example.org\nimap:\n  host: imap.example.org\n  user: club@example.org\n  password_file: {}\n",
+            pw.display()
+        );
+        std::fs::write(dir.path().join("c.yaml"), text).unwrap();
+        let c = Config::load(&dir.path().join("c.yaml")).unwrap();
+        let s = c.imap_settings().unwrap().unwrap();
+        assert_eq!((s.port, s.security), (993, Security::Tls));
+        assert_eq!(s.mailbox, "INBOX");
+        assert!(s.idle && s.processed_mailbox.is_none());
+        assert_eq!(s.password, "secret");
+        assert!(c.maildir.is_none());
+    }
+
+    #[test]
+    fn the_example_configuration_loads_with_its_imap_section() {
+        let dir = tempfile::tempdir().unwrap();
+        let load = |text: &str| {
+            std::fs::write(dir.path().join("c.yaml"), text).unwrap();
+            Config::load(&dir.path().join("c.yaml"))
+        };
+        let example = include_str!("../../deploy/galloper.yaml");
+        assert!(load(example).unwrap().imap.is_none());
+        // Uncommented, the IMAP section is complete and valid too.
+        let text: String = example
+            .lines()
+            .map(|l| match l.strip_prefix("# ") {
+                Some(rest) if l.starts_with("# imap:") || l.starts_with("#   ") => {
+                    if rest.trim_start().starts_with('#') {
+                        String::new()
+                    } else {
+                        rest.to_string()
+                    }
+                }
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let c = load(&text).unwrap();
+        let i = c.imap.expect("the imap section");
+        assert_eq!(i.processed_mailbox.as_deref(), Some("Galloper/Done"));
+        assert_eq!(
+            (i.security, i.port, i.idle),
+            (Security::Tls, Some(993), true)
+        );
     }
 }

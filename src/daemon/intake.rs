@@ -93,10 +93,16 @@ pub fn handle(
                 ));
             }
             (Ok(row), _) => {
-                lines.push(format!(
+                let mut line = format!(
                     "{}: accepted for game {} step {} ({}), sha256 {}",
                     sub.file_name, row.game, row.step, row.side, row.sha256
-                ));
+                );
+                if let Some(prev) = replaced(server, &accepted, &row)? {
+                    line.push_str(&format!(
+                        "\n  It replaces the orders accepted before for this step (sha256 {prev})."
+                    ));
+                }
+                lines.push(line);
                 accepted.push(row);
             }
             (Err(e), _) => {
@@ -120,7 +126,7 @@ pub fn handle(
     let mut extra_mails = Vec::new();
     if let (true, Some(req), Some(r)) = (subs.is_empty(), &request, &routed) {
         match req {
-            route::Request::Status => lines.push(status_text(server, r.game())?),
+            route::Request::Status => lines.push(status_text(server, r.game(), sender.as_deref())?),
             route::Request::Report => match sender
                 .as_deref()
                 .and_then(|to| latest_report_copy(server, r.game(), to, &inb.content_sha256, now))
@@ -223,6 +229,28 @@ pub fn handle(
     }
 }
 
+/// The orders that `row` replaces: an earlier file of this message for the
+/// same step and side, else the latest stored one (receipt order, never the
+/// sender's `Date:`).
+fn replaced(
+    server: &Server,
+    earlier: &[OrdersRow],
+    row: &OrdersRow,
+) -> anyhow::Result<Option<String>> {
+    if let Some(o) = earlier
+        .iter()
+        .rev()
+        .find(|o| o.game == row.game && o.step == row.step && o.side == row.side)
+    {
+        return Ok(Some(o.sha256.clone()));
+    }
+    Ok(server
+        .store()
+        .latest_orders(&row.game, row.step)?
+        .get(&row.side)
+        .map(|o| o.sha256.clone()))
+}
+
 /// A message too large, with too many attachments, or unreadable: record it
 /// and answer the sender if the headers name one.
 fn refuse_unreadable(
@@ -318,8 +346,9 @@ fn refuse_unreadable(
     })
 }
 
-/// Who owes orders in a game, for a player's `status` request.
-fn status_text(server: &Server, game: &str) -> anyhow::Result<String> {
+/// Who owes orders in a game, and the deadline in the asking player's own
+/// zone, for a player's `status` request.
+fn status_text(server: &Server, game: &str, sender: Option<&str>) -> anyhow::Result<String> {
     match server.due(game) {
         Ok(Some((step, due))) => {
             let got = server.store().latest_orders(game, step.step)?;
@@ -331,6 +360,16 @@ fn status_text(server: &Server, game: &str) -> anyhow::Result<String> {
                     "still owed"
                 };
                 t.push_str(&format!("\n  {}: {} ({state})", o.side, o.note));
+            }
+            let reader = sender.and_then(|from| {
+                server.players(game).ok().and_then(|ps| {
+                    ps.into_iter()
+                        .find(|p| p.email.eq_ignore_ascii_case(from))
+                        .map(|p| p.side)
+                })
+            });
+            if let Some(d) = server.deadline_text(game, reader.as_ref())? {
+                t.push_str(&format!("\n{d}"));
             }
             Ok(t)
         }

@@ -5,6 +5,7 @@ use super::config::Config;
 use super::{intake, sender};
 use crate::game::{MailSettings, Server};
 use crate::mail::compose::Party;
+use crate::mail::imap::Inbox;
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::{Security, SendError, Smtp, SmtpConfig};
 use std::sync::Arc;
@@ -52,6 +53,7 @@ pub fn open(cfg: &Config) -> anyhow::Result<Server> {
             email: cfg.club_address.clone(),
         },
         domain,
+        game_master: cfg.game_master.clone(),
     }));
     Ok(server)
 }
@@ -98,6 +100,16 @@ pub struct Batch {
 
 /// One batch: read every pending message, resolve what is ready, send what is due.
 pub fn batch(server: &mut Server, cfg: &Config, stop: &AtomicBool) -> anyhow::Result<Batch> {
+    let mut inbox = cfg.imap_settings()?.map(Inbox::once);
+    batch_with(server, cfg, stop, inbox.as_mut())
+}
+
+fn batch_with(
+    server: &mut Server,
+    cfg: &Config,
+    stop: &AtomicBool,
+    inbox: Option<&mut Inbox>,
+) -> anyhow::Result<Batch> {
     let mut b = Batch::default();
     if let Some(dir) = &cfg.maildir {
         let md = Maildir::open(dir)?;
@@ -116,6 +128,21 @@ pub fn batch(server: &mut Server, cfg: &Config, stop: &AtomicBool) -> anyhow::Re
             tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), "message");
             md.done(&taken)?;
             b.messages += 1;
+        }
+    }
+    if let Some(inbox) = inbox {
+        b.messages += inbox.drain(stop, |uid, raw| {
+            let (secs, date) = now();
+            let h = intake::handle(server, cfg, raw, secs, &date)?;
+            tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), uid, "imap message");
+            Ok(())
+        })?;
+    }
+    // Deadlines before resolution: a step whose time is up resolves in this batch.
+    for e in server.tick(now().0, &cfg.reports_dir())? {
+        tracing::info!(event = %e, "game life");
+        if matches!(e, crate::game::life::Life::Resolved(_)) {
+            b.steps += 1;
         }
     }
     for r in server.process(&cfg.reports_dir())? {
@@ -152,9 +179,10 @@ pub fn serve(cfg: &Config) -> anyhow::Result<()> {
     if let Some(smtp) = smtp(cfg)? {
         check_login(&smtp)?;
     }
+    let mut inbox = cfg.imap_settings()?.map(Inbox::persistent);
     tracing::info!(club = %cfg.club_address, "serving");
     while !stop.load(Ordering::SeqCst) {
-        let b = batch(&mut server, cfg, &stop)?;
+        let b = batch_with(&mut server, cfg, &stop, inbox.as_mut())?;
         if b.messages + b.steps + b.sent.sent > 0 {
             tracing::info!(
                 messages = b.messages,
@@ -164,6 +192,10 @@ pub fn serve(cfg: &Config) -> anyhow::Result<()> {
                 failed = b.sent.failed,
                 "batch"
             );
+        }
+        if let Some(inbox) = inbox.as_mut() {
+            inbox.wait(Duration::from_secs(cfg.poll_seconds), &stop)?;
+            continue;
         }
         let mut waited = 0;
         while waited < cfg.poll_seconds * 10 && !stop.load(Ordering::SeqCst) {

@@ -48,6 +48,11 @@ pub struct OrdersEntry {
     pub side: String,
     pub sha256: String,
     pub signature: String,
+    /// Set when the server applied these orders because the side sent none
+    /// by the deadline: why, and what. They are then signed with the
+    /// server's key in the `galloper-applied` namespace, not the player's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applied: Option<String>,
 }
 
 /// `reveal.yaml`: the public secret and the seed it makes.

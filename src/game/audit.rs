@@ -225,16 +225,30 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
                         "the orders are not the ones whose hash was published",
                     ));
                 }
-                let key = game
-                    .players
-                    .get(&e.side)
-                    .ok_or_else(|| fail(&splace, format!("no key for side {}", e.side)))?;
-                sig::verify(key, sig::ORDERS_NAMESPACE, &text, &e.signature).map_err(|err| {
+                // Orders the server applied for a side that sent none carry
+                // the server's signature in a namespace of their own.
+                let (key, namespace, who) = match &e.applied {
+                    Some(_) => (&game.server_key, super::life::APPLIED_NAMESPACE, "server"),
+                    None => (
+                        game.players
+                            .get(&e.side)
+                            .ok_or_else(|| fail(&splace, format!("no key for side {}", e.side)))?,
+                        sig::ORDERS_NAMESPACE,
+                        "player",
+                    ),
+                };
+                sig::verify(key, namespace, &text, &e.signature).map_err(|err| {
                     fail(
                         format!("{splace}: {name}"),
-                        format!("player signature refused: {err}"),
+                        format!("{who} signature refused: {err}"),
                     )
                 })?;
+                if let Some(why) = &e.applied {
+                    line.push_str(&format!(
+                        "; {} orders applied by the server ({why})",
+                        e.side
+                    ));
+                }
                 let side = SideId::new(e.side.as_str());
                 orders.insert(
                     side.clone(),

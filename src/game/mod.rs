@@ -6,6 +6,7 @@ pub mod archive;
 pub mod audit;
 pub mod life;
 pub mod report;
+pub mod schedule;
 pub mod store;
 
 use crate::dice::{Dice, StreamKind, protocol};
@@ -96,6 +97,8 @@ pub struct Server {
 pub struct MailSettings {
     pub from: crate::mail::compose::Party,
     pub domain: String,
+    /// Where notices for the game master go (missed deadlines, waiting steps).
+    pub game_master: Option<String>,
 }
 
 pub fn valid_game_id(id: &str) -> bool {
@@ -494,7 +497,8 @@ impl Server {
             return Ok(None);
         }
         let sides = rules.sides(&g.scenario)?;
-        let (result, dice_inputs) = resolve_step(rules, &sides, &open, &orders)?;
+        let (result, mut dice_inputs) = resolve_step(rules, &sides, &open, &orders)?;
+        self.mark_applied(game, open.step, &mut dice_inputs, &orders)?;
         let state_after = result.state.clone();
         let outcome = rules.outcome(&state_after)?;
         let next = match outcome {
@@ -658,7 +662,8 @@ impl Server {
             .ok_or_else(|| anyhow!("step {} of {game} is not resolved yet", row.step))?;
         let orders = self.store.latest_orders(game, row.step)?;
         let sides = rules.sides(&g.scenario)?;
-        let inputs = dice_inputs_for(row, &orders, &sides);
+        let mut inputs = dice_inputs_for(row, &orders, &sides);
+        self.mark_applied(game, row.step, &mut inputs, &orders)?;
         let next = steps.iter().find(|s| s.step == row.step + 1);
         report::build(rules, game, row, res, &inputs, next, viewer)
     }
@@ -697,6 +702,7 @@ pub fn dice_inputs_for(
                 side: o.side.to_string(),
                 sha256: o.sha256.clone(),
                 signature: o.signature.clone(),
+                applied: None,
             })
             .collect(),
     }

@@ -51,6 +51,20 @@ pub fn event_lines(events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Vec
         .collect()
 }
 
+/// What the server applied for sides that sent no orders, first in every
+/// reader's events: everyone may know that a side missed its deadline.
+pub fn applied_lines(inputs: &DiceInputs) -> Vec<EventLine> {
+    inputs
+        .index
+        .iter()
+        .filter_map(|e| e.applied.clone())
+        .map(|text| EventLine {
+            text,
+            dice: Vec::new(),
+        })
+        .collect()
+}
+
 /// Build one reader's report.
 #[allow(clippy::too_many_arguments)]
 pub fn build(
@@ -134,7 +148,10 @@ pub fn build(
         viewer: viewer.label(),
         map: sight.map,
         panels: sight.panels,
-        events: event_lines(&events, &dice, viewer),
+        events: applied_lines(inputs)
+            .into_iter()
+            .chain(event_lines(&events, &dice, viewer))
+            .collect(),
         next: next_lines,
         audit,
         orders_template: template,

@@ -1,6 +1,7 @@
 //! Mail: reading orders out of messages, and the messages Galloper sends.
 
 pub mod compose;
+pub mod imap;
 pub mod inbound;
 pub mod maildir;
 pub mod route;

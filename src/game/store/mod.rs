@@ -8,6 +8,8 @@
 mod admin;
 mod life;
 
+pub use life::{AbsenceRow, AppliedRow, DeadlinePass, DeadlineRow, Mark};
+
 use crate::side::SideId;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::BTreeMap;

@@ -171,6 +171,16 @@ impl Ruleset for MauriceLite {
     fn outcome(&self, s: &State) -> Option<Outcome> {
         s.outcome().cloned()
     }
+
+    /// House rule (docs/rulesets/maurice-lite.md): an active side that sent
+    /// nothing by the deadline passes. A deployment or a decision has no
+    /// default: no placement or force can be chosen for a player.
+    fn default_orders(&self, s: &State, side: &SideId) -> Result<Option<Orders>, String> {
+        Ok(match &s.phase {
+            Phase::Round { active } if active == side => Some(Orders::Round(default_round())),
+            _ => None,
+        })
+    }
 }
 
 /// What an active side that sent nothing does: it passes.
