@@ -12,6 +12,9 @@ pub struct Sent {
     pub sent: usize,
     pub retrying: usize,
     pub failed: usize,
+    /// The server refused our login: the operator's message (where, as whom,
+    /// what to check). The pass stopped there and every mail stays queued.
+    pub login_refused: Option<String>,
 }
 
 /// Try every due mail once.
@@ -25,6 +28,19 @@ pub fn drain(server: &mut Server, smtp: &Smtp, cfg: &Config, now: i64) -> anyhow
                 server.store_mut().mark_sent(m.id, now)?;
                 out.sent += 1;
                 tracing::info!(message_id = %m.message_id, to = %m.recipients.join(","), "sent");
+            }
+            Err(SendError::Auth(e)) => {
+                // Not the mail's fault, and every other mail would meet the
+                // same refusal: keep it queued whatever its age, stop here,
+                // and tell the operator.
+                let next = now + backoff(m.attempts + 1).as_secs() as i64;
+                server.store_mut().mark_attempt(m.id, Some(next), &e)?;
+                out.retrying += 1;
+                let advice = smtp.login_advice(&e);
+                tracing::error!("{advice}; the mail stays queued");
+                login_alert(server, cfg, &advice, now)?;
+                out.login_refused = Some(advice);
+                break;
             }
             Err(SendError::Transient(e))
                 if !should_give_up((now - m.queued_at).max(0) as u64, cfg.give_up_hours * 3600) =>
@@ -45,6 +61,48 @@ pub fn drain(server: &mut Server, smtp: &Smtp, cfg: &Config, now: i64) -> anyhow
         }
     }
     Ok(out)
+}
+
+/// Tell the game master that the SMTP login is refused, once a day at most
+/// (the alert waits in the outbox for the login to work again, like any mail).
+fn login_alert(server: &mut Server, cfg: &Config, advice: &str, now: i64) -> anyhow::Result<()> {
+    use crate::mail::compose::{self, Party, ReplyMail};
+    let Some(gm) = &cfg.game_master else {
+        return Ok(());
+    };
+    let (_, domain) = cfg.club_parts();
+    let day = now.div_euclid(86_400);
+    let message_id =
+        compose::message_id(&domain, "club", 0, "gm", &format!("alert-smtp-login-{day}"));
+    let bytes = compose::reply(&ReplyMail {
+        from: &Party {
+            name: Some(cfg.name.clone()),
+            email: cfg.club_address.clone(),
+        },
+        to: &Party {
+            name: None,
+            email: gm.clone(),
+        },
+        subject: "Galloper: the SMTP server refuses the login".into(),
+        message_id: message_id.clone(),
+        in_reply_to: None,
+        thread: None,
+        text: format!(
+            "Galloper cannot send mail: {advice}.\n\nEvery mail stays queued and goes out once the login works.\n"
+        ),
+        date: Some(super::serve::rfc2822(now)),
+    })?;
+    server
+        .store_mut()
+        .queue_mails(&[crate::game::store::OutboxRow::queued(
+            message_id,
+            "alert",
+            &cfg.club_address,
+            gm,
+            bytes,
+            now,
+        )])?;
+    Ok(())
 }
 
 /// Tell the game master that a mail was given up (if the configuration names one).

@@ -7,7 +7,7 @@ use crate::game::{MailSettings, Server};
 use crate::mail::compose::Party;
 use crate::mail::imap::Inbox;
 use crate::mail::maildir::Maildir;
-use crate::mail::smtp::{Security, Smtp, SmtpConfig};
+use crate::mail::smtp::{Security, SendError, Smtp, SmtpConfig};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -156,6 +156,19 @@ fn batch_with(
     Ok(b)
 }
 
+/// Try the SMTP login once at start: a refused login stops `serve` with what
+/// to check; a server that does not answer now only delays the mail.
+fn check_login(smtp: &Smtp) -> anyhow::Result<()> {
+    match smtp.check() {
+        Ok(()) => Ok(()),
+        Err(SendError::Auth(e)) => Err(anyhow::anyhow!(smtp.login_advice(&e))),
+        Err(e) => {
+            tracing::warn!(error = %e, "SMTP server not reachable at start; mail stays queued");
+            Ok(())
+        }
+    }
+}
+
 /// Batches until SIGTERM or SIGINT.
 pub fn serve(cfg: &Config) -> anyhow::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -163,6 +176,9 @@ pub fn serve(cfg: &Config) -> anyhow::Result<()> {
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .map_err(|e| anyhow::anyhow!("cannot catch signals: {e}"))?;
     let mut server = open(cfg)?;
+    if let Some(smtp) = smtp(cfg)? {
+        check_login(&smtp)?;
+    }
     let mut inbox = cfg.imap_settings()?.map(Inbox::persistent);
     tracing::info!(club = %cfg.club_address, "serving");
     while !stop.load(Ordering::SeqCst) {

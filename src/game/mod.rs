@@ -465,6 +465,9 @@ impl Server {
     pub fn process(&mut self, outbox: &Path) -> anyhow::Result<Vec<Resolved>> {
         let mut done = Vec::new();
         for g in self.store.games()? {
+            if g.status == GameStatus::Over {
+                self.seal_if_unsealed(&g.id)?;
+            }
             if g.status != GameStatus::Active {
                 continue;
             }
@@ -519,13 +522,18 @@ impl Server {
             None => Vec::new(),
         };
         admin::rerun_ids(&self.archive_dir(game), open.step, &mut mails);
-        self.store
-            .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
+        // The public archive first, the store's commit after: a crash in
+        // between leaves the step open, and resolving it again writes the
+        // same folder (same secrets, same orders, same files). The other
+        // order lost the step's folder for good when killed in between.
         let dir = archive::step_dir(&self.archive_dir(game), open.step);
         archive::write_folder(&dir, &files, &self.key.private_openssh)?;
         if let Some(n) = &next {
             self.publish_notice(n)?;
-        } else {
+        }
+        self.store
+            .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
+        if next.is_none() {
             self.seal(game)?;
         }
         report::write_reports(self, &g, &open, &rendered, outbox)?;
@@ -591,6 +599,28 @@ impl Server {
         );
         files.insert("map.png".into(), crate::render::map_png(&sight.map)?);
         Ok(files)
+    }
+
+    /// Finish the sealing of a game that ended when a crash cut the sealing
+    /// short (the store says over; the last step's sealed folder is not
+    /// signed yet). Sealing again writes the same files.
+    fn seal_if_unsealed(&self, game: &str) -> anyhow::Result<()> {
+        let Some(last) = self
+            .store
+            .steps(game)?
+            .iter()
+            .rev()
+            .find(|s| s.result.is_some())
+            .map(|s| s.step)
+        else {
+            return Ok(());
+        };
+        let done = archive::sealed_dir(&self.archive_dir(game), last).join("manifest.yaml.sig");
+        if !done.exists() {
+            tracing::warn!(game, "finishing the sealing of a game cut short by a crash");
+            self.seal(game)?;
+        }
+        Ok(())
     }
 
     /// At the end of a game, add every secret to the archive.

@@ -90,8 +90,10 @@ pub struct Inbound {
     /// Without angle brackets; `sha256-<hex>@galloper.invalid` (the content
     /// hash) when the message has none or an unusable one.
     pub message_id: String,
-    /// SHA-256 of the raw bytes, hex. With `message_id`, the key that makes
-    /// processing exactly-once.
+    /// SHA-256 of the body (the bytes after the header block), hex. With
+    /// `message_id`, the key that makes processing exactly-once. The headers
+    /// are left out because every relay adds its own trace lines: the same
+    /// message delivered twice differs there and nowhere else.
     pub content_sha256: String,
     pub from: Option<Address>,
     /// `Reply-To`, if present.
@@ -165,9 +167,9 @@ fn read(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
             limit: limits.max_attachments,
         });
     }
-    let content_sha256 = hex::encode(Sha256::digest(raw));
+    let content_sha256 = hex::encode(Sha256::digest(body_of(raw)));
     Ok(Inbound {
-        message_id: message_id(&msg, &content_sha256),
+        message_id: message_id(&msg, &hex::encode(Sha256::digest(raw))),
         content_sha256,
         from: first_address(msg.from()),
         reply_to: first_address(msg.reply_to()),
@@ -180,7 +182,18 @@ fn read(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
     })
 }
 
-fn message_id(msg: &Message, content_sha256: &str) -> String {
+/// The bytes after the first empty line (all of them if there is none).
+fn body_of(raw: &[u8]) -> &[u8] {
+    let crlf = raw.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4);
+    let lf = raw.windows(2).position(|w| w == b"\n\n").map(|i| i + 2);
+    match (crlf, lf) {
+        (Some(a), Some(b)) => &raw[a.min(b)..],
+        (Some(a), None) | (None, Some(a)) => &raw[a..],
+        (None, None) => raw,
+    }
+}
+
+fn message_id(msg: &Message, raw_sha256: &str) -> String {
     msg.message_id()
         .map(str::trim)
         .filter(|id| {
@@ -191,7 +204,7 @@ fn message_id(msg: &Message, content_sha256: &str) -> String {
                     .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
         })
         .map(str::to_string)
-        .unwrap_or_else(|| format!("sha256-{content_sha256}@galloper.invalid"))
+        .unwrap_or_else(|| format!("sha256-{raw_sha256}@galloper.invalid"))
 }
 
 fn first_address(a: Option<&mail_parser::Address>) -> Option<Address> {

@@ -66,19 +66,27 @@ impl fmt::Debug for SmtpConfig {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SendError {
     /// Worth trying again later: a 4xx reply, a refused or lost connection, a
-    /// timeout, a TLS or authentication hiccup.
+    /// timeout, a TLS hiccup, a temporary authentication failure (454).
     #[error("temporary failure, will retry: {0}")]
     Transient(String),
     /// Trying again will not help: a 5xx reply, an address that does not
     /// parse, a configuration that cannot work.
     #[error("permanent failure: {0}")]
     Permanent(String),
+    /// The server refused our login (530, 534, 535), or offers no way to log
+    /// in that we speak. No message is at fault: the operator must fix
+    /// `smtp.user` / `smtp.password_file`, and the outbox keeps the mail.
+    #[error("the SMTP server refused the login: {0}")]
+    Auth(String),
 }
 
 /// A connection pool to one SMTP server.
 #[derive(Debug)]
 pub struct Smtp {
     transport: SmtpTransport,
+    /// `host:port` and the login, for operator messages.
+    place: String,
+    user: Option<String>,
 }
 
 impl Smtp {
@@ -112,7 +120,33 @@ impl Smtp {
         }
         Ok(Smtp {
             transport: builder.build(),
+            place: format!("{}:{}", cfg.host, cfg.port),
+            user: cfg.user.clone(),
         })
+    }
+
+    /// Connects (and logs in, if a user is configured) once without sending
+    /// anything, so that a daemon finds a wrong password at start rather
+    /// than at its first mail.
+    pub fn check(&self) -> Result<(), SendError> {
+        match self.transport.test_connection() {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(SendError::Transient(format!(
+                "{} accepted the connection but did not answer",
+                self.place
+            ))),
+            Err(e) => Err(classify(e)),
+        }
+    }
+
+    /// What an operator should read when the login is refused: where, as
+    /// whom, and which settings to check.
+    pub fn login_advice(&self, error: &str) -> String {
+        format!(
+            "the SMTP server {} refused the login of user {}: {error}; check smtp.user and smtp.password_file in the configuration",
+            self.place,
+            self.user.as_deref().unwrap_or("(none configured)")
+        )
     }
 
     /// Sends stored bytes as they are, with envelope sender `from` (empty for
@@ -145,10 +179,18 @@ fn envelope(from: &str, to: &[String]) -> Result<Envelope, SendError> {
     Envelope::new(sender, recipients).map_err(|e| SendError::Permanent(format!("envelope: {e}")))
 }
 
-/// Only a 5xx reply is final; everything else (4xx, connection, network,
-/// timeout, TLS, a garbled reply) may pass, so the outbox keeps the message.
+/// A refused login is the operator's to fix; otherwise only a 5xx reply is
+/// final; everything else (4xx, connection, network, timeout, TLS, a garbled
+/// reply) may pass, so the outbox keeps the message.
 fn classify(e: lettre::transport::smtp::Error) -> SendError {
-    if e.is_permanent() {
+    let code = e.status().map(|c| c.to_string());
+    // 530 authentication required, 534 mechanism too weak, 535 credentials
+    // invalid (RFC 4954); lettre's own words when no mechanism matches.
+    if matches!(code.as_deref(), Some("530" | "534" | "535"))
+        || (e.is_client() && e.to_string().contains("authentication mechanism"))
+    {
+        SendError::Auth(e.to_string())
+    } else if e.is_permanent() {
         SendError::Permanent(e.to_string())
     } else {
         SendError::Transient(e.to_string())
