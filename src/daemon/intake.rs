@@ -201,7 +201,9 @@ pub fn handle(
             game.as_deref().unwrap_or("club"),
             0,
             to,
-            &format!("reply-{}", &inb.content_sha256[..8]),
+            // From the message's key: one reply per message, and a new
+            // message with the same body (a replay) gets its own reply.
+            &format!("reply-{}", &sha256_hex(key.as_bytes())[..12]),
         );
         let thread = game.as_deref().map(|g| compose::Thread {
             root: compose::thread_root(&domain, g),
