@@ -9,17 +9,24 @@
 //!
 //! Every socket operation has a timeout, so a dead server cannot hang the
 //! daemon; errors say which setting to check.
+//!
+//! `mod.rs` holds the configuration and one session ([`Imap`]);
+//! `stream.rs` the TLS or plain socket under it; `inbox.rs` the daemon's
+//! [`Inbox`] that reconnects.
+
+mod inbox;
+mod stream;
+
+pub use inbox::{Inbox, reconnect_delay};
 
 use crate::mail::smtp::Security;
-use imap::extensions::idle::{SetReadTimeout, WaitOutcome};
+use imap::extensions::idle::WaitOutcome;
 use imap::types::UnsolicitedResponse;
-use rustls::{ClientConnection, StreamOwned};
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream, ToSocketAddrs};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use stream::{Stream, connect_any, starttls};
 
 /// At most this many messages are fetched by one [`Imap::pending`], so that
 /// memory stays bounded; [`Inbox::drain`] asks again for the rest.
@@ -404,284 +411,10 @@ pub fn sleep_until(until: Instant, stop: &AtomicBool) -> Wake {
     }
 }
 
-fn connect_any(addrs: &[SocketAddr], timeout: Duration) -> io::Result<TcpStream> {
-    let mut last = io::Error::new(io::ErrorKind::NotFound, "the host has no address");
-    for a in addrs {
-        match TcpStream::connect_timeout(a, timeout) {
-            Ok(s) => return Ok(s),
-            Err(e) => last = e,
-        }
-    }
-    Err(last)
-}
-
 /// The IMAP quoted string for a mailbox name (for commands the `imap` crate
 /// does not quote itself).
 fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-/// Reads the greeting and upgrades with STARTTLS, line by line on the bare
-/// socket, so that no byte of the TLS handshake is read as IMAP.
-fn starttls(tcp: TcpStream, at: &str) -> Result<TcpStream> {
-    let e = |x: io::Error| ImapError(format!("STARTTLS with {at}: {x} (check imap.port)"));
-    let mut reader = BufReader::with_capacity(1, tcp);
-    let mut line = String::new();
-    reader.read_line(&mut line).map_err(e)?;
-    if !line.starts_with("* OK") {
-        return fail(format!(
-            "{at} did not greet as an IMAP server ({}) (check imap.port and imap.security)",
-            line.trim()
-        ));
-    }
-    reader.get_mut().write_all(b"g0 STARTTLS\r\n").map_err(e)?;
-    loop {
-        line.clear();
-        if reader.read_line(&mut line).map_err(e)? == 0 {
-            return fail(format!("{at} closed the connection on STARTTLS"));
-        }
-        if let Some(status) = line.strip_prefix("g0 ") {
-            if status.starts_with("OK") {
-                return Ok(reader.into_inner());
-            }
-            return fail(format!(
-                "{at} refused STARTTLS ({}) (check imap.security: use tls on port 993 if the server has no STARTTLS)",
-                status.trim()
-            ));
-        }
-    }
-}
-
-/// The socket under the IMAP client: bare (loopback only) or TLS.
-struct Stream {
-    io: Io,
-    /// The read timeout outside IDLE; the `imap` crate clears the timeout
-    /// after an IDLE, and this puts it back instead.
-    timeout: Duration,
-}
-
-enum Io {
-    Plain(TcpStream),
-    Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
-}
-
-impl Stream {
-    fn plain(tcp: TcpStream, timeout: Duration) -> Stream {
-        Stream {
-            io: Io::Plain(tcp),
-            timeout,
-        }
-    }
-
-    /// TLS with the web's root certificates; the handshake is done here so
-    /// that its failure is reported as such.
-    fn tls(mut tcp: TcpStream, host: &str, at: &str, timeout: Duration) -> Result<Stream> {
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let roots = rustls::RootCertStore {
-            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-        };
-        let config = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .map_err(|e| ImapError(format!("TLS setup: {e}")))?
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        let name = rustls::pki_types::ServerName::try_from(host.to_string())
-            .map_err(|e| ImapError(format!("imap.host {host:?} is not a TLS server name: {e}")))?;
-        let mut conn = ClientConnection::new(Arc::new(config), name)
-            .map_err(|e| ImapError(format!("TLS setup for {at}: {e}")))?;
-        while conn.is_handshaking() {
-            conn.complete_io(&mut tcp).map_err(|e| {
-                ImapError(format!(
-                    "TLS handshake with {at} failed: {e} (check imap.host and imap.security: \
-                     tls is implicit TLS, usually port 993; starttls is usually port 143)"
-                ))
-            })?;
-        }
-        Ok(Stream {
-            io: Io::Tls(Box::new(StreamOwned::new(conn, tcp))),
-            timeout,
-        })
-    }
-
-    fn tcp(&self) -> &TcpStream {
-        match &self.io {
-            Io::Plain(t) => t,
-            Io::Tls(s) => &s.sock,
-        }
-    }
-}
-
-impl Read for Stream {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match &mut self.io {
-            Io::Plain(t) => t.read(buf),
-            Io::Tls(s) => s.read(buf),
-        }
-    }
-}
-
-impl Write for Stream {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.io {
-            Io::Plain(t) => t.write(buf),
-            Io::Tls(s) => s.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match &mut self.io {
-            Io::Plain(t) => t.flush(),
-            Io::Tls(s) => s.flush(),
-        }
-    }
-}
-
-impl SetReadTimeout for Stream {
-    fn set_read_timeout(&mut self, timeout: Option<Duration>) -> imap::Result<()> {
-        // Never without a timeout: a dead server must not hang the daemon.
-        let t = timeout
-            .unwrap_or(self.timeout)
-            .max(Duration::from_millis(1));
-        self.tcp()
-            .set_read_timeout(Some(t))
-            .map_err(imap::Error::Io)
-    }
-}
-
-/// The IMAP source as the daemon uses it: connects when needed, and in
-/// `persistent` mode (`serve`) logs a failure as a warning, drops the
-/// connection and tries again after a growing pause instead of failing.
-#[derive(Debug)]
-pub struct Inbox {
-    cfg: ImapConfig,
-    conn: Option<Imap>,
-    persistent: bool,
-    failures: u32,
-    retry_at: Option<Instant>,
-}
-
-/// Pause before reconnecting after `failures` failures in a row: 5 s
-/// doubling to 5 minutes.
-pub fn reconnect_delay(failures: u32) -> Duration {
-    let secs = 5u64.saturating_mul(1 << failures.saturating_sub(1).min(6));
-    Duration::from_secs(secs.min(300))
-}
-
-impl Inbox {
-    /// For one batch: errors are returned.
-    pub fn once(cfg: ImapConfig) -> Inbox {
-        Inbox::new(cfg, false)
-    }
-
-    /// For `serve`: network errors are logged and retried with backoff.
-    pub fn persistent(cfg: ImapConfig) -> Inbox {
-        Inbox::new(cfg, true)
-    }
-
-    fn new(cfg: ImapConfig, persistent: bool) -> Inbox {
-        Inbox {
-            cfg,
-            conn: None,
-            persistent,
-            failures: 0,
-            retry_at: None,
-        }
-    }
-
-    /// Hands every pending message to `handle` (with its UID) and marks it
-    /// done once `handle` returned; stops early when `stop` is set. Returns
-    /// how many were handled. An error of `handle` is returned as is and
-    /// leaves the message pending.
-    pub fn drain<F>(&mut self, stop: &AtomicBool, mut handle: F) -> anyhow::Result<usize>
-    where
-        F: FnMut(u32, &[u8]) -> anyhow::Result<()>,
-    {
-        let imap = match self.connection() {
-            Ok(Some(i)) => i,
-            Ok(None) => return Ok(0),
-            Err(e) => return self.failed(e, 0),
-        };
-        let mut n = 0;
-        // Rounds of at most PENDING_MAX, until a round comes back short.
-        loop {
-            let pending = match imap.pending() {
-                Ok(p) => p,
-                Err(e) => return self.failed(e, n),
-            };
-            let full = pending.len() == PENDING_MAX;
-            for m in pending {
-                if stop.load(Ordering::SeqCst) {
-                    return Ok(n);
-                }
-                handle(m.uid, &m.raw)?;
-                // A failure here leaves it pending: handled again, it is a duplicate.
-                if let Err(e) = imap.done(m.uid) {
-                    return self.failed(e, n);
-                }
-                n += 1;
-            }
-            if !full {
-                return Ok(n);
-            }
-        }
-    }
-
-    /// Waits for the next batch: IDLE on the open connection when possible,
-    /// else a plain sleep; at most `max`, less if `stop` is set.
-    pub fn wait(&mut self, max: Duration, stop: &AtomicBool) -> anyhow::Result<Wake> {
-        let until = Instant::now() + max;
-        let imap = match self.connection() {
-            Ok(Some(i)) => i,
-            Ok(None) => return Ok(sleep_until(until, stop)),
-            Err(e) => {
-                self.failed(e, 0)?;
-                return Ok(sleep_until(until, stop));
-            }
-        };
-        match imap.wait(max, stop) {
-            Ok(Wake::Stopped) => {
-                self.conn = None;
-                Ok(Wake::Stopped)
-            }
-            Ok(w) => Ok(w),
-            Err(e) => {
-                self.failed(e, 0)?;
-                Ok(sleep_until(until, stop))
-            }
-        }
-    }
-
-    /// The open connection, or a new one; `None` while waiting to retry.
-    fn connection(&mut self) -> Result<Option<&mut Imap>> {
-        if self.conn.is_none() {
-            if self.retry_at.is_some_and(|t| Instant::now() < t) {
-                return Ok(None);
-            }
-            let imap = Imap::connect(&self.cfg)?;
-            if self.failures > 0 {
-                tracing::info!(at = %imap.at, "IMAP connected again");
-            }
-            self.failures = 0;
-            self.retry_at = None;
-            self.conn = Some(imap);
-        }
-        Ok(self.conn.as_mut())
-    }
-
-    fn failed(&mut self, e: ImapError, handled: usize) -> anyhow::Result<usize> {
-        // The session's state is unknown now: no LOGOUT that could wait on a dead server.
-        if let Some(mut c) = self.conn.take() {
-            c.broken = true;
-        }
-        if !self.persistent {
-            return Err(e.into());
-        }
-        self.failures = self.failures.saturating_add(1);
-        let delay = reconnect_delay(self.failures);
-        self.retry_at = Some(Instant::now() + delay);
-        tracing::warn!(error = %e, retry_in_secs = delay.as_secs(), "IMAP unavailable; will reconnect");
-        Ok(handled)
-    }
 }
 
 #[cfg(test)]
@@ -712,13 +445,6 @@ mod tests {
             e.0.contains("cannot connect") && e.0.contains("imap.port"),
             "{e}"
         );
-    }
-
-    #[test]
-    fn reconnect_delay_grows_and_is_capped() {
-        assert_eq!(reconnect_delay(1), Duration::from_secs(5));
-        assert_eq!(reconnect_delay(2), Duration::from_secs(10));
-        assert_eq!(reconnect_delay(30), Duration::from_secs(300));
     }
 
     #[test]
