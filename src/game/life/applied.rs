@@ -1,0 +1,148 @@
+//! The orders the server applies for a side that sent none: its standing
+//! orders or the rules' default orders, written and signed by the server,
+//! and marked as such in the step's orders index.
+
+use super::APPLIED_NAMESPACE;
+use crate::envelope;
+use crate::game::archive::sha256_hex;
+use crate::game::schedule::{MissedPolicy, Schedule};
+use crate::game::store::{OrdersRow, StepRow};
+use crate::game::{DiceInputs, Server};
+use crate::ruleset::AnyRuleset;
+use crate::side::SideId;
+use std::collections::BTreeMap;
+
+impl Server {
+    /// The orders the policy gives a side that sent none, with the policy
+    /// that gave them and the report's sentence; none means wait.
+    pub(super) fn choose_orders(
+        &self,
+        rules: &dyn AnyRuleset,
+        sched: &Schedule,
+        open: &StepRow,
+        side: &SideId,
+    ) -> anyhow::Result<Option<(MissedPolicy, serde_yaml::Value, String)>> {
+        let state = &open.state_before;
+        let fits = |body: &serde_yaml::Value| -> bool {
+            matches!(rules.check(state, side, body), Ok(v) if v.is_empty())
+        };
+        if sched.missed == MissedPolicy::Wait {
+            return Ok(None);
+        }
+        if sched.missed == MissedPolicy::Standing
+            && let Some(row) = self.store.earlier_own_orders(&open.game, side, open.step)?
+            && let Ok(env) = envelope::parse(&row.file_name, &row.text)
+            && fits(&env.orders)
+        {
+            let note = format!(
+                "{side} sent no orders by the deadline: standing orders applied (its orders of step {}, sha256 {})",
+                row.step,
+                &row.sha256[..12.min(row.sha256.len())]
+            );
+            return Ok(Some((MissedPolicy::Standing, env.orders, note)));
+        }
+        match rules.default_orders(state, side)? {
+            Some(body) if fits(&body) => {
+                let note = format!(
+                    "{side} sent no orders by the deadline: default orders applied: {}",
+                    flow(&body)
+                );
+                Ok(Some((MissedPolicy::Default, body, note)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// An orders file the server writes and signs for a side. Its entropy
+    /// follows from the game, step and side, so the server has no say in
+    /// what it adds to the dice mix.
+    pub(super) fn applied_row(
+        &self,
+        game: &str,
+        step: u32,
+        side: &SideId,
+        body: &serde_yaml::Value,
+        note: &str,
+    ) -> anyhow::Result<OrdersRow> {
+        let entropy = sha256_hex(format!("{APPLIED_NAMESPACE}\n{game}\n{step}\n{side}").as_bytes());
+        let body_text = crate::yaml::to_string(body)?;
+        let text = format!(
+            "# {}\n# Applied and signed by the server (namespace {APPLIED_NAMESPACE}).\n{}",
+            note.replace(['\n', '\r'], " "),
+            envelope::compose(game, step, side, &entropy, &body_text)
+        );
+        let signature = crate::sig::sign(
+            &self.key.private_openssh,
+            APPLIED_NAMESPACE,
+            text.as_bytes(),
+        )?;
+        Ok(OrdersRow {
+            seq: 0,
+            game: game.into(),
+            step,
+            side: side.clone(),
+            file_name: format!("applied-{side}.yaml"),
+            sha256: sha256_hex(text.as_bytes()),
+            text: text.into_bytes(),
+            signature,
+        })
+    }
+
+    /// Mark the orders the server applied in a step's orders index, so that
+    /// the archive, the audit and the report say so.
+    pub(in crate::game) fn mark_applied(
+        &self,
+        game: &str,
+        step: u32,
+        inputs: &mut DiceInputs,
+        orders: &BTreeMap<SideId, OrdersRow>,
+    ) -> anyhow::Result<()> {
+        let applied = self.store.applied_orders(game, step)?;
+        if applied.is_empty() {
+            return Ok(());
+        }
+        for e in &mut inputs.index {
+            let side = SideId::new(e.side.as_str());
+            if let (Some(a), Some(o)) = (applied.get(&side), orders.get(&side))
+                && a.seq == o.seq
+            {
+                e.applied = Some(a.note.clone());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An orders block on one line, for the report: `round: {command: pass}`.
+fn flow(v: &serde_yaml::Value) -> String {
+    use serde_yaml::Value;
+    match v {
+        Value::Mapping(m) => m
+            .iter()
+            .map(|(k, v)| {
+                let inner = match v {
+                    Value::Mapping(_) => format!("{{{}}}", flow(v)),
+                    _ => flow(v),
+                };
+                format!("{}: {inner}", flow(k))
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Sequence(s) => format!("[{}]", s.iter().map(flow).collect::<Vec<_>>().join(", ")),
+        Value::String(s) => s.clone(),
+        Value::Null => "~".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::Tagged(t) => flow(&t.value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn orders_read_on_one_line() {
+        let v: serde_yaml::Value =
+            crate::yaml::from_str("round:\n  command: pass\n  discard: [a, b]\n").unwrap();
+        assert_eq!(super::flow(&v), "round: {command: pass, discard: [a, b]}");
+    }
+}

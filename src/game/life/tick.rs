@@ -1,0 +1,253 @@
+//! The clock of every game: a newly opened step gets its deadline, a paused
+//! game's clock stands still, and past the deadline and its grace the
+//! game's missed-orders policy is applied and the step resolved.
+
+use super::Life;
+use super::warnings::life_mail;
+use crate::game::Server;
+use crate::game::schedule::{Absence, Schedule};
+use crate::game::store::{DeadlinePass, DeadlineRow, GameRow, GameStatus, Mark, StepRow};
+use crate::ruleset::Owed;
+use crate::rulesets;
+use crate::side::SideId;
+use anyhow::anyhow;
+use std::path::Path;
+
+/// The mark a paused game's open step carries while its clock is stopped.
+const PAUSED: &str = "paused";
+
+fn nobody() -> SideId {
+    SideId::new("")
+}
+
+impl Server {
+    /// Run every game's clock to `now` (unix seconds): give a newly opened
+    /// step its deadline, warn sides still owing orders, and at the deadline
+    /// plus grace apply the game's missed-orders policy and resolve the step.
+    /// Paused games' clocks stand still; over games are left alone.
+    pub fn tick(&mut self, now: i64, outbox: &Path) -> anyhow::Result<Vec<Life>> {
+        let mut out = Vec::new();
+        for g in self.store.games()? {
+            if g.status == GameStatus::Over {
+                continue;
+            }
+            let Some(sched) = self.schedule(&g.id)? else {
+                continue;
+            };
+            // A resolution opens a step that needs its own deadline: a
+            // few rounds at most, as each new deadline lies ahead of `now`.
+            for _ in 0..4 {
+                if !self.tick_game(&g, &sched, now, outbox, &mut out)? {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// One game's clock; true when a step resolved.
+    fn tick_game(
+        &mut self,
+        g: &GameRow,
+        sched: &Schedule,
+        now: i64,
+        outbox: &Path,
+        out: &mut Vec<Life>,
+    ) -> anyhow::Result<bool> {
+        let game = g.id.as_str();
+        let Some((open, due)) = self.due(game)? else {
+            return Ok(false);
+        };
+        let existing = self.store.deadline(game, open.step)?;
+        let paused_at = self.store.marked_at(game, open.step, &nobody(), PAUSED)?;
+        if g.status != GameStatus::Active {
+            // The clock stops: remember when, to move the deadline on by
+            // as long when the game resumes.
+            if existing.is_some() && paused_at.is_none() {
+                let m = Mark {
+                    step: open.step,
+                    side: nobody(),
+                    what: PAUSED.into(),
+                };
+                self.store.record_marks(game, &[m], &[], now)?;
+            }
+            return Ok(false);
+        }
+        if due.owed.is_empty() {
+            return Ok(false);
+        }
+        let orders = self.store.latest_orders(game, open.step)?;
+        let applied = self.store.applied_orders(game, open.step)?;
+        let mut owing: Vec<&Owed> = Vec::new();
+        for o in &due.owed {
+            match orders.get(&o.side) {
+                Some(row) if applied.get(&o.side).map(|a| a.seq) != Some(row.seq) => {
+                    self.store.reset_missed(game, &o.side)?;
+                }
+                Some(_) => {}
+                None => owing.push(o),
+            }
+        }
+        let dl = match (existing, paused_at) {
+            (Some(d), Some(since)) => {
+                let d = DeadlineRow {
+                    deadline: d.deadline + (now - since).max(0),
+                    ..d
+                };
+                let m = Mark {
+                    step: open.step,
+                    side: nobody(),
+                    what: PAUSED.into(),
+                };
+                self.store.set_deadline_unmark(game, &d, &m)?;
+                out.push(Life::ClockResumed {
+                    game: game.into(),
+                    step: open.step,
+                    deadline: d.deadline,
+                });
+                d
+            }
+            (Some(d), None) => d,
+            (None, _) => {
+                let owed: Vec<&SideId> = due.owed.iter().map(|o| &o.side).collect();
+                let absences: Vec<Absence> = self
+                    .store
+                    .absences(game, None)?
+                    .into_iter()
+                    .filter(|a| owed.contains(&&a.side))
+                    .map(|a| Absence {
+                        start: a.start,
+                        end: a.end,
+                    })
+                    .collect();
+                let deadline = sched.moved_by_all(sched.deadline_after(now)?, &absences)?;
+                let d = DeadlineRow {
+                    step: open.step,
+                    opened: now,
+                    deadline,
+                };
+                self.store.set_deadline(game, &d, &[])?;
+                out.push(Life::DeadlineSet {
+                    game: game.into(),
+                    step: open.step,
+                    deadline,
+                });
+                d
+            }
+        };
+        if owing.is_empty() {
+            return Ok(false);
+        }
+        if now < sched.closes_at(dl.deadline) {
+            self.warn(g, sched, &open, &due, &owing, &dl, now, out)?;
+            return Ok(false);
+        }
+        self.pass_deadline(g, sched, &open, &owing, now, out)?;
+        match self.try_resolve(game, outbox)? {
+            Some(r) => {
+                out.push(Life::Resolved(r));
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// The deadline and grace are past: apply the game's policy to each side
+    /// still owing, count its missed step and tell the game master what he
+    /// must know, in one transaction.
+    fn pass_deadline(
+        &mut self,
+        g: &GameRow,
+        sched: &Schedule,
+        open: &StepRow,
+        owing: &[&Owed],
+        now: i64,
+        out: &mut Vec<Life>,
+    ) -> anyhow::Result<()> {
+        let rules = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| anyhow!("game {} uses unknown ruleset {}", g.id, g.ruleset))?;
+        let mut pass = DeadlinePass::default();
+        let mut told: Vec<(String, String)> = Vec::new();
+        for o in owing {
+            let side = &o.side;
+            if !self.store.marked(&g.id, open.step, side, "missed")? {
+                let count = self.store.missed_count(&g.id, side)? + 1;
+                pass.missed.push((side.clone(), count));
+                pass.marks.push(Mark {
+                    step: open.step,
+                    side: side.clone(),
+                    what: "missed".into(),
+                });
+                if sched.tell_gm_after > 0 && count >= sched.tell_gm_after {
+                    told.push((
+                        format!("missed-{side}"),
+                        format!(
+                            "{side} has missed {count} deadlines in a row in game {} (step {} now). Perhaps the player needs a word, or a replacement.",
+                            g.id, open.step
+                        ),
+                    ));
+                }
+            }
+            match self.choose_orders(rules, sched, open, side)? {
+                Some((policy, body, note)) => {
+                    let row = self.applied_row(&g.id, open.step, side, &body, &note)?;
+                    out.push(Life::Applied {
+                        game: g.id.clone(),
+                        step: open.step,
+                        side: side.clone(),
+                        policy,
+                        note: note.clone(),
+                    });
+                    pass.applied.push((row, policy.as_str().into(), note));
+                }
+                None => {
+                    if !self.store.marked(&g.id, open.step, side, "waiting")? {
+                        pass.marks.push(Mark {
+                            step: open.step,
+                            side: side.clone(),
+                            what: "waiting".into(),
+                        });
+                        told.push((
+                            format!("waiting-{side}"),
+                            format!(
+                                "Game {}, step {}: {side} sent no orders by the deadline and the game's policy ({}) applies none. The step waits: extend the deadline, or act for the side.",
+                                g.id,
+                                open.step,
+                                sched.missed.as_str()
+                            ),
+                        ));
+                        out.push(Life::Waiting {
+                            game: g.id.clone(),
+                            step: open.step,
+                            side: side.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        for (kind, text) in told {
+            if let Some(mail) = &self.mail
+                && let Some(gm) = &mail.game_master
+            {
+                pass.mails.push(life_mail(
+                    mail,
+                    &g.id,
+                    open.step,
+                    "gm",
+                    &kind,
+                    "gm",
+                    gm,
+                    format!("[{}] Step {}: for the game master", g.id, open.step),
+                    format!("{text}\n"),
+                    now,
+                )?);
+            }
+            out.push(Life::GameMasterTold {
+                game: g.id.clone(),
+                text,
+            });
+        }
+        self.store.record_deadline_pass(&g.id, &pass, now)?;
+        Ok(())
+    }
+}
