@@ -2,7 +2,7 @@
 //!
 //! `Server::tick` is called by the daemon before each batch resolves what is
 //! ready, with the time read at the edge; nothing here reads a clock. The
-//! schedule itself (pure) is `schedule.rs`; the records are `store/life.rs`.
+//! schedule itself (pure) is `schedule/`; the records are `store/life.rs`.
 //! docs/GAME-LIFE.md explains it for game masters.
 //!
 //! `mod.rs` holds what a tick reports ([`Life`]), a game's schedule and its
