@@ -222,7 +222,7 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     if let Viewer::Side(me) = viewer {
         panels.push(Panel {
             title: "Your companies".into(),
-            lines: s.live(me).map(|c| company_line(c)).collect(),
+            lines: s.live(me).map(company_line).collect(),
         });
     }
     Sight {
