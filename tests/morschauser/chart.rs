@@ -3,7 +3,10 @@
 use crate::common::table;
 use galloper::rulesets::morschauser_macduff::units::FireKind;
 
-fn row(id: &str) -> (f64, Vec<(FireKind, f64, u32)>, u32, u32, u32) {
+/// Move, fires (kind, range, hits on), front, rear, strength.
+type Row = (f64, Vec<(FireKind, f64, u32)>, u32, u32, u32);
+
+fn row(id: &str) -> Row {
     let s = table();
     let p = &s.company(id).expect("company").profile;
     (

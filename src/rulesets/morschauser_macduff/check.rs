@@ -112,7 +112,7 @@ fn check_deployment(state: &State, side: &SideId, d: &Deployment) -> Vec<Violati
     for (i, g) in d.generals.iter().enumerate() {
         let index = i.to_string();
         let path = ["deploy", "generals", index.as_str()];
-        if !state.general(&g.general).is_some_and(|x| &x.side == side) {
+        if state.general(&g.general).is_none_or(|x| &x.side != side) {
             out.push(Violation::new(
                 &path,
                 Some(&g.general),
@@ -121,7 +121,7 @@ fn check_deployment(state: &State, side: &SideId, d: &Deployment) -> Vec<Violati
             ));
         }
         if let Some(a) = &g.attach
-            && !state.company(a).is_some_and(|c| &c.side == side)
+            && state.company(a).is_none_or(|c| &c.side != side)
         {
             out.push(Violation::new(
                 &path,

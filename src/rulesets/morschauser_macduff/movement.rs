@@ -278,17 +278,15 @@ fn terrain_limits(state: &State, c: &Company, base: &Base, start_level: u32) -> 
                 }
             }
             // House rule: an abatis slows like a low wall.
-            TerrainKind::LowWall { .. } | TerrainKind::Abatis => {
-                if troop != TroopType::LightInfantry {
-                    cap = cap.min(SLOW_MOVE);
-                }
+            TerrainKind::LowWall { .. } | TerrainKind::Abatis
+                if troop != TroopType::LightInfantry =>
+            {
+                cap = cap.min(SLOW_MOVE);
             }
             TerrainKind::Marsh {
                 light_infantry_cross,
-            } => {
-                if !(*light_infantry_cross && troop == TroopType::LightInfantry) {
-                    return Limit::Stop(format!("C.7 Other terrain: {name} is impassable"));
-                }
+            } if !(*light_infantry_cross && troop == TroopType::LightInfantry) => {
+                return Limit::Stop(format!("C.7 Other terrain: {name} is impassable"));
             }
             TerrainKind::Other(o) => {
                 if o.impassable {

@@ -334,7 +334,10 @@ mod tests {
     use super::*;
 
     /// Pin a whole row: move, fires (kind, range, hits on), front, rear, SP.
-    fn row(t: TroopType, w: Weapon) -> (f64, Vec<(FireKind, f64, u32)>, u32, u32, u32) {
+    /// Move, fires (kind, range, hits on), front, rear, strength.
+    type Row = (f64, Vec<(FireKind, f64, u32)>, u32, u32, u32);
+
+    fn row(t: TroopType, w: Weapon) -> Row {
         let p = chart(t, w).expect("row exists");
         (
             p.movement.get(),
