@@ -2,12 +2,16 @@
 //! here and one line in [`registry`].
 
 pub mod maurice_lite;
+pub mod morschauser_macduff;
 
 use crate::ruleset::AnyRuleset;
 
 /// Every ruleset, by its registry name.
 pub fn registry() -> Vec<&'static dyn AnyRuleset> {
-    vec![&maurice_lite::MauriceLite]
+    vec![
+        &maurice_lite::MauriceLite,
+        &morschauser_macduff::MorschauserMacduff,
+    ]
 }
 
 /// The ruleset called `name`.

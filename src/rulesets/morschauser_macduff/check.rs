@@ -1,0 +1,283 @@
+//! Checking orders on receipt: only what could never be legal is refused.
+//! Anything the dice may still make impossible is left to resolution, where
+//! the company follows its fallback.
+
+use super::orders::{Action, Deployment, Orders, Sequence, TurnOrders};
+use super::state::{Phase, State};
+use crate::geometry::Distance;
+use crate::ruleset::Violation;
+use crate::side::SideId;
+use std::collections::BTreeSet;
+
+pub const SEQUENCE: &str = "A.5 Sequence of play";
+pub const UNKNOWN: &str = "A.1 Unit organisation: order only your own companies";
+pub const TWICE: &str = "A.5 Sequence of play: each company acts once a turn";
+pub const NO_CHARGE: &str = "B.3 Charges: artillery, engineers and wagons cannot charge";
+pub const SHOOT_MOVE_CHARGE: &str =
+    "B.2 Movement and combat: a unit which shoots then moves may not charge";
+pub const TOO_FAR: &str = "B.1 Movement / C.1 Roads: at most the maximum move, +50% on a road";
+pub const ACTOR: &str = "A.5 Sequence of play: each entry names one company or one formed regiment";
+pub const REGIMENTS: &str = "E.1 Formed regiments";
+pub const DEPLOY: &str = "A.5 Deployment";
+pub const MINES: &str = "C.6 Fortifications: mines";
+
+pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
+    match (&state.phase, orders) {
+        (Phase::Deployment, Orders::Deploy(d)) => check_deployment(state, side, d),
+        (Phase::HalfTurn { active, .. }, Orders::Turn(t)) if active == side => {
+            check_turn(state, side, t)
+        }
+        (Phase::Over(o), _) => vec![Violation::new(
+            &[],
+            None,
+            SEQUENCE,
+            format!("the game is over ({})", o.reason),
+        )],
+        (Phase::Deployment, _) => vec![Violation::new(
+            &[],
+            None,
+            SEQUENCE,
+            "this step is the deployment: send `deploy:` orders",
+        )],
+        (Phase::HalfTurn { active, .. }, _) if active == side => vec![Violation::new(
+            &[],
+            None,
+            SEQUENCE,
+            "this is your half-turn: send `turn:` orders",
+        )],
+        (Phase::HalfTurn { active, .. }, _) => vec![Violation::new(
+            &[],
+            None,
+            SEQUENCE,
+            format!(
+                "this is {}'s half-turn: you owe nothing now",
+                state.side_name(active)
+            ),
+        )],
+    }
+}
+
+fn check_deployment(state: &State, side: &SideId, d: &Deployment) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let zone = state
+        .scenario
+        .sides
+        .iter()
+        .find(|s| &s.id == side)
+        .and_then(|s| s.zone);
+    let mut seen = BTreeSet::new();
+    for (i, p) in d.companies.iter().enumerate() {
+        let index = i.to_string();
+        let path = ["deploy", "companies", index.as_str()];
+        let unit = Some(p.company.as_str());
+        match state.company(&p.company) {
+            Some(c) if &c.side == side => {}
+            _ => {
+                out.push(Violation::new(
+                    &path,
+                    unit,
+                    UNKNOWN,
+                    format!("{} is not one of your companies", p.company),
+                ));
+                continue;
+            }
+        }
+        if !seen.insert(p.company.as_str()) {
+            out.push(Violation::new(
+                &path,
+                unit,
+                DEPLOY,
+                "placed twice: place it once",
+            ));
+        }
+        match zone {
+            None => out.push(Violation::new(
+                &path,
+                unit,
+                DEPLOY,
+                "the scenario fixes your positions: leave `companies` empty",
+            )),
+            Some(z) if !z.holds(p.at) => out.push(Violation::new(
+                &path,
+                unit,
+                DEPLOY,
+                format!(
+                    "({}, {}) is outside your zone x {} to {}, y {} to {}",
+                    p.at.x, p.at.y, z.min.x, z.max.x, z.min.y, z.max.y
+                ),
+            )),
+            Some(_) => {}
+        }
+    }
+    for (i, g) in d.generals.iter().enumerate() {
+        let index = i.to_string();
+        let path = ["deploy", "generals", index.as_str()];
+        if state.general(&g.general).is_none_or(|x| &x.side != side) {
+            out.push(Violation::new(
+                &path,
+                Some(&g.general),
+                UNKNOWN,
+                format!("{} is not one of your generals", g.general),
+            ));
+        }
+        if let Some(a) = &g.attach
+            && state.company(a).is_none_or(|c| &c.side != side)
+        {
+            out.push(Violation::new(
+                &path,
+                Some(&g.general),
+                UNKNOWN,
+                format!("{a} is not one of your companies to attach to"),
+            ));
+        }
+        if let Some(at) = g.at
+            && !state.scenario.on_table(at)
+        {
+            out.push(Violation::new(
+                &path,
+                Some(&g.general),
+                DEPLOY,
+                "off the table",
+            ));
+        }
+    }
+    out
+}
+
+fn check_turn(state: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, a) in t.actions.iter().enumerate() {
+        let index = i.to_string();
+        let path = ["turn", "actions", index.as_str()];
+        let members = match actors(state, side, a) {
+            Ok(m) => m,
+            Err(v) => {
+                out.push(Violation::new(&path, Some(&a.actor()), v.0, v.1));
+                continue;
+            }
+        };
+        for id in &members {
+            if !seen.insert(id.clone()) {
+                out.push(Violation::new(
+                    &path,
+                    Some(id),
+                    TWICE,
+                    format!("{id} is already listed: give it one entry"),
+                ));
+            }
+        }
+        out.extend(check_action(state, &path, &members, a));
+    }
+    for (i, m) in t.fire_mines.iter().enumerate() {
+        let index = i.to_string();
+        let path = ["turn", "fire_mines", index.as_str()];
+        let ok = state
+            .scenario
+            .mines
+            .iter()
+            .any(|x| &x.id == m && &x.side == side);
+        if !ok {
+            out.push(Violation::new(
+                &path,
+                None,
+                MINES,
+                format!("{m} is not a mine your side laid"),
+            ));
+        } else if state.mines_fired.contains(m) {
+            out.push(Violation::new(
+                &path,
+                None,
+                MINES,
+                format!("{m} has already been fired"),
+            ));
+        }
+    }
+    out
+}
+
+/// The companies an entry commands, or the rule it breaks and why.
+fn actors(state: &State, side: &SideId, a: &Action) -> Result<Vec<String>, (&'static str, String)> {
+    match (&a.company, &a.regiment) {
+        (Some(c), None) => match state.company(c) {
+            Some(x) if &x.side == side && x.on_table() => Ok(vec![c.clone()]),
+            Some(x) if &x.side == side => Err((UNKNOWN, format!("{c} has been destroyed"))),
+            _ => Err((UNKNOWN, format!("{c} is not one of your companies"))),
+        },
+        (None, Some(r)) => {
+            if !state.scenario.options.formed_regiments {
+                return Err((
+                    REGIMENTS,
+                    "formed regiments are not in play in this scenario: order each company".into(),
+                ));
+            }
+            let members = state
+                .regiment(side, r)
+                .ok_or_else(|| (UNKNOWN, format!("{r} is not one of your regiments")))?;
+            Ok(members
+                .into_iter()
+                .filter(|m| state.company(m).is_some_and(|c| c.on_table()))
+                .collect())
+        }
+        _ => Err((ACTOR, "give exactly one of `company` or `regiment`".into())),
+    }
+}
+
+fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for id in members {
+        let Some(c) = state.company(id) else { continue };
+        if a.charge.is_some() && !c.profile.troop.may_charge() {
+            out.push(Violation::new(
+                path,
+                Some(id),
+                NO_CHARGE,
+                format!(
+                    "{} is {} and cannot charge",
+                    c.short(),
+                    c.profile.troop.label()
+                ),
+            ));
+        }
+        // Even a whole move on a road is at most half as much again.
+        let limit = c.profile.movement.get() * 1.5;
+        let asked = a.path_length(c.at, c.facing);
+        if asked.get() > limit + 1e-9 {
+            out.push(Violation::new(
+                path,
+                Some(id),
+                TOO_FAR,
+                format!(
+                    "the path is {asked} in, but {} moves at most {} in ({} on a road)",
+                    c.short(),
+                    c.profile.movement,
+                    Distance(limit)
+                ),
+            ));
+        }
+    }
+    if a.charge.is_some() && a.sequence == Sequence::ShootThenMove {
+        out.push(Violation::new(
+            path,
+            Some(&a.actor()),
+            SHOOT_MOVE_CHARGE,
+            "choose `move_then_shoot` or `move_only` to charge, or drop the charge",
+        ));
+    }
+    if let Some(ch) = &a.charge
+        && !state.company(&ch.target).is_some_and(|t| {
+            members
+                .first()
+                .and_then(|m| state.company(m))
+                .is_some_and(|c| c.side != t.side)
+        })
+    {
+        out.push(Violation::new(
+            path,
+            Some(&a.actor()),
+            "B.3 Charges: a charge is made against an enemy company",
+            format!("{} is not an enemy company", ch.target),
+        ));
+    }
+    out
+}

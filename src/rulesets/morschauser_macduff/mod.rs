@@ -1,0 +1,136 @@
+//! Morschauser Meets MacDuff (Ross Macfarlane, 2003, after Joseph
+//! Morschauser, 1962): companies with strength points, a die per strength
+//! point, company-by-company move and fight. Measures in inches.
+//!
+//! Step 1 is the deployment, whose resolution is the dice-off for who moves
+//! first; every later step is one side's half-turn. See
+//! `docs/rulesets/morschauser-macduff.md` for what is done and what is not.
+
+pub mod check;
+pub mod movement;
+pub mod orders;
+pub mod outcome;
+pub mod scenario;
+pub mod setup;
+pub mod state;
+mod template;
+mod turn;
+pub mod units;
+mod view;
+
+use crate::dice::Dice;
+use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
+use crate::side::{BySide, SideId};
+use crate::view::Viewer;
+use orders::{Deployment, Orders, TurnOrders};
+use scenario::Scenario;
+use state::{Phase, State};
+
+/// The `morschauser-macduff` ruleset.
+pub struct MorschauserMacduff;
+
+impl Ruleset for MorschauserMacduff {
+    type Scenario = Scenario;
+    type State = State;
+    type Orders = Orders;
+
+    fn name(&self) -> &'static str {
+        scenario::NAME
+    }
+
+    fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {
+        scenario.check()
+    }
+
+    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
+        scenario.sides.iter().map(|s| s.id.clone()).collect()
+    }
+
+    fn start(&self, scenario: &Scenario) -> Result<State, String> {
+        State::new(scenario)
+    }
+
+    fn due(&self, s: &State) -> Due {
+        let owed = match &s.phase {
+            Phase::Deployment => s
+                .scenario
+                .sides
+                .iter()
+                .map(|x| Owed {
+                    side: x.id.clone(),
+                    kind: OrdersKind::Deployment,
+                    note: "deployment and your choice if you win the dice-off for first move"
+                        .into(),
+                })
+                .collect(),
+            Phase::HalfTurn { turn, active } => vec![Owed {
+                side: active.clone(),
+                kind: OrdersKind::Turn,
+                note: format!("orders for your half of turn {turn}"),
+            }],
+            Phase::Over(_) => Vec::new(),
+        };
+        Due {
+            heading: view::heading(s),
+            owed,
+            optional: Vec::new(),
+        }
+    }
+
+    fn check(&self, s: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
+        check::check(s, side, orders)
+    }
+
+    fn resolve(&self, s: &State, orders: &BySide<Orders>, dice: &mut Dice) -> Resolution<State> {
+        let (state, events) = match &s.phase {
+            Phase::Deployment => {
+                let deployments: BySide<Deployment> = orders
+                    .iter()
+                    .filter_map(|(side, o)| match o {
+                        Orders::Deploy(d) => Some((side.clone(), d.clone())),
+                        Orders::Turn(_) => None,
+                    })
+                    .collect();
+                setup::resolve(s, &deployments, dice)
+            }
+            Phase::HalfTurn { turn, active } => {
+                let t = match orders.get(active) {
+                    Some(Orders::Turn(t)) => t.clone(),
+                    _ => TurnOrders::default(),
+                };
+                turn::resolve(s, *turn, active, &t, dice)
+            }
+            Phase::Over(_) => (s.clone(), Vec::new()),
+        };
+        let outcome = state.outcome().cloned();
+        Resolution {
+            state,
+            events,
+            outcome,
+        }
+    }
+
+    fn view(&self, s: &State, viewer: &Viewer) -> Sight {
+        view::sight(s, viewer)
+    }
+
+    fn orders_template(&self, s: &State, side: &SideId) -> Option<String> {
+        template::template(s, side)
+    }
+
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        s.outcome().cloned()
+    }
+
+    /// House rule: a side that sent nothing keeps the scenario's positions
+    /// and would move first if it wins; in its half-turn it holds.
+    fn default_orders(&self, s: &State, side: &SideId) -> Result<Option<Orders>, String> {
+        Ok(match &s.phase {
+            Phase::Deployment => Some(Orders::Deploy(Deployment::default())),
+            Phase::HalfTurn { active, .. } if active == side => {
+                Some(Orders::Turn(TurnOrders::default()))
+            }
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,307 @@
+//! Moving one company along its ordered path (B.1, B.3, C.1-C.7).
+//!
+//! The path is walked in small steps; each step is checked against the
+//! table edge, terrain, other companies and the 3" melee distance. The first
+//! step that is not allowed ends the move, and the reason is reported.
+
+use super::orders::{Action, PathStep};
+use super::scenario::{Terrain, TerrainKind};
+use super::state::{Company, State};
+use super::units::TroopType;
+use crate::geometry::{Angle, Base, Distance, Point, base_distance};
+
+/// B.3, B.6: companies within this of each other are in melee range.
+pub const MELEE_RANGE: f64 = 3.0;
+/// C.2, C.5, C.7: the move is restricted to this in woods, towns and behind walls.
+pub const SLOW_MOVE: f64 = 6.0;
+/// How finely a path is walked, in inches.
+const STEP: f64 = 0.25;
+const EPS: f64 = 1e-9;
+
+/// Where a company ended and why it stopped, if it stopped short.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moved {
+    pub at: Point,
+    pub facing: Angle,
+    pub travelled: f64,
+    /// The rule that ended the move early, in words.
+    pub stopped: Option<String>,
+    /// Front-centre positions where the path turned, for the map.
+    pub points: Vec<Point>,
+    /// C.4: it entered fordable water and must halt there.
+    pub in_water: bool,
+    /// C.1: it made a road move (artillery may not then shoot).
+    pub road_move: bool,
+    /// C.7: cornfields it trampled.
+    pub trampled: Vec<String>,
+}
+
+/// Carry out `action`'s path for company `c`. `charging` lets it come within
+/// 3" of the enemy (B.3).
+pub fn carry_out(state: &State, c: &Company, action: &Action, charging: bool) -> Moved {
+    let s = &state.scenario;
+    let normal = c.profile.movement.get();
+    let start = c.base(s);
+    let on_road = |b: &Base| {
+        s.terrain
+            .iter()
+            .filter(|t| matches!(t.kind, TerrainKind::Road | TerrainKind::Bridge))
+            .any(|t| t.feature().touches_bases(std::slice::from_ref(b)))
+    };
+    let mut road = action.road && on_road(&start);
+    let mut allowance = if road { normal * 1.5 } else { normal };
+    let mut cap = f64::INFINITY;
+    let start_level = steep_level(s.terrain.as_slice(), &start);
+    let mut m = Moved {
+        at: c.at,
+        facing: c.facing,
+        travelled: 0.0,
+        stopped: None,
+        points: vec![c.at],
+        in_water: false,
+        road_move: road,
+        trampled: Vec::new(),
+    };
+    'path: for step in &action.path {
+        let (dir, length) = match step {
+            PathStep::Pivot(d) => {
+                m.facing = m.facing.turned(*d);
+                continue;
+            }
+            PathStep::Forward(d) => (m.facing, d.get().max(0.0)),
+            PathStep::To(p) => {
+                let Some(f) = Angle::of_vector(*p - m.at) else {
+                    continue;
+                };
+                m.facing = f;
+                (f, (*p - m.at).length())
+            }
+        };
+        let mut done = 0.0;
+        while done < length - EPS {
+            let room = allowance.min(cap) - m.travelled;
+            if room <= EPS {
+                m.stopped = Some(limit_reason(allowance, cap));
+                break 'path;
+            }
+            let d = STEP.min(length - done).min(room);
+            let next = m.at + dir.unit_vector().scale(d);
+            let base = c.base_at(s, next, m.facing);
+            if let Err(why) = allowed(state, c, &base, charging) {
+                m.stopped = Some(why);
+                break 'path;
+            }
+            if road && !on_road(&base) {
+                // C.1: the bonus needs the whole move along the road.
+                road = false;
+                m.road_move = false;
+                allowance = normal;
+                if m.travelled + d > normal + EPS {
+                    m.stopped = Some("C.1 Roads: it left the road after its normal move".into());
+                    break 'path;
+                }
+            }
+            match terrain_limits(state, c, &base, start_level) {
+                Limit::Stop(why) => {
+                    m.stopped = Some(why);
+                    break 'path;
+                }
+                Limit::Cap(v) => cap = cap.min(v),
+                Limit::Free => {}
+            }
+            if m.travelled + d > cap + EPS {
+                m.stopped = Some(limit_reason(allowance, cap));
+                break 'path;
+            }
+            m.at = next;
+            m.travelled += d;
+            done += d;
+            for t in &s.terrain {
+                if matches!(t.kind, TerrainKind::Cornfield)
+                    && !m.trampled.contains(&t.id)
+                    && t.feature().touches_bases(std::slice::from_ref(&base))
+                {
+                    m.trampled.push(t.id.clone());
+                }
+            }
+            if entered_ford(s.terrain.as_slice(), &base) {
+                m.in_water = true;
+                m.stopped = Some("C.4 Streams: it halts on entering the water".into());
+                break 'path;
+            }
+        }
+        m.points.push(m.at);
+    }
+    if m.points.last() != Some(&m.at) {
+        m.points.push(m.at);
+    }
+    m
+}
+
+fn limit_reason(allowance: f64, cap: f64) -> String {
+    if cap < allowance {
+        format!("terrain restricts its move to {cap} in")
+    } else {
+        format!("B.1 Movement: its move is at most {allowance} in")
+    }
+}
+
+enum Limit {
+    Free,
+    Cap(f64),
+    Stop(String),
+}
+
+/// The table edge, other companies and the enemy's 3" (B.3).
+fn allowed(state: &State, c: &Company, base: &Base, charging: bool) -> Result<(), String> {
+    let s = &state.scenario;
+    if base.corners().iter().any(|p| !s.on_table(*p)) {
+        return Err("it reached the table edge".into());
+    }
+    for o in state
+        .companies
+        .iter()
+        .filter(|o| o.on_table() && o.id != c.id)
+    {
+        let gap = base_distance(base, &o.base(s)).get();
+        if o.side == c.side {
+            if gap < EPS && crate::geometry::overlaps(&[*base], &[o.base(s)]) {
+                return Err(format!("{} is in the way", o.short()));
+            }
+        } else if !charging && gap < MELEE_RANGE - EPS {
+            return Err(format!(
+                "B.3 Charges: it would come within 3 in of {} without a charge",
+                o.short()
+            ));
+        } else if charging && crate::geometry::overlaps(&[*base], &[o.base(s)]) {
+            return Err(format!("it reached {}", o.short()));
+        }
+    }
+    Ok(())
+}
+
+fn touches(t: &Terrain, base: &Base) -> bool {
+    t.feature().touches_bases(std::slice::from_ref(base))
+}
+
+/// The contour a base stands on, if on a steep hill (C.3).
+fn steep_level(terrain: &[Terrain], base: &Base) -> u32 {
+    terrain
+        .iter()
+        .filter_map(|t| match t.kind {
+            TerrainKind::Hill { steep: true, level } => {
+                let centre = Base {
+                    width: Distance(0.01),
+                    depth: Distance(0.01),
+                    ..*base
+                };
+                t.feature()
+                    .touches_bases(std::slice::from_ref(&centre))
+                    .then_some(level)
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn entered_ford(terrain: &[Terrain], base: &Base) -> bool {
+    let on_bridge = terrain
+        .iter()
+        .any(|t| matches!(t.kind, TerrainKind::Bridge) && touches(t, base));
+    !on_bridge
+        && terrain
+            .iter()
+            .any(|t| matches!(t.kind, TerrainKind::Water { fordable: true }) && touches(t, base))
+}
+
+/// What the ground a base would stand on does to the move (section C).
+fn terrain_limits(state: &State, c: &Company, base: &Base, start_level: u32) -> Limit {
+    let s = &state.scenario;
+    let troop = c.profile.troop;
+    let on_road = s
+        .terrain
+        .iter()
+        .any(|t| matches!(t.kind, TerrainKind::Road | TerrainKind::Bridge) && touches(t, base));
+    let on_bridge = s
+        .terrain
+        .iter()
+        .any(|t| matches!(t.kind, TerrainKind::Bridge) && touches(t, base));
+    let level = steep_level(s.terrain.as_slice(), base);
+    if level.abs_diff(start_level) > 1 {
+        return Limit::Stop("C.3 Hills: a steep hill is climbed one contour a turn".into());
+    }
+    let mut cap = f64::INFINITY;
+    for t in s.terrain.iter().filter(|t| touches(t, base)) {
+        let name = &t.name;
+        match &t.kind {
+            TerrainKind::Woods => {
+                if matches!(troop, TroopType::Artillery | TroopType::Wagons) || troop.is_cavalry() {
+                    return Limit::Stop(format!(
+                        "C.2 Woods: {} may not enter {name}",
+                        troop.label()
+                    ));
+                }
+                if troop == TroopType::LineInfantry {
+                    cap = cap.min(SLOW_MOVE);
+                }
+            }
+            TerrainKind::Town if !on_road => {
+                if !troop.is_infantry() {
+                    return Limit::Stop(format!(
+                        "C.5 Towns: {} enter {name} only along the road",
+                        troop.label()
+                    ));
+                }
+                cap = cap.min(SLOW_MOVE);
+            }
+            TerrainKind::Earthwork => {
+                if !(troop.is_infantry() || troop == TroopType::Artillery) {
+                    return Limit::Stop(format!(
+                        "C.6 Fortifications: {} may not enter {name}",
+                        troop.label()
+                    ));
+                }
+                cap = cap.min(SLOW_MOVE);
+            }
+            TerrainKind::Water { fordable: false } if !on_bridge => {
+                return Limit::Stop(format!("C.4 Rivers: {name} is crossed only by a bridge"));
+            }
+            TerrainKind::HighWall | TerrainKind::Gate { .. } => {
+                let breached = state.breaches.iter().any(|b| {
+                    b.wall == t.id && base.center.distance_to(b.at).get() <= s.base.width.get()
+                });
+                if !breached {
+                    return Limit::Stop(format!(
+                        "C.6 Fortifications: {name} is passed only by ladders in an assault or a breach"
+                    ));
+                }
+            }
+            // House rule: an abatis slows like a low wall.
+            TerrainKind::LowWall { .. } | TerrainKind::Abatis
+                if troop != TroopType::LightInfantry =>
+            {
+                cap = cap.min(SLOW_MOVE);
+            }
+            TerrainKind::Marsh {
+                light_infantry_cross,
+            } if !(*light_infantry_cross && troop == TroopType::LightInfantry) => {
+                return Limit::Stop(format!("C.7 Other terrain: {name} is impassable"));
+            }
+            TerrainKind::Other(o) => {
+                if o.impassable {
+                    return Limit::Stop(format!("C.7 Other terrain: {name} is impassable"));
+                }
+                if let Some(m) = o.max_move {
+                    cap = cap.min(m.get());
+                }
+            }
+            _ => {}
+        }
+    }
+    if cap.is_finite() {
+        Limit::Cap(cap)
+    } else {
+        Limit::Free
+    }
+}

@@ -1,0 +1,206 @@
+//! What a side may order: its deployment, then each half-turn the list of
+//! companies (or formed regiments) in the order they act.
+
+use crate::geometry::{Angle, Distance, Point};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The `orders:` block of a morschauser-macduff orders file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Orders {
+    /// Step 1: redeployment inside the side's zone, and the choice the side
+    /// makes if it wins the dice-off.
+    Deploy(Deployment),
+    /// The half-turn in which this side is active.
+    Turn(TurnOrders),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deployment {
+    /// A.5: if this side wins the dice-off, move first or second.
+    #[serde(default)]
+    pub if_winner: FirstChoice,
+    /// New positions; companies not listed stay where the scenario puts them.
+    #[serde(default)]
+    pub companies: Vec<Placement>,
+    /// Generals' positions and the company each joins, if any.
+    #[serde(default)]
+    pub generals: Vec<GeneralPlacement>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstChoice {
+    #[default]
+    First,
+    Second,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub company: String,
+    /// Centre of the base's front edge.
+    pub at: Point,
+    /// Degrees clockwise from facing +y; unchanged when absent.
+    #[serde(default)]
+    pub facing: Option<Angle>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GeneralPlacement {
+    pub general: String,
+    #[serde(default)]
+    pub at: Option<Point>,
+    /// A company of his side he joins (his position becomes the company's).
+    #[serde(default)]
+    pub attach: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnOrders {
+    /// A.5: companies and formed regiments in the order they act. Companies
+    /// not listed hold where they are (and fight if they must).
+    #[serde(default)]
+    pub actions: Vec<Action>,
+    /// C.6: mines of this side to fire this turn.
+    #[serde(default)]
+    pub fire_mines: Vec<String>,
+}
+
+/// One company's (or one formed regiment's) part of the half-turn.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Action {
+    /// The company that acts; or give `regiment`.
+    #[serde(default)]
+    pub company: Option<String>,
+    /// E.1: a formed regiment acting as one.
+    #[serde(default)]
+    pub regiment: Option<String>,
+    #[serde(default)]
+    pub sequence: Sequence,
+    /// Pivots and straight moves, in order.
+    #[serde(default)]
+    pub path: Vec<PathStep>,
+    /// C.1: claim the road bonus (the whole move must follow the road).
+    #[serde(default)]
+    pub road: bool,
+    /// The enemy company to shoot at.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// B.3: a charge into melee with this enemy.
+    #[serde(default)]
+    pub charge: Option<Charge>,
+    /// What to do when the order can no longer be carried out.
+    #[serde(default)]
+    pub fallback: Fallback,
+}
+
+impl Action {
+    /// The company or regiment named, for messages.
+    pub fn actor(&self) -> String {
+        match (&self.company, &self.regiment) {
+            (Some(c), _) => c.clone(),
+            (None, Some(r)) => r.clone(),
+            (None, None) => "(nobody)".into(),
+        }
+    }
+    /// Total straight movement asked for, pivots being free (B.1).
+    pub fn path_length(&self, start: Point, facing: Angle) -> Distance {
+        let mut at = start;
+        let mut total = 0.0;
+        let mut facing = facing;
+        for step in &self.path {
+            match step {
+                PathStep::Pivot(d) => facing = facing.turned(*d),
+                PathStep::Forward(d) => {
+                    total += d.get();
+                    at = at + facing.unit_vector().scale(d.get());
+                }
+                PathStep::To(p) => {
+                    total += (*p - at).length();
+                    if let Some(f) = Angle::of_vector(*p - at) {
+                        facing = f;
+                    }
+                    at = *p;
+                }
+            }
+        }
+        Distance(total)
+    }
+}
+
+/// B.2: in which order a company moves and fights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Sequence {
+    #[default]
+    MoveThenShoot,
+    ShootThenMove,
+    MoveOnly,
+    ShootOnly,
+    /// B.6: fight the melee it must, then retreat or advance.
+    MeleeThenMove,
+    /// Stay put and do nothing that is not forced.
+    Hold,
+}
+
+impl Sequence {
+    pub fn label(self) -> &'static str {
+        match self {
+            Sequence::MoveThenShoot => "move then shoot",
+            Sequence::ShootThenMove => "shoot then move",
+            Sequence::MoveOnly => "move only",
+            Sequence::ShootOnly => "shoot only",
+            Sequence::MeleeThenMove => "melee then move",
+            Sequence::Hold => "hold",
+        }
+    }
+    pub fn moves(self) -> bool {
+        !matches!(self, Sequence::ShootOnly | Sequence::Hold)
+    }
+    pub fn shoots(self) -> bool {
+        matches!(
+            self,
+            Sequence::MoveThenShoot | Sequence::ShootThenMove | Sequence::ShootOnly
+        )
+    }
+}
+
+/// One piece of a path (B.1: any number of pivots).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum PathStep {
+    /// Turn on the spot, degrees clockwise (negative: anticlockwise).
+    Pivot(f64),
+    /// Straight ahead, inches.
+    Forward(Distance),
+    /// Face this point and move straight to it (front centre ends there).
+    To(Point),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Charge {
+    /// The enemy company charged.
+    pub target: String,
+    /// B.3: claim a flank attack (checked before coming within 3").
+    #[serde(default)]
+    pub flank: bool,
+}
+
+/// What a company does when its order has become impossible.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Fallback {
+    /// Shoot at the nearest enemy it may shoot at.
+    Nearest,
+    /// Stay where it is.
+    #[default]
+    Hold,
+}

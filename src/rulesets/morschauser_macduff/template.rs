@@ -1,0 +1,76 @@
+//! Ready-to-edit orders for the side that owes them, with each company's
+//! choices as comments.
+
+use super::state::{Phase, State};
+use super::view::company_line;
+use crate::side::SideId;
+use std::fmt::Write;
+
+pub fn template(s: &State, side: &SideId) -> Option<String> {
+    match &s.phase {
+        Phase::Deployment => Some(deployment(s, side)),
+        Phase::HalfTurn { active, .. } if active == side => Some(turn(s, side)),
+        _ => None,
+    }
+}
+
+fn companies(s: &State, side: &SideId, t: &mut String) {
+    let _ = writeln!(t, "# Your companies:");
+    for c in s.live(side) {
+        let _ = writeln!(t, "#   {}", company_line(c));
+    }
+}
+
+fn deployment(s: &State, side: &SideId) -> String {
+    let mut t = String::new();
+    companies(s, side, &mut t);
+    let zone = s
+        .scenario
+        .sides
+        .iter()
+        .find(|x| &x.id == side)
+        .and_then(|x| x.zone);
+    match zone {
+        Some(z) => {
+            let _ = writeln!(
+                t,
+                "# You may redeploy inside x {} to {}, y {} to {}:\n#   companies: [{{company: ID, at: {{x: 0, y: 0}}, facing: 0}}]",
+                z.min.x, z.max.x, z.min.y, z.max.y
+            );
+        }
+        None => t.push_str("# The scenario fixes your positions.\n"),
+    }
+    t.push_str(
+        "# generals: [{general: ID, attach: COMPANY}] joins a general to a company.\n\
+         # if_winner: first | second - your choice should you win the dice-off.\n\
+         deploy:\n  if_winner: first\n  companies: []\n  generals: []\n",
+    );
+    t
+}
+
+fn turn(s: &State, side: &SideId) -> String {
+    let mut t = String::new();
+    companies(s, side, &mut t);
+    t.push_str(
+        "# List companies in the order they act. For each:\n\
+         #   sequence: move_then_shoot | shoot_then_move | move_only | shoot_only | melee_then_move | hold\n\
+         #   path: [{pivot: 45}, {forward: 6}, {to: {x: 10, y: 20}}]   (pivots are free)\n\
+         #   road: true claims +50% for a move wholly along a road\n\
+         #   target: ENEMY   charge: {target: ENEMY, flank: false}\n\
+         #   fallback: nearest | hold   (if the order becomes impossible)\n\
+         turn:\n  actions:\n",
+    );
+    for c in s.live(side) {
+        let charge = if c.profile.troop.may_charge() {
+            ""
+        } else {
+            "   # may not charge"
+        };
+        let _ = writeln!(
+            t,
+            "    - {{company: {}, sequence: hold, path: [], fallback: hold}}{charge}",
+            c.id
+        );
+    }
+    t
+}

@@ -1,0 +1,233 @@
+//! What each reader sees: everything on the table is open, with strength
+//! points, hits and generals.
+
+use super::scenario::TerrainKind;
+use super::state::{Phase, State};
+use crate::geometry::Shape;
+use crate::ruleset::Sight;
+use crate::side::SideId;
+use crate::view::{
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
+    TerrainStyle, TerrainView, UnitView, Viewer,
+};
+
+pub fn heading(s: &State) -> String {
+    match &s.phase {
+        Phase::Deployment => "Deployment".into(),
+        Phase::HalfTurn { turn, active } => format!("Turn {turn}, {}", s.side_name(active)),
+        Phase::Over(o) => format!("Game over: {}", o.reason),
+    }
+}
+
+fn style(k: &TerrainKind) -> TerrainStyle {
+    match k {
+        TerrainKind::Road | TerrainKind::Bridge => TerrainStyle::Road,
+        TerrainKind::Woods => TerrainStyle::Woods,
+        TerrainKind::Hill { .. } => TerrainStyle::Hill,
+        TerrainKind::Water { .. } => TerrainStyle::Water,
+        TerrainKind::Town => TerrainStyle::Town,
+        TerrainKind::Earthwork
+        | TerrainKind::HighWall
+        | TerrainKind::Gate { .. }
+        | TerrainKind::LowWall { .. } => TerrainStyle::Wall,
+        TerrainKind::Abatis | TerrainKind::Other(_) => TerrainStyle::Rough,
+        TerrainKind::Marsh { .. } => TerrainStyle::Marsh,
+        TerrainKind::Cornfield => TerrainStyle::Field,
+    }
+}
+
+pub fn map(s: &State) -> MapView {
+    let index = |side: &SideId| s.scenario.side_index(side).unwrap_or(0);
+    let terrain = s
+        .scenario
+        .terrain
+        .iter()
+        .map(|t| {
+            let (points, closed) = match &t.outline {
+                Shape::Polygon { points } => (points.clone(), true),
+                Shape::Polyline { points, .. } => (points.clone(), false),
+            };
+            let mut name = t.name.clone();
+            if s.burning.contains(&t.id) {
+                name.push_str(" (burning)");
+            }
+            TerrainView {
+                name,
+                style: style(&t.kind),
+                points,
+                closed,
+            }
+        })
+        .collect();
+    let units = s
+        .companies
+        .iter()
+        .filter(|c| c.on_table())
+        .map(|c| {
+            let b = c.base(&s.scenario);
+            UnitView {
+                id: c.id.clone(),
+                label: c.name.clone(),
+                side: index(&c.side),
+                bases: vec![BaseView {
+                    corners: b.corners(),
+                    side: index(&c.side),
+                }],
+                anchor: b.center,
+                facing: c.facing.degrees(),
+                formation: c.profile.troop.label().into(),
+                disruption: c.hits,
+                smoke: false,
+                note: Some(format!("SP {}/{}", c.strength(), c.profile.strength)),
+            }
+        })
+        .collect();
+    let mut markers: Vec<MarkerView> = s
+        .generals
+        .iter()
+        .filter(|g| !g.killed)
+        .map(|g| MarkerView {
+            kind: MarkerKind::Commander,
+            side: Some(index(&g.side)),
+            at: g
+                .attached
+                .as_ref()
+                .and_then(|a| s.company(a))
+                .map_or(g.at, |c| c.at),
+            label: g.name.clone(),
+        })
+        .collect();
+    markers.extend(s.scenario.objectives.iter().map(|o| MarkerView {
+        kind: MarkerKind::Objective,
+        side: s.scenario.side_index(&o.side),
+        at: o.at,
+        label: o.name.clone(),
+    }));
+    let arrows = s
+        .traces
+        .iter()
+        .filter(|t| t.points.len() > 1)
+        .map(|t| ArrowView {
+            kind: ArrowKind::Move,
+            side: index(&t.side),
+            path: t.points.clone(),
+        })
+        .collect();
+    MapView {
+        title: String::new(),
+        width: s.scenario.table.width.get(),
+        height: s.scenario.table.height.get(),
+        unit: "in".into(),
+        sides: s
+            .scenario
+            .sides
+            .iter()
+            .map(|x| SideStyle {
+                side: x.id.clone(),
+                name: x.name.clone(),
+                colour: x.colour.clone(),
+            })
+            .collect(),
+        terrain,
+        units,
+        markers,
+        arrows,
+        zones: Vec::new(),
+    }
+}
+
+/// One line describing a company, for panels and templates.
+pub fn company_line(c: &super::state::Company) -> String {
+    let p = &c.profile;
+    let fires: Vec<String> = p
+        .fires
+        .iter()
+        .map(|f| format!("{}\" on {}+", f.range.get(), f.hits_on))
+        .collect();
+    format!(
+        "{} [{}]: {}, SP {}/{} ({} hits), at ({:.1}, {:.1}) facing {:.0}, move {}\", fire {}, melee {}/{}{}",
+        c.name,
+        c.id,
+        p.troop.label(),
+        c.strength(),
+        p.strength,
+        c.hits,
+        c.at.x,
+        c.at.y,
+        c.facing.degrees(),
+        p.movement.get(),
+        if fires.is_empty() {
+            "none".into()
+        } else {
+            fires.join(", ")
+        },
+        p.front,
+        p.rear,
+        if c.halted_in_water {
+            ", halted in water"
+        } else {
+            ""
+        }
+    )
+}
+
+pub fn sight(s: &State, viewer: &Viewer) -> Sight {
+    let mut status = vec![heading(s)];
+    if let Some(f) = &s.first {
+        status.push(format!("{} moves first", s.side_name(f)));
+    }
+    for side in &s.scenario.sides {
+        status.push(format!(
+            "{}: {} of {} companies lost",
+            side.name,
+            s.losses.get(&side.id).copied().unwrap_or(0),
+            side.companies.len()
+        ));
+    }
+    for t in &s.burning {
+        status.push(format!("{t} is burning"));
+    }
+    for b in &s.breaches {
+        status.push(format!("{} is breached ({})", b.wall, b.cause));
+    }
+    let mut panels = vec![Panel {
+        title: "The battle".into(),
+        lines: status,
+    }];
+    let generals: Vec<String> = s
+        .generals
+        .iter()
+        .map(|g| {
+            format!(
+                "{} [{}] of {}: {}{}{}",
+                g.name,
+                g.id,
+                s.side_name(&g.side),
+                g.personality
+                    .map_or("personality not yet known", |p| p.label()),
+                g.attached
+                    .as_ref()
+                    .map(|a| format!(", with {a}"))
+                    .unwrap_or_default(),
+                if g.killed { ", killed" } else { "" }
+            )
+        })
+        .collect();
+    if !generals.is_empty() {
+        panels.push(Panel {
+            title: "Generals".into(),
+            lines: generals,
+        });
+    }
+    if let Viewer::Side(me) = viewer {
+        panels.push(Panel {
+            title: "Your companies".into(),
+            lines: s.live(me).map(company_line).collect(),
+        });
+    }
+    Sight {
+        heading: heading(s),
+        map: map(s),
+        panels,
+    }
+}

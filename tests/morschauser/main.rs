@@ -1,0 +1,10 @@
+//! Morschauser Meets MacDuff, rule by rule: the chart, the scenarios, the
+//! checks on receipt, the dice-off and movement. Section letters are the
+//! source's (A to E).
+
+mod chart;
+mod checks;
+mod common;
+mod dice_off;
+mod movement;
+mod scenarios;
