@@ -12,6 +12,7 @@ pub mod orders;
 pub mod outcome;
 pub mod scenario;
 pub mod setup;
+pub mod shooting;
 pub mod state;
 mod template;
 mod turn;

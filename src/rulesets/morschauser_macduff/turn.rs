@@ -1,11 +1,12 @@
 //! One side's half-turn: each listed company (or formed regiment) moves and
-//! fights in order (A.5). For now only movement is carried out; shooting and
-//! melee are reported as resolved in later work.
+//! fights in order (A.5). Movement and shooting are carried out; melee is
+//! reported as resolved in later work.
 
 use super::movement::{Moved, carry_out};
 use super::orders::{Action, Sequence, TurnOrders};
 use super::outcome;
 use super::setup::dice_off;
+use super::shooting;
 use super::state::{Breach, Phase, State, Trace};
 use super::units::TroopType;
 use crate::dice::Dice;
@@ -39,7 +40,7 @@ pub fn resolve(
             )));
         }
         for id in members {
-            act(&mut next, &id, a, &mut events);
+            act(&mut next, &id, a, dice, &mut events);
         }
     }
     // The half-turn is over: the other side, or a new turn.
@@ -87,7 +88,7 @@ fn members(s: &State, side: &SideId, a: &Action) -> Vec<String> {
 }
 
 /// One company's part: shooting, movement and melee in the ordered sequence.
-fn act(s: &mut State, id: &str, a: &Action, events: &mut Vec<Event>) {
+fn act(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut Vec<Event>) {
     let Some(c) = s.company(id).cloned() else {
         return;
     };
@@ -98,21 +99,8 @@ fn act(s: &mut State, id: &str, a: &Action, events: &mut Vec<Event>) {
         )));
         return;
     }
-    let shoot = |events: &mut Vec<Event>| {
-        if c.profile.fires.is_empty() {
-            return;
-        }
-        let target = a
-            .target
-            .clone()
-            .unwrap_or_else(|| format!("the fallback ({:?})", a.fallback).to_lowercase());
-        events.push(Event::public(format!(
-            "{} would shoot at {target}: shooting is resolved in later work",
-            c.short()
-        )));
-    };
     if a.sequence == Sequence::ShootThenMove || a.sequence == Sequence::ShootOnly {
-        shoot(events);
+        shooting::shoot(s, id, a, dice, events);
     }
     let mut moved: Option<Moved> = None;
     if a.sequence.moves() && !a.path.is_empty() {
@@ -137,7 +125,7 @@ fn act(s: &mut State, id: &str, a: &Action, events: &mut Vec<Event>) {
                 c.short()
             )));
         } else {
-            shoot(events);
+            shooting::shoot(s, id, a, dice, events);
         }
     }
     if let Some(ch) = &a.charge {

@@ -1,0 +1,515 @@
+//! Shooting (B.2, B.4, B.5, the terrain effects of section C, E.5, E.7).
+//!
+//! A shot is first judged legal or not (range, sight, melee, cover); a
+//! refused order falls back to the nearest legal target or to holding fire.
+//! A legal shot rolls one die per strength point against the weapon's score.
+
+use super::movement::MELEE_RANGE;
+use super::orders::{Action, Fallback};
+use super::scenario::{Terrain, TerrainKind};
+use super::state::{Breach, Company, State};
+use super::units::{Fire, FireKind, GunVariant, TroopType};
+use crate::dice::Dice;
+use crate::event::Event;
+use crate::geometry::{
+    Angle, Base, Distance, Point, Shape, TerrainFeature, TerrainTag, base_distance, line_of_sight,
+    segment_hits_area,
+};
+
+/// B.5, E.7h: a howitzer's overhead shell hits on a 6 only, out to 24".
+pub const OVERHEAD_HITS_ON: u32 = 6;
+pub const OVERHEAD_RANGE: f64 = 24.0;
+/// C.6: a heavy gun within this of a high wall may try for a breach.
+pub const BREACH_RANGE: f64 = 12.0;
+
+/// A shot judged legal: what is fired and what it needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shot {
+    pub target: String,
+    pub distance: f64,
+    pub fire: Fire,
+    /// The score needed once every modifier is applied (above 6: no hit).
+    pub hits_on: u32,
+    /// The modifiers and special fire, in words, for the dice log.
+    pub notes: Vec<String>,
+}
+
+/// Company `id` shoots as `a` orders, its fallback taking over when the
+/// order cannot be carried out.
+pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut Vec<Event>) {
+    let Some(c) = s.company(id).cloned() else {
+        return;
+    };
+    if !c.on_table() || c.profile.fires.is_empty() {
+        return;
+    }
+    // B.4: within 3" it must melee instead; no fallback can change that.
+    if let Some(e) = s
+        .enemies(&c.side)
+        .find(|e| gap(s, &c, e) <= MELEE_RANGE + 1e-9)
+    {
+        events.push(Event::public(format!(
+            "{} is within 3 in of {} and must melee rather than shoot (B.4)",
+            c.short(),
+            e.short()
+        )));
+        return;
+    }
+    if c.halted_in_water {
+        events.push(Event::public(format!(
+            "{} is crossing water and cannot shoot (C.4)",
+            c.short()
+        )));
+        return;
+    }
+    if let Some(wall) = a
+        .target
+        .as_ref()
+        .and_then(|t| s.scenario.terrain(t))
+        .cloned()
+    {
+        breach(s, &c, &wall.id, dice, events);
+        return;
+    }
+    let shot = match &a.target {
+        Some(t) => match judge(s, &c, t) {
+            Ok(shot) => Some(shot),
+            Err(why) => {
+                events.push(Event::public(format!(
+                    "{} cannot shoot at {t}: {why}; it falls back to {}",
+                    c.short(),
+                    fallback_label(a.fallback)
+                )));
+                fallback(s, &c, a.fallback)
+            }
+        },
+        None => fallback(s, &c, a.fallback),
+    };
+    match shot {
+        Some(shot) => fire(s, &c, &shot, dice, events),
+        None => events.push(Event::public(format!("{} holds its fire", c.short()))),
+    }
+}
+
+fn fallback_label(f: Fallback) -> &'static str {
+    match f {
+        Fallback::Nearest => "the nearest target",
+        Fallback::Hold => "holding its fire",
+    }
+}
+
+/// The fallback's shot, if it has one.
+fn fallback(s: &State, c: &Company, f: Fallback) -> Option<Shot> {
+    match f {
+        Fallback::Hold => None,
+        Fallback::Nearest => {
+            let mut shots: Vec<Shot> = s
+                .enemies(&c.side)
+                .filter_map(|e| judge(s, c, &e.id).ok())
+                .collect();
+            shots.sort_by(|a, b| {
+                a.distance
+                    .total_cmp(&b.distance)
+                    .then(a.target.cmp(&b.target))
+            });
+            shots.into_iter().next()
+        }
+    }
+}
+
+/// Edge-to-edge distance between two companies' bases.
+fn gap(s: &State, a: &Company, b: &Company) -> f64 {
+    base_distance(&a.base(&s.scenario), &b.base(&s.scenario)).get()
+}
+
+/// Whether `c` may shoot at `target`, and with what; or why not.
+pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
+    let sc = &s.scenario;
+    let Some(t) = s.company(target) else {
+        return Err("there is no such company".into());
+    };
+    if t.side == c.side {
+        return Err(format!("{} is a friendly company", t.short()));
+    }
+    if !t.on_table() {
+        return Err(format!("{} is no longer on the table", t.short()));
+    }
+    // B.4: a company in melee cannot be targeted.
+    if s.enemies(&t.side).any(|e| gap(s, t, e) <= MELEE_RANGE + 1e-9) {
+        return Err(format!("{} is in melee (B.4)", t.short()));
+    }
+    let distance = gap(s, c, t);
+    let Some(fire) = c
+        .profile
+        .fires
+        .iter()
+        .find(|f| distance <= f.range.get() + 1e-9)
+        .copied()
+    else {
+        let max = c.profile.max_range().map(Distance::get).unwrap_or(0.0);
+        return Err(format!(
+            "{} is {distance:.1} in away, beyond its {max:.0} in range",
+            t.short()
+        ));
+    };
+    let mut shot = Shot {
+        target: t.id.clone(),
+        distance,
+        fire,
+        hits_on: fire.hits_on,
+        notes: Vec::new(),
+    };
+    let from = c.base(sc).front_center();
+    let to = t.base(sc).center;
+    let (tb, cb) = (t.base(sc), c.base(sc));
+    // C.3: reverse slopes and the ground behind a hill are hidden.
+    let (shooter_level, target_level) = (level(s, &cb), level(s, &tb));
+    let crest = sc.terrain.iter().any(|h| match h.kind {
+        TerrainKind::Hill { level, .. } => {
+            level > shooter_level
+                && level > target_level
+                && !line_of_sight(from, to, &[h.feature()], &[TerrainTag::Hill])
+        }
+        _ => false,
+    });
+    if crest {
+        return Err(format!(
+            "{} is behind a hill or on its reverse slope (C.3)",
+            t.short()
+        ));
+    }
+    // B.5: terrain and companies in between block sight.
+    let blockers: Vec<&Terrain> = sc
+        .terrain
+        .iter()
+        .filter(|x| blocks_sight(s, &x.kind, &x.id))
+        .filter(|x| !line_of_sight(from, to, &[tagged(x.feature())], &[TerrainTag::Obstruction]))
+        .collect();
+    let woods_only = blockers
+        .iter()
+        .all(|x| matches!(x.kind, TerrainKind::Woods));
+    let between: Vec<&Company> = s
+        .companies
+        .iter()
+        .filter(|o| o.on_table() && o.id != c.id && o.id != t.id)
+        .filter(|o| segment_hits_area(from, to, &base_area(&o.base(sc))))
+        .collect();
+    if let Some(e) = between.iter().find(|o| o.side != c.side) {
+        return Err(format!("{} is in the way (B.5)", e.short()));
+    }
+    let friends: Vec<&&Company> = between.iter().filter(|o| o.side == c.side).collect();
+    let howitzer = c.profile.overhead;
+    // B.5: a gun on a hill fires shot over lower friends nearer to it.
+    let over_friends_from_hill = c.profile.troop == TroopType::Artillery
+        && fire.kind == FireKind::ShotShell
+        && friends.iter().all(|o| {
+            let ob = o.base(sc);
+            level(s, &ob) < shooter_level
+                && base_distance(&ob, &cb).get() < base_distance(&ob, &tb).get()
+        });
+    // C.2: a company wholly inside a wood is hidden; at its edge it is seen.
+    let deep_in_woods = sc.terrain.iter().any(|x| {
+        matches!(x.kind, TerrainKind::Woods) && x.feature().contains_bases(std::slice::from_ref(&tb))
+    });
+    let mut overhead = false;
+    if !blockers.is_empty() || !friends.is_empty() || deep_in_woods {
+        let terrain_clear = blockers.is_empty() && !deep_in_woods;
+        if terrain_clear && over_friends_from_hill {
+            shot.notes.push("over friends on lower ground (B.5)".into());
+        } else if howitzer && woods_only {
+            overhead = true;
+        } else {
+            let why = match (blockers.first(), friends.first()) {
+                (Some(x), _) => x.name.clone(),
+                (None, Some(o)) => o.short(),
+                (None, None) => format!("the wood around {}", t.short()),
+            };
+            return Err(format!("{why} blocks the line of sight (B.5)"));
+        }
+    }
+    let in_woods = touching(s, &tb, |k| matches!(k, TerrainKind::Woods));
+    if overhead {
+        let Some(shell) = c
+            .profile
+            .fires
+            .iter()
+            .find(|f| f.kind == FireKind::ShotShell)
+            .copied()
+        else {
+            return Err("it has no shell for overhead fire".into());
+        };
+        if distance > OVERHEAD_RANGE + 1e-9 {
+            return Err(format!(
+                "{} is {distance:.1} in away, beyond the {OVERHEAD_RANGE:.0} in of overhead fire",
+                t.short()
+            ));
+        }
+        shot.fire = shell;
+        shot.hits_on = OVERHEAD_HITS_ON;
+        shot.notes.push("overhead shell, 6 only (B.5)".into());
+        return Ok(shot);
+    }
+    if in_woods {
+        shot.hits_on += 1;
+        shot.notes.push("-1 target in woods".into());
+    }
+    let town = touching(s, &tb, |k| {
+        matches!(k, TerrainKind::Town | TerrainKind::Earthwork)
+    });
+    if town && (t.profile.troop.is_infantry() || t.profile.troop == TroopType::Artillery) {
+        let p = c.profile.town_penalty;
+        shot.hits_on += p;
+        shot.notes.push(format!("-{p} target in a town or earthwork"));
+    }
+    let cover = touching(s, &tb, |k| match k {
+        TerrainKind::LowWall { cover } => *cover,
+        TerrainKind::Other(o) => o.cover,
+        _ => false,
+    });
+    if cover {
+        shot.hits_on += 1;
+        shot.notes.push("-1 target behind cover".into());
+    }
+    Ok(shot)
+}
+
+fn holds_point(x: &Terrain, p: Point) -> bool {
+    let tiny = Base::new(p, Angle(0.0), Distance(0.01), Distance(0.01));
+    x.feature().touches_bases(std::slice::from_ref(&tiny))
+}
+
+/// Whether a piece of terrain stops a sight line (B.5, C.2, C.5, C.6, C.7).
+fn blocks_sight(s: &State, k: &TerrainKind, id: &str) -> bool {
+    match k {
+        TerrainKind::Woods
+        | TerrainKind::Town
+        | TerrainKind::HighWall
+        | TerrainKind::Gate { .. } => true,
+        TerrainKind::Cornfield => !s.trampled.contains(id),
+        TerrainKind::Other(o) => o.blocks_sight,
+        _ => false,
+    }
+}
+
+/// The feature tagged as an obstruction, so that one sight test fits all.
+fn tagged(mut f: TerrainFeature) -> TerrainFeature {
+    f.tags = vec![TerrainTag::Obstruction];
+    f
+}
+
+fn base_area(b: &Base) -> geo::MultiPolygon<f64> {
+    TerrainFeature {
+        id: String::new(),
+        name: String::new(),
+        tags: Vec::new(),
+        elevation: None,
+        shape: Shape::Polygon {
+            points: b.corners().to_vec(),
+        },
+    }
+    .area()
+}
+
+/// The highest hill contour under a base's centre (0 off hills).
+fn level(s: &State, b: &Base) -> u32 {
+    s.scenario
+        .terrain
+        .iter()
+        .filter_map(|t| match t.kind {
+            TerrainKind::Hill { level, .. } => holds_point(t, b.center).then_some(level),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn touching(s: &State, b: &Base, kind: impl Fn(&TerrainKind) -> bool) -> bool {
+    s.scenario
+        .terrain
+        .iter()
+        .any(|t| kind(&t.kind) && t.feature().touches_bases(std::slice::from_ref(b)))
+}
+
+/// Roll the shot and apply its hits.
+fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut Vec<Event>) {
+    let Some(t) = s.company(&shot.target).cloned() else {
+        return;
+    };
+    let weapon = match shot.fire.kind {
+        FireKind::Small => c.profile.weapon.label(),
+        FireKind::Canister => "canister",
+        FireKind::ShotShell => "shot and shell",
+    };
+    let notes = if shot.notes.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", shot.notes.join(", "))
+    };
+    let sp = c.strength();
+    if shot.hits_on > 6 {
+        events.push(Event::public(format!(
+            "{} shoots {weapon} at {} ({:.1} in) but would need {}: no hit is possible{notes}",
+            c.short(),
+            t.short(),
+            shot.distance,
+            shot.hits_on
+        )));
+        return;
+    }
+    let purpose = format!(
+        "{}, {sp} SP, {weapon} at {} ({:.1} in): hits on {}-6{notes}",
+        c.short(),
+        t.short(),
+        shot.distance,
+        shot.hits_on
+    );
+    let mut hits = 0;
+    for _ in 0..sp {
+        if dice.d6(purpose.clone()) >= shot.hits_on {
+            hits += 1;
+        }
+    }
+    let left = t.strength().saturating_sub(hits);
+    events.push(Event::public(format!(
+        "{} shoots {weapon} at {} ({:.1} in) with {sp} dice needing {}+{notes}: {hits} hit{}",
+        c.short(),
+        t.short(),
+        shot.distance,
+        shot.hits_on,
+        if hits == 1 { "" } else { "s" }
+    )));
+    if hits > 0
+        && let Some(tm) = s.company_mut(&t.id)
+    {
+        tm.hits += hits;
+        if left == 0 {
+            s.destroy(&t.id);
+            events.push(Event::public(format!(
+                "{} is destroyed and removed (A.1)",
+                t.short()
+            )));
+        } else {
+            events.push(Event::public(format!(
+                "{} has {left} SP left",
+                t.short()
+            )));
+        }
+    }
+    // C.5: artillery hits on a town may set it on fire.
+    if hits > 0 && c.profile.troop == TroopType::Artillery {
+        let tb = t.base(&s.scenario);
+        let towns: Vec<(String, String)> = s
+            .scenario
+            .terrain
+            .iter()
+            .filter(|x| matches!(x.kind, TerrainKind::Town))
+            .filter(|x| x.feature().touches_bases(std::slice::from_ref(&tb)))
+            .filter(|x| !s.burning.contains(&x.id))
+            .map(|x| (x.id.clone(), x.name.clone()))
+            .collect();
+        for (id, name) in towns {
+            let d = dice.d6(format!("{}: does {name} catch fire? (6)", c.short()));
+            if d == 6 {
+                s.burning.insert(id);
+                events.push(Event::public(format!(
+                    "{name} catches fire and will burn for the rest of the game; its occupants must leave on their next move (C.5)"
+                )));
+            }
+        }
+    }
+}
+
+/// C.6: a heavy gun within 12" of a high wall rolls for a breach.
+fn breach(s: &mut State, c: &Company, wall: &str, dice: &mut Dice, events: &mut Vec<Event>) {
+    let Some(w) = s.scenario.terrain(wall).cloned() else {
+        return;
+    };
+    if !matches!(w.kind, TerrainKind::HighWall | TerrainKind::Gate { .. }) {
+        events.push(Event::public(format!(
+            "{} cannot shoot at {}: only companies, or a high wall for a heavy gun, are targets; it holds its fire",
+            c.short(),
+            w.name
+        )));
+        return;
+    }
+    if gun_of(s, &c.id) != Some(GunVariant::Heavy) {
+        events.push(Event::public(format!(
+            "{} cannot breach {}: only a heavy gun can (C.6); it holds its fire",
+            c.short(),
+            w.name
+        )));
+        return;
+    }
+    let cb = c.base(&s.scenario);
+    let Some((d, at)) = nearest_on(&w.outline, &cb) else {
+        return;
+    };
+    if d > BREACH_RANGE + 1e-9 {
+        events.push(Event::public(format!(
+            "{} is {d:.1} in from {}, beyond the 12 in a breach needs (C.6); it holds its fire",
+            c.short(),
+            w.name
+        )));
+        return;
+    }
+    let roll = dice.d6(format!(
+        "{}: heavy gun at {} ({d:.1} in): breach on 6",
+        c.short(),
+        w.name
+    ));
+    if roll == 6 {
+        s.breaches.push(Breach {
+            wall: w.id.clone(),
+            at,
+            cause: format!("heavy gun {}", c.id),
+        });
+        events.push(Event::public(format!(
+            "{} breaches {} (C.6)",
+            c.short(),
+            w.name
+        )));
+    } else {
+        events.push(Event::public(format!(
+            "{} pounds {} but makes no breach",
+            c.short(),
+            w.name
+        )));
+    }
+}
+
+/// The nearest point of an outline's line to the base's front centre.
+fn nearest_on(shape: &Shape, b: &Base) -> Option<(f64, Point)> {
+    let p = b.front_center();
+    let pts = match shape {
+        Shape::Polyline { points, .. } => points.clone(),
+        Shape::Polygon { points } => {
+            let mut v = points.clone();
+            v.extend(points.first().copied());
+            v
+        }
+    };
+    pts.windows(2)
+        .map(|w| {
+            let (a, b) = (w[0], w[1]);
+            let ab = b - a;
+            let len2 = ab.dot(ab);
+            let k = if len2 > 0.0 {
+                ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let q = a + ab.scale(k);
+            ((p - q).length(), q)
+        })
+        .min_by(|x, y| x.0.total_cmp(&y.0))
+}
+
+/// The gun variant the scenario gives a company (field for non-guns).
+fn gun_of(s: &State, id: &str) -> Option<GunVariant> {
+    s.scenario
+        .sides
+        .iter()
+        .flat_map(|x| &x.companies)
+        .find(|c| c.id == id)
+        .map(|c| c.gun)
+}
