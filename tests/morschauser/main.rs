@@ -8,3 +8,4 @@ mod common;
 mod dice_off;
 mod movement;
 mod scenarios;
+mod shooting;

@@ -97,18 +97,3 @@ fn b3_no_company_comes_within_3_inches_without_a_charge() {
     assert!((c.at.y - 15.0).abs() < 0.26, "{:?}", c.at);
     assert!(texts(&r).iter().any(|t| t.contains("within 3 in")));
 }
-
-#[test]
-fn shooting_and_melee_are_reported_for_later_work() {
-    let s = table();
-    let a = Action {
-        target: Some("r-li".into()),
-        ..fwd("b-lt", 3.0)
-    };
-    let r = resolve(&s, turn(vec![a]), vec![]);
-    assert!(
-        texts(&r)
-            .iter()
-            .any(|t| t.contains("shooting is resolved in later work"))
-    );
-}

@@ -135,7 +135,9 @@ pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
         return Err(format!("{} is no longer on the table", t.short()));
     }
     // B.4: a company in melee cannot be targeted.
-    if s.enemies(&t.side).any(|e| gap(s, t, e) <= MELEE_RANGE + 1e-9) {
+    if s.enemies(&t.side)
+        .any(|e| gap(s, t, e) <= MELEE_RANGE + 1e-9)
+    {
         return Err(format!("{} is in melee (B.4)", t.short()));
     }
     let distance = gap(s, c, t);
@@ -209,7 +211,8 @@ pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
         });
     // C.2: a company wholly inside a wood is hidden; at its edge it is seen.
     let deep_in_woods = sc.terrain.iter().any(|x| {
-        matches!(x.kind, TerrainKind::Woods) && x.feature().contains_bases(std::slice::from_ref(&tb))
+        matches!(x.kind, TerrainKind::Woods)
+            && x.feature().contains_bases(std::slice::from_ref(&tb))
     });
     let mut overhead = false;
     if !blockers.is_empty() || !friends.is_empty() || deep_in_woods {
@@ -259,7 +262,8 @@ pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
     if town && (t.profile.troop.is_infantry() || t.profile.troop == TroopType::Artillery) {
         let p = c.profile.town_penalty;
         shot.hits_on += p;
-        shot.notes.push(format!("-{p} target in a town or earthwork"));
+        shot.notes
+            .push(format!("-{p} target in a town or earthwork"));
     }
     let cover = touching(s, &tb, |k| match k {
         TerrainKind::LowWall { cover } => *cover,
@@ -389,10 +393,7 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
                 t.short()
             )));
         } else {
-            events.push(Event::public(format!(
-                "{} has {left} SP left",
-                t.short()
-            )));
+            events.push(Event::public(format!("{} has {left} SP left", t.short())));
         }
     }
     // C.5: artillery hits on a town may set it on fire.
