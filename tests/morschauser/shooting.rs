@@ -397,7 +397,7 @@ fn c5_infantry_at_a_town_edge_is_hit_2_harder_1_for_heavy_guns_and_towns_burn() 
         rect(5.0, 12.0, 15.0, 20.0),
     );
     place(&mut s, "b-art", 10.0, 5.0, 0.0);
-    place(&mut s, "r-li", 10.0, 12.5, 180.0);
+    place(&mut s, "r-li", 10.0, 10.5, 180.0);
     // Canister 2 becomes 4; one hit, then the fire die: 5, no fire.
     let r = shoot(&s, "b-art", "r-li", vec![4, 3, 5]);
     assert!(r.dice[0].1.contains("hits on 4-6"), "{:?}", r.dice);
@@ -523,4 +523,78 @@ fn b2_road_moving_and_early_artillery_cannot_shoot_after_moving() {
     let r = resolve(&s, turn(vec![plain]), vec![6, 6]);
     assert!(texts(&r).iter().any(|t| t.contains("early artillery")));
     assert_eq!(r.state.company("r-li").unwrap().hits, 0);
+}
+
+fn red_general(s: &mut State, x: f64, y: f64) {
+    s.generals
+        .push(galloper::rulesets::morschauser_macduff::state::General {
+            id: "r-gen".into(),
+            name: "Lord Red".into(),
+            side: red(),
+            at: Point::new(x, y),
+            personality: None,
+            attached: None,
+            killed: false,
+        });
+}
+
+#[test]
+fn e5_a_general_may_be_shot_only_as_the_closest_target() {
+    let mut s = clear();
+    place(&mut s, "b-li", 10.0, 5.0, 0.0);
+    place(&mut s, "r-li", 10.0, 9.0, 180.0);
+    red_general(&mut s, 14.0, 10.0);
+    // The Red company is nearer: refused, and the fallback holds.
+    let r = shoot(&s, "b-li", "r-gen", vec![6, 6, 6, 6]);
+    assert!(r.dice.is_empty());
+    assert!(has(&r.texts, "not the closest target"), "{:?}", r.texts);
+    assert!(!r.state.general("r-gen").unwrap().killed);
+    // Once he is the closest, he may be shot; a hit kills him.
+    place(&mut s, "r-li", 30.0, 40.0, 180.0);
+    let r = shoot(&s, "b-li", "r-gen", vec![1, 1, 5, 1]);
+    assert_eq!(r.dice.len(), 4);
+    assert!(r.state.general("r-gen").unwrap().killed, "{:?}", r.texts);
+    let r = shoot(&s, "b-li", "r-gen", vec![1, 1, 4, 1]);
+    assert!(!r.state.general("r-gen").unwrap().killed);
+}
+
+#[test]
+fn c5_a_company_deep_inside_a_town_cannot_be_shot() {
+    let mut s = clear();
+    terrain(
+        &mut s,
+        "town",
+        TerrainKind::Town,
+        rect(5.0, 12.0, 15.0, 22.0),
+    );
+    place(&mut s, "b-art", 10.0, 5.0, 0.0);
+    place(&mut s, "r-li", 10.0, 15.0, 180.0);
+    let e = judge(&s, s.company("b-art").unwrap(), "r-li").unwrap_err();
+    assert!(e.contains("inside a town"), "{e}");
+}
+
+#[test]
+fn c5_towns_block_sight_through_them() {
+    let mut s = clear();
+    terrain(
+        &mut s,
+        "town",
+        TerrainKind::Town,
+        rect(5.0, 12.0, 15.0, 16.0),
+    );
+    place(&mut s, "b-art", 10.0, 5.0, 0.0);
+    place(&mut s, "r-li", 10.0, 20.0, 180.0);
+    let e = judge(&s, s.company("b-art").unwrap(), "r-li").unwrap_err();
+    assert!(e.contains("The town blocks"), "{e}");
+}
+
+#[test]
+fn c4_a_company_halted_in_water_cannot_shoot() {
+    let mut s = clear();
+    place(&mut s, "b-li", 10.0, 5.0, 0.0);
+    place(&mut s, "r-li", 10.0, 10.0, 180.0);
+    s.company_mut("b-li").unwrap().halted_in_water = true;
+    let r = shoot(&s, "b-li", "r-li", vec![6, 6, 6, 6]);
+    assert!(r.dice.is_empty());
+    assert!(has(&r.texts, "C.4"));
 }

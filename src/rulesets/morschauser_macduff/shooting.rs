@@ -13,7 +13,7 @@ use crate::dice::Dice;
 use crate::event::Event;
 use crate::geometry::{
     Angle, Base, Distance, Point, Shape, TerrainFeature, TerrainTag, base_distance, line_of_sight,
-    segment_hits_area,
+    point_to_bases, segment_hits_area,
 };
 
 /// B.5, E.7h: a howitzer's overhead shell hits on a 6 only, out to 24".
@@ -71,6 +71,24 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
         breach(s, &c, &wall.id, dice, events);
         return;
     }
+    if let Some(g) = a.target.as_ref().and_then(|t| s.general(t)).cloned() {
+        match judge_general(s, &c, &g.id) {
+            Ok(fire) => return shoot_general(s, &c, &g.id, fire, dice, events),
+            Err(why) => {
+                events.push(Event::public(format!(
+                    "{} cannot shoot at {}: {why}; it falls back to {}",
+                    c.short(),
+                    g.name,
+                    fallback_label(a.fallback)
+                )));
+                match fallback(s, &c, a.fallback) {
+                    Some(shot) => fire(s, &c, &shot, dice, events),
+                    None => events.push(Event::public(format!("{} holds its fire", c.short()))),
+                }
+                return;
+            }
+        }
+    }
     let shot = match &a.target {
         Some(t) => match judge(s, &c, t) {
             Ok(shot) => Some(shot),
@@ -114,6 +132,100 @@ fn fallback(s: &State, c: &Company, f: Fallback) -> Option<Shot> {
             });
             shots.into_iter().next()
         }
+    }
+}
+
+/// E.5: a general may be shot at only when he is the closest target.
+fn judge_general(s: &State, c: &Company, id: &str) -> Result<(f64, Fire), String> {
+    let sc = &s.scenario;
+    let Some(g) = s.general(id) else {
+        return Err("there is no such general".into());
+    };
+    if g.side == c.side {
+        return Err(format!("{} is a friendly general", g.name));
+    }
+    if g.killed {
+        return Err(format!("{} has already fallen", g.name));
+    }
+    if g.attached.is_some() {
+        return Err(format!(
+            "{} is with a company and shares its fate (E.5)",
+            g.name
+        ));
+    }
+    let cb = c.base(sc);
+    let d = point_to_bases(g.at, std::slice::from_ref(&cb)).get();
+    let nearer = s
+        .enemies(&c.side)
+        .map(|e| base_distance(&cb, &e.base(sc)).get())
+        .chain(
+            s.generals
+                .iter()
+                .filter(|o| o.side != c.side && !o.killed && o.id != g.id && o.attached.is_none())
+                .map(|o| point_to_bases(o.at, std::slice::from_ref(&cb)).get()),
+        )
+        .any(|x| x <= d);
+    if nearer {
+        return Err(format!("{} is not the closest target (E.5)", g.name));
+    }
+    let from = cb.front_center();
+    if let Some(x) = sc
+        .terrain
+        .iter()
+        .filter(|x| blocks_sight(s, &x.kind, &x.id))
+        .find(|x| {
+            !line_of_sight(
+                from,
+                g.at,
+                &[tagged(x.feature())],
+                &[TerrainTag::Obstruction],
+            )
+        })
+    {
+        return Err(format!("{} blocks the line of sight (B.5)", x.name));
+    }
+    c.profile
+        .fires
+        .iter()
+        .find(|f| d <= f.range.get() + 1e-9)
+        .map(|f| (d, *f))
+        .ok_or_else(|| format!("{} is {d:.1} in away, out of range", g.name))
+}
+
+/// House rule (E.5): any hit on a general standing alone kills him.
+fn shoot_general(
+    s: &mut State,
+    c: &Company,
+    id: &str,
+    (d, f): (f64, Fire),
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) {
+    let Some(name) = s.general(id).map(|g| g.name.clone()) else {
+        return;
+    };
+    let sp = c.strength();
+    let purpose = format!(
+        "{}, {sp} SP, at General {name} ({d:.1} in): hits on {}-6",
+        c.short(),
+        f.hits_on
+    );
+    let hits = (0..sp)
+        .filter(|_| dice.d6(purpose.clone()) >= f.hits_on)
+        .count();
+    if hits > 0 {
+        if let Some(g) = s.generals.iter_mut().find(|g| g.id == id) {
+            g.killed = true;
+        }
+        events.push(Event::public(format!(
+            "{} shoots at {name} and kills him (E.5)",
+            c.short()
+        )));
+    } else {
+        events.push(Event::public(format!(
+            "{} shoots at {name} and misses",
+            c.short()
+        )));
     }
 }
 
@@ -209,7 +321,17 @@ pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
             level(s, &ob) < shooter_level
                 && base_distance(&ob, &cb).get() < base_distance(&ob, &tb).get()
         });
-    // C.2: a company wholly inside a wood is hidden; at its edge it is seen.
+    // C.2, C.5: a company wholly inside a wood or town is hidden; at the
+    // edge it is seen.
+    let deep_in_town = sc.terrain.iter().any(|x| {
+        matches!(x.kind, TerrainKind::Town) && x.feature().contains_bases(std::slice::from_ref(&tb))
+    });
+    if deep_in_town {
+        return Err(format!(
+            "{} is inside a town, not at its edge (C.5)",
+            t.short()
+        ));
+    }
     let deep_in_woods = sc.terrain.iter().any(|x| {
         matches!(x.kind, TerrainKind::Woods)
             && x.feature().contains_bases(std::slice::from_ref(&tb))
