@@ -1,5 +1,5 @@
 //! Morschauser Meets MacDuff, rule by rule: the chart, the scenarios, the
-//! checks on receipt, the dice-off and movement. Section letters are the
+//! checks on receipt, the dice-off, movement and shooting. Section letters are the
 //! source's (A to E).
 
 mod chart;

@@ -1,4 +1,4 @@
-//! B.1, B.3 and section C: movement only (shooting and melee come later).
+//! B.1, B.3 and section C: movement (shooting is in `shooting.rs`).
 
 use crate::common::*;
 use galloper::geometry::Distance;

@@ -62,9 +62,11 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
         )));
         return;
     }
+    // C.6: a heavy gun may name a high wall instead of a company.
     if let Some(wall) = a
         .target
         .as_ref()
+        .filter(|t| s.company(t).is_none() && s.general(t).is_none())
         .and_then(|t| s.scenario.terrain(t))
         .cloned()
     {
