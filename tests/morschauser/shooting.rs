@@ -598,3 +598,31 @@ fn c4_a_company_halted_in_water_cannot_shoot() {
     assert!(r.dice.is_empty());
     assert!(has(&r.texts, "C.4"));
 }
+
+#[test]
+fn b4_a_target_that_is_not_an_enemy_is_refused_on_receipt() {
+    let s = clear();
+    let bad = |t: &str| check(&s, &blue(), &turn(vec![at("b-li", t)]));
+    for t in ["b-li2", "nobody", "wood"] {
+        let v = bad(t);
+        assert_eq!(v.len(), 1, "{t}: {v:?}");
+        assert_eq!(
+            v[0].rule,
+            galloper::rulesets::morschauser_macduff::check::TARGET
+        );
+    }
+    assert_eq!(bad("r-li"), vec![]);
+}
+
+#[test]
+fn b4_no_target_and_hold_is_silent() {
+    let mut s = clear();
+    place(&mut s, "b-li", 10.0, 5.0, 0.0);
+    place(&mut s, "r-li", 10.0, 10.0, 180.0);
+    let a = Action {
+        target: None,
+        ..at("b-li", "r-li")
+    };
+    let r = shoot_with(&s, a, vec![6, 6, 6, 6]);
+    assert!(r.dice.is_empty() && r.texts.is_empty(), "{:?}", r.texts);
+}

@@ -3,6 +3,7 @@
 //! the company follows its fallback.
 
 use super::orders::{Action, Deployment, Orders, Sequence, TurnOrders};
+use super::scenario::TerrainKind;
 use super::state::{Phase, State};
 use crate::geometry::Distance;
 use crate::ruleset::Violation;
@@ -20,6 +21,7 @@ pub const ACTOR: &str = "A.5 Sequence of play: each entry names one company or o
 pub const REGIMENTS: &str = "E.1 Formed regiments";
 pub const DEPLOY: &str = "A.5 Deployment";
 pub const MINES: &str = "C.6 Fortifications: mines";
+pub const TARGET: &str = "B.4 Shooting: a target";
 
 pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
     match (&state.phase, orders) {
@@ -278,6 +280,32 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
             "B.3 Charges: a charge is made against an enemy company",
             format!("{} is not an enemy company", ch.target),
         ));
+    }
+    if let Some(t) = &a.target {
+        let side = members
+            .first()
+            .and_then(|m| state.company(m))
+            .map(|c| c.side.clone());
+        let enemy_company = state
+            .company(t)
+            .is_some_and(|x| Some(&x.side) != side.as_ref());
+        let enemy_general = state
+            .general(t)
+            .is_some_and(|g| Some(&g.side) != side.as_ref());
+        let wall = state
+            .scenario
+            .terrain(t)
+            .is_some_and(|w| matches!(w.kind, TerrainKind::HighWall | TerrainKind::Gate { .. }));
+        if !(enemy_company || enemy_general || wall) {
+            out.push(Violation::new(
+                path,
+                Some(&a.actor()),
+                TARGET,
+                format!(
+                    "{t} is not an enemy company or general, nor a high wall: name one of those as `target`"
+                ),
+            ));
+        }
     }
     out
 }

@@ -103,6 +103,8 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
                 fallback(s, &c, a.fallback)
             }
         },
+        // Nothing named and nothing to fall back on: no shooting, no event.
+        None if a.fallback == Fallback::Hold => return,
         None => fallback(s, &c, a.fallback),
     };
     match shot {
