@@ -310,6 +310,11 @@ fn b5_guns_on_a_hill_fire_over_lower_friends_nearer_the_gun() {
     let r = shoot(&s, "b-art", "r-li", vec![6, 6]);
     assert_eq!(r.dice.len(), 2, "{:?}", r.texts);
     assert!(r.dice[0].1.contains("over friends"));
+    // Within canister range it must still fire shot over them.
+    place(&mut s, "r-li", 40.0, 16.0, 180.0);
+    let shot = judge(&s, s.company("b-art").unwrap(), "r-li").unwrap();
+    assert_eq!((shot.fire.kind, shot.hits_on), (FireKind::ShotShell, 4));
+    place(&mut s, "r-li", 40.0, 30.0, 180.0);
     // Friends nearer the target than the gun still block.
     place(&mut s, "b-li2", 40.0, 24.0, 0.0);
     let r = shoot(&s, "b-art", "r-li", vec![6, 6]);

@@ -319,7 +319,6 @@ pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
     let howitzer = c.profile.overhead;
     // B.5: a gun on a hill fires shot over lower friends nearer to it.
     let over_friends_from_hill = c.profile.troop == TroopType::Artillery
-        && fire.kind == FireKind::ShotShell
         && friends.iter().all(|o| {
             let ob = o.base(sc);
             level(s, &ob) < shooter_level
@@ -343,8 +342,18 @@ pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
     let mut overhead = false;
     if !blockers.is_empty() || !friends.is_empty() || deep_in_woods {
         let terrain_clear = blockers.is_empty() && !deep_in_woods;
-        if terrain_clear && over_friends_from_hill {
-            shot.notes.push("over friends on lower ground (B.5)".into());
+        let shell = c
+            .profile
+            .fires
+            .iter()
+            .find(|f| f.kind == FireKind::ShotShell)
+            .copied();
+        if let (true, true, Some(shell)) = (terrain_clear, over_friends_from_hill, shell) {
+            // Over friends it is shot and shell only, even within canister range.
+            shot.fire = shell;
+            shot.hits_on = shell.hits_on;
+            shot.notes
+                .push("shot over friends on lower ground (B.5)".into());
         } else if howitzer && woods_only {
             overhead = true;
         } else {
