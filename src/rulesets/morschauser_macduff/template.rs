@@ -57,6 +57,8 @@ fn turn(s: &State, side: &SideId) -> String {
          #   path: [{pivot: 45}, {forward: 6}, {to: {x: 10, y: 20}}]   (pivots are free)\n\
          #   road: true claims +50% for a move wholly along a road\n\
          #   target: ENEMY   charge: {target: ENEMY, flank: false}\n\
+         #   (a target may be a lone enemy general if he is the closest, or a\n\
+         #   high wall for a heavy gun within 12 in to breach)\n\
          #   fallback: nearest | hold   (if the order becomes impossible)\n\
          turn:\n  actions:\n",
     );
