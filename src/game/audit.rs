@@ -100,6 +100,68 @@ fn unhex32(s: &str, place: &str) -> Result<[u8; 32], Failure> {
         .ok_or_else(|| fail(place, "not 32 bytes of hex"))
 }
 
+/// What the public files of a step's run prove, for the replay to use.
+struct PublicPart {
+    secret: [u8; 32],
+    mix: Vec<u8>,
+    index: OrdersIndex,
+    dice: usize,
+}
+
+/// Check the public files of one run of a step (the current one or a
+/// rolled-back one): the manifest, the revealed secret against the step's
+/// commitment, the mix against the orders' hashes, the seed, and every
+/// public die against the stream.
+fn public_part(
+    sdir: &Path,
+    game: &GameFile,
+    step: u32,
+    notice: &Notice,
+    place: &str,
+) -> Result<PublicPart, Failure> {
+    manifest(sdir, &game.server_key)?;
+    let reveal: Reveal = yaml(&sdir.join("reveal.yaml"))?;
+    let p = unhex32(&reveal.public_secret, place)?;
+    if hex::encode(protocol::commit(StreamKind::Public, &game.game, step, &p))
+        != notice.public_commitment
+    {
+        return Err(fail(
+            place,
+            "the revealed public secret does not match its commitment",
+        ));
+    }
+    let index: OrdersIndex = yaml(&sdir.join("orders.yaml"))?;
+    let hashes: Vec<[u8; 32]> = index
+        .sides
+        .iter()
+        .map(|e| unhex32(&e.sha256, place))
+        .collect::<Result<_, _>>()?;
+    let mix = protocol::mix(&hashes);
+    if hex::encode(&mix) != reveal.mix {
+        return Err(fail(
+            place,
+            "the mix is not the orders' hashes in side order",
+        ));
+    }
+    let seed = protocol::seed(StreamKind::Public, &p, &mix);
+    if hex::encode(seed) != reveal.public_seed {
+        return Err(fail(
+            place,
+            "the public seed does not follow from the secret and the mix",
+        ));
+    }
+    let dice: Vec<ArchivedDie> = yaml(&sdir.join("dice.yaml"))?;
+    let records: Vec<DieRecord> = dice.iter().map(|d| d.die.clone()).collect();
+    check_stream(seed, StreamKind::Public, &records)
+        .map_err(|e| fail(place, format!("public dice: {e}")))?;
+    Ok(PublicPart {
+        secret: p,
+        mix,
+        index,
+        dice: records.len(),
+    })
+}
+
 /// Audit the archive in `dir`.
 pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
     let mut v = Verdict::default();
@@ -155,47 +217,16 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
             ));
             break;
         }
-        manifest(&sdir, &game.server_key)?;
-        let reveal: Reveal = yaml(&sdir.join("reveal.yaml"))?;
-        let p = unhex32(&reveal.public_secret, &place)?;
-        if hex::encode(protocol::commit(StreamKind::Public, &game.game, step, &p))
-            != notice.public_commitment
-        {
-            return Err(fail(
-                &place,
-                "the revealed public secret does not match its commitment",
-            ));
-        }
-        let index: OrdersIndex = yaml(&sdir.join("orders.yaml"))?;
-        let hashes: Vec<[u8; 32]> = index
-            .sides
-            .iter()
-            .map(|e| unhex32(&e.sha256, &place))
-            .collect::<Result<_, _>>()?;
-        let mix = protocol::mix(&hashes);
-        if hex::encode(&mix) != reveal.mix {
-            return Err(fail(
-                &place,
-                "the mix is not the orders' hashes in side order",
-            ));
-        }
-        let seed = protocol::seed(StreamKind::Public, &p, &mix);
-        if hex::encode(seed) != reveal.public_seed {
-            return Err(fail(
-                &place,
-                "the public seed does not follow from the secret and the mix",
-            ));
-        }
-        let dice: Vec<ArchivedDie> = yaml(&sdir.join("dice.yaml"))?;
-        let records: Vec<DieRecord> = dice.iter().map(|d| d.die.clone()).collect();
-        check_stream(seed, StreamKind::Public, &records)
-            .map_err(|e| fail(&place, format!("public dice: {e}")))?;
-        v.public_dice += records.len();
+        let PublicPart {
+            secret: p,
+            mix,
+            index,
+            dice,
+        } = public_part(&sdir, &game, step, &notice, &place)?;
+        v.public_dice += dice;
         let state_hash = read_text(&sdir.join("state.sha256"))?.trim().to_string();
-        let mut line = format!(
-            "step {step}: signatures, commitment, seed and {} public dice check",
-            records.len()
-        );
+        let mut line =
+            format!("step {step}: signatures, commitment, seed and {dice} public dice check");
 
         if sealed {
             let sd = archive::sealed_dir(dir, step);
@@ -414,39 +445,10 @@ fn earlier_runs(
                 "rollback.yaml names another game, step or run",
             ));
         }
-        manifest(&rdir, &game.server_key)?;
-        let reveal: Reveal = yaml(&rdir.join("reveal.yaml"))?;
-        let p = unhex32(&reveal.public_secret, &place)?;
-        if hex::encode(protocol::commit(StreamKind::Public, &game.game, step, &p))
-            != notice.public_commitment
-        {
-            return Err(fail(
-                &place,
-                "the revealed public secret is not the one committed for the step",
-            ));
-        }
-        let index: OrdersIndex = yaml(&rdir.join("orders.yaml"))?;
-        let hashes: Vec<[u8; 32]> = index
-            .sides
-            .iter()
-            .map(|e| unhex32(&e.sha256, &place))
-            .collect::<Result<_, _>>()?;
-        let mix = protocol::mix(&hashes);
-        let seed = protocol::seed(StreamKind::Public, &p, &mix);
-        if hex::encode(&mix) != reveal.mix || hex::encode(seed) != reveal.public_seed {
-            return Err(fail(
-                &place,
-                "the mix or the seed does not follow from the orders and the secret",
-            ));
-        }
-        let dice: Vec<ArchivedDie> = yaml(&rdir.join("dice.yaml"))?;
-        let records: Vec<DieRecord> = dice.iter().map(|d| d.die.clone()).collect();
-        check_stream(seed, StreamKind::Public, &records)
-            .map_err(|e| fail(&place, format!("public dice: {e}")))?;
+        let dice = public_part(&rdir, game, step, notice, &place)?.dice;
         lines.push(format!(
-            "step {step}: run {run} was rolled back ({}); its signatures, commitment, seed and {} public dice check; it is not replayed",
+            "step {step}: run {run} was rolled back ({}); its signatures, commitment, seed and {dice} public dice check; it is not replayed",
             note.reason,
-            records.len()
         ));
     }
     Ok(lines)
