@@ -10,6 +10,7 @@ fn charge(company: &str, target: &str) -> Action {
         charge: Some(Charge {
             target: target.into(),
             flank: false,
+            pursue: false,
         }),
         sequence: Sequence::MoveOnly,
         ..action(company)

@@ -5,6 +5,7 @@
 use super::orders::{Action, Deployment, Orders, Sequence, TurnOrders};
 use super::scenario::TerrainKind;
 use super::state::{Phase, State};
+use super::units::TroopType;
 use crate::geometry::Distance;
 use crate::ruleset::Violation;
 use crate::side::SideId;
@@ -22,6 +23,7 @@ pub const REGIMENTS: &str = "E.1 Formed regiments";
 pub const DEPLOY: &str = "A.5 Deployment";
 pub const MINES: &str = "C.6 Fortifications: mines";
 pub const TARGET: &str = "B.4 Shooting: a target";
+pub const BREACH: &str = "C.6 Fortifications: engineers blowing a breach";
 
 pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
     match (&state.phase, orders) {
@@ -281,6 +283,9 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
             format!("{} is not an enemy company", ch.target),
         ));
     }
+    if let Some(w) = &a.breach {
+        out.extend(check_breach(state, path, members, w));
+    }
     if let Some(t) = &a.target {
         let side = members
             .first()
@@ -303,6 +308,49 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
                 TARGET,
                 format!(
                     "{t} is not an enemy company or general, nor a high wall: name one of those as `target`"
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// C.6, E.7k: only engineers blow breaches, only in a high wall or gate, and
+/// only when the scenario plays engineering.
+fn check_breach(state: &State, path: &[&str], members: &[String], wall: &str) -> Vec<Violation> {
+    let mut out = Vec::new();
+    if !state.scenario.options.engineering {
+        out.push(Violation::new(
+            path,
+            members.first().map(String::as_str),
+            BREACH,
+            "engineering is not in play in this scenario: drop `breach`",
+        ));
+        return out;
+    }
+    let is_wall = state
+        .scenario
+        .terrain(wall)
+        .is_some_and(|w| matches!(w.kind, TerrainKind::HighWall | TerrainKind::Gate { .. }));
+    if !is_wall {
+        out.push(Violation::new(
+            path,
+            members.first().map(String::as_str),
+            BREACH,
+            format!("{wall} is not a high wall or gate of the scenario"),
+        ));
+    }
+    for id in members {
+        if let Some(c) = state.company(id)
+            && c.profile.troop != TroopType::Engineers
+        {
+            out.push(Violation::new(
+                path,
+                Some(id),
+                BREACH,
+                format!(
+                    "{} is not engineers: only engineers blow breaches",
+                    c.short()
                 ),
             ));
         }

@@ -6,13 +6,20 @@
 //! first; every later step is one side's half-turn. See
 //! `docs/rulesets/morschauser-macduff.md` for what is done and what is not.
 
+mod burning;
+pub mod charge;
 pub mod check;
+mod engineers;
+mod generals;
+pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod outcome;
+mod retreat;
 pub mod scenario;
 pub mod setup;
 pub mod shooting;
+mod squares;
 pub mod state;
 mod template;
 mod turn;

@@ -34,6 +34,16 @@ pub struct Moved {
     pub road_move: bool,
     /// C.7: cornfields it trampled.
     pub trampled: Vec<String>,
+    /// B.3: the first enemy a charge came within 3" of, and the base it
+    /// stood on just before (where a flank attack is judged).
+    pub engaged: Option<Engaged>,
+}
+
+/// The enemy a charge closed with (B.3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Engaged {
+    pub enemy: String,
+    pub before: Base,
 }
 
 /// Carry out `action`'s path for company `c`. `charging` lets it come within
@@ -61,6 +71,7 @@ pub fn carry_out(state: &State, c: &Company, action: &Action, charging: bool) ->
         in_water: false,
         road_move: road,
         trampled: Vec::new(),
+        engaged: None,
     };
     'path: for step in &action.path {
         let (dir, length) = match step {
@@ -88,6 +99,10 @@ pub fn carry_out(state: &State, c: &Company, action: &Action, charging: bool) ->
             let next = m.at + dir.unit_vector().scale(d);
             let base = c.base_at(s, next, m.facing);
             if let Err(why) = allowed(state, c, &base, charging) {
+                m.stopped = Some(why);
+                break 'path;
+            }
+            if charging && let Err(why) = halt_or_close(state, c, &mut m, &base) {
                 m.stopped = Some(why);
                 break 'path;
             }
@@ -146,7 +161,7 @@ fn limit_reason(allowance: f64, cap: f64) -> String {
     }
 }
 
-enum Limit {
+pub(super) enum Limit {
     Free,
     Cap(f64),
     Stop(String),
@@ -180,12 +195,49 @@ fn allowed(state: &State, c: &Company, base: &Base, charging: bool) -> Result<()
     Ok(())
 }
 
+/// B.3: once within 3" of an enemy, a charge may only halt or move toward
+/// that enemy. The first enemy it comes within 3" of is the one it engages.
+fn halt_or_close(state: &State, c: &Company, m: &mut Moved, next: &Base) -> Result<(), String> {
+    let s = &state.scenario;
+    let here = c.base_at(s, m.at, m.facing);
+    match &m.engaged {
+        None => {
+            let first = state
+                .enemies(&c.side)
+                .map(|e| (base_distance(next, &e.base(s)).get(), e))
+                .filter(|(g, _)| *g <= MELEE_RANGE + EPS)
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+            if let Some((_, e)) = first {
+                m.engaged = Some(Engaged {
+                    enemy: e.id.clone(),
+                    before: here,
+                });
+            }
+            Ok(())
+        }
+        Some(en) => {
+            let Some(e) = state.company(&en.enemy) else {
+                return Ok(());
+            };
+            let eb = e.base(s);
+            if base_distance(next, &eb).get() > base_distance(&here, &eb).get() + EPS {
+                Err(format!(
+                    "B.3 Charges: within 3 in of {} it may only halt or close",
+                    e.short()
+                ))
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
 fn touches(t: &Terrain, base: &Base) -> bool {
     t.feature().touches_bases(std::slice::from_ref(base))
 }
 
 /// The contour a base stands on, if on a steep hill (C.3).
-fn steep_level(terrain: &[Terrain], base: &Base) -> u32 {
+pub(super) fn steep_level(terrain: &[Terrain], base: &Base) -> u32 {
     terrain
         .iter()
         .filter_map(|t| match t.kind {
@@ -216,7 +268,7 @@ fn entered_ford(terrain: &[Terrain], base: &Base) -> bool {
 }
 
 /// What the ground a base would stand on does to the move (section C).
-fn terrain_limits(state: &State, c: &Company, base: &Base, start_level: u32) -> Limit {
+pub(super) fn terrain_limits(state: &State, c: &Company, base: &Base, start_level: u32) -> Limit {
     let s = &state.scenario;
     let troop = c.profile.troop;
     let on_road = s
@@ -271,7 +323,8 @@ fn terrain_limits(state: &State, c: &Company, base: &Base, start_level: u32) -> 
                 let breached = state.breaches.iter().any(|b| {
                     b.wall == t.id && base.center.distance_to(b.at).get() <= s.base.width.get()
                 });
-                if !breached {
+                // C.6: storming parties with ladders go over the wall.
+                if !breached && !c.ladders {
                     return Limit::Stop(format!(
                         "C.6 Fortifications: {name} is passed only by ladders in an assault or a breach"
                     ));

@@ -96,6 +96,10 @@ pub struct Action {
     /// B.3: a charge into melee with this enemy.
     #[serde(default)]
     pub charge: Option<Charge>,
+    /// C.6: engineers blow a breach in this high wall or gate, once in
+    /// contact with it.
+    #[serde(default)]
+    pub breach: Option<String>,
     /// What to do when the order can no longer be carried out.
     #[serde(default)]
     pub fallback: Fallback,
@@ -192,6 +196,9 @@ pub struct Charge {
     /// B.3: claim a flank attack (checked before coming within 3").
     #[serde(default)]
     pub flank: bool,
+    /// E.8: cavalry that wins may advance 3" into a second melee.
+    #[serde(default)]
+    pub pursue: bool,
 }
 
 /// What a company does when its order has become impossible.

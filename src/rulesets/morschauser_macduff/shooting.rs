@@ -431,7 +431,7 @@ fn blocks_sight(s: &State, k: &TerrainKind, id: &str) -> bool {
 }
 
 /// The feature tagged as an obstruction, so that one sight test fits all.
-fn tagged(mut f: TerrainFeature) -> TerrainFeature {
+pub(super) fn tagged(mut f: TerrainFeature) -> TerrainFeature {
     f.tags = vec![TerrainTag::Obstruction];
     f
 }
@@ -450,7 +450,7 @@ fn base_area(b: &Base) -> geo::MultiPolygon<f64> {
 }
 
 /// The highest hill contour under a base's centre (0 off hills).
-fn level(s: &State, b: &Base) -> u32 {
+pub(super) fn level(s: &State, b: &Base) -> u32 {
     s.scenario
         .terrain
         .iter()
@@ -462,7 +462,7 @@ fn level(s: &State, b: &Base) -> u32 {
         .unwrap_or(0)
 }
 
-fn touching(s: &State, b: &Base, kind: impl Fn(&TerrainKind) -> bool) -> bool {
+pub(super) fn touching(s: &State, b: &Base, kind: impl Fn(&TerrainKind) -> bool) -> bool {
     s.scenario
         .terrain
         .iter()
@@ -614,7 +614,7 @@ fn breach(s: &mut State, c: &Company, wall: &str, dice: &mut Dice, events: &mut 
 }
 
 /// The nearest point of an outline's line to the base's front centre.
-fn nearest_on(shape: &Shape, b: &Base) -> Option<(f64, Point)> {
+pub(super) fn nearest_on(shape: &Shape, b: &Base) -> Option<(f64, Point)> {
     let p = b.front_center();
     let pts = match shape {
         Shape::Polyline { points, .. } => points.clone(),

@@ -39,6 +39,9 @@ pub struct State {
     /// Companies lost per side (D).
     #[serde(default)]
     pub losses: BySide<u32>,
+    /// B.6: companies that have initiated their one melee this half-turn.
+    #[serde(default)]
+    pub initiated: BTreeSet<String>,
     /// What moved in the last step, for the map's arrows.
     #[serde(default)]
     pub traces: Vec<Trace>,
@@ -78,6 +81,9 @@ pub struct Company {
     /// Removed from play at 0 strength (A.1).
     #[serde(default)]
     pub destroyed: bool,
+    /// It moved in its side's latest half-turn (E.6: a square stands still).
+    #[serde(default)]
+    pub moved: bool,
 }
 
 impl Company {
@@ -93,6 +99,7 @@ impl Company {
             ladders: c.ladders,
             halted_in_water: false,
             destroyed: false,
+            moved: false,
         })
     }
     /// Strength points left.
@@ -188,6 +195,7 @@ impl State {
             morale_tested: BTreeSet::new(),
             trampled: BTreeSet::new(),
             losses,
+            initiated: BTreeSet::new(),
             traces: Vec::new(),
         })
     }
@@ -249,6 +257,25 @@ impl State {
             Phase::Over(o) => Some(o),
             _ => None,
         }
+    }
+    /// Put `hits` on company `id`; remove it at 0 strength (A.1). Returns
+    /// the strength left.
+    pub fn hit(&mut self, id: &str, hits: u32) -> u32 {
+        let Some(c) = self.company_mut(id) else {
+            return 0;
+        };
+        c.hits += hits;
+        let left = c.strength();
+        if left == 0 {
+            self.destroy(id);
+        }
+        left
+    }
+    /// The general attached to company `id`, if any is still alive.
+    pub fn attached_general(&self, id: &str) -> Option<&General> {
+        self.generals
+            .iter()
+            .find(|g| !g.killed && g.attached.as_deref() == Some(id))
     }
     /// Remove a company at 0 strength and count the loss (A.1, D).
     pub fn destroy(&mut self, id: &str) {

@@ -1,7 +1,10 @@
 //! One side's half-turn: each listed company (or formed regiment) moves and
-//! fights in order (A.5). Movement and shooting are carried out; melee is
-//! reported as resolved in later work.
+//! fights in order (A.5); then the companies not listed that must fight
+//! (B.6) do so, in scenario order.
 
+use super::burning;
+use super::charge::{self, enemy_in_range};
+use super::engineers;
 use super::movement::{Moved, carry_out};
 use super::orders::{Action, Sequence, TurnOrders};
 use super::outcome;
@@ -23,14 +26,19 @@ pub fn resolve(
 ) -> (State, Vec<Event>) {
     let mut next = s.clone();
     next.traces.clear();
+    next.initiated.clear();
     let mut events = Vec::new();
     // C.4: a company that halted in the water last turn moves normally now.
+    // E.6: whether it stands still is judged on this half-turn's moves.
     for c in next.companies.iter_mut().filter(|c| &c.side == active) {
         c.halted_in_water = false;
+        c.moved = false;
     }
+    let evicted = burning::leave(&mut next, active, &mut events);
     for m in &orders.fire_mines {
         fire_mine(&mut next, m, &mut events);
     }
+    let mut acted = std::collections::BTreeSet::new();
     for a in &orders.actions {
         let members = members(&next, active, a);
         if members.is_empty() {
@@ -40,8 +48,18 @@ pub fn resolve(
             )));
         }
         for id in members {
-            act(&mut next, &id, a, dice, &mut events);
+            acted.insert(id.clone());
+            act(&mut next, &id, a, evicted.contains(&id), dice, &mut events);
         }
+    }
+    // B.6: a company not listed that is within 3" of an enemy must attack.
+    let idle: Vec<String> = next
+        .live(active)
+        .filter(|c| !acted.contains(&c.id))
+        .map(|c| c.id.clone())
+        .collect();
+    for id in idle {
+        charge::forced(&mut next, &id, None, dice, &mut events, apply_move);
     }
     // The half-turn is over: the other side, or a new turn.
     let (after, new_turn) = next.after(active);
@@ -88,7 +106,15 @@ fn members(s: &State, side: &SideId, a: &Action) -> Vec<String> {
 }
 
 /// One company's part: shooting, movement and melee in the ordered sequence.
-fn act(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut Vec<Event>) {
+/// `evicted` companies used their move leaving a burning town (C.5).
+fn act(
+    s: &mut State,
+    id: &str,
+    a: &Action,
+    evicted: bool,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) {
     let Some(c) = s.company(id).cloned() else {
         return;
     };
@@ -99,15 +125,41 @@ fn act(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut Vec<Ev
         )));
         return;
     }
+    // B.6: starting within 3" of an enemy, it must attack; no shooting.
+    if enemy_in_range(s, &c, None).is_some() {
+        let a = (!evicted).then_some(a);
+        charge::forced(s, id, a, dice, events, apply_move);
+        return;
+    }
     if a.sequence == Sequence::ShootThenMove || a.sequence == Sequence::ShootOnly {
         shooting::shoot(s, id, a, dice, events);
     }
+    let may_move = a.sequence.moves() && !evicted;
+    if evicted && a.sequence.moves() && (!a.path.is_empty() || a.charge.is_some()) {
+        events.push(Event::public(format!(
+            "{} used its move leaving the burning town (C.5)",
+            c.short()
+        )));
+    }
     let mut moved: Option<Moved> = None;
-    if a.sequence.moves() && !a.path.is_empty() {
-        let charging = a.charge.is_some() && c.profile.troop.may_charge();
+    if may_move && a.charge.is_some() && c.profile.troop.may_charge() {
+        let before = s.initiated.len();
+        moved = charge::charge(s, id, a, dice, events, apply_move);
+        if s.initiated.len() > before {
+            // B.6: once its melee is fought it may not move or shoot again.
+            return;
+        }
+    } else if may_move && !a.path.is_empty() {
+        let charging = a.breach.is_some() && c.profile.troop == TroopType::Engineers;
         let m = carry_out(s, &c, a, charging);
         apply_move(s, &c.id, &m, events);
         moved = Some(m);
+    }
+    if let Some(w) = &a.breach
+        && s.scenario.options.engineering
+    {
+        engineers::blow(s, id, w, dice, events);
+        return;
     }
     if a.sequence == Sequence::MoveThenShoot {
         let road_gun =
@@ -128,19 +180,6 @@ fn act(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut Vec<Ev
             shooting::shoot(s, id, a, dice, events);
         }
     }
-    if let Some(ch) = &a.charge {
-        events.push(Event::public(format!(
-            "{} charges {}{}: melee is resolved in later work",
-            c.short(),
-            ch.target,
-            if ch.flank { " claiming the flank" } else { "" }
-        )));
-    } else if a.sequence == Sequence::MeleeThenMove {
-        events.push(Event::public(format!(
-            "{} fights the melee it must: melee is resolved in later work",
-            c.short()
-        )));
-    }
 }
 
 fn apply_move(s: &mut State, id: &str, m: &Moved, events: &mut Vec<Event>) {
@@ -150,6 +189,9 @@ fn apply_move(s: &mut State, id: &str, m: &Moved, events: &mut Vec<Event>) {
     c.at = m.at;
     c.facing = m.facing;
     c.halted_in_water = m.in_water;
+    if m.travelled > 0.0 {
+        c.moved = true;
+    }
     let (name, side) = (c.short(), c.side.clone());
     let mut text = format!(
         "{name} moves {:.1} in to ({:.1}, {:.1}) facing {:.0}{}",
