@@ -2,11 +2,12 @@
 #![allow(dead_code)]
 
 use galloper::dice::Dice;
-use galloper::geometry::{Angle, Point};
+use galloper::geometry::{Angle, Distance, Point, Shape};
 use galloper::ruleset::{Resolution, Ruleset, Violation};
 use galloper::rulesets::morschauser_macduff::MorschauserMacduff;
 use galloper::rulesets::morschauser_macduff::orders::{Action, Orders, TurnOrders};
 use galloper::rulesets::morschauser_macduff::scenario::Scenario;
+use galloper::rulesets::morschauser_macduff::scenario::{Terrain, TerrainKind};
 use galloper::rulesets::morschauser_macduff::state::{Phase, State};
 use galloper::side::{BySide, SideId};
 
@@ -109,4 +110,51 @@ pub fn resolve(s: &State, o: Orders, dice: Vec<u32>) -> Resolution<State> {
 
 pub fn texts(r: &Resolution<State>) -> Vec<String> {
     r.events.iter().map(|e| e.text.clone()).collect()
+}
+
+/// The table with every Blue company parked out of the way on the left.
+pub fn clear() -> State {
+    let mut s = table();
+    for (i, id) in ["b-li", "b-li2", "b-lt", "b-hc", "b-art", "b-eng", "b-wag"]
+        .iter()
+        .enumerate()
+    {
+        place(&mut s, id, 1.5 + 4.0 * i as f64, -100.0, 0.0);
+    }
+    s
+}
+
+pub fn add_red(s: &mut State, id: &str, x: f64, y: f64) {
+    let mut c = s.company("r-li").unwrap().clone();
+    c.id = id.into();
+    c.name = format!("Red {id}");
+    s.companies.push(c);
+    place(s, id, x, y, 180.0);
+}
+
+pub fn terrain(s: &mut State, id: &str, kind: TerrainKind, outline: Shape) {
+    s.scenario.terrain.push(Terrain {
+        id: id.into(),
+        name: format!("The {id}"),
+        kind,
+        outline,
+    });
+}
+
+pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Shape {
+    Shape::Polygon {
+        points: vec![
+            Point::new(x0, y0),
+            Point::new(x1, y0),
+            Point::new(x1, y1),
+            Point::new(x0, y1),
+        ],
+    }
+}
+
+pub fn line(x0: f64, y0: f64, x1: f64, y1: f64, width: f64) -> Shape {
+    Shape::Polyline {
+        points: vec![Point::new(x0, y0), Point::new(x1, y1)],
+        width: Distance(width),
+    }
 }

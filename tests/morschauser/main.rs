@@ -6,6 +6,7 @@ mod chart;
 mod checks;
 mod common;
 mod dice_off;
+mod melee;
 mod movement;
 mod scenarios;
 mod shooting;

@@ -2,9 +2,9 @@
 
 use crate::common::*;
 use galloper::dice::Dice;
-use galloper::geometry::{Distance, Point, Shape};
+use galloper::geometry::{Distance, Point};
 use galloper::rulesets::morschauser_macduff::orders::{Action, Fallback, PathStep, Sequence};
-use galloper::rulesets::morschauser_macduff::scenario::{Terrain, TerrainKind};
+use galloper::rulesets::morschauser_macduff::scenario::TerrainKind;
 use galloper::rulesets::morschauser_macduff::shooting::{self, judge};
 use galloper::rulesets::morschauser_macduff::state::State;
 use galloper::rulesets::morschauser_macduff::units::{
@@ -45,53 +45,6 @@ fn at(id: &str, target: &str) -> Action {
 
 fn shoot(s: &State, id: &str, target: &str, dice: Vec<u32>) -> Shot {
     shoot_with(s, at(id, target), dice)
-}
-
-/// The table with every Blue company parked out of the way on the left.
-fn clear() -> State {
-    let mut s = table();
-    for (i, id) in ["b-li", "b-li2", "b-lt", "b-hc", "b-art", "b-eng", "b-wag"]
-        .iter()
-        .enumerate()
-    {
-        place(&mut s, id, 1.5 + 4.0 * i as f64, -100.0, 0.0);
-    }
-    s
-}
-
-fn add_red(s: &mut State, id: &str, x: f64, y: f64) {
-    let mut c = s.company("r-li").unwrap().clone();
-    c.id = id.into();
-    c.name = format!("Red {id}");
-    s.companies.push(c);
-    place(s, id, x, y, 180.0);
-}
-
-fn terrain(s: &mut State, id: &str, kind: TerrainKind, outline: Shape) {
-    s.scenario.terrain.push(Terrain {
-        id: id.into(),
-        name: format!("The {id}"),
-        kind,
-        outline,
-    });
-}
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Shape {
-    Shape::Polygon {
-        points: vec![
-            Point::new(x0, y0),
-            Point::new(x1, y0),
-            Point::new(x1, y1),
-            Point::new(x0, y1),
-        ],
-    }
-}
-
-fn line(x0: f64, y0: f64, x1: f64, y1: f64, width: f64) -> Shape {
-    Shape::Polyline {
-        points: vec![Point::new(x0, y0), Point::new(x1, y1)],
-        width: Distance(width),
-    }
 }
 
 fn has(texts: &[String], needle: &str) -> bool {

@@ -106,6 +106,7 @@ pub fn charge(
         Attack {
             charging: true,
             flank,
+            sapping: false,
         },
         dice,
         events,
@@ -182,6 +183,7 @@ fn pursue(
         Attack {
             charging: true,
             flank,
+            sapping: false,
         },
         dice,
         events,
@@ -227,6 +229,7 @@ pub fn forced(
         Attack {
             charging: false,
             flank,
+            sapping: false,
         },
         dice,
         events,

@@ -49,6 +49,7 @@ pub fn blow(s: &mut State, id: &str, wall: &str, dice: &mut Dice, events: &mut V
             Attack {
                 charging: false,
                 flank: false,
+                sapping: true,
             },
             dice,
             events,

@@ -29,6 +29,8 @@ pub struct Attack {
     /// It was wholly behind the defender's front before coming within 3"
     /// (B.3): the defender fights with its rear value.
     pub flank: bool,
+    /// C.6: engineers at a wall or gate fight its defenders across it.
+    pub sapping: bool,
 }
 
 /// What a round of melee came to.
@@ -92,7 +94,11 @@ pub fn fight(
     let (Some(a), Some(d)) = (s.company(attacker).cloned(), s.company(defender).cloned()) else {
         return Verdict::Refused;
     };
-    let wall = wall_between(s, &a, &d);
+    let wall = if attack.sapping {
+        None
+    } else {
+        wall_between(s, &a, &d)
+    };
     if let Some(w) = &wall
         && !w.breached
         && !a.ladders
