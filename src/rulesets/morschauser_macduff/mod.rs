@@ -7,6 +7,7 @@
 //! `docs/rulesets/morschauser-macduff.md` for what is done and what is not.
 
 pub mod check;
+pub mod demo;
 pub mod movement;
 pub mod orders;
 pub mod outcome;
