@@ -30,8 +30,10 @@ pub const SCENARIO: &str = include_str!("../../../games/morschauser-macduff/cros
 /// A charge counts as reaching its target when it ends this close (inches).
 const CONTACT: f64 = 0.5;
 /// Moves shorter than this are not worth ordering (inches).
-const MIN_MOVE: f64 = 0.5;
-/// Bearings tried, in order, when the straight way is blocked (degrees).
+const MIN_MOVE: f64 = 1.0;
+/// Bearings tried, in order, off the straight way when that is blocked
+/// (degrees); then straight ahead, which is what a company in a tight line
+/// can do before it has room to turn.
 const DETOURS: [f64; 5] = [0.0, -30.0, 30.0, -60.0, 60.0];
 
 /// The `morschauser-macduff` demo player.
@@ -285,8 +287,11 @@ fn advance(s: &State, c: &Company) -> Option<Point> {
     let start = c.base(&s.scenario).center.distance_to(goal).get();
     let reach = c.profile.movement.get();
     let mut best: Option<(f64, Point)> = None;
-    for turn in DETOURS {
-        let bearing = straight.turned(turn);
+    let bearings = DETOURS
+        .iter()
+        .map(|t| straight.turned(*t))
+        .chain([c.facing]);
+    for bearing in bearings {
         let m = carry_out(s, c, &toward(c, bearing, reach), false);
         if m.travelled < MIN_MOVE {
             continue;
