@@ -54,8 +54,12 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
                 crate::rulesets::demo_names().join(", ")
             )
         })?;
-    let ruleset = crate::rulesets::by_name(author.ruleset())
-        .ok_or_else(|| anyhow!("the demo player's ruleset {} is not registered", author.ruleset()))?;
+    let ruleset = crate::rulesets::by_name(author.ruleset()).ok_or_else(|| {
+        anyhow!(
+            "the demo player's ruleset {} is not registered",
+            author.ruleset()
+        )
+    })?;
     let sides = ruleset
         .sides(author.scenario())
         .context("the demo scenario")?;

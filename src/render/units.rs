@@ -270,7 +270,12 @@ mod tests {
         assert_eq!(letter_key(&map_of(&["line", "battery"])), standard);
         assert_eq!(letter_key(&map_of(&[])), standard);
         assert_eq!(
-            letter_key(&map_of(&["infantry", "light cavalry", "infantry", "artillery"])),
+            letter_key(&map_of(&[
+                "infantry",
+                "light cavalry",
+                "infantry",
+                "artillery"
+            ])),
             "I infantry \u{b7} LC light cavalry \u{b7} A artillery"
         );
     }

@@ -231,7 +231,11 @@ fn plan(s: &State, c: &Company) -> Action {
 fn nearest_target(s: &State, c: &Company) -> Option<String> {
     s.enemies(&c.side)
         .filter_map(|e| shooting::judge(s, c, &e.id).ok())
-        .min_by(|a, b| a.distance.total_cmp(&b.distance).then(a.target.cmp(&b.target)))
+        .min_by(|a, b| {
+            a.distance
+                .total_cmp(&b.distance)
+                .then(a.target.cmp(&b.target))
+        })
         .map(|shot| shot.target)
 }
 
