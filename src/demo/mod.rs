@@ -37,14 +37,6 @@ pub struct DemoArgs {
 
 /// Run the demo; prints where everything is.
 pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
-    let out = &args.out;
-    if out.exists() {
-        std::fs::remove_dir_all(out).with_context(|| format!("cannot clear {}", out.display()))?;
-    }
-    let data = out.join("server");
-    let outbox = out.join("reports");
-    let sent = out.join("orders-sent");
-    std::fs::create_dir_all(&sent)?;
     let mut author: Box<dyn DemoPlayer> = crate::rulesets::demo_player(&args.ruleset, args.battle)
         .map_err(|e| anyhow!("cannot set up the demo of {}: {e}", args.ruleset))?
         .ok_or_else(|| {
@@ -63,6 +55,14 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let sides = ruleset
         .sides(author.scenario())
         .context("the demo scenario")?;
+    let out = &args.out;
+    if out.exists() {
+        std::fs::remove_dir_all(out).with_context(|| format!("cannot clear {}", out.display()))?;
+    }
+    let data = out.join("server");
+    let outbox = out.join("reports");
+    let sent = out.join("orders-sent");
+    std::fs::create_dir_all(&sent)?;
     let mut server = Server::open(&data)?;
     let game = author.game();
     let mut keys = BySide::new();
