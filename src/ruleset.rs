@@ -143,6 +143,39 @@ pub trait Ruleset: Sync {
     }
 }
 
+/// Extension point: a ruleset's player for `galloper demo`, which writes
+/// every side's orders from the state as a player would, so that a whole
+/// game can be played, archived and audited without people. Found through
+/// `rulesets::demo_player`; it sees the state as YAML text, like
+/// [`AnyRuleset`], so the demo itself knows no ruleset. It must be a pure
+/// function of what it is given (and of its own scripts): no clock, file or
+/// randomness, so that a demo reads the same every time.
+pub trait DemoPlayer {
+    /// The registry name of the ruleset it plays.
+    fn ruleset(&self) -> &'static str;
+    /// The scenario it plays, as YAML.
+    fn scenario(&self) -> &'static str;
+    /// The game's name, which is also its archive folder.
+    fn game(&self) -> &'static str;
+    /// The `orders:` block for what `owed` asks, given the state as YAML.
+    /// The ruleset may still refuse it; the demo then sends [`DemoPlayer::pass`].
+    fn orders(&mut self, state: &str, owed: &Owed) -> Result<serde_yaml::Value, String>;
+    /// Orders a side may send without owing them (`Due::optional`, such as
+    /// standing reactions) at `step`, if it sends any now. Default: none.
+    fn optional(
+        &mut self,
+        state: &str,
+        owed: &Owed,
+        step: u32,
+    ) -> Result<Option<serde_yaml::Value>, String> {
+        let _ = (state, owed, step);
+        Ok(None)
+    }
+    /// An `orders:` block that does nothing (pass, hold), sent when the
+    /// ruleset refuses what [`DemoPlayer::orders`] wrote.
+    fn pass(&self, owed: &Owed) -> serde_yaml::Value;
+}
+
 /// A resolution with the state as YAML, as the rest of Galloper keeps it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResolution {

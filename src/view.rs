@@ -86,8 +86,12 @@ pub struct UnitView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MarkerKind {
+    /// The commander-in-chief: a star labelled "CinC" and his name.
     Commander,
     Objective,
+    /// Any general: a star with its label as given (name, character, the
+    /// unit he is with).
+    General,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

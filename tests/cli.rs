@@ -268,3 +268,30 @@ fn sandbox_output_shows_fire_base_by_base_and_combat_scores() {
         "{combat}"
     );
 }
+
+#[test]
+fn a_demo_of_an_unknown_ruleset_names_the_ones_there_are() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("demo");
+    let o = galloper(
+        tmp.path(),
+        &[
+            "demo",
+            "--ruleset",
+            "kriegsspiel",
+            "--out",
+            &out.to_string_lossy(),
+        ],
+    );
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no demo player for ruleset \"kriegsspiel\"")
+            && err.contains("maurice-lite, morschauser-macduff"),
+        "{err}"
+    );
+    assert!(
+        !out.exists(),
+        "nothing is written for a demo that cannot be played"
+    );
+}

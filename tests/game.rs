@@ -208,6 +208,7 @@ fn demo_archive() -> (tempfile::TempDir, PathBuf) {
         out: out.clone(),
         max_steps: 400,
         battle: false,
+        ruleset: "maurice-lite".into(),
     };
     galloper::demo::run(&args).expect("demo runs");
     let archive = out.join("server/archive/hollowbrook-demo");

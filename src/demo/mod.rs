@@ -1,31 +1,20 @@
-//! `galloper demo`: a whole game of Maurice Lite played from shipped orders,
-//! signed by two freshly made players, resolved, archived and audited.
+//! `galloper demo`: a whole game played from orders that each ruleset's
+//! demo player writes (`rulesets::demo_player`), signed by two freshly made
+//! players, resolved, archived and audited.
 
 mod bot;
+pub mod maurice;
 
-use crate::envelope;
 use crate::game::{PlayerSpec, Server, audit};
-use crate::ruleset::OrdersKind;
+use crate::ruleset::DemoPlayer;
 use crate::side::{BySide, SideId};
-use crate::sig;
+use crate::{envelope, sig};
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The demonstration scenario and each side's scripted orders.
-pub const SCENARIO: &str = include_str!("../../games/maurice-lite/hollowbrook.yaml");
-pub const SCRIPTS: [(&str, &str); 2] = [
-    (
-        "french",
-        include_str!("../../games/maurice-lite/demo/french.yaml"),
-    ),
-    (
-        "austrians",
-        include_str!("../../games/maurice-lite/demo/austrians.yaml"),
-    ),
-];
+pub use maurice::{SCENARIO, SCRIPTS};
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -37,80 +26,35 @@ pub struct DemoArgs {
     pub max_steps: u32,
     /// Fight a whole battle instead: both sides' orders are written each step
     /// by a simple general (volleys, bombardment, charges, rallies, standing
-    /// reactions) until one army's morale breaks.
+    /// reactions) until one army's morale breaks. Rulesets whose demo is
+    /// always played by its generals ignore it.
     #[arg(long)]
     pub battle: bool,
-}
-
-/// Who writes the orders.
-enum Author {
-    /// The shipped orders, taken in turn.
-    Scripts(BySide<VecDeque<serde_yaml::Value>>),
-    /// A general per side who reads the table.
-    Bots,
-}
-
-impl Author {
-    /// The orders body a side owes now.
-    fn owed(
-        &mut self,
-        state: &str,
-        owed: &crate::ruleset::Owed,
-    ) -> anyhow::Result<serde_yaml::Value> {
-        let key = match owed.kind {
-            OrdersKind::Deployment => "deploy",
-            OrdersKind::Turn => "round",
-            OrdersKind::Decision => "decide",
-            OrdersKind::Reactions => "reactions",
-        };
-        match self {
-            Author::Scripts(scripts) => {
-                let queue = scripts
-                    .get_mut(&owed.side)
-                    .ok_or_else(|| anyhow!("no script for {}", owed.side))?;
-                Ok(next_orders(queue, key).unwrap_or_else(pass_orders))
-            }
-            Author::Bots => {
-                let typed: crate::rulesets::maurice_lite::state::State =
-                    crate::yaml::from_str(state)?;
-                let orders = match owed.kind {
-                    OrdersKind::Deployment => {
-                        let body = crate::ruleset::Ruleset::orders_template(
-                            &crate::rulesets::maurice_lite::MauriceLite,
-                            &typed,
-                            &owed.side,
-                        )
-                        .ok_or_else(|| anyhow!("no deployment template"))?;
-                        return Ok(crate::yaml::from_str(&body)?);
-                    }
-                    _ => bot::round_orders(&typed, &owed.side),
-                };
-                Ok(crate::yaml::from_str(&crate::yaml::to_string(&orders)?)?)
-            }
-        }
-    }
-
-    /// Standing reactions a bot sends every few steps while passive (two
-    /// steps in four, so that each side gets its turn whatever the parity).
-    fn optional(
-        &mut self,
-        state: &str,
-        owed: &crate::ruleset::Owed,
-        step: u32,
-    ) -> anyhow::Result<Option<serde_yaml::Value>> {
-        if !matches!(self, Author::Bots) || owed.kind != OrdersKind::Reactions || step % 4 >= 2 {
-            return Ok(None);
-        }
-        let typed: crate::rulesets::maurice_lite::state::State = crate::yaml::from_str(state)?;
-        let orders = bot::reactions(&typed, &owed.side);
-        Ok(Some(crate::yaml::from_str(&crate::yaml::to_string(
-            &orders,
-        )?)?))
-    }
+    /// The ruleset to play (`maurice-lite`, `morschauser-macduff`).
+    #[arg(long, default_value = "maurice-lite")]
+    pub ruleset: String,
 }
 
 /// Run the demo; prints where everything is.
 pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
+    let mut author: Box<dyn DemoPlayer> = crate::rulesets::demo_player(&args.ruleset, args.battle)
+        .map_err(|e| anyhow!("cannot set up the demo of {}: {e}", args.ruleset))?
+        .ok_or_else(|| {
+            anyhow!(
+                "no demo player for ruleset {:?}; choose one of: {}",
+                args.ruleset,
+                crate::rulesets::demo_names().join(", ")
+            )
+        })?;
+    let ruleset = crate::rulesets::by_name(author.ruleset()).ok_or_else(|| {
+        anyhow!(
+            "the demo player's ruleset {} is not registered",
+            author.ruleset()
+        )
+    })?;
+    let sides = ruleset
+        .sides(author.scenario())
+        .context("the demo scenario")?;
     let out = &args.out;
     if out.exists() {
         std::fs::remove_dir_all(out).with_context(|| format!("cannot clear {}", out.display()))?;
@@ -120,36 +64,29 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let sent = out.join("orders-sent");
     std::fs::create_dir_all(&sent)?;
     let mut server = Server::open(&data)?;
-    let game = if args.battle {
-        "hollowbrook-battle"
-    } else {
-        "hollowbrook-demo"
-    };
+    let game = author.game();
     let mut keys = BySide::new();
     let mut players = Vec::new();
-    for (side, _) in SCRIPTS {
+    for side in &sides {
         let k = sig::keygen(&format!("{side}@demo"))?;
-        crate::cli::write_key(&out.join("players").join(side), &k)?;
+        crate::cli::write_key(&out.join("players").join(side.to_string()), &k)?;
         players.push(PlayerSpec {
-            side: SideId::new(side),
+            side: side.clone(),
             email: format!("{side}@players.example"),
             public_key: k.public_line.clone(),
         });
-        keys.insert(SideId::new(side), k);
+        keys.insert(side.clone(), k);
     }
-    server.new_game(game, SCENARIO, &players)?;
-    println!("Game {game} created: French and Austrian players have fresh ed25519 keys");
-    let mut author = if args.battle {
-        Author::Bots
-    } else {
-        let mut scripts: BySide<VecDeque<serde_yaml::Value>> = BySide::new();
-        for (side, text) in SCRIPTS {
-            let list: Vec<serde_yaml::Value> =
-                crate::yaml::from_str(text).with_context(|| format!("demo orders for {side}"))?;
-            scripts.insert(SideId::new(side), list.into());
-        }
-        Author::Scripts(scripts)
-    };
+    server.new_game(game, author.scenario(), &players)?;
+    println!(
+        "Game {game} ({}) created: the {} players have fresh ed25519 keys",
+        author.ruleset(),
+        sides
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" and ")
+    );
     let mut steps = 0;
     let mut refused = 0;
     while let Some((step, due)) = server.due(game)? {
@@ -157,7 +94,10 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
             bail!("the demo game did not end within {} steps", args.max_steps);
         }
         for owed in &due.optional {
-            if let Some(body) = author.optional(&step.state_before, owed, step.step)? {
+            if let Some(body) = author
+                .optional(&step.state_before, owed, step.step)
+                .map_err(|e| anyhow!("the demo player failed: {e}"))?
+            {
                 let signer = &keys[&owed.side];
                 if let Err(why) = submit(
                     &mut server,
@@ -176,7 +116,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
             }
         }
         for owed in &due.owed {
-            let body = author.owed(&step.state_before, owed)?;
+            let body = author
+                .orders(&step.state_before, owed)
+                .map_err(|e| anyhow!("the demo player failed: {e}"))?;
             let signer = &keys[&owed.side];
             let mut submitted = submit(
                 &mut server,
@@ -199,7 +141,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
                     game,
                     step.step,
                     &owed.side,
-                    &pass_orders(),
+                    &author.pass(owed),
                     signer,
                 )?;
             }
@@ -225,10 +167,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
         .rev()
         .find_map(|s| s.result.map(|r| r.state_after));
     let outcome = match last {
-        Some(state) => crate::rulesets::by_name("maurice-lite")
-            .map(|r| r.outcome(&state))
-            .transpose()?
-            .flatten(),
+        Some(state) => ruleset.outcome(&state)?,
         None => None,
     };
     match &outcome {
@@ -275,16 +214,6 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
-}
-
-fn next_orders(queue: &mut VecDeque<serde_yaml::Value>, key: &str) -> Option<serde_yaml::Value> {
-    let pos = queue.iter().position(|v| v.get(key).is_some())?;
-    queue.remove(pos)
-}
-
-fn pass_orders() -> serde_yaml::Value {
-    crate::yaml::from_str("round: {volleys: false, command: pass}")
-        .unwrap_or(serde_yaml::Value::Null)
 }
 
 /// Write, sign (as a player would) and submit one orders file.

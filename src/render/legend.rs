@@ -83,8 +83,8 @@ impl Legend {
         }
 
         flow.new_row();
-        let key = "L line \u{b7} C column \u{b7} M massed \u{b7} A artillery";
-        let (x, y) = flow.take(text_width(key, 12.0));
+        let key = super::units::letter_key(map);
+        let (x, y) = flow.take(text_width(&key, 12.0));
         texts.push(Label::new((x, y + 4.0), key, "start"));
 
         let (x, y) = flow.take(22.0 + text_width("disruption", 12.0));

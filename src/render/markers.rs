@@ -1,4 +1,4 @@
-//! Commanders and objectives.
+//! Commanders, generals and objectives.
 
 use super::RenderError;
 use super::colour::Rgb;
@@ -42,10 +42,16 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
         let name = super::clean::line(&m.label);
         let name = name.trim();
         out.push(match m.kind {
-            MarkerKind::Commander => {
+            MarkerKind::Commander | MarkerKind::General => {
                 let rgb = rgb.unwrap_or(super::colour::NEUTRAL);
                 // Players know the commander-in-chief as "CinC"; a name is added, not substituted.
-                let text = if name.is_empty() || name.eq_ignore_ascii_case("cinc") {
+                let text = if m.kind == MarkerKind::General {
+                    if name.is_empty() {
+                        "General".to_string()
+                    } else {
+                        name.to_string()
+                    }
+                } else if name.is_empty() || name.eq_ignore_ascii_case("cinc") {
                     "CinC".to_string()
                 } else {
                     format!("CinC {name}")

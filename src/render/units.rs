@@ -43,7 +43,21 @@ pub(crate) struct UnitLayers {
     pub labels: Vec<UnitLabel>,
 }
 
-/// The letter a formation shows on the map; the legend explains them.
+/// The formations the legend's standard key explains.
+const STANDARD: [&str; 8] = [
+    "line",
+    "column",
+    "massed",
+    "mass",
+    "artillery",
+    "battery",
+    "limbered",
+    "unlimbered",
+];
+
+/// The letter a formation shows on the map; the legend explains them. A
+/// formation of several words shows their initials (`light cavalry`: `LC`),
+/// so that troop types sharing a first letter stay apart.
 pub(crate) fn formation_letter(formation: &str) -> String {
     match formation.trim().to_ascii_lowercase().as_str() {
         "line" => "L".into(),
@@ -52,11 +66,31 @@ pub(crate) fn formation_letter(formation: &str) -> String {
         "artillery" | "battery" | "limbered" | "unlimbered" => "A".into(),
         "" => String::new(),
         other => other
-            .chars()
-            .next()
-            .map(|c| c.to_uppercase().collect())
-            .unwrap_or_default(),
+            .split_whitespace()
+            .filter_map(|w| w.chars().next())
+            .flat_map(char::to_uppercase)
+            .collect(),
     }
+}
+
+/// The legend's key to the letters: the standard one when every formation
+/// on the map is a standard one, else each formation the map shows, in the
+/// map's order (`I infantry · LC light cavalry`).
+pub(crate) fn letter_key(map: &MapView) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for u in &map.units {
+        let f = super::clean::line(u.formation.trim()).to_ascii_lowercase();
+        if !f.is_empty() && !seen.contains(&f) {
+            seen.push(f);
+        }
+    }
+    if seen.iter().all(|f| STANDARD.contains(&f.as_str())) {
+        return "L line \u{b7} C column \u{b7} M massed \u{b7} A artillery".into();
+    }
+    seen.iter()
+        .map(|f| format!("{} {f}", formation_letter(f)))
+        .collect::<Vec<_>>()
+        .join(" \u{b7} ")
 }
 
 /// A side's colour by index; out-of-range indices draw neutral grey.
@@ -197,6 +231,53 @@ mod tests {
         assert_eq!(formation_letter("artillery"), "A");
         assert_eq!(formation_letter("skirmish"), "S");
         assert_eq!(formation_letter(""), "");
+        assert_eq!(formation_letter("light cavalry"), "LC");
+        assert_eq!(formation_letter("heavy  cavalry"), "HC");
+    }
+
+    fn map_of(formations: &[&str]) -> MapView {
+        MapView {
+            title: String::new(),
+            width: 10.0,
+            height: 10.0,
+            unit: "in".into(),
+            sides: Vec::new(),
+            terrain: Vec::new(),
+            units: formations
+                .iter()
+                .map(|f| UnitView {
+                    id: (*f).into(),
+                    label: (*f).into(),
+                    side: 0,
+                    bases: Vec::new(),
+                    anchor: crate::geometry::Point { x: 1.0, y: 1.0 },
+                    facing: 0.0,
+                    formation: (*f).into(),
+                    disruption: 0,
+                    smoke: false,
+                    note: None,
+                })
+                .collect(),
+            markers: Vec::new(),
+            arrows: Vec::new(),
+            zones: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_key_is_standard_unless_the_map_has_other_formations() {
+        let standard = "L line \u{b7} C column \u{b7} M massed \u{b7} A artillery";
+        assert_eq!(letter_key(&map_of(&["line", "battery"])), standard);
+        assert_eq!(letter_key(&map_of(&[])), standard);
+        assert_eq!(
+            letter_key(&map_of(&[
+                "infantry",
+                "light cavalry",
+                "infantry",
+                "artillery"
+            ])),
+            "I infantry \u{b7} LC light cavalry \u{b7} A artillery"
+        );
     }
 
     #[test]

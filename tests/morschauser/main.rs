@@ -1,5 +1,5 @@
 //! Morschauser Meets MacDuff, rule by rule: the chart, the scenarios, the
-//! checks on receipt, the dice-off, movement and shooting. Section letters are the
+//! checks on receipt, the dice-off, movement, shooting and what a side reads. Section letters are the
 //! source's (A to E).
 
 mod chart;
@@ -8,5 +8,6 @@ mod common;
 mod dice_off;
 mod melee;
 mod movement;
+mod report;
 mod scenarios;
 mod shooting;

@@ -9,6 +9,7 @@
 mod burning;
 pub mod charge;
 pub mod check;
+pub mod demo;
 mod engineers;
 mod generals;
 pub mod melee;

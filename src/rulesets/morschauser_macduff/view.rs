@@ -2,7 +2,8 @@
 //! points, hits and generals.
 
 use super::scenario::TerrainKind;
-use super::state::{Phase, State};
+use super::state::{Company, General, Phase, State};
+use super::units::TroopType;
 use crate::geometry::Shape;
 use crate::ruleset::Sight;
 use crate::side::SideId;
@@ -51,6 +52,13 @@ pub fn map(s: &State) -> MapView {
             if s.burning.contains(&t.id) {
                 name.push_str(" (burning)");
             }
+            let breaches = s.breaches.iter().filter(|b| b.wall == t.id).count();
+            if breaches > 0 {
+                name.push_str(&format!(
+                    " ({breaches} breach{})",
+                    if breaches == 1 { "" } else { "es" }
+                ));
+            }
             TerrainView {
                 name,
                 style: style(&t.kind),
@@ -75,10 +83,11 @@ pub fn map(s: &State) -> MapView {
                 }],
                 anchor: b.center,
                 facing: c.facing.degrees(),
-                formation: c.profile.troop.label().into(),
-                disruption: c.hits,
+                formation: kind(c.profile.troop).into(),
+                // Hits go in the note: the map's numbered counter means disruption.
+                disruption: 0,
                 smoke: false,
-                note: Some(format!("SP {}/{}", c.strength(), c.profile.strength)),
+                note: Some(strength_note(c)),
             }
         })
         .collect();
@@ -86,15 +95,14 @@ pub fn map(s: &State) -> MapView {
         .generals
         .iter()
         .filter(|g| !g.killed)
-        .map(|g| MarkerView {
-            kind: MarkerKind::Commander,
-            side: Some(index(&g.side)),
-            at: g
-                .attached
-                .as_ref()
-                .and_then(|a| s.company(a))
-                .map_or(g.at, |c| c.at),
-            label: g.name.clone(),
+        .map(|g| {
+            let with = g.attached.as_ref().and_then(|a| s.company(a));
+            MarkerView {
+                kind: MarkerKind::General,
+                side: Some(index(&g.side)),
+                at: with.map_or(g.at, |c| c.at),
+                label: general_label(g, with),
+            }
         })
         .collect();
     markers.extend(s.scenario.objectives.iter().map(|o| MarkerView {
@@ -136,8 +144,49 @@ pub fn map(s: &State) -> MapView {
     }
 }
 
+/// The map's short name of a troop type: the initials of a name of several
+/// words are its letter on the map, so each type gets its own.
+pub fn kind(t: TroopType) -> &'static str {
+    match t {
+        TroopType::LineInfantry => "infantry",
+        TroopType::LightInfantry => "light infantry",
+        TroopType::HeavyCavalry => "cavalry",
+        TroopType::LightCavalry => "light cavalry",
+        TroopType::Artillery => "artillery",
+        TroopType::Engineers => "engineers",
+        TroopType::Wagons => "wagons",
+    }
+}
+
+/// Strength points left of full, and hits taken: "2/4 SP, 2 hits".
+pub fn strength_note(c: &Company) -> String {
+    let mut note = format!("{}/{} SP", c.strength(), c.profile.strength);
+    match c.hits {
+        0 => {}
+        1 => note.push_str(", 1 hit"),
+        n => note.push_str(&format!(", {n} hits")),
+    }
+    note
+}
+
+/// A general on the map: name, character once known, the company he is with.
+pub fn general_label(g: &General, with: Option<&Company>) -> String {
+    let mut label = g.name.clone();
+    let mut about = Vec::new();
+    if let Some(p) = g.personality {
+        about.push(p.label().to_string());
+    }
+    if let Some(c) = with {
+        about.push(format!("with {}", c.name));
+    }
+    if !about.is_empty() {
+        label.push_str(&format!(" ({})", about.join(", ")));
+    }
+    label
+}
+
 /// One line describing a company, for panels and templates.
-pub fn company_line(c: &super::state::Company) -> String {
+pub fn company_line(c: &Company) -> String {
     let p = &c.profile;
     let fires: Vec<String> = p
         .fires
