@@ -192,6 +192,7 @@ fn plan(s: &State, c: &Company) -> Action {
             charge: Some(Charge {
                 target,
                 flank: false,
+                pursue: troop.is_cavalry(),
             }),
             fallback: Fallback::Nearest,
             ..Action::default()
