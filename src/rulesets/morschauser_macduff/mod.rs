@@ -7,9 +7,13 @@
 //! `docs/rulesets/morschauser-macduff.md` for what is done and what is not.
 
 pub mod check;
+pub mod command;
+pub mod morale;
 pub mod movement;
 pub mod orders;
 pub mod outcome;
+pub mod rally;
+pub mod regiment;
 pub mod scenario;
 pub mod setup;
 pub mod shooting;

@@ -2,6 +2,7 @@
 //! fights in order (A.5). Movement and shooting are carried out; melee is
 //! reported as resolved in later work.
 
+use super::command;
 use super::movement::{Moved, carry_out};
 use super::orders::{Action, Sequence, TurnOrders};
 use super::outcome;
@@ -28,6 +29,8 @@ pub fn resolve(
     for c in next.companies.iter_mut().filter(|c| &c.side == active) {
         c.halted_in_water = false;
     }
+    // E.3, E.4: routs, morale tests and rallying come first.
+    command::start_of_half_turn(&mut next, active, dice, &mut events);
     for m in &orders.fire_mines {
         fire_mine(&mut next, m, &mut events);
     }
@@ -39,8 +42,9 @@ pub fn resolve(
                 a.actor()
             )));
         }
-        for id in members {
-            act(&mut next, &id, a, dice, &mut events);
+        // E.1-E.3: formed regiments, command dice and morale shape the order.
+        for (id, a) in command::plan(&mut next, active, a, &members, dice, &mut events) {
+            act(&mut next, &id, &a, dice, &mut events);
         }
     }
     // The half-turn is over: the other side, or a new turn.
