@@ -9,3 +9,5 @@ mod dice_off;
 mod movement;
 mod scenarios;
 mod shooting;
+mod advanced;
+mod regiments;
