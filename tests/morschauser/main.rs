@@ -11,3 +11,4 @@ mod scenarios;
 mod shooting;
 mod advanced;
 mod regiments;
+mod command;
