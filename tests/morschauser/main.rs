@@ -12,3 +12,5 @@ mod shooting;
 mod advanced;
 mod regiments;
 mod command;
+mod morale;
+mod rally;
