@@ -103,7 +103,11 @@ pub fn run(s: &State, o: Orders, dice: Vec<u32>) -> Run {
     let scripted = dice.len();
     let mut d = Dice::scripted(dice);
     let r = MorschauserMacduff.resolve(&s, &orders, &mut d);
-    assert!(d.log().len() <= scripted, "more dice than scripted: {:?}", d.log());
+    assert!(
+        d.log().len() <= scripted,
+        "more dice than scripted: {:?}",
+        d.log()
+    );
     let texts = r.events.iter().map(|e| e.text.clone()).collect();
     let dice = d
         .log()

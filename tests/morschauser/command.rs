@@ -163,7 +163,10 @@ fn die_with(p: Option<Personality>, at: (f64, f64), dice: Vec<u32>) -> (Command,
 fn e2_personalities_shift_the_die_toward_obey() {
     let close = (20.0, 1.0);
     // Rash must add: 2 becomes 3.
-    assert_eq!(die_with(Some(Personality::Rash), close, vec![2]).0, Command::Obey);
+    assert_eq!(
+        die_with(Some(Personality::Rash), close, vec![2]).0,
+        Command::Obey
+    );
     // Bold adds to a 2.
     let (c, texts) = die_with(Some(Personality::Bold), close, vec![2]);
     assert_eq!(c, Command::Obey);
@@ -188,10 +191,19 @@ fn e2_personalities_shift_the_die_toward_obey() {
 fn e2_a_general_beyond_12_inches_or_out_of_sight_cannot_help() {
     let (c, texts) = die_with(Some(Personality::Bold), (40.0, 4.0), vec![2]);
     assert_eq!(c, Command::NoAdvance);
-    assert!(texts.iter().any(|t| t.contains("not within 12 in")), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.contains("not within 12 in")),
+        "{texts:?}"
+    );
     // 8.5" away but a town stands between.
     let mut s = field();
-    general(&mut s, "b-gen", (30.0, 4.0), &["b-lt"], Some(Personality::Bold));
+    general(
+        &mut s,
+        "b-gen",
+        (30.0, 4.0),
+        &["b-lt"],
+        Some(Personality::Bold),
+    );
     s.scenario.terrain.push(Terrain {
         id: "town".into(),
         name: "The Town".into(),
@@ -231,9 +243,7 @@ fn e2_personality_is_rolled_the_first_time_it_matters_and_kept() {
     assert_eq!(r2.dice.len(), 1);
     // A player's general is bold from the start.
     let mut sc = scenario();
-    sc.sides[0]
-        .generals
-        .push(spec_mut(&mut s, "b-gen").clone());
+    sc.sides[0].generals.push(spec_mut(&mut s, "b-gen").clone());
     sc.sides[0].generals[0].player = true;
     sc.sides[0].generals[0].personality = None;
     let st = State::new(&sc).unwrap();

@@ -2,15 +2,17 @@
 //! checks on receipt, the dice-off, movement and shooting. Section letters are the
 //! source's (A to E).
 
+mod advanced;
 mod chart;
 mod checks;
+mod command;
 mod common;
 mod dice_off;
+mod morale;
 mod movement;
+mod rally;
+mod regiments;
 mod scenarios;
 mod shooting;
-mod advanced;
-mod regiments;
-mod command;
-mod morale;
-mod rally;
+mod terrain;
+mod winning;

@@ -48,7 +48,11 @@ fn e3_1_or_2_retreats_a_full_move_and_does_not_move_again() {
     let c = r.state().company("b-lt").unwrap();
     assert!(near(c.at.y, 9.0) && near(c.at.x, 36.0), "{:?}", r.texts);
     assert!(near(c.facing.degrees(), 180.0));
-    assert!(r.has("used its move in its morale retreat"), "{:?}", r.texts);
+    assert!(
+        r.has("used its move in its morale retreat"),
+        "{:?}",
+        r.texts
+    );
 }
 
 #[test]
@@ -89,7 +93,13 @@ fn e3_e1_a_formed_regiment_tests_as_one() {
     let mut s = table();
     only(&mut s, &["b-li", "b-li2", "b-lt", "b-hc"]);
     s.scenario.options.brigade_morale = true;
-    general(&mut s, "b-gen", (60.0, 2.0), &["b-reg", "b-lt", "b-hc"], None);
+    general(
+        &mut s,
+        "b-gen",
+        (60.0, 2.0),
+        &["b-reg", "b-lt", "b-hc"],
+        None,
+    );
     s.destroy("b-lt");
     s.destroy("b-hc");
     let r = run(&s, turn(vec![]), vec![4]);

@@ -71,7 +71,10 @@ fn e1_a_regiment_whose_companies_do_not_touch_is_refused_on_receipt() {
     assert_eq!(v[0].rule, rules::NOT_FORMED);
     // Touching, it is accepted.
     let s = blocked_on_the_right();
-    assert_eq!(check(&s, &blue(), &turn(vec![regiment_forward(6.0)])), vec![]);
+    assert_eq!(
+        check(&s, &blue(), &turn(vec![regiment_forward(6.0)])),
+        vec![]
+    );
     // Light infantry never forms a regiment, touching or not.
     let mut s = blocked_on_the_right();
     s.company_mut("b-li2").unwrap().profile = s.company("b-lt").unwrap().profile.clone();
@@ -113,7 +116,11 @@ fn e1_shooting_hits_are_shared_so_that_fewest_companies_are_destroyed() {
     assert!(!after.company("b-li").unwrap().destroyed, "{texts:?}");
     assert_eq!(after.company("b-li").unwrap().hits, 3);
     assert_eq!(after.company("b-li2").unwrap().hits, 2);
-    assert!(texts.iter().any(|t| t.contains("shares the hits: 2 to b-li2")));
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("shares the hits: 2 to b-li2"))
+    );
     // Without formed regiments the company shot at takes them and is lost.
     s.scenario.options.formed_regiments = false;
     let (after, _) = red_shoots_b_li(&s, vec![6, 6, 1, 1]);
