@@ -69,11 +69,12 @@ pub fn formed_among(s: &State, members: &[String]) -> Option<Vec<String>> {
         group_of[start] = Some(g);
         while let Some(i) = todo.pop() {
             found.push(i);
-            for j in 0..live.len() {
-                if group_of[j].is_none() && touch(i, j) {
-                    group_of[j] = Some(g);
-                    todo.push(j);
-                }
+            let joining: Vec<usize> = (0..live.len())
+                .filter(|&j| group_of[j].is_none() && touch(i, j))
+                .collect();
+            for j in joining {
+                group_of[j] = Some(g);
+                todo.push(j);
             }
         }
         found.sort_unstable();
