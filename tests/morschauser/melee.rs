@@ -237,7 +237,7 @@ fn b6_an_unknown_general_is_rolled_for_and_an_indecisive_one_adds_nothing() {
     let mut s = face_to_face();
     general(&mut s, "blue", "b-li", None);
     let out = run(&s, vec![], vec![5, 4, 4, 4, 4, 6, 6, 6, 6]);
-    assert!(out.has("General blue General shows himself indecisive"));
+    assert!(out.has("General blue General proves to be indecisive"));
     assert_eq!(out.hits("r-li"), 0);
     assert_eq!(
         out.state.general("blue-gen").unwrap().personality,
@@ -562,4 +562,17 @@ fn e7j_special_troops_use_their_charging_value_when_they_charge() {
 fn b2_facing_is_kept_when_retreating() {
     let out = run(&face_to_face(), vec![], vec![1, 1, 6, 6, 6, 6, 6, 6]);
     assert_eq!(out.state.company("r-li").unwrap().facing, Angle(180.0));
+}
+
+#[test]
+fn e3_a_routing_company_does_not_attack_but_defends() {
+    let mut s = face_to_face();
+    s.routing.insert("b-li".into());
+    let out = run(&s, vec![], vec![]);
+    assert!(!out.has("Melee:"));
+    // Red's turn: Red attacks, and the routing company fights back.
+    let mut s = face_to_face();
+    s.routing.insert("r-li".into());
+    let out = run(&s, vec![], vec![6; 8]);
+    assert_eq!(out.rolled("Red Line (r-li), 4 SP, fights back"), 4);
 }

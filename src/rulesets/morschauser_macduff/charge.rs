@@ -2,6 +2,7 @@
 //! the enemy (B.6) and cavalry pursuit (E.8).
 
 use super::melee::{Attack, Verdict, fight};
+use super::morale;
 use super::movement::{Engaged, MELEE_RANGE, Moved, carry_out};
 use super::orders::{Action, PathStep};
 use super::retreat::walk;
@@ -204,6 +205,10 @@ pub fn forced(
     let Some(c) = s.company(id).cloned() else {
         return;
     };
+    if morale::is_routing(s, id) {
+        // E.3: routing troops only defend.
+        return;
+    }
     let wanted = a
         .and_then(|a| a.charge.as_ref())
         .map(|ch| ch.target.as_str());

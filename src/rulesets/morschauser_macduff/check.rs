@@ -20,6 +20,10 @@ pub const SHOOT_MOVE_CHARGE: &str =
 pub const TOO_FAR: &str = "B.1 Movement / C.1 Roads: at most the maximum move, +50% on a road";
 pub const ACTOR: &str = "A.5 Sequence of play: each entry names one company or one formed regiment";
 pub const REGIMENTS: &str = "E.1 Formed regiments";
+/// E.1: a regiment is ordered as one only while two of its line infantry or
+/// heavy cavalry companies touch.
+pub const NOT_FORMED: &str =
+    "E.1 Formed regiments: two or more touching line infantry or heavy cavalry companies";
 pub const DEPLOY: &str = "A.5 Deployment";
 pub const MINES: &str = "C.6 Fortifications: mines";
 pub const TARGET: &str = "B.4 Shooting: a target";
@@ -218,6 +222,14 @@ fn actors(state: &State, side: &SideId, a: &Action) -> Result<Vec<String>, (&'st
             let members = state
                 .regiment(side, r)
                 .ok_or_else(|| (UNKNOWN, format!("{r} is not one of your regiments")))?;
+            if super::regiment::formed_among(state, &members).is_none() {
+                return Err((
+                    NOT_FORMED,
+                    format!(
+                        "{r} is not formed: no two of its line infantry or heavy cavalry companies touch; order each company, or bring two into contact first"
+                    ),
+                ));
+            }
             Ok(members
                 .into_iter()
                 .filter(|m| state.company(m).is_some_and(|c| c.on_table()))

@@ -24,7 +24,7 @@ pub fn personality(
     let p = Personality::from_die(d);
     g.personality = Some(p);
     events.push(Event::public(format!(
-        "General {} shows himself {} (E.2)",
+        "General {} proves to be {} (E.2)",
         g.name,
         p.label()
     )));

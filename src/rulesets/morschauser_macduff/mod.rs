@@ -9,13 +9,17 @@
 mod burning;
 pub mod charge;
 pub mod check;
+pub mod command;
 pub mod demo;
 mod engineers;
 mod generals;
 pub mod melee;
+pub mod morale;
 pub mod movement;
 pub mod orders;
 pub mod outcome;
+pub mod rally;
+pub mod regiment;
 mod retreat;
 pub mod scenario;
 pub mod setup;

@@ -508,7 +508,6 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
             hits += 1;
         }
     }
-    let left = t.strength().saturating_sub(hits);
     events.push(Event::public(format!(
         "{} shoots {weapon} at {} ({:.1} in) with {sp} dice needing {}+{notes}: {hits} hit{}",
         c.short(),
@@ -517,20 +516,8 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
         shot.hits_on,
         if hits == 1 { "" } else { "s" }
     )));
-    if hits > 0
-        && let Some(tm) = s.company_mut(&t.id)
-    {
-        tm.hits += hits;
-        if left == 0 {
-            s.destroy(&t.id);
-            events.push(Event::public(format!(
-                "{} is destroyed and removed (A.1)",
-                t.short()
-            )));
-        } else {
-            events.push(Event::public(format!("{} has {left} SP left", t.short())));
-        }
-    }
+    // E.1: a formed regiment shares the hits.
+    super::regiment::take_shooting_hits(s, &t.id, hits, events);
     // C.5: artillery hits on a town may set it on fire.
     if hits > 0 && c.profile.troop == TroopType::Artillery {
         let tb = t.base(&s.scenario);

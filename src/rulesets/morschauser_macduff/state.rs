@@ -33,6 +33,12 @@ pub struct State {
     /// E.3: brigades (by general) that have taken their morale test.
     #[serde(default)]
     pub morale_tested: BTreeSet<String>,
+    /// E.3: companies routing off the table (no shooting, no charging).
+    #[serde(default)]
+    pub routing: BTreeSet<String>,
+    /// E.3: companies that used this half-turn's move in a morale retreat.
+    #[serde(default)]
+    pub retreated: BTreeSet<String>,
     /// C.7: cornfields trampled flat.
     #[serde(default)]
     pub trampled: BTreeSet<String>,
@@ -193,6 +199,8 @@ impl State {
             breaches: Vec::new(),
             mines_fired: BTreeSet::new(),
             morale_tested: BTreeSet::new(),
+            routing: BTreeSet::new(),
+            retreated: BTreeSet::new(),
             trampled: BTreeSet::new(),
             losses,
             initiated: BTreeSet::new(),

@@ -4,6 +4,7 @@
 
 use super::burning;
 use super::charge::{self, enemy_in_range};
+use super::command;
 use super::engineers;
 use super::movement::{Moved, carry_out};
 use super::orders::{Action, Sequence, TurnOrders};
@@ -34,6 +35,8 @@ pub fn resolve(
         c.halted_in_water = false;
         c.moved = false;
     }
+    // E.3, E.4: routs, morale tests and rallying come first.
+    command::start_of_half_turn(&mut next, active, dice, &mut events);
     let evicted = burning::leave(&mut next, active, &mut events);
     for m in &orders.fire_mines {
         fire_mine(&mut next, m, &mut events);
@@ -47,9 +50,10 @@ pub fn resolve(
                 a.actor()
             )));
         }
-        for id in members {
+        // E.1-E.3: formed regiments, command dice and morale shape the order.
+        for (id, a) in command::plan(&mut next, active, a, &members, dice, &mut events) {
             acted.insert(id.clone());
-            act(&mut next, &id, a, evicted.contains(&id), dice, &mut events);
+            act(&mut next, &id, &a, evicted.contains(&id), dice, &mut events);
         }
     }
     // B.6: a company not listed that is within 3" of an enemy must attack.
