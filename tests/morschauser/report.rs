@@ -140,7 +140,8 @@ fn the_template_lists_each_live_company_with_its_choices() {
         "sequence: move_then_shoot | shoot_then_move | move_only | shoot_only | melee_then_move | hold",
         "path: [{pivot: 45}, {forward: 6}, {to: {x: 10, y: 20}}]",
         "target: ENEMY",
-        "charge: {target: ENEMY, flank: false}",
+        "charge: {target: ENEMY, flank: false, pursue: false}",
+        "breach: WALL",
         "fallback: nearest | hold",
     ] {
         assert!(t.contains(choice), "the template explains {choice:?}");
@@ -194,4 +195,28 @@ fn a_general_once_known_shows_his_character() {
             .iter()
             .any(|m| m.kind == MarkerKind::General && m.label == "Gén. Darricau (cautious)")
     );
+}
+
+#[test]
+fn the_fortress_template_offers_regiments_breaches_and_the_mine() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/games/morschauser-macduff/fort-assault.yaml"
+    ))
+    .expect("scenario");
+    let sc: galloper::rulesets::morschauser_macduff::scenario::Scenario =
+        galloper::yaml::from_str(&text).expect("parses");
+    let mut s = galloper::rulesets::morschauser_macduff::state::State::new(&sc).expect("state");
+    let side = sc.mines[0].side.clone();
+    s.phase = galloper::rulesets::morschauser_macduff::state::Phase::HalfTurn {
+        turn: 1,
+        active: side.clone(),
+    };
+    let t = MorschauserMacduff
+        .orders_template(&s, &side)
+        .expect("a template");
+    assert!(t.contains(&format!("fire_mines: [{}]", sc.mines[0].id)), "{t}");
+    assert!(t.contains("# may not charge; may breach"), "{t}");
+    let orders: Orders = galloper::yaml::from_str(&t).expect("the template parses");
+    assert!(MorschauserMacduff.check(&s, &side, &orders).is_empty());
 }

@@ -56,22 +56,53 @@ fn turn(s: &State, side: &SideId) -> String {
          #   sequence: move_then_shoot | shoot_then_move | move_only | shoot_only | melee_then_move | hold\n\
          #   path: [{pivot: 45}, {forward: 6}, {to: {x: 10, y: 20}}]   (pivots are free)\n\
          #   road: true claims +50% for a move wholly along a road\n\
-         #   target: ENEMY   charge: {target: ENEMY, flank: false}\n\
+         #   target: ENEMY   charge: {target: ENEMY, flank: false, pursue: false}\n\
+         #   (a charge without a path goes straight at its target; `flank`\n\
+         #   claims a flank attack; cavalry with `pursue` may follow up 3 in)\n\
+         #   breach: WALL   engineers blow a wall or gate they reach\n\
          #   (a target may be a lone enemy general if he is the closest, or a\n\
          #   high wall for a heavy gun within 12 in to breach)\n\
          #   fallback: nearest | hold   (if the order becomes impossible)\n\
          turn:\n  actions:\n",
     );
+    let spec = s.scenario.sides.iter().find(|x| &x.id == side);
+    if s.scenario.options.formed_regiments
+        && let Some(spec) = spec
+        && !spec.regiments.is_empty()
+    {
+        let ids: Vec<&str> = spec.regiments.iter().map(|r| r.id.as_str()).collect();
+        let _ = writeln!(
+            t,
+            "    # A formed regiment (companies touching) may act as one entry:\n    #   - {{regiment: ID, ...}}  one of: {}",
+            ids.join(", ")
+        );
+    }
     for c in s.live(side) {
-        let charge = if c.profile.troop.may_charge() {
-            ""
-        } else {
-            "   # may not charge"
+        let charge = match (c.profile.troop.may_charge(), c.profile.troop) {
+            (true, _) => "",
+            (false, super::units::TroopType::Engineers) if s.scenario.options.engineering => {
+                "   # may not charge; may breach"
+            }
+            (false, _) => "   # may not charge",
         };
         let _ = writeln!(
             t,
             "    - {{company: {}, sequence: hold, path: [], fallback: hold}}{charge}",
             c.id
+        );
+    }
+    let mines: Vec<&str> = s
+        .scenario
+        .mines
+        .iter()
+        .filter(|m| &m.side == side && !s.mines_fired.contains(&m.id))
+        .map(|m| m.id.as_str())
+        .collect();
+    if !mines.is_empty() {
+        let _ = writeln!(
+            t,
+            "  # fire_mines: [{}]   blows the mine's breach this turn (C.6)\n  fire_mines: []",
+            mines.join(", ")
         );
     }
     t
