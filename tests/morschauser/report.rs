@@ -215,7 +215,10 @@ fn the_fortress_template_offers_regiments_breaches_and_the_mine() {
     let t = MorschauserMacduff
         .orders_template(&s, &side)
         .expect("a template");
-    assert!(t.contains(&format!("fire_mines: [{}]", sc.mines[0].id)), "{t}");
+    assert!(
+        t.contains(&format!("fire_mines: [{}]", sc.mines[0].id)),
+        "{t}"
+    );
     assert!(t.contains("# may not charge; may breach"), "{t}");
     let orders: Orders = galloper::yaml::from_str(&t).expect("the template parses");
     assert!(MorschauserMacduff.check(&s, &side, &orders).is_empty());

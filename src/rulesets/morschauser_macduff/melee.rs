@@ -6,7 +6,7 @@
 //! more hits retreats a full move; equal hits are a draw.
 
 use super::generals;
-use super::retreat::retreat_from;
+use super::retreat::{retreat_from, walk};
 use super::scenario::TerrainKind;
 use super::shooting::{level, tagged, touching};
 use super::squares::in_square;
@@ -78,6 +78,7 @@ impl Value {
 
 /// A high wall between the two, and whether a breach lets the attack in.
 struct Wall {
+    id: String,
     name: String,
     breached: bool,
 }
@@ -190,10 +191,40 @@ pub fn fight(
     if s.company(&loser.id).is_some_and(|c| c.on_table()) {
         retreat_from(s, &loser.id, &winner.id, events);
     }
+    if let Some(w) = wall.as_ref().filter(|w| !w.breached)
+        && winner.id == a.id
+    {
+        climb(s, &a, w, events);
+    }
     Verdict::Won {
         winner: winner.id.clone(),
         loser: loser.id.clone(),
     }
+}
+
+/// C.6: a storming party that wins on its ladders moves onto the wall,
+/// going over it unless another defender is within 3".
+fn climb(s: &mut State, a: &Company, w: &Wall, events: &mut Vec<Event>) {
+    let Some(c) = s.company(&a.id).cloned().filter(|c| c.on_table()) else {
+        return;
+    };
+    let Some(feature) = s.scenario.terrain(&w.id).map(|t| t.feature()) else {
+        return;
+    };
+    let depth = s.scenario.base.depth.get();
+    let walked = walk(s, &c.id, c.facing.unit_vector(), depth * 2.0, |_, b| {
+        !feature.touches_bases(std::slice::from_ref(b))
+    });
+    let text = match walked.stopped {
+        None => format!(
+            "{} climbs over {} ({:.1} in, C.6)",
+            c.short(),
+            w.name,
+            walked.travelled
+        ),
+        Some(why) => format!("{} stays at the foot of {}: {why} (C.6)", c.short(), w.name),
+    };
+    events.push(Event::public(text));
 }
 
 fn plural(n: u32) -> &'static str {
@@ -325,8 +356,9 @@ fn wall_between(s: &State, a: &Company, d: &Company) -> Option<Wall> {
     let breached = s
         .breaches
         .iter()
-        .any(|b| b.wall == w.id && to_segment(b.at, from, to) <= reach);
+        .any(|b| s.breached_near(&w.id, b.at, 0.0) && to_segment(b.at, from, to) <= reach);
     Some(Wall {
+        id: w.id.clone(),
         name: w.name.clone(),
         breached,
     })

@@ -232,6 +232,13 @@ fn halt_or_close(state: &State, c: &Company, m: &mut Moved, next: &Base) -> Resu
     }
 }
 
+/// Whether an enemy company is within melee range of `base`.
+fn enemy_near(state: &State, c: &Company, base: &Base) -> bool {
+    state
+        .enemies(&c.side)
+        .any(|e| base_distance(base, &e.base(&state.scenario)).get() <= MELEE_RANGE + EPS)
+}
+
 fn touches(t: &Terrain, base: &Base) -> bool {
     t.feature().touches_bases(std::slice::from_ref(base))
 }
@@ -320,11 +327,11 @@ pub(super) fn terrain_limits(state: &State, c: &Company, base: &Base, start_leve
                 return Limit::Stop(format!("C.4 Rivers: {name} is crossed only by a bridge"));
             }
             TerrainKind::HighWall | TerrainKind::Gate { .. } => {
-                let breached = state.breaches.iter().any(|b| {
-                    b.wall == t.id && base.center.distance_to(b.at).get() <= s.base.width.get()
-                });
-                // C.6: storming parties with ladders go over the wall.
-                if !breached && !c.ladders {
+                let breached = state.breached_near(&t.id, base.center, s.base.width.get());
+                // C.6: ladders take a company over a wall nobody defends
+                // within 3"; a defended wall must be stormed (melee.rs).
+                let climbs = c.ladders && !enemy_near(state, c, base);
+                if !breached && !climbs {
                     return Limit::Stop(format!(
                         "C.6 Fortifications: {name} is passed only by ladders in an assault or a breach"
                     ));

@@ -285,6 +285,20 @@ impl State {
             .iter()
             .find(|g| !g.killed && g.attached.as_deref() == Some(id))
     }
+    /// C.6: whether a breach in wall `wall` lies within `reach` of `p`. A
+    /// gate belongs to its wall: a breach in either opens both there.
+    pub fn breached_near(&self, wall: &str, p: Point, reach: f64) -> bool {
+        let gate_of = |id: &str| match self.scenario.terrain(id).map(|t| &t.kind) {
+            Some(super::scenario::TerrainKind::Gate { wall }) => Some(wall.clone()),
+            _ => None,
+        };
+        let same = |b: &str| {
+            b == wall || gate_of(b).as_deref() == Some(wall) || gate_of(wall).as_deref() == Some(b)
+        };
+        self.breaches
+            .iter()
+            .any(|b| same(&b.wall) && p.distance_to(b.at).get() <= reach)
+    }
     /// Remove a company at 0 strength and count the loss (A.1, D).
     pub fn destroy(&mut self, id: &str) {
         let Some(c) = self
