@@ -8,6 +8,7 @@ mod checks;
 mod command;
 mod common;
 mod dice_off;
+mod engineering;
 mod fortress;
 mod melee;
 mod morale;

@@ -374,6 +374,24 @@ fn c5_infantry_at_a_town_edge_is_hit_2_harder_1_for_heavy_guns_and_towns_burn() 
 }
 
 #[test]
+fn c6_an_earthwork_is_hit_like_a_town_but_never_burns() {
+    let mut s = clear();
+    terrain(
+        &mut s,
+        "works",
+        TerrainKind::Earthwork,
+        rect(5.0, 12.0, 15.0, 20.0),
+    );
+    place(&mut s, "b-art", 10.0, 5.0, 0.0);
+    place(&mut s, "r-li", 10.0, 10.5, 180.0);
+    // -2 as for a town (canister 2 becomes 4); two hits and no fire die.
+    let r = shoot(&s, "b-art", "r-li", vec![4, 6]);
+    assert!(r.dice[0].1.contains("hits on 4-6"), "{:?}", r.dice);
+    assert_eq!(r.dice.len(), 2);
+    assert!(r.state.burning.is_empty());
+}
+
+#[test]
 fn c7_a_covering_wall_is_minus_1() {
     let mut s = clear();
     terrain(

@@ -1,5 +1,5 @@
 //! Section C movement the other files leave out: steep hills (C.3), towns
-//! (C.5), a mine's breach (C.6), marshes and low walls (C.7).
+//! (C.5), earthworks and a mine's breach (C.6), marshes and low walls (C.7).
 
 use crate::advanced::*;
 use crate::common::*;
@@ -111,6 +111,29 @@ fn c5_only_infantry_enter_a_town_off_the_road_and_then_at_6_inches() {
     );
     let (at, texts) = go(&s, "b-hc", 55.0, 12.0);
     assert!(near(at, 34.0), "{at} {texts:?}");
+}
+
+#[test]
+fn c6_earthworks_take_infantry_and_guns_at_6_inches_but_no_horse() {
+    let mut s = ground(&["b-li", "b-art", "b-hc"]);
+    add(
+        &mut s,
+        "works",
+        TerrainKind::Earthwork,
+        rect(50.0, 25.0, 60.0, 35.0),
+    );
+    for id in ["b-li", "b-art"] {
+        let (at, texts) = go(&s, id, 55.0, 12.0);
+        assert!(near(at, 28.0), "{id}: {at} {texts:?}");
+    }
+    let (at, texts) = go(&s, "b-hc", 55.0, 12.0);
+    assert!(at <= 25.0 + 1e-6, "{at}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("C.6 Fortifications: heavy cavalry may not enter")),
+        "{texts:?}"
+    );
 }
 
 #[test]

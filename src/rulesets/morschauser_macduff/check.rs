@@ -28,6 +28,7 @@ pub const DEPLOY: &str = "A.5 Deployment";
 pub const MINES: &str = "C.6 Fortifications: mines";
 pub const TARGET: &str = "B.4 Shooting: a target";
 pub const BREACH: &str = "C.6 Fortifications: engineers blowing a breach";
+pub const DEMOLISH: &str = "E.7k Engineering: demolishing a bridge";
 
 pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
     match (&state.phase, orders) {
@@ -298,6 +299,9 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
     if let Some(w) = &a.breach {
         out.extend(check_breach(state, path, members, w));
     }
+    if let Some(b) = &a.demolish {
+        out.extend(check_demolish(state, path, members, b));
+    }
     if let Some(t) = &a.target {
         let side = members
             .first()
@@ -362,6 +366,54 @@ fn check_breach(state: &State, path: &[&str], members: &[String], wall: &str) ->
                 BREACH,
                 format!(
                     "{} is not engineers: only engineers blow breaches",
+                    c.short()
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// E.7k: only engineers demolish, only a bridge still standing, and only
+/// when the scenario plays engineering.
+fn check_demolish(
+    state: &State,
+    path: &[&str],
+    members: &[String],
+    bridge: &str,
+) -> Vec<Violation> {
+    let first = members.first().map(String::as_str);
+    if !state.scenario.options.engineering {
+        return vec![Violation::new(
+            path,
+            first,
+            DEMOLISH,
+            "engineering is not in play in this scenario: drop `demolish`",
+        )];
+    }
+    let mut out = Vec::new();
+    let standing = state
+        .scenario
+        .terrain(bridge)
+        .is_some_and(|t| matches!(t.kind, TerrainKind::Bridge));
+    if !standing {
+        out.push(Violation::new(
+            path,
+            first,
+            DEMOLISH,
+            format!("{bridge} is not a standing bridge of the scenario"),
+        ));
+    }
+    for id in members {
+        if let Some(c) = state.company(id)
+            && c.profile.troop != TroopType::Engineers
+        {
+            out.push(Violation::new(
+                path,
+                Some(id),
+                DEMOLISH,
+                format!(
+                    "{} is not engineers: only engineers demolish bridges",
                     c.short()
                 ),
             ));

@@ -100,6 +100,10 @@ pub struct Action {
     /// contact with it.
     #[serde(default)]
     pub breach: Option<String>,
+    /// E.7k: engineers, with a wagon of supplies at hand, demolish this
+    /// bridge they stand on or touch.
+    #[serde(default)]
+    pub demolish: Option<String>,
     /// What to do when the order can no longer be carried out.
     #[serde(default)]
     pub fallback: Fallback,

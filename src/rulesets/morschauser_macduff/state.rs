@@ -27,6 +27,9 @@ pub struct State {
     /// C.6: breaches made in high walls.
     #[serde(default)]
     pub breaches: Vec<Breach>,
+    /// E.7k: bridges demolished by engineers (removed from `scenario`).
+    #[serde(default)]
+    pub demolished: BTreeSet<String>,
     /// C.6: mines already fired.
     #[serde(default)]
     pub mines_fired: BTreeSet<String>,
@@ -197,6 +200,7 @@ impl State {
             generals,
             burning: BTreeSet::new(),
             breaches: Vec::new(),
+            demolished: BTreeSet::new(),
             mines_fired: BTreeSet::new(),
             morale_tested: BTreeSet::new(),
             routing: BTreeSet::new(),

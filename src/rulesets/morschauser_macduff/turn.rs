@@ -165,6 +165,12 @@ fn act(
         engineers::blow(s, id, w, dice, events);
         return;
     }
+    if let Some(b) = &a.demolish
+        && s.scenario.options.engineering
+    {
+        engineers::demolish(s, id, b, dice, events);
+        return;
+    }
     if a.sequence == Sequence::MoveThenShoot {
         let road_gun =
             c.profile.troop == TroopType::Artillery && moved.as_ref().is_some_and(|m| m.road_move);
