@@ -142,6 +142,7 @@ fn the_template_lists_each_live_company_with_its_choices() {
         "target: ENEMY",
         "charge: {target: ENEMY, flank: false, pursue: false}",
         "breach: WALL",
+        "demolish: BRIDGE",
         "fallback: nearest | hold",
     ] {
         assert!(t.contains(choice), "the template explains {choice:?}");

@@ -60,6 +60,7 @@ fn turn(s: &State, side: &SideId) -> String {
          #   (a charge without a path goes straight at its target; `flank`\n\
          #   claims a flank attack; cavalry with `pursue` may follow up 3 in)\n\
          #   breach: WALL   engineers blow a wall or gate they reach\n\
+         #   demolish: BRIDGE   engineers, with a wagon within 3 in, bring it down\n\
          #   (a target may be a lone enemy general if he is the closest, or a\n\
          #   high wall for a heavy gun within 12 in to breach)\n\
          #   fallback: nearest | hold   (if the order becomes impossible)\n\
