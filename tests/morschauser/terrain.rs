@@ -5,7 +5,7 @@ use crate::advanced::*;
 use crate::common::*;
 use galloper::geometry::{Distance, Point, Shape};
 use galloper::rulesets::morschauser_macduff::orders::{Orders, TurnOrders};
-use galloper::rulesets::morschauser_macduff::scenario::{Mine, Terrain, TerrainKind};
+use galloper::rulesets::morschauser_macduff::scenario::{Mine, TerrainKind};
 use galloper::rulesets::morschauser_macduff::state::State;
 
 /// The right of the table, clear: Blue's companies named in `keep` only.
@@ -13,26 +13,6 @@ fn ground(keep: &[&str]) -> State {
     let mut s = table();
     only(&mut s, keep);
     s
-}
-
-fn add(s: &mut State, id: &str, kind: TerrainKind, outline: Shape) {
-    s.scenario.terrain.push(Terrain {
-        id: id.into(),
-        name: format!("The {id}"),
-        kind,
-        outline,
-    });
-}
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Shape {
-    Shape::Polygon {
-        points: vec![
-            Point::new(x0, y0),
-            Point::new(x1, y0),
-            Point::new(x1, y1),
-            Point::new(x0, y1),
-        ],
-    }
 }
 
 fn wall_at(y: f64) -> Shape {
@@ -51,13 +31,13 @@ fn go(s: &State, id: &str, x: f64, d: f64) -> (f64, Vec<String>) {
 
 fn hills(steep: bool) -> State {
     let mut s = ground(&["b-li"]);
-    add(
+    terrain(
         &mut s,
         "h1",
         TerrainKind::Hill { steep, level: 1 },
         rect(45.0, 25.0, 70.0, 40.0),
     );
-    add(
+    terrain(
         &mut s,
         "h2",
         TerrainKind::Hill { steep, level: 2 },
@@ -86,7 +66,7 @@ fn c3_a_steep_hill_is_climbed_one_contour_a_turn() {
 #[test]
 fn c5_only_infantry_enter_a_town_off_the_road_and_then_at_6_inches() {
     let mut s = ground(&["b-li", "b-hc"]);
-    add(
+    terrain(
         &mut s,
         "town",
         TerrainKind::Town,
@@ -100,7 +80,7 @@ fn c5_only_infantry_enter_a_town_off_the_road_and_then_at_6_inches() {
     assert!(at <= 25.0 + 1e-6, "{at}");
     assert!(texts.iter().any(|t| t.contains("C.5 Towns")), "{texts:?}");
     // Along a road through the town cavalry passes at its full pace.
-    add(
+    terrain(
         &mut s,
         "street",
         TerrainKind::Road,
@@ -116,7 +96,7 @@ fn c5_only_infantry_enter_a_town_off_the_road_and_then_at_6_inches() {
 #[test]
 fn c6_earthworks_take_infantry_and_guns_at_6_inches_but_no_horse() {
     let mut s = ground(&["b-li", "b-art", "b-hc"]);
-    add(
+    terrain(
         &mut s,
         "works",
         TerrainKind::Earthwork,
@@ -139,7 +119,7 @@ fn c6_earthworks_take_infantry_and_guns_at_6_inches_but_no_horse() {
 #[test]
 fn c6_a_fired_mine_breaches_the_wall_and_a_company_passes() {
     let mut s = ground(&["b-lt"]);
-    add(&mut s, "wall", TerrainKind::HighWall, wall_at(30.0));
+    terrain(&mut s, "wall", TerrainKind::HighWall, wall_at(30.0));
     s.scenario.mines.push(Mine {
         id: "m1".into(),
         side: blue(),
@@ -166,7 +146,7 @@ fn c6_a_fired_mine_breaches_the_wall_and_a_company_passes() {
 #[test]
 fn c7_a_marsh_stops_all_but_light_infantry_when_so_defined() {
     let mut s = ground(&["b-li", "b-lt"]);
-    add(
+    terrain(
         &mut s,
         "marsh",
         TerrainKind::Marsh {
@@ -190,7 +170,7 @@ fn c7_a_marsh_stops_all_but_light_infantry_when_so_defined() {
 #[test]
 fn c7_a_low_wall_holds_the_move_to_6_inches_except_light_infantry() {
     let mut s = ground(&["b-li", "b-lt"]);
-    add(
+    terrain(
         &mut s,
         "fence",
         TerrainKind::LowWall { cover: false },

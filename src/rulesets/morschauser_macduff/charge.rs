@@ -100,18 +100,7 @@ pub fn charge(
         )));
     }
     s.initiated.insert(id.to_string());
-    let verdict = fight(
-        s,
-        id,
-        &enemy,
-        Attack {
-            charging: true,
-            flank,
-            sapping: false,
-        },
-        dice,
-        events,
-    );
+    let verdict = fight(s, id, &enemy, Attack::charge(flank), dice, events);
     if ch.pursue {
         pursue(s, id, &enemy, &verdict, dice, events, &apply);
     }
@@ -177,18 +166,7 @@ fn pursue(
         e.short()
     )));
     let flank = behind_front(s, &before, &e);
-    fight(
-        s,
-        id,
-        &enemy,
-        Attack {
-            charging: true,
-            flank,
-            sapping: false,
-        },
-        dice,
-        events,
-    );
+    fight(s, id, &enemy, Attack::charge(flank), dice, events);
 }
 
 /// B.6: a company that starts its move within 3" of an enemy must attack
@@ -227,18 +205,7 @@ pub fn forced(
         e.short()
     )));
     let flank = behind_front(s, &c.base(&s.scenario), &e);
-    fight(
-        s,
-        id,
-        &enemy,
-        Attack {
-            charging: false,
-            flank,
-            sapping: false,
-        },
-        dice,
-        events,
-    );
+    fight(s, id, &enemy, Attack::standing(flank), dice, events);
     let Some(a) = a.filter(|a| a.sequence.moves() && !a.path.is_empty()) else {
         return;
     };

@@ -297,10 +297,10 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
         ));
     }
     if let Some(w) = &a.breach {
-        out.extend(check_breach(state, path, members, w));
+        out.extend(check_task(state, path, members, w, &BREACH_TASK));
     }
     if let Some(b) = &a.demolish {
-        out.extend(check_demolish(state, path, members, b));
+        out.extend(check_task(state, path, members, b, &DEMOLISH_TASK));
     }
     if let Some(t) = &a.target {
         let side = members
@@ -331,77 +331,64 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
     out
 }
 
-/// C.6, E.7k: only engineers blow breaches, only in a high wall or gate, and
-/// only when the scenario plays engineering.
-fn check_breach(state: &State, path: &[&str], members: &[String], wall: &str) -> Vec<Violation> {
-    let mut out = Vec::new();
-    if !state.scenario.options.engineering {
-        out.push(Violation::new(
-            path,
-            members.first().map(String::as_str),
-            BREACH,
-            "engineering is not in play in this scenario: drop `breach`",
-        ));
-        return out;
-    }
-    let is_wall = state
-        .scenario
-        .terrain(wall)
-        .is_some_and(|w| matches!(w.kind, TerrainKind::HighWall | TerrainKind::Gate { .. }));
-    if !is_wall {
-        out.push(Violation::new(
-            path,
-            members.first().map(String::as_str),
-            BREACH,
-            format!("{wall} is not a high wall or gate of the scenario"),
-        ));
-    }
-    for id in members {
-        if let Some(c) = state.company(id)
-            && c.profile.troop != TroopType::Engineers
-        {
-            out.push(Violation::new(
-                path,
-                Some(id),
-                BREACH,
-                format!(
-                    "{} is not engineers: only engineers blow breaches",
-                    c.short()
-                ),
-            ));
-        }
-    }
-    out
+/// One engineering order (C.6, E.7k): what it is called, the rule it falls
+/// under, what it may be aimed at, and the work in words.
+struct Task {
+    field: &'static str,
+    rule: &'static str,
+    aims_at: fn(&TerrainKind) -> bool,
+    thing: &'static str,
+    work: &'static str,
 }
 
-/// E.7k: only engineers demolish, only a bridge still standing, and only
-/// when the scenario plays engineering.
-fn check_demolish(
+const BREACH_TASK: Task = Task {
+    field: "breach",
+    rule: BREACH,
+    aims_at: |k| matches!(k, TerrainKind::HighWall | TerrainKind::Gate { .. }),
+    thing: "a high wall or gate",
+    work: "blow breaches",
+};
+
+const DEMOLISH_TASK: Task = Task {
+    field: "demolish",
+    rule: DEMOLISH,
+    aims_at: |k| matches!(k, TerrainKind::Bridge),
+    thing: "a standing bridge",
+    work: "demolish bridges",
+};
+
+/// Only engineers do engineering, only at the right terrain, and only when
+/// the scenario plays engineering.
+fn check_task(
     state: &State,
     path: &[&str],
     members: &[String],
-    bridge: &str,
+    aim: &str,
+    task: &Task,
 ) -> Vec<Violation> {
     let first = members.first().map(String::as_str);
     if !state.scenario.options.engineering {
         return vec![Violation::new(
             path,
             first,
-            DEMOLISH,
-            "engineering is not in play in this scenario: drop `demolish`",
+            task.rule,
+            format!(
+                "engineering is not in play in this scenario: drop `{}`",
+                task.field
+            ),
         )];
     }
     let mut out = Vec::new();
-    let standing = state
+    if !state
         .scenario
-        .terrain(bridge)
-        .is_some_and(|t| matches!(t.kind, TerrainKind::Bridge));
-    if !standing {
+        .terrain(aim)
+        .is_some_and(|t| (task.aims_at)(&t.kind))
+    {
         out.push(Violation::new(
             path,
             first,
-            DEMOLISH,
-            format!("{bridge} is not a standing bridge of the scenario"),
+            task.rule,
+            format!("{aim} is not {} of the scenario", task.thing),
         ));
     }
     for id in members {
@@ -411,10 +398,11 @@ fn check_demolish(
             out.push(Violation::new(
                 path,
                 Some(id),
-                DEMOLISH,
+                task.rule,
                 format!(
-                    "{} is not engineers: only engineers demolish bridges",
-                    c.short()
+                    "{} is not engineers: only engineers {}",
+                    c.short(),
+                    task.work
                 ),
             ));
         }

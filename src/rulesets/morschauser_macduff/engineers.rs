@@ -5,7 +5,7 @@
 
 use super::charge::enemy_in_range;
 use super::melee::{Attack, fight};
-use super::scenario::TerrainKind;
+use super::scenario::{Terrain, TerrainKind};
 use super::shooting::nearest_on;
 use super::state::{Breach, State};
 use super::units::TroopType;
@@ -18,19 +18,23 @@ pub const BREACH_ON: u32 = 4;
 /// House rule: within this of a wall counts as in contact with it.
 pub const CONTACT: f64 = 0.5;
 
-/// Company `id` tries to breach `wall`.
-pub fn blow(s: &mut State, id: &str, wall: &str, dice: &mut Dice, events: &mut Vec<Event>) {
-    let (Some(c), Some(w)) = (s.company(id).cloned(), s.scenario.terrain(wall).cloned()) else {
-        return;
-    };
-    let b = c.base(&s.scenario);
+/// Whether a base is within `CONTACT` of a piece of terrain.
+fn in_contact(b: &Base, t: &Terrain) -> bool {
     let reach = Base::new(
         b.center,
         b.facing,
         Distance(b.width.get() + 2.0 * CONTACT),
         Distance(b.depth.get() + 2.0 * CONTACT),
     );
-    if !w.feature().touches_bases(std::slice::from_ref(&reach)) {
+    t.feature().touches_bases(std::slice::from_ref(&reach))
+}
+
+/// Company `id` tries to breach `wall`.
+pub fn blow(s: &mut State, id: &str, wall: &str, dice: &mut Dice, events: &mut Vec<Event>) {
+    let (Some(c), Some(w)) = (s.company(id).cloned(), s.scenario.terrain(wall).cloned()) else {
+        return;
+    };
+    if !in_contact(&c.base(&s.scenario), &w) {
         events.push(Event::public(format!(
             "{} is not in contact with {} and cannot blow a breach (C.6)",
             c.short(),
@@ -111,12 +115,6 @@ pub fn demolish(s: &mut State, id: &str, bridge: &str, dice: &mut Dice, events: 
         return;
     }
     let b = c.base(&s.scenario);
-    let reach = Base::new(
-        b.center,
-        b.facing,
-        Distance(b.width.get() + 2.0 * CONTACT),
-        Distance(b.depth.get() + 2.0 * CONTACT),
-    );
     let refuse = |why: String, events: &mut Vec<Event>| {
         events.push(Event::public(format!(
             "{} cannot demolish {}: {why} (E.7k)",
@@ -124,7 +122,7 @@ pub fn demolish(s: &mut State, id: &str, bridge: &str, dice: &mut Dice, events: 
             t.name
         )));
     };
-    if !t.feature().touches_bases(std::slice::from_ref(&reach)) {
+    if !in_contact(&b, &t) {
         return refuse("it is not in contact with the bridge".into(), events);
     }
     let supplied = s.live(&c.side).any(|w| {

@@ -33,6 +33,25 @@ pub struct Attack {
     pub sapping: bool,
 }
 
+impl Attack {
+    /// A company that moved into melee range this turn.
+    pub fn charge(flank: bool) -> Attack {
+        Attack {
+            charging: true,
+            flank,
+            sapping: false,
+        }
+    }
+    /// A company that started within 3" (B.6).
+    pub fn standing(flank: bool) -> Attack {
+        Attack {
+            charging: false,
+            flank,
+            sapping: false,
+        }
+    }
+}
+
 /// What a round of melee came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
