@@ -981,7 +981,7 @@ fn markup_in_unit_side_and_game_names_is_shown_as_text() {
 /// under the 68 MiB the 50 MiB attachment alone weighs as base64.
 const PEAK_RSS_BOUND_MIB: f64 = 64.0;
 /// The daemon's rounds over the whole corpus.
-const ROUNDS: usize = 100;
+const ROUNDS: usize = 5;
 /// A round (one `galloper process` over the whole corpus) takes well under
 /// this on two shared cores in the dev profile.
 const ROUND_SECONDS_BOUND: f64 = 10.0;
