@@ -976,12 +976,15 @@ fn markup_in_unit_side_and_game_names_is_shown_as_text() {
 }
 
 /// The figure the memory test asserts: the daemon's peak resident set while
-/// it eats the corpus, in MiB. Measured about MEASURED MiB (dev profile);
-/// the bound leaves room for allocator and platform differences, and is well
-/// under the 68 MiB the 50 MiB attachment alone weighs as base64.
+/// it eats the corpus, in MiB. Measured 38.8 MiB in the first round and
+/// 41.0 at most over 100 (dev profile; the growth is SQLite's page cache as
+/// the log of messages grows); 107.7 before a message over the size limit
+/// was refused without being read whole. The bound leaves about 50% for
+/// allocator and platform differences, and stays under the 68 MiB the
+/// 50 MiB attachment alone weighs as base64.
 const PEAK_RSS_BOUND_MIB: f64 = 64.0;
 /// The daemon's rounds over the whole corpus.
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 100;
 /// A round (one `galloper process` over the whole corpus) takes well under
 /// this on two shared cores in the dev profile.
 const ROUND_SECONDS_BOUND: f64 = 10.0;
