@@ -37,7 +37,7 @@ pub fn handle(
     let (club_local, domain) = cfg.club_parts();
     let inb = match inbound::parse(raw, &limits) {
         Ok(m) => m,
-        Err(e) => return refuse_unreadable(server, cfg, raw, &e, now, date),
+        Err(e) => return refuse_unreadable(server, cfg, raw, &sha256_hex(raw), &e, now, date),
     };
     let key = format!("{} {}", inb.message_id, inb.content_sha256);
     let sender = inb
@@ -272,17 +272,40 @@ fn replaced(
         .map(|o| o.sha256.clone()))
 }
 
+/// Handle a message of `size` bytes, over `max_message_bytes`, from its
+/// first bytes (`head`, which should hold its header block) and the SHA-256
+/// of all of it: refused as [`handle`] would, without holding it in memory.
+pub fn handle_too_large(
+    server: &mut Server,
+    cfg: &Config,
+    head: &[u8],
+    size: usize,
+    sha: &str,
+    now: i64,
+    date: &str,
+) -> anyhow::Result<Handled> {
+    let e = InboundError::TooLarge {
+        bytes: size,
+        limit: cfg.max_message_bytes,
+    };
+    refuse_unreadable(server, cfg, head, sha, &e, now, date)
+}
+
+/// How much of a message too large to read is read for its headers.
+pub const HEAD_BYTES: usize = 64 * 1024;
+
 /// A message too large, with too many attachments, or unreadable: record it
-/// and answer the sender if the headers name one.
+/// and answer the sender if the headers name one. `raw` is the message or
+/// at least its first [`HEAD_BYTES`]; `sha` is the SHA-256 of all of it.
 fn refuse_unreadable(
     server: &mut Server,
     cfg: &Config,
     raw: &[u8],
+    sha: &str,
     e: &InboundError,
     now: i64,
     date: &str,
 ) -> anyhow::Result<Handled> {
-    let sha = sha256_hex(raw);
     let key = format!("unreadable {sha}");
     let detail = match e {
         InboundError::TooLarge { bytes, limit } => {
@@ -307,7 +330,7 @@ fn refuse_unreadable(
         .position(|w| w == b"\r\n\r\n")
         .or_else(|| raw.windows(2).position(|w| w == b"\n\n"))
         .unwrap_or(0);
-    let head = inbound::parse(&raw[..end.min(64 * 1024)], &Limits::default()).ok();
+    let head = inbound::parse(&raw[..end.min(HEAD_BYTES)], &Limits::default()).ok();
     let sender = head
         .as_ref()
         .filter(|h| h.auto.is_none())
@@ -322,8 +345,13 @@ fn refuse_unreadable(
             name: Some(cfg.name.clone()),
             email: cfg.club_address.clone(),
         };
-        let message_id =
-            compose::message_id(&domain, "club", 0, to, &format!("reply-{}", &sha[..8]));
+        let message_id = compose::message_id(
+            &domain,
+            "club",
+            0,
+            to,
+            &format!("reply-{}", sha.get(..8).unwrap_or(sha)),
+        );
         let bytes = compose::reply(&ReplyMail {
             from: &from,
             to: &Party {

@@ -122,9 +122,17 @@ fn batch_with(
             } else {
                 entry
             };
-            let raw = md.read(&taken)?;
             let (secs, date) = now();
-            let h = intake::handle(server, cfg, &raw, secs, &date)?;
+            let size = md.size(&taken)?;
+            // A message over the limit is refused from its headers: memory
+            // stays bounded whatever the MTA lets through.
+            let h = if size > cfg.max_message_bytes as u64 {
+                let (head, sha) = md.head_and_sha256(&taken, intake::HEAD_BYTES)?;
+                let size = usize::try_from(size).unwrap_or(usize::MAX);
+                intake::handle_too_large(server, cfg, &head, size, &sha, secs, &date)?
+            } else {
+                intake::handle(server, cfg, &md.read(&taken)?, secs, &date)?
+            };
             tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), "message");
             md.done(&taken)?;
             b.messages += 1;

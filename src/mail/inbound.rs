@@ -82,7 +82,13 @@ pub enum AutoKind {
     MailingList(String),
     /// From `MAILER-DAEMON` or `postmaster`, or a delivery report.
     MailerDaemon,
+    /// `X-Autoreply` or `X-Autorespond` (the header's name): vacation
+    /// programs that predate RFC 3834 send these instead of `Auto-Submitted`.
+    AutoReplyHeader(String),
 }
+
+/// Headers that older autoresponders set instead of `Auto-Submitted`.
+const AUTOREPLY_HEADERS: [&str; 2] = ["X-Autoreply", "X-Autorespond"];
 
 /// One incoming message, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,6 +293,11 @@ fn auto_kind(msg: &Message) -> Option<AutoKind> {
             .to_lowercase();
         if !v.is_empty() && v != "no" {
             return Some(AutoKind::AutoSubmitted(v));
+        }
+    }
+    for name in AUTOREPLY_HEADERS {
+        if header_text(msg, name).is_some_and(|v| !v.eq_ignore_ascii_case("no")) {
+            return Some(AutoKind::AutoReplyHeader(name.to_string()));
         }
     }
     if let Some(v) = header_text(msg, "Precedence") {

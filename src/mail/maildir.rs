@@ -6,8 +6,9 @@
 //! file system, hence atomic: after a crash every message is in exactly one
 //! place, and one taken but not finished is found again by [`Maildir::pending`].
 
+use sha2::{Digest, Sha256};
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -76,6 +77,31 @@ impl Maildir {
     /// The message's bytes.
     pub fn read(&self, e: &Entry) -> io::Result<Vec<u8>> {
         fs::read(&e.path)
+    }
+
+    /// The message's size in bytes, without reading it.
+    pub fn size(&self, e: &Entry) -> io::Result<u64> {
+        Ok(fs::metadata(&e.path)?.len())
+    }
+
+    /// The first `head` bytes of a message and the SHA-256 (hex) of all of
+    /// it, read in small pieces: a message too large to take is answered
+    /// from its headers without ever being held in memory whole.
+    pub fn head_and_sha256(&self, e: &Entry, head: usize) -> io::Result<(Vec<u8>, String)> {
+        let mut f = fs::File::open(&e.path)?;
+        let mut sha = Sha256::new();
+        let mut first = Vec::with_capacity(head);
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = f.read(&mut buf)?;
+            if n == 0 {
+                break;
+            }
+            let keep = (head - first.len()).min(n);
+            first.extend_from_slice(&buf[..keep]);
+            sha.update(&buf[..n]);
+        }
+        Ok((first, hex::encode(sha.finalize())))
     }
 
     /// Marks a message taken: `new/X` → `cur/X:2,` by one atomic rename. An

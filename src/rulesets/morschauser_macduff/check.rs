@@ -2,7 +2,7 @@
 //! Anything the dice may still make impossible is left to resolution, where
 //! the company follows its fallback.
 
-use super::orders::{Action, Deployment, Orders, Sequence, TurnOrders};
+use super::orders::{Action, Deployment, Orders, PathStep, Sequence, TurnOrders};
 use super::scenario::TerrainKind;
 use super::state::{Phase, State};
 use super::units::TroopType;
@@ -97,6 +97,14 @@ fn check_deployment(state: &State, side: &SideId, d: &Deployment) -> Vec<Violati
                 unit,
                 DEPLOY,
                 "placed twice: place it once",
+            ));
+        }
+        if p.facing.is_some_and(|f| !f.0.is_finite()) {
+            out.push(Violation::new(
+                &path,
+                unit,
+                DEPLOY,
+                "facing must be a finite number of degrees",
             ));
         }
         match zone {
@@ -242,6 +250,21 @@ fn actors(state: &State, side: &SideId, a: &Action) -> Result<Vec<String>, (&'st
 
 fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) -> Vec<Violation> {
     let mut out = Vec::new();
+    // NaN compares false with every limit: refuse it before any measure.
+    let finite = a.path.iter().all(|s| match s {
+        PathStep::Pivot(d) => d.is_finite(),
+        PathStep::Forward(d) => d.get().is_finite(),
+        PathStep::To(p) => p.is_finite(),
+    });
+    if !finite {
+        out.push(Violation::new(
+            path,
+            Some(&a.actor()),
+            TOO_FAR,
+            "every number in `path` must be a finite number",
+        ));
+        return out;
+    }
     for id in members {
         let Some(c) = state.company(id) else { continue };
         if a.charge.is_some() && !c.profile.troop.may_charge() {
