@@ -149,6 +149,21 @@ fn b1_a_path_beyond_even_a_road_move_is_refused() {
 }
 
 #[test]
+fn b1_a_negative_step_cannot_pay_for_a_longer_one() {
+    let sly = Action {
+        path: vec![
+            PathStep::Forward(Distance(-100.0)),
+            PathStep::Pivot(180.0),
+            PathStep::Forward(Distance(50.0)),
+        ],
+        ..action("b-li")
+    };
+    let v = check(&table(), &blue(), &turn(vec![sly]));
+    one(&v, rules::TOO_FAR, "b-li");
+    assert!(v[0].message.contains("cannot be negative"), "{}", v[0].message);
+}
+
+#[test]
 fn a_turn_out_of_turn_is_refused() {
     let v = check(&table(), &red(), &turn(vec![]));
     assert_eq!(v.len(), 1);

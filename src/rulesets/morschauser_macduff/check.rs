@@ -265,6 +265,20 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
         ));
         return out;
     }
+    // A negative step would shrink the measured length of the whole path.
+    if a
+        .path
+        .iter()
+        .any(|s| matches!(s, PathStep::Forward(d) if d.get() < 0.0))
+    {
+        out.push(Violation::new(
+            path,
+            Some(&a.actor()),
+            TOO_FAR,
+            "a `forward` distance cannot be negative: pivot 180 to go back",
+        ));
+        return out;
+    }
     for id in members {
         let Some(c) = state.company(id) else { continue };
         if a.charge.is_some() && !c.profile.troop.may_charge() {
