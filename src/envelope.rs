@@ -104,7 +104,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
             column: loc.as_ref().map(|l| l.column()),
             unit: None,
             rule: None,
-            message: e.to_string(),
+            message: yaml_advice(&e.to_string()),
         })
     })?;
     if env.galloper != FORMAT {
@@ -303,5 +303,17 @@ mod tests {
         let e = parse("o.yaml", text.as_bytes()).unwrap();
         assert_eq!(e.step, 3);
         assert_eq!(e.entropy, "ab".repeat(16));
+    }
+}
+
+/// The YAML library's message, with what to do when it names a limit that
+/// only a crafted file reaches.
+fn yaml_advice(message: &str) -> String {
+    if message.contains("repetition limit") || message.contains("recursion limit") {
+        format!(
+            "{message}: the file repeats or nests anchors (`&`, `*`) far more than orders ever need; write the orders out without aliases"
+        )
+    } else {
+        message.to_string()
     }
 }

@@ -486,7 +486,11 @@ fn corpus(c: &Club) -> Vec<Case> {
     add(
         "yaml-alias-bomb",
         orders_mail("yaml-alias-bomb", french, "g2", &(bomb, bomb_sig)),
-        Expect::Reply(vec!["deploy.yaml: refused", "repetition limit exceeded"]),
+        Expect::Reply(vec![
+            "deploy.yaml: refused",
+            "repetition limit exceeded",
+            "write the orders out without aliases",
+        ]),
     );
     // 50 MiB of attachment (about 68 MiB as base64).
     let big: Vec<u8> = (0..50 * 1024 * 1024u32).map(|i| (i % 251) as u8).collect();

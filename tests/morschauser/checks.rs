@@ -160,7 +160,11 @@ fn b1_a_negative_step_cannot_pay_for_a_longer_one() {
     };
     let v = check(&table(), &blue(), &turn(vec![sly]));
     one(&v, rules::TOO_FAR, "b-li");
-    assert!(v[0].message.contains("cannot be negative"), "{}", v[0].message);
+    assert!(
+        v[0].message.contains("cannot be negative"),
+        "{}",
+        v[0].message
+    );
 }
 
 #[test]

@@ -266,8 +266,7 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
         return out;
     }
     // A negative step would shrink the measured length of the whole path.
-    if a
-        .path
+    if a.path
         .iter()
         .any(|s| matches!(s, PathStep::Forward(d) if d.get() < 0.0))
     {
