@@ -227,3 +227,21 @@ fn seeds_get_the_outcome_they_should_and_replay_cleanly() {
         }
     }
 }
+
+/// Found by the `mail` fuzz target: a `From` address mail-parser reads but
+/// lettre refuses (`grougalloper.hollowbrook-1.0.davout=40example=2efr...`)
+/// made the intake fail instead of recording the message, so the daemon
+/// would have stopped on it at every poll. Now it is recorded, unanswered.
+#[test]
+fn a_sender_no_reply_can_be_addressed_to_is_recorded_not_fatal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut desk = MailDesk::new(&tmp.path().join("desk")).unwrap();
+    let raw = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz/unanswerable-sender.eml"),
+    )
+    .unwrap();
+    let h = desk.handle(&raw).unwrap();
+    assert_eq!(h.sender, None);
+    assert_eq!(h.outcome, "refused");
+    assert_eq!(desk.handle(&raw).unwrap().outcome, "duplicate");
+}
