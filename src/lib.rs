@@ -10,6 +10,7 @@ pub mod demo;
 pub mod dice;
 pub mod envelope;
 pub mod event;
+pub mod fuzzing;
 pub mod game;
 pub mod geometry;
 pub mod mail;

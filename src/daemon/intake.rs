@@ -44,7 +44,8 @@ pub fn handle(
         .reply_to
         .clone()
         .or_else(|| inb.from.clone())
-        .map(|a| a.email.to_ascii_lowercase());
+        .map(|a| a.email.to_ascii_lowercase())
+        .filter(|a| answerable(a));
     if server.store().inbox_seen(&key)? {
         return Ok(Handled {
             outcome: "duplicate".into(),
@@ -335,7 +336,8 @@ fn refuse_unreadable(
         .as_ref()
         .filter(|h| h.auto.is_none())
         .and_then(|h| h.reply_to.clone().or_else(|| h.from.clone()))
-        .map(|a| a.email.to_ascii_lowercase());
+        .map(|a| a.email.to_ascii_lowercase())
+        .filter(|a| answerable(a));
     let mut mails = Vec::new();
     if let Some(to) = &sender
         && server.store().replies_to_since(to, now - 3600)? < cfg.replies_per_hour
@@ -393,6 +395,14 @@ fn refuse_unreadable(
         sender,
         detail,
     })
+}
+
+/// Whether a reply can be addressed to `email`. The mail parser reads
+/// addresses that the mail builder refuses; composing a reply to one would
+/// fail the whole message, and the daemon would meet it again on every poll.
+/// Such a message is recorded with no sender and not answered.
+fn answerable(email: &str) -> bool {
+    email.parse::<lettre::Address>().is_ok()
 }
 
 /// Who owes orders in a game, and the deadline in the asking player's own

@@ -43,10 +43,18 @@ impl std::fmt::Debug for KeyPair {
 pub fn keygen(comment: &str) -> Result<KeyPair, SigError> {
     let mut seed = [0u8; 32];
     getrandom::fill(&mut seed).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let pair = keygen_from_seed(&seed, comment);
+    seed.fill(0);
+    pair
+}
+
+/// The ed25519 key whose secret is `seed`, in OpenSSH forms. Only for keys
+/// that are public by design (fuzzing and test fixtures); real keys come
+/// from [`keygen`].
+pub fn keygen_from_seed(seed: &[u8; 32], comment: &str) -> Result<KeyPair, SigError> {
     // ed25519-dalek 3 derives the public half; ssh-key carries its own older
     // dalek, so the halves cross over as raw bytes.
-    let signing = ed25519_dalek::SigningKey::from_bytes(&seed);
-    seed.fill(0);
+    let signing = ed25519_dalek::SigningKey::from_bytes(seed);
     let keypair = Ed25519Keypair {
         public: Ed25519PublicKey(signing.verifying_key().to_bytes()),
         private: Ed25519PrivateKey::from_bytes(&signing.to_bytes()),

@@ -11,7 +11,7 @@ mod key;
 mod signature;
 
 pub use error::SigError;
-pub use key::{KeyPair, fingerprint, keygen, parse_public};
+pub use key::{KeyPair, fingerprint, keygen, keygen_from_seed, parse_public};
 pub use signature::{sign, verify, verify_bytes};
 
 /// Namespace in which players sign their orders files.
