@@ -245,3 +245,22 @@ fn a_sender_no_reply_can_be_addressed_to_is_recorded_not_fatal() {
     assert_eq!(h.outcome, "refused");
     assert_eq!(desk.handle(&raw).unwrap().outcome, "duplicate");
 }
+
+/// Found by the `mail` campaign: a Subject with control characters made the
+/// reply unbuildable, so the intake failed on the message at every poll.
+#[test]
+fn a_subject_with_control_characters_is_cleaned_for_the_reply() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut desk = MailDesk::new(&tmp.path().join("desk")).unwrap();
+    for name in ["control-in-subject.eml", "id-without-at.eml"] {
+        let raw = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/fuzz")
+                .join(name),
+        )
+        .unwrap();
+        let h = desk.handle(&raw).unwrap();
+        assert_ne!(h.outcome, "duplicate", "{name}");
+        assert_eq!(desk.handle(&raw).unwrap().outcome, "duplicate", "{name}");
+    }
+}

@@ -180,12 +180,26 @@ fn read(raw: &[u8], limits: &Limits) -> Result<Inbound, InboundError> {
         from: first_address(msg.from()),
         reply_to: first_address(msg.reply_to()),
         to: recipients(&msg),
-        subject: msg.subject().unwrap_or_default().trim().to_string(),
+        subject: clean_subject(msg.subject().unwrap_or_default()),
         references: id_list(msg.references()),
         auto: auto_kind(&msg),
         files,
         body_text: body_text(&msg),
     })
+}
+
+/// Longest subject kept, in characters: replies quote it.
+pub const MAX_SUBJECT: usize = 200;
+
+/// The subject as a reply may quote it: control characters (which could
+/// smuggle headers into the reply) become spaces, and it is cut short.
+fn clean_subject(subject: &str) -> String {
+    let flat: String = subject
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(MAX_SUBJECT)
+        .collect();
+    flat.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The bytes after the first empty line (all of them if there is none).
@@ -208,6 +222,10 @@ fn message_id(msg: &Message, raw_sha256: &str) -> String {
                 && id
                     .bytes()
                     .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
+                // A reply's In-Reply-To must be left@right (compose.rs).
+                && id
+                    .split_once('@')
+                    .is_some_and(|(l, r)| !l.is_empty() && !r.is_empty())
         })
         .map(str::to_string)
         .unwrap_or_else(|| format!("sha256-{raw_sha256}@galloper.invalid"))
