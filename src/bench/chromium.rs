@@ -23,7 +23,10 @@ pub fn svg_size(svg: &str) -> Option<(u32, u32)> {
     let attr = |name: &str| -> Option<u32> {
         let at = root.find(&format!(" {name}=\""))? + name.len() + 3;
         let rest = &root[at..];
-        let v: f64 = rest[..rest.find('"')?].trim_end_matches("px").parse().ok()?;
+        let v: f64 = rest[..rest.find('"')?]
+            .trim_end_matches("px")
+            .parse()
+            .ok()?;
         Some(v.ceil() as u32)
     };
     Some((attr("width")?, attr("height")?))

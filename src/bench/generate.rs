@@ -106,7 +106,8 @@ mod tests {
         for n in [1, 10, 300] {
             let m = by_name("maurice-lite").expect("registered");
             assert_eq!(m.sides(&super::maurice(n)).map(|s| s.len()).ok(), Some(2));
-            m.start(&super::maurice(n)).expect("maurice scenario starts");
+            m.start(&super::maurice(n))
+                .expect("maurice scenario starts");
             let k = by_name("morschauser-macduff").expect("registered");
             k.start(&super::morschauser(n))
                 .expect("morschauser scenario starts");

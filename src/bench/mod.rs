@@ -44,6 +44,8 @@ struct Plan {
     reps: usize,
     demo_steps: u32,
     step_game_steps: u32,
+    /// Units a side of the whole-step target game (30; fewer with --quick).
+    step_units: usize,
     audit_steps: u32,
     sizes: Vec<usize>,
     mails: usize,
@@ -53,19 +55,20 @@ impl Plan {
     fn of(a: &BenchArgs) -> Plan {
         if a.quick {
             Plan {
-                reps: 2,
-                demo_steps: 3,
-                step_game_steps: 3,
-                audit_steps: 3,
+                reps: 1,
+                demo_steps: 2,
+                step_game_steps: 2,
+                step_units: 4,
+                audit_steps: 2,
                 sizes: vec![10],
-                mails: a.mails.min(20),
-                
+                mails: a.mails.min(10),
             }
         } else {
             Plan {
                 reps: 30,
                 demo_steps: 400,
                 step_game_steps: 21,
+                step_units: 30,
                 audit_steps: 200,
                 sizes: a.sizes.clone(),
                 mails: a.mails,
@@ -136,10 +139,21 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         );
         // 3. The step against its primitives, measured now on its inputs.
         let rasters = sides.len() + 2;
-        let prim =
-            primitives::measure(&ph.inputs, ph.signatures, ph.dice, &ph.svg, rasters, plan.reps)?;
+        let prim = primitives::measure(
+            &ph.inputs,
+            ph.signatures,
+            ph.dice,
+            &ph.svg,
+            rasters,
+            plan.reps,
+        )?;
         for (what, s) in &prim.rows {
-            r.add(section, format!("primitive: {what}"), human(s.median()), "median");
+            r.add(
+                section,
+                format!("primitive: {what}"),
+                human(s.median()),
+                "median",
+            );
         }
         r.add(
             section,
@@ -158,7 +172,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             .find(|(w, _)| *w == "render PNG")
             .map_or(0.0, |(_, s)| s.median());
         match (&chrome, args.quick) {
-            (_, true) => r.add(section, "our PNG / headless Chromium screenshot", "skipped", "--quick"),
+            (_, true) => r.add(
+                section,
+                "our PNG / headless Chromium screenshot",
+                "skipped",
+                "--quick",
+            ),
             (None, _) => r.add(
                 section,
                 "our PNG / headless Chromium screenshot",
@@ -199,9 +218,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let mut step30 = Vec::new();
     for ruleset in ["maurice-lite", "morschauser-macduff"] {
         let scenario = if ruleset == "maurice-lite" {
-            generate::maurice(30)
+            generate::maurice(plan.step_units)
         } else {
-            generate::morschauser(30)
+            generate::morschauser(plan.step_units)
         };
         let mut author = player(ruleset, true)?;
         let (mut p, _) = play::open_game(Scratch::new("step30")?, &scenario, "thirty")?;
@@ -209,7 +228,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         let s = &p.step_times;
         r.add(
             "targets",
-            format!("{ruleset}: whole step, 30 units a side"),
+            format!("{ruleset}: whole step, {} units a side", plan.step_units),
             format!("{} / {}", human(s.median()), human(s.p90())),
             format!(
                 "median / p90 over {} steps; target < 50 ms median: {}",
@@ -221,7 +240,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     {
         let mut author = player("morschauser-macduff", false)?;
-        let scenario = generate::morschauser_for(30, 30);
+        let scenario = generate::morschauser_for(plan.step_units, 30);
         let (mut p, _) = play::open_game(Scratch::new("audit60")?, &scenario, "long-game")?;
         p.play(author.as_mut(), plan.audit_steps, false)?;
         let archive = p.archive();
@@ -230,11 +249,18 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         })?;
         r.add(
             "targets",
-            format!("audit of a {}-step game (morschauser, 30 a side)", v.steps),
+            format!(
+                "audit of a {}-step game (morschauser, {} a side)",
+                v.steps, plan.step_units
+            ),
             human(a.median()),
             format!(
                 "{}{}; target < 2 s for 60 rounds: {}",
-                if v.replayed { "full replay" } else { "public checks only" },
+                if v.replayed {
+                    "full replay"
+                } else {
+                    "public checks only"
+                },
                 if p.over { ", game over" } else { "" },
                 yes(a.median() < 2.0 && v.steps >= 60)
             ),
@@ -305,8 +331,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
         command.push_str(&format!(" --write {}", path.display()));
         let md = r.markdown(&Machine::here(), &command);
-        std::fs::write(path, md)
-            .map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, md).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
         println!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

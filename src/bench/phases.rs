@@ -99,8 +99,9 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
         Ok(v)
     })?;
     rows.push(("validate (ruleset check)", t));
-    let (t, (resolved, inputs)) =
-        repeat(reps, || crate::game::resolve_step(p.rules, &sides, &row, &orders))?;
+    let (t, (resolved, inputs)) = repeat(reps, || {
+        crate::game::resolve_step(p.rules, &sides, &row, &orders)
+    })?;
     anyhow::ensure!(
         resolved.state == res.state_after,
         "resolving again gave another state"
@@ -138,7 +139,13 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
             from: &from,
             to: &to,
             subject: format!("[{}] Step {}: {heading}", p.game, row.step),
-            message_id: compose::message_id("bench.test", &p.game, row.step, side.as_str(), "report"),
+            message_id: compose::message_id(
+                "bench.test",
+                &p.game,
+                row.step,
+                side.as_str(),
+                "report",
+            ),
             thread: Thread {
                 root: compose::thread_root("bench.test", &p.game),
                 parent: None,

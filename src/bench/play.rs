@@ -223,7 +223,10 @@ impl Played {
                 self.step_times.push(t.elapsed());
             }
             if done.is_empty() {
-                bail!("step {} did not resolve with every side's orders", step.step);
+                bail!(
+                    "step {} did not resolve with every side's orders",
+                    step.step
+                );
             }
             self.steps += done.len() as u32;
             if done.iter().any(|r| r.over) {

@@ -34,7 +34,10 @@ pub fn measure(
 ) -> anyhow::Result<Primitives> {
     let mut rows = Vec::new();
     let (t, _) = repeat(reps, || Ok(Sha256::digest(input_bytes)))?;
-    rows.push((format!("SHA-256 of the inputs ({} bytes)", input_bytes.len()), t));
+    rows.push((
+        format!("SHA-256 of the inputs ({} bytes)", input_bytes.len()),
+        t,
+    ));
     let key = SigningKey::from_bytes(&[7u8; 32]);
     let public = key.verifying_key();
     // SSHSIG signs a 32-byte-hash blob of about 100 bytes.

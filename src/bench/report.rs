@@ -31,7 +31,10 @@ impl Report {
             figure: figure.into(),
             note: note.into(),
         };
-        println!("{:<12} {:<58} {:>22}  {}", row.section, row.what, row.figure, row.note);
+        println!(
+            "{:<12} {:<58} {:>22}  {}",
+            row.section, row.what, row.figure, row.note
+        );
         self.rows.push(row);
     }
 

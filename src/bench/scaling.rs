@@ -47,7 +47,11 @@ fn time_resolve<R: Ruleset>(
         let o: R::Orders = crate::yaml::from_value(v.clone())?;
         let bad = r.check(&state, side, &o);
         if let Some(v) = bad.first() {
-            bail!("generated orders refused for {side}: {} ({})", v.message, v.rule);
+            bail!(
+                "generated orders refused for {side}: {} ({})",
+                v.message,
+                v.rule
+            );
         }
         typed.insert(side.clone(), o);
     }
@@ -126,7 +130,10 @@ pub fn maurice_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Val
     }
     let state = crate::yaml::to_string(&s)?;
     let due = rules.due(&state)?;
-    let owed = due.owed.first().context("nobody owes orders after deployment")?;
+    let owed = due
+        .owed
+        .first()
+        .context("nobody owes orders after deployment")?;
     let side = owed.side.clone();
     // Front rank first, so no unit marches into the one ahead.
     let ids: Vec<String> = (0..n).map(|i| format!("{side}-{i}")).collect();
@@ -171,7 +178,10 @@ pub fn maurice_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Val
             if_displaced_discard: None,
         });
         orders.insert(side, value(&volleys)?);
-        format!("volleys and pass (the march was refused: {})", first.message)
+        format!(
+            "volleys and pass (the march was refused: {})",
+            first.message
+        )
     };
     Ok((state, orders, words))
 }
@@ -179,9 +189,7 @@ pub fn maurice_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Val
 /// A Morschauser battle of `n` companies a side after deployment, and the
 /// active side's orders as its demo general writes them: every company
 /// charges, or advances and shoots.
-pub fn morschauser_setup(
-    n: usize,
-) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
+pub fn morschauser_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
     let rules: &dyn AnyRuleset = &MorschauserMacduff;
     let mut player = crate::rulesets::morschauser_macduff::demo::Player;
     let mut state = rules.start(&generate::morschauser(n))?;
@@ -214,7 +222,7 @@ pub fn morschauser_setup(
 /// Repetitions for a size: fewer for the big ones.
 fn reps(n: usize, quick: bool) -> usize {
     match (quick, n) {
-        (true, _) => 3,
+        (true, _) => 1,
         (false, 0..=10) => 30,
         (false, 11..=100) => 10,
         _ => 5,

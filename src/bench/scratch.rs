@@ -13,10 +13,8 @@ impl Scratch {
     pub fn new(what: &str) -> anyhow::Result<Scratch> {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let n = NEXT.fetch_add(1, Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!(
-            "galloper-bench-{}-{n}-{what}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("galloper-bench-{}-{n}-{what}", std::process::id()));
         if dir.exists() {
             std::fs::remove_dir_all(&dir)?;
         }

@@ -33,7 +33,10 @@ impl Throughput {
 pub fn measure(author: &mut dyn DemoPlayer, count: usize) -> anyhow::Result<Throughput> {
     let scratch = Scratch::new("intake")?;
     let (p, _): (Played, _) = play::open_game(scratch, author.scenario(), author.game())?;
-    let (step, due) = p.server.due(&p.game)?.context("the game has an open step")?;
+    let (step, due) = p
+        .server
+        .due(&p.game)?
+        .context("the game has an open step")?;
     let mut bodies = Vec::new();
     for owed in &due.owed {
         let body = author

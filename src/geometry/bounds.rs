@@ -58,8 +58,12 @@ impl Bounds {
     /// The distance between the boxes (0 when they meet): never more than
     /// the distance between the shapes they hold.
     pub fn gap(&self, other: &Bounds) -> f64 {
-        let dx = (other.min.x - self.max.x).max(self.min.x - other.max.x).max(0.0);
-        let dy = (other.min.y - self.max.y).max(self.min.y - other.max.y).max(0.0);
+        let dx = (other.min.x - self.max.x)
+            .max(self.min.x - other.max.x)
+            .max(0.0);
+        let dy = (other.min.y - self.max.y)
+            .max(self.min.y - other.max.y)
+            .max(0.0);
         dx.hypot(dy)
     }
 }
@@ -77,9 +81,17 @@ mod tests {
     #[test]
     fn the_box_gap_never_exceeds_the_true_distance() {
         for (i, turn) in [0.0, 30.0, 45.0, 90.0, 137.0].into_iter().enumerate() {
-            let a = Base::new(Point { x: 0.0, y: 0.0 }, Angle(turn), Distance(4.0), Distance(0.75));
+            let a = Base::new(
+                Point { x: 0.0, y: 0.0 },
+                Angle(turn),
+                Distance(4.0),
+                Distance(0.75),
+            );
             let b = Base::new(
-                Point { x: 3.0 + i as f64, y: 2.5 },
+                Point {
+                    x: 3.0 + i as f64,
+                    y: 2.5,
+                },
                 Angle(turn * 2.0),
                 Distance(3.0),
                 Distance(3.0),
@@ -87,8 +99,18 @@ mod tests {
             let lower = Bounds::of_base(&a).gap(&Bounds::of_base(&b));
             assert!(lower <= base_distance(&a, &b).get() + 1e-9);
         }
-        let far = Base::new(Point { x: 100.0, y: 0.0 }, Angle(0.0), Distance(1.0), Distance(1.0));
-        let near = Base::new(Point { x: 0.0, y: 0.0 }, Angle(0.0), Distance(1.0), Distance(1.0));
+        let far = Base::new(
+            Point { x: 100.0, y: 0.0 },
+            Angle(0.0),
+            Distance(1.0),
+            Distance(1.0),
+        );
+        let near = Base::new(
+            Point { x: 0.0, y: 0.0 },
+            Angle(0.0),
+            Distance(1.0),
+            Distance(1.0),
+        );
         assert!(bases_beyond(&near, &far, 50.0));
         assert!(!bases_beyond(&near, &far, 99.5));
     }

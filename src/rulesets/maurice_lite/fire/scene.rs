@@ -147,10 +147,16 @@ impl<'a> Scene<'a> {
     pub fn look(&self, eye: &Eye, turn: f64, range: f64) -> Look {
         let full = Zone::ahead_of(&eye.base, turn, Distance(range));
         let length = full.length.0;
+        // Bases whose boxes stand clear of the zone's box cannot enter it:
+        // pruned before the exact geometry, which changes no answer.
+        let reach = crate::geometry::Bounds::of_points(full.corners());
         let mut under: Vec<(f64, &Other)> = self
             .others
             .iter()
             .filter(|o| o.unit != eye.unit.id)
+            .filter(|o| {
+                reach.is_none_or(|r| crate::geometry::Bounds::of_base(&o.base).gap(&r) <= 1e-3)
+            })
             .filter_map(|o| full.entry_of_base(&o.base).map(|d| (d.0, o)))
             .collect();
         if under.is_empty() {
