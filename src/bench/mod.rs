@@ -92,7 +92,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let plan = Plan::of(args);
     let mut r = Report::default();
     let chrome = if args.quick { None } else { chromium::find() };
-    let mut demo_step = Vec::new();
 
     // 1. The demo game of each ruleset, through the mail.
     for ruleset in ["maurice-lite", "morschauser-macduff"] {
@@ -110,7 +109,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         for (what, s) in &ph.rows {
             r.add(
                 section,
-                format!("{what}"),
+                what.to_string(),
                 format!("{} / {}", human(s.median()), human(s.p90())),
                 format!("median / p90 of {}, step {} of {game}", s.len(), ph.step),
             );
@@ -203,7 +202,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 ),
             },
         }
-        demo_step.push(full.median());
     }
     if let Some(kib) = stats::peak_rss_kib() {
         r.add(
@@ -215,7 +213,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
 
     // 4. Targets on bigger games.
-    let mut step30 = Vec::new();
     for ruleset in ["maurice-lite", "morschauser-macduff"] {
         let scenario = if ruleset == "maurice-lite" {
             generate::maurice(plan.step_units)
@@ -236,7 +233,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 yes(s.median() < 0.05)
             ),
         );
-        step30.push(s.median());
     }
     {
         let mut author = player("morschauser-macduff", false)?;
@@ -286,8 +282,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     for p in &points {
         let prev = points
             .iter()
-            .filter(|q| q.ruleset == p.ruleset && q.units < p.units)
-            .last();
+            .rfind(|q| q.ruleset == p.ruleset && q.units < p.units);
         let growth = match prev {
             Some(q) => {
                 let k = p.units as f64 / q.units as f64;
@@ -323,7 +318,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "scaling included",
         );
     }
-    let _ = (demo_step, step30);
     if let Some(path) = &args.write {
         let mut command = String::from("cargo run --release -- bench");
         if args.quick {
