@@ -34,6 +34,9 @@ pub struct BenchArgs {
     /// Orders mails for the intake throughput.
     #[arg(long, default_value_t = 1000)]
     pub mails: usize,
+    /// Only the scaling table (for working on the rules' speed).
+    #[arg(long)]
+    pub scaling_only: bool,
     /// Also write the report as markdown to this file (docs/PERFORMANCE.md).
     #[arg(long)]
     pub write: Option<PathBuf>,
@@ -91,8 +94,35 @@ fn yes(ok: bool) -> &'static str {
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let plan = Plan::of(args);
     let mut r = Report::default();
-    let chrome = if args.quick { None } else { chromium::find() };
 
+    if !args.scaling_only {
+        games(args, &plan, &mut r)?;
+    }
+    scaling_rows(&plan, args.quick, &mut r)?;
+    if let Some(kib) = stats::peak_rss_kib() {
+        r.add(
+            "memory",
+            "peak memory (VmHWM) of the whole run",
+            format!("{:.1} MiB", kib as f64 / 1024.0),
+            "scaling included",
+        );
+    }
+    if let Some(path) = &args.write {
+        let mut command = String::from("cargo run --release -- bench");
+        if args.quick {
+            command.push_str(" --quick");
+        }
+        command.push_str(&format!(" --write {}", path.display()));
+        let md = r.markdown(&Machine::here(), &command);
+        std::fs::write(path, md).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The demo games, the bigger games of the targets, and the intake.
+fn games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
+    let chrome = if args.quick { None } else { chromium::find() };
     // 1. The demo game of each ruleset, through the mail.
     for ruleset in ["maurice-lite", "morschauser-macduff"] {
         let mut author = player(ruleset, false)?;
@@ -277,8 +307,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         ),
     );
 
-    // 2. Scaling.
-    let points = scaling::run(&plan.sizes, args.quick)?;
+    Ok(())
+}
+
+/// 2. Scaling, with growth ratios.
+fn scaling_rows(plan: &Plan, quick: bool, r: &mut Report) -> anyhow::Result<()> {
+    let points = scaling::run(&plan.sizes, quick)?;
     for p in &points {
         let prev = points
             .iter()
@@ -310,23 +344,5 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             ),
         );
     }
-    if let Some(kib) = stats::peak_rss_kib() {
-        r.add(
-            "memory",
-            "peak memory (VmHWM) of the whole run",
-            format!("{:.1} MiB", kib as f64 / 1024.0),
-            "scaling included",
-        );
-    }
-    if let Some(path) = &args.write {
-        let mut command = String::from("cargo run --release -- bench");
-        if args.quick {
-            command.push_str(" --quick");
-        }
-        command.push_str(&format!(" --write {}", path.display()));
-        let md = r.markdown(&Machine::here(), &command);
-        std::fs::write(path, md).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
-        println!("wrote {}", path.display());
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
