@@ -68,6 +68,19 @@ impl Bounds {
     }
 }
 
+impl Bounds {
+    /// Whether the boxes are at most `d` apart ([`Bounds::gap`] without the root).
+    pub fn within(&self, other: &Bounds, d: f64) -> bool {
+        let dx = (other.min.x - self.max.x)
+            .max(self.min.x - other.max.x)
+            .max(0.0);
+        let dy = (other.min.y - self.max.y)
+            .max(self.min.y - other.max.y)
+            .max(0.0);
+        dx * dx + dy * dy <= d * d
+    }
+}
+
 /// Whether bases `a` and `b` are surely more than `d` apart edge to edge.
 pub fn bases_beyond(a: &Base, b: &Base, d: f64) -> bool {
     Bounds::of_base(a).gap(&Bounds::of_base(b)) > d

@@ -43,6 +43,8 @@ pub struct Other {
     /// 0-based in the unit's layout.
     pub index: usize,
     pub base: Base,
+    /// The base's box, computed once for pruning.
+    pub bounds: crate::geometry::Bounds,
 }
 
 /// One shooting base and the terrain it ignores.
@@ -105,6 +107,7 @@ impl<'a> Scene<'a> {
                         unit: u.id.clone(),
                         side: u.side.clone(),
                         index,
+                        bounds: crate::geometry::Bounds::of_base(&base),
                         base,
                     })
             })
@@ -154,9 +157,7 @@ impl<'a> Scene<'a> {
             .others
             .iter()
             .filter(|o| o.unit != eye.unit.id)
-            .filter(|o| {
-                reach.is_none_or(|r| crate::geometry::Bounds::of_base(&o.base).gap(&r) <= 1e-3)
-            })
+            .filter(|o| reach.is_none_or(|r| o.bounds.within(&r, 1e-3)))
             .filter_map(|o| full.entry_of_base(&o.base).map(|d| (d.0, o)))
             .collect();
         if under.is_empty() {
