@@ -115,6 +115,8 @@ enum Command {
     Resolve(crate::sandbox::ResolveArgs),
     /// Play a whole demonstration game, audit it, and leave everything in a folder.
     Demo(crate::demo::DemoArgs),
+    /// Measure this machine: each step's phases, audit, intake, scaling, ratios.
+    Bench(crate::bench::BenchArgs),
 }
 
 #[derive(Subcommand)]
@@ -335,6 +337,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Resolve(args) => crate::sandbox::run(&args)?,
         Command::Demo(args) => return crate::demo::run(&args),
+        Command::Bench(args) => return crate::bench::run(&args),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@
 //! nothing of any one rule set; rulesets live under [`rulesets`] and plug in
 //! through [`ruleset::Ruleset`]. [`game`] is the edge that touches disk and OS.
 
+pub mod bench;
 pub mod cli;
 pub mod daemon;
 pub mod demo;

@@ -112,7 +112,8 @@ pub fn valid_game_id(id: &str) -> bool {
         && !id.starts_with('-')
 }
 
-fn ruleset_of_scenario(text: &str) -> anyhow::Result<&'static dyn AnyRuleset> {
+/// The ruleset a scenario names in its `ruleset:` line.
+pub fn ruleset_of_scenario(text: &str) -> anyhow::Result<&'static dyn AnyRuleset> {
     #[derive(serde::Deserialize)]
     struct Head {
         ruleset: String,

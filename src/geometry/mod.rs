@@ -6,6 +6,7 @@
 //! tolerances all queries share.
 
 pub mod base;
+pub mod bounds;
 pub mod contact;
 mod convert;
 pub mod distance;
@@ -20,6 +21,7 @@ pub mod terrain;
 pub mod zone;
 
 pub use base::Base;
+pub use bounds::{Bounds, bases_beyond};
 pub use distance::{base_distance, bases_distance, overlaps, point_to_bases, touching};
 pub use error::GeometryError;
 pub use formation::{Layout, lay_out};

@@ -50,6 +50,12 @@ pub fn map_png(map: &MapView) -> Result<Vec<u8>, RenderError> {
     png::rasterise(&map_svg(map)?)
 }
 
+/// Parses an SVG document with the map's built-in fonts, for measuring the
+/// rasterisation alone (`galloper bench`).
+pub fn parse_svg(svg: &str) -> Result<resvg::usvg::Tree, RenderError> {
+    png::parse(svg)
+}
+
 /// Renders a report's map as PNG, titled from the report when the map has no
 /// title of its own: the attachment that goes with [`report_html`].
 pub fn report_png(report: &ReportView) -> Result<Vec<u8>, RenderError> {

@@ -260,7 +260,25 @@ pub fn plan(
     }
 
     // Allowance and its caps.
-    let enemies: Vec<Base> = state.enemies(side).flat_map(|e| e.bases(&m)).collect();
+    // Only enemy bases near the swept area can matter below (the nearest is
+    // compared with 4 BW, touching and overlap): the rest are pruned by
+    // their boxes before the exact geometry, which changes no answer.
+    // The final bases too: a formation change or about-face is not swept.
+    let reach = crate::geometry::Bounds::of_points(
+        crate::geometry::Bounds::of_area(&swept)
+            .into_iter()
+            .flat_map(|r| [r.min, r.max])
+            .chain(bases.iter().flat_map(|b| b.corners())),
+    );
+    let enemies: Vec<Base> = state
+        .enemies(side)
+        .flat_map(|e| e.bases(&m))
+        .filter(|b| {
+            reach.is_none_or(|r| {
+                crate::geometry::Bounds::of_base(b).gap(&r) <= NEAR_ENEMY.get() + 1e-6
+            })
+        })
+        .collect();
     let begins_near = area::distance(&area::of_bases(&start), &enemies) <= NEAR_ENEMY.get();
     let comes_near = area::distance(&swept, &enemies) <= NEAR_ENEMY.get();
     let ends_near = area::distance(&area::of_bases(&bases), &enemies) <= NEAR_ENEMY.get();
@@ -396,8 +414,20 @@ pub fn plan(
     }
     let mut friends = Vec::new();
     let moving_penalised = matches!(formation, Formation::Line | Formation::Massed);
+    let end_box = crate::geometry::Bounds::of_points(bases.iter().flat_map(|b| b.corners()));
+    let swept_box = crate::geometry::Bounds::of_area(&swept);
     for f in state.live_units(side).filter(|f| f.id != id) {
         let fb = f.bases(&m);
+        let apart = |eb: &Option<crate::geometry::Bounds>| match eb {
+            Some(e) => fb
+                .iter()
+                .all(|b| crate::geometry::Bounds::of_base(b).gap(e) > 1e-6),
+            None => true,
+        };
+        // Boxes apart: neither overlap below can hold.
+        if apart(&end_box) && apart(&swept_box) {
+            continue;
+        }
         let end = area::of_bases(&bases);
         if area::overlap(&end, &area::of_bases(&fb)) {
             return Err(err(

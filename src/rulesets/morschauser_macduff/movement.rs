@@ -178,7 +178,12 @@ fn allowed(state: &State, c: &Company, base: &Base, charging: bool) -> Result<()
         .iter()
         .filter(|o| o.on_table() && o.id != c.id)
     {
-        let gap = base_distance(base, &o.base(s)).get();
+        let ob = o.base(s);
+        // Nothing below applies beyond 3": skip the exact distance then.
+        if crate::geometry::bases_beyond(base, &ob, MELEE_RANGE) {
+            continue;
+        }
+        let gap = base_distance(base, &ob).get();
         if o.side == c.side {
             if gap < EPS && crate::geometry::overlaps(&[*base], &[o.base(s)]) {
                 return Err(format!("{} is in the way", o.short()));
@@ -204,7 +209,9 @@ fn halt_or_close(state: &State, c: &Company, m: &mut Moved, next: &Base) -> Resu
         None => {
             let first = state
                 .enemies(&c.side)
-                .map(|e| (base_distance(next, &e.base(s)).get(), e))
+                .map(|e| (e.base(s), e))
+                .filter(|(b, _)| !crate::geometry::bases_beyond(next, b, MELEE_RANGE + EPS))
+                .map(|(b, e)| (base_distance(next, &b).get(), e))
                 .filter(|(g, _)| *g <= MELEE_RANGE + EPS)
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
             if let Some((_, e)) = first {

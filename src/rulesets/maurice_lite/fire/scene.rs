@@ -43,6 +43,8 @@ pub struct Other {
     /// 0-based in the unit's layout.
     pub index: usize,
     pub base: Base,
+    /// The base's box, computed once for pruning.
+    pub bounds: crate::geometry::Bounds,
 }
 
 /// One shooting base and the terrain it ignores.
@@ -87,6 +89,18 @@ pub struct Look {
 pub struct Scene<'a> {
     pub state: &'a State,
     pub others: Vec<Other>,
+    /// Indices into `others` by grid cell, so that a zone looks only at
+    /// the bases near it (spatial pruning; the answer is the same).
+    grid: std::collections::BTreeMap<(i64, i64), Vec<usize>>,
+}
+
+/// Side of a grid cell (BW): about a zone's short range.
+const CELL: f64 = 4.0;
+
+fn cells(b: &crate::geometry::Bounds) -> impl Iterator<Item = (i64, i64)> {
+    let c = |v: f64| (v / CELL).floor() as i64;
+    let (x0, x1, y0, y1) = (c(b.min.x), c(b.max.x), c(b.min.y), c(b.max.y));
+    (x0..=x1).flat_map(move |x| (y0..=y1).map(move |y| (x, y)))
 }
 
 impl<'a> Scene<'a> {
@@ -105,11 +119,22 @@ impl<'a> Scene<'a> {
                         unit: u.id.clone(),
                         side: u.side.clone(),
                         index,
+                        bounds: crate::geometry::Bounds::of_base(&base),
                         base,
                     })
             })
-            .collect();
-        Scene { state, others }
+            .collect::<Vec<Other>>();
+        let mut grid: std::collections::BTreeMap<(i64, i64), Vec<usize>> = Default::default();
+        for (i, o) in others.iter().enumerate() {
+            for cell in cells(&o.bounds) {
+                grid.entry(cell).or_default().push(i);
+            }
+        }
+        Scene {
+            state,
+            others,
+            grid,
+        }
     }
 
     /// The scenario's terrain.
@@ -147,9 +172,36 @@ impl<'a> Scene<'a> {
     pub fn look(&self, eye: &Eye, turn: f64, range: f64) -> Look {
         let full = Zone::ahead_of(&eye.base, turn, Distance(range));
         let length = full.length.0;
-        let mut under: Vec<(f64, &Other)> = self
-            .others
-            .iter()
+        // Bases whose boxes stand clear of the zone's box cannot enter it:
+        // pruned before the exact geometry, which changes no answer.
+        let reach = crate::geometry::Bounds::of_points(full.corners());
+        let near: Vec<usize> = match &reach {
+            Some(r) => {
+                let grown = crate::geometry::Bounds {
+                    min: Point {
+                        x: r.min.x - 1e-3,
+                        y: r.min.y - 1e-3,
+                    },
+                    max: Point {
+                        x: r.max.x + 1e-3,
+                        y: r.max.y + 1e-3,
+                    },
+                };
+                let mut v: Vec<usize> = cells(&grown)
+                    .filter_map(|c| self.grid.get(&c))
+                    .flatten()
+                    .copied()
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
+            None => (0..self.others.len()).collect(),
+        };
+        let mut under: Vec<(f64, &Other)> = near
+            .into_iter()
+            .map(|i| &self.others[i])
+            .filter(|o| reach.is_none_or(|r| o.bounds.within(&r, 1e-3)))
             .filter(|o| o.unit != eye.unit.id)
             .filter_map(|o| full.entry_of_base(&o.base).map(|d| (d.0, o)))
             .collect();

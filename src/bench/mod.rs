@@ -1,0 +1,348 @@
+//! `galloper bench`: how fast Galloper is, measured on this machine and
+//! printed as a table (and, when asked, as docs/PERFORMANCE.md). Pure
+//! measurement: it plays games in scratch folders and changes nothing else.
+
+pub mod chromium;
+pub mod generate;
+pub mod mailgen;
+pub mod phases;
+pub mod play;
+pub mod primitives;
+pub mod report;
+pub mod scaling;
+pub mod scratch;
+pub mod stats;
+pub mod throughput;
+
+use crate::ruleset::DemoPlayer;
+use anyhow::anyhow;
+use clap::Args;
+use report::{Machine, Report};
+use scratch::Scratch;
+use stats::{human, repeat};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// A smoke run: few repetitions, short games, 10 units, no Chromium.
+    #[arg(long)]
+    pub quick: bool,
+    /// Unit counts a side for the scaling table.
+    #[arg(long, value_delimiter = ',', default_value = "10,100,1000")]
+    pub sizes: Vec<usize>,
+    /// Orders mails for the intake throughput.
+    #[arg(long, default_value_t = 1000)]
+    pub mails: usize,
+    /// Only the scaling table (for working on the rules' speed).
+    #[arg(long)]
+    pub scaling_only: bool,
+    /// Also write the report as markdown to this file (docs/PERFORMANCE.md).
+    #[arg(long)]
+    pub write: Option<PathBuf>,
+}
+
+/// The settings a run uses, from the arguments.
+struct Plan {
+    reps: usize,
+    demo_steps: u32,
+    step_game_steps: u32,
+    /// Units a side of the whole-step target game (30; fewer with --quick).
+    step_units: usize,
+    audit_steps: u32,
+    sizes: Vec<usize>,
+    mails: usize,
+}
+
+impl Plan {
+    fn of(a: &BenchArgs) -> Plan {
+        if a.quick {
+            Plan {
+                reps: 1,
+                demo_steps: 2,
+                step_game_steps: 2,
+                step_units: 4,
+                audit_steps: 2,
+                sizes: vec![10],
+                mails: a.mails.min(10),
+            }
+        } else {
+            Plan {
+                reps: 30,
+                demo_steps: 400,
+                step_game_steps: 21,
+                step_units: 30,
+                audit_steps: 200,
+                sizes: a.sizes.clone(),
+                mails: a.mails,
+            }
+        }
+    }
+}
+
+fn player(ruleset: &str, battle: bool) -> anyhow::Result<Box<dyn DemoPlayer>> {
+    crate::rulesets::demo_player(ruleset, battle)
+        .map_err(|e| anyhow!("{e}"))?
+        .ok_or_else(|| anyhow!("no demo player for {ruleset}"))
+}
+
+fn yes(ok: bool) -> &'static str {
+    if ok { "met" } else { "MISSED" }
+}
+
+/// Run the benchmark, print its table, and write the markdown if asked.
+pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let plan = Plan::of(args);
+    let mut r = Report::default();
+
+    if !args.scaling_only {
+        games(args, &plan, &mut r)?;
+    }
+    scaling_rows(&plan, args.quick, &mut r)?;
+    if let Some(kib) = stats::peak_rss_kib() {
+        r.add(
+            "memory",
+            "peak memory (VmHWM) of the whole run",
+            format!("{:.1} MiB", kib as f64 / 1024.0),
+            "scaling included",
+        );
+    }
+    if let Some(path) = &args.write {
+        let mut command = String::from("cargo run --release -- bench");
+        if args.quick {
+            command.push_str(" --quick");
+        }
+        command.push_str(&format!(" --write {}", path.display()));
+        let md = r.markdown(&Machine::here(), &command);
+        std::fs::write(path, md).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The demo games, the bigger games of the targets, and the intake.
+fn games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
+    let chrome = if args.quick { None } else { chromium::find() };
+    // 1. The demo game of each ruleset, through the mail.
+    for ruleset in ["maurice-lite", "morschauser-macduff"] {
+        let mut author = player(ruleset, false)?;
+        let (mut p, sides) =
+            play::open_game(Scratch::new(ruleset)?, author.scenario(), author.game())?;
+        p.play(author.as_mut(), plan.demo_steps, true)?;
+        let ph = phases::measure(&p, plan.reps)?;
+        let section = if ruleset == "maurice-lite" {
+            "maurice-lite"
+        } else {
+            "morschauser"
+        };
+        let game = format!("{} ({} steps)", p.game, p.steps);
+        for (what, s) in &ph.rows {
+            r.add(
+                section,
+                what.to_string(),
+                format!("{} / {}", human(s.median()), human(s.p90())),
+                format!("median / p90 of {}, step {} of {game}", s.len(), ph.step),
+            );
+        }
+        let full = &p.step_times;
+        r.add(
+            section,
+            "whole step, mail in to mail queued",
+            format!("{} / {}", human(full.median()), human(full.p90())),
+            format!("median / p90 over the {} steps of {game}", full.len()),
+        );
+        let archive = p.archive();
+        let (a, v) = repeat(plan.reps.min(5), || {
+            crate::game::audit::audit(&archive).map_err(|f| anyhow!("the audit failed: {f}"))
+        })?;
+        r.add(
+            section,
+            "audit of the whole game",
+            human(a.median()),
+            format!(
+                "{} steps, {} public dice{}",
+                v.steps,
+                v.public_dice,
+                if v.replayed { ", full replay" } else { "" }
+            ),
+        );
+        // 3. The step against its primitives, measured now on its inputs.
+        let rasters = sides.len() + 2;
+        let prim = primitives::measure(
+            &ph.inputs,
+            ph.signatures,
+            ph.dice,
+            &ph.svg,
+            rasters,
+            plan.reps,
+        )?;
+        for (what, s) in &prim.rows {
+            r.add(
+                section,
+                format!("primitive: {what}"),
+                human(s.median()),
+                "median",
+            );
+        }
+        r.add(
+            section,
+            "whole step / sum of its primitives",
+            format!("{:.1}x", full.median() / prim.sum().max(1e-9)),
+            format!(
+                "{} / {}; PNGs = {} readers + the archive map",
+                human(full.median()),
+                human(prim.sum()),
+                sides.len() + 1
+            ),
+        );
+        let png = ph
+            .rows
+            .iter()
+            .find(|(w, _)| *w == "render PNG")
+            .map_or(0.0, |(_, s)| s.median());
+        match (&chrome, args.quick) {
+            (_, true) => r.add(
+                section,
+                "our PNG / headless Chromium screenshot",
+                "skipped",
+                "--quick",
+            ),
+            (None, _) => r.add(
+                section,
+                "our PNG / headless Chromium screenshot",
+                "skipped",
+                "Chromium not found on PATH (apt-get install chromium)",
+            ),
+            (Some(bin), _) => match chromium::screenshots(bin, &ph.svg, 3) {
+                Ok(c) => r.add(
+                    section,
+                    "our PNG / headless Chromium screenshot",
+                    format!("{:.3}", png / c.median().max(1e-9)),
+                    format!(
+                        "{} / {} (Chromium: a fresh headless process per shot)",
+                        human(png),
+                        human(c.median())
+                    ),
+                ),
+                Err(e) => r.add(
+                    section,
+                    "our PNG / headless Chromium screenshot",
+                    "skipped",
+                    format!("Chromium failed: {e}"),
+                ),
+            },
+        }
+    }
+    if let Some(kib) = stats::peak_rss_kib() {
+        r.add(
+            "memory",
+            "peak memory (VmHWM) after both demo games",
+            format!("{:.1} MiB", kib as f64 / 1024.0),
+            "the whole process so far",
+        );
+    }
+
+    // 4. Targets on bigger games.
+    for ruleset in ["maurice-lite", "morschauser-macduff"] {
+        let scenario = if ruleset == "maurice-lite" {
+            generate::maurice(plan.step_units)
+        } else {
+            generate::morschauser(plan.step_units)
+        };
+        let mut author = player(ruleset, true)?;
+        let (mut p, _) = play::open_game(Scratch::new("step30")?, &scenario, "thirty")?;
+        p.play(author.as_mut(), plan.step_game_steps, true)?;
+        let s = &p.step_times;
+        r.add(
+            "targets",
+            format!("{ruleset}: whole step, {} units a side", plan.step_units),
+            format!("{} / {}", human(s.median()), human(s.p90())),
+            format!(
+                "median / p90 over {} steps; target < 50 ms median: {}",
+                s.len(),
+                yes(s.median() < 0.05)
+            ),
+        );
+    }
+    {
+        let mut author = player("morschauser-macduff", false)?;
+        let scenario = generate::morschauser_for(plan.step_units, 30);
+        let (mut p, _) = play::open_game(Scratch::new("audit60")?, &scenario, "long-game")?;
+        p.play(author.as_mut(), plan.audit_steps, false)?;
+        let archive = p.archive();
+        let (a, v) = repeat(plan.reps.min(3), || {
+            crate::game::audit::audit(&archive).map_err(|f| anyhow!("the audit failed: {f}"))
+        })?;
+        r.add(
+            "targets",
+            format!(
+                "audit of a {}-step game (morschauser, {} a side)",
+                v.steps, plan.step_units
+            ),
+            human(a.median()),
+            format!(
+                "{}{}; target < 2 s for 60 rounds: {}",
+                if v.replayed {
+                    "full replay"
+                } else {
+                    "public checks only"
+                },
+                if p.over { ", game over" } else { "" },
+                yes(a.median() < 2.0 && v.steps >= 60)
+            ),
+        );
+    }
+    let mut author = player("maurice-lite", false)?;
+    let t = throughput::measure(author.as_mut(), plan.mails)?;
+    r.add(
+        "targets",
+        "intake throughput (Maildir to handled, real store)",
+        format!("{:.0} mails/s", t.per_second()),
+        format!(
+            "{} signed orders mails, {} accepted, in {}; target >= 500/s: {}",
+            t.mails,
+            t.accepted,
+            human(t.secs),
+            yes(t.per_second() >= 500.0)
+        ),
+    );
+
+    Ok(())
+}
+
+/// 2. Scaling, with growth ratios.
+fn scaling_rows(plan: &Plan, quick: bool, r: &mut Report) -> anyhow::Result<()> {
+    let points = scaling::run(&plan.sizes, quick)?;
+    for p in &points {
+        let prev = points
+            .iter()
+            .rfind(|q| q.ruleset == p.ruleset && q.units < p.units);
+        let growth = match prev {
+            Some(q) => {
+                let k = p.units as f64 / q.units as f64;
+                format!(
+                    "x{:.1} for x{k:.0} units (n log n: x{:.1}, n^2: x{:.0})",
+                    p.time.median() / q.time.median().max(1e-12),
+                    k * (p.units as f64).ln() / (q.units as f64).ln(),
+                    k * k
+                )
+            }
+            None => "first size".into(),
+        };
+        let target = if p.units >= 1000 {
+            format!("; target < 1 s: {}", yes(p.time.median() < 1.0))
+        } else {
+            String::new()
+        };
+        r.add(
+            "scaling",
+            format!("{} resolve, {} units a side", p.ruleset, p.units),
+            format!("{} / {}", human(p.time.median()), human(p.time.p90())),
+            format!(
+                "{growth}; {} events, {} dice; {}{target}",
+                p.events, p.dice, p.orders
+            ),
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,245 @@
+//! A whole game played by a ruleset's demo player through the daemon's
+//! intake into a real store (SQLite, archive, reports, outbox), timing each
+//! step from the first orders mail in to the last report mail queued.
+
+use super::mailgen;
+use super::scratch::Scratch;
+use super::stats::Samples;
+use crate::daemon::config::Config;
+use crate::daemon::intake;
+use crate::game::{PlayerSpec, Server};
+use crate::ruleset::{AnyRuleset, DemoPlayer, Owed};
+use crate::side::{BySide, SideId};
+use crate::{envelope, sig};
+use anyhow::{Context, anyhow, bail};
+use sha2::{Digest, Sha256};
+use std::time::Instant;
+
+/// The club address the benchmark's players write to.
+pub const CLUB: &str = "club@bench.test";
+
+/// A game in a scratch folder with its players' keys.
+pub struct Played {
+    pub server: Server,
+    pub cfg: Config,
+    pub game: String,
+    pub rules: &'static dyn AnyRuleset,
+    pub keys: BySide<sig::KeyPair>,
+    /// Steps resolved.
+    pub steps: u32,
+    /// Each step through the mail: intake of every orders mail, the
+    /// deadline tick, resolution, reports, archive, mails queued.
+    pub step_times: Samples,
+    /// How the game stopped: over, or at the step limit.
+    pub over: bool,
+    // Last, so the store is closed before its folder goes.
+    pub scratch: Scratch,
+}
+
+/// A signed orders file, ready to send.
+pub struct Signed {
+    pub side: SideId,
+    pub name: String,
+    pub text: String,
+    pub signature: String,
+}
+
+/// Entropy that is the same on every run, so that runs compare.
+fn entropy(game: &str, step: u32, side: &SideId, n: u32) -> String {
+    let mut h = Sha256::new();
+    h.update(format!("{game}/{step}/{side}/{n}"));
+    hex::encode(h.finalize())
+}
+
+/// The daemon configuration of a scratch club.
+pub fn config(dir: &std::path::Path) -> anyhow::Result<Config> {
+    let yaml = format!(
+        "data: {}\nclub_address: {CLUB}\nname: Bench Club\nmaildir: {}\nreplies_per_hour: 1000000000\nmax_message_bytes: 4194304\n",
+        dir.join("data").display(),
+        dir.join("Maildir").display()
+    );
+    crate::yaml::from_str(&yaml).context("the benchmark's daemon configuration")
+}
+
+/// Open a club in `scratch` and create `game` from `scenario`.
+pub fn open_game(
+    scratch: Scratch,
+    scenario: &str,
+    game: &str,
+) -> anyhow::Result<(Played, Vec<SideId>)> {
+    let cfg = config(scratch.path())?;
+    let mut server = crate::daemon::serve::open(&cfg)?;
+    let rules = crate::game::ruleset_of_scenario(scenario)?;
+    let sides = rules.sides(scenario)?;
+    let mut keys = BySide::new();
+    let mut players = Vec::new();
+    for side in &sides {
+        let k = sig::keygen(&format!("{side}@bench"))?;
+        players.push(PlayerSpec {
+            side: side.clone(),
+            email: format!("{side}@players.test"),
+            public_key: k.public_line.clone(),
+        });
+        keys.insert(side.clone(), k);
+    }
+    server.new_game(game, scenario, &players)?;
+    Ok((
+        Played {
+            server,
+            cfg,
+            game: game.into(),
+            rules,
+            keys,
+            steps: 0,
+            step_times: Samples::default(),
+            over: false,
+            scratch,
+        },
+        sides,
+    ))
+}
+
+impl Played {
+    /// Sign `body` as `side`'s orders for `step`.
+    pub fn sign(
+        &self,
+        step: u32,
+        side: &SideId,
+        body: &serde_yaml::Value,
+        n: u32,
+    ) -> anyhow::Result<Signed> {
+        let text = envelope::compose(
+            &self.game,
+            step,
+            side,
+            &entropy(&self.game, step, side, n),
+            &crate::yaml::to_string(body)?,
+        );
+        let key = self
+            .keys
+            .get(side)
+            .ok_or_else(|| anyhow!("no key for side {side}"))?;
+        let signature = sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, text.as_bytes())?;
+        Ok(Signed {
+            side: side.clone(),
+            name: format!("step-{step}-{side}.yaml"),
+            text,
+            signature,
+        })
+    }
+
+    /// The orders mail carrying `s`.
+    pub fn mail(&self, s: &Signed, n: u32) -> Vec<u8> {
+        mailgen::orders_mail(
+            &format!("{}@players.test", s.side),
+            CLUB,
+            &format!("{}-{}-{n}@players.test", self.game, s.name),
+            &s.name,
+            s.text.as_bytes(),
+            &s.signature,
+        )
+    }
+
+    /// The player's orders for `owed`, or its pass when the ruleset refuses them.
+    fn orders_for(
+        &self,
+        author: &mut dyn DemoPlayer,
+        state: &str,
+        step: u32,
+        owed: &Owed,
+    ) -> anyhow::Result<Signed> {
+        let body = author
+            .orders(state, owed)
+            .map_err(|e| anyhow!("the demo player failed: {e}"))?;
+        let s = self.sign(step, &owed.side, &body, 0)?;
+        if self
+            .server
+            .prepare(&s.name, s.text.as_bytes(), &s.signature)
+            .is_ok()
+        {
+            return Ok(s);
+        }
+        self.sign(step, &owed.side, &author.pass(owed), 1)
+    }
+
+    /// Play until the game is over or `max_steps` steps are resolved. With
+    /// `mail`, every step goes through the intake and is timed; without,
+    /// orders go straight into the store (faster, for long games).
+    pub fn play(
+        &mut self,
+        author: &mut dyn DemoPlayer,
+        max_steps: u32,
+        mail: bool,
+    ) -> anyhow::Result<()> {
+        let reports = self.cfg.reports_dir();
+        while let Some((step, due)) = self.server.due(&self.game)? {
+            if self.steps >= max_steps {
+                return Ok(());
+            }
+            let mut files = Vec::new();
+            for owed in &due.optional {
+                if let Some(body) = author
+                    .optional(&step.state_before, owed, step.step)
+                    .map_err(|e| anyhow!("the demo player failed: {e}"))?
+                {
+                    let s = self.sign(step.step, &owed.side, &body, 0)?;
+                    if self
+                        .server
+                        .prepare(&s.name, s.text.as_bytes(), &s.signature)
+                        .is_ok()
+                    {
+                        files.push(s);
+                    }
+                }
+            }
+            for owed in &due.owed {
+                files.push(self.orders_for(author, &step.state_before, step.step, owed)?);
+            }
+            let mails: Vec<Vec<u8>> = files.iter().map(|s| self.mail(s, step.step)).collect();
+            let t = Instant::now();
+            if mail {
+                for raw in &mails {
+                    let h = intake::handle(
+                        &mut self.server,
+                        &self.cfg,
+                        raw,
+                        1_795_000_000,
+                        "Wed, 18 Nov 2026 11:06:40 +0000",
+                    )?;
+                    if h.outcome != "accepted" {
+                        bail!("the intake did not accept the orders: {}", h.detail);
+                    }
+                }
+                self.server.tick(1_795_000_000, &reports)?;
+            } else {
+                for s in &files {
+                    self.server
+                        .submit(&s.name, s.text.as_bytes(), &s.signature)
+                        .map_err(|e| anyhow!("orders refused: {e}"))?;
+                }
+            }
+            let done = self.server.process(&reports)?;
+            if mail {
+                self.step_times.push(t.elapsed());
+            }
+            if done.is_empty() {
+                bail!(
+                    "step {} did not resolve with every side's orders",
+                    step.step
+                );
+            }
+            self.steps += done.len() as u32;
+            if done.iter().any(|r| r.over) {
+                self.over = true;
+                return Ok(());
+            }
+        }
+        self.over = true;
+        Ok(())
+    }
+
+    /// The game's public archive folder.
+    pub fn archive(&self) -> std::path::PathBuf {
+        self.server.archive_dir(&self.game)
+    }
+}

@@ -1,0 +1,117 @@
+//! The benchmark's table: rows in sections, printed as text or markdown,
+//! with the machine and the command that reproduces it.
+
+use std::fmt::Write;
+
+/// One figure.
+pub struct Row {
+    pub section: &'static str,
+    pub what: String,
+    pub figure: String,
+    pub note: String,
+}
+
+/// Every figure of a run.
+#[derive(Default)]
+pub struct Report {
+    pub rows: Vec<Row>,
+}
+
+impl Report {
+    pub fn add(
+        &mut self,
+        section: &'static str,
+        what: impl Into<String>,
+        figure: impl Into<String>,
+        note: impl Into<String>,
+    ) {
+        let row = Row {
+            section,
+            what: what.into(),
+            figure: figure.into(),
+            note: note.into(),
+        };
+        println!(
+            "{:<12} {:<58} {:>22}  {}",
+            row.section, row.what, row.figure, row.note
+        );
+        self.rows.push(row);
+    }
+
+    /// The report as markdown tables, one per section, in first-seen order.
+    pub fn markdown(&self, machine: &Machine, command: &str) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# Performance\n");
+        let _ = writeln!(
+            out,
+            "Figures printed by Galloper itself (`galloper bench`, `src/bench/`). Reproduce them with:\n\n```\n{command}\n```\n"
+        );
+        let _ = writeln!(
+            out,
+            "Machine: {} ({} cores seen by `nproc`), {}; commit `{}`; {} build.\n",
+            machine.cpu, machine.cores, machine.os, machine.commit, machine.profile
+        );
+        let mut sections: Vec<&str> = Vec::new();
+        for r in &self.rows {
+            if !sections.contains(&r.section) {
+                sections.push(r.section);
+            }
+        }
+        for s in sections {
+            let _ = writeln!(out, "## {s}\n\n| measure | figure | note |\n|---|---:|---|");
+            for r in self.rows.iter().filter(|r| r.section == s) {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} |",
+                    r.what.replace('|', "/"),
+                    r.figure,
+                    r.note.replace('|', "/")
+                );
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// What the figures were measured on.
+pub struct Machine {
+    pub cpu: String,
+    pub cores: usize,
+    pub os: String,
+    pub commit: String,
+    pub profile: &'static str,
+}
+
+impl Machine {
+    /// Read at the edge: /proc, the OS and git, each optional.
+    pub fn here() -> Machine {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|t| {
+                t.lines()
+                    .find_map(|l| l.strip_prefix("model name"))
+                    .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+            })
+            .unwrap_or_else(|| "unknown CPU".into());
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let commit = std::process::Command::new("git")
+            .args(["rev-parse", "--short", "HEAD"])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_else(|| "unknown".into());
+        Machine {
+            cpu,
+            cores,
+            os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+            commit,
+            profile: if cfg!(debug_assertions) {
+                "debug (dev profile)"
+            } else {
+                "release"
+            },
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! `galloper bench --quick`: the smoke run prints every row of the report
+//! and writes the markdown it is asked for.
+
+use std::process::Command;
+
+#[test]
+fn quick_bench_prints_every_row() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let md = dir.path().join("PERFORMANCE.md");
+    let out = Command::new(env!("CARGO_BIN_EXE_galloper"))
+        .args(["bench", "--quick", "--write"])
+        .arg(&md)
+        .env("TMPDIR", dir.path())
+        .output()
+        .expect("run galloper bench");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "bench failed: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = [
+        "parse and verify one orders mail",
+        "validate (ruleset check)",
+        "resolve",
+        "view (ruleset view and report model)",
+        "render HTML and text",
+        "render PNG",
+        "build the outgoing mail",
+        "whole step, mail in to mail queued",
+        "audit of the whole game",
+        "primitive: SHA-256 of the inputs",
+        "primitive: ed25519 verify",
+        "primitive: ChaCha20 for",
+        "primitive: rasterise the map",
+        "whole step / sum of its primitives",
+        "our PNG / headless Chromium screenshot",
+    ];
+    for section in ["maurice-lite", "morschauser"] {
+        for row in rows {
+            assert!(
+                text.lines()
+                    .any(|l| l.starts_with(section) && l.contains(row)),
+                "no {section} row {row:?} in:\n{text}"
+            );
+        }
+    }
+    for row in [
+        "peak memory (VmHWM)",
+        "maurice-lite: whole step,",
+        "morschauser-macduff: whole step,",
+        "-step game (morschauser",
+        "intake throughput",
+        "maurice-lite resolve, 10 units a side",
+        "morschauser-macduff resolve, 10 units a side",
+    ] {
+        assert!(text.contains(row), "no row {row:?} in:\n{text}");
+    }
+    let written = std::fs::read_to_string(&md).expect("the markdown is written");
+    assert!(written.starts_with("# Performance"));
+    assert!(written.contains("cargo run --release -- bench"));
+    assert!(written.contains("| intake throughput"));
+    // Ten accepted of ten: the intake took every orders mail.
+    assert!(
+        text.contains("10 signed orders mails, 10 accepted"),
+        "{text}"
+    );
+}
