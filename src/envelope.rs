@@ -217,6 +217,18 @@ pub fn with_entropy(text: &str, entropy_hex: &str) -> String {
     out
 }
 
+/// The YAML library's message, with what to do when it names a limit that
+/// only a crafted file reaches.
+fn yaml_advice(message: &str) -> String {
+    if message.contains("repetition limit") || message.contains("recursion limit") {
+        format!(
+            "{message}: the file repeats or nests anchors (`&`, `*`) far more than orders ever need; write the orders out without aliases"
+        )
+    } else {
+        message.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,17 +315,5 @@ mod tests {
         let e = parse("o.yaml", text.as_bytes()).unwrap();
         assert_eq!(e.step, 3);
         assert_eq!(e.entropy, "ab".repeat(16));
-    }
-}
-
-/// The YAML library's message, with what to do when it names a limit that
-/// only a crafted file reaches.
-fn yaml_advice(message: &str) -> String {
-    if message.contains("repetition limit") || message.contains("recursion limit") {
-        format!(
-            "{message}: the file repeats or nests anchors (`&`, `*`) far more than orders ever need; write the orders out without aliases"
-        )
-    } else {
-        message.to_string()
     }
 }
