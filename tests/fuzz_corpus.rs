@@ -252,7 +252,11 @@ fn a_sender_no_reply_can_be_addressed_to_is_recorded_not_fatal() {
 fn a_subject_with_control_characters_is_cleaned_for_the_reply() {
     let tmp = tempfile::tempdir().unwrap();
     let mut desk = MailDesk::new(&tmp.path().join("desk")).unwrap();
-    for name in ["control-in-subject.eml", "id-without-at.eml"] {
+    for name in [
+        "control-in-subject.eml",
+        "id-without-at.eml",
+        "id-with-two-ats.eml",
+    ] {
         let raw = std::fs::read(
             Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/data/fuzz")

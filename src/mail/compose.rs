@@ -374,12 +374,9 @@ fn line(field: &'static str, value: &str) -> Result<String, ComposeError> {
     Ok(value.to_owned())
 }
 
-/// Checks a message id (angle brackets optional) and returns it bracketed.
-fn bracketed(field: &'static str, id: &str) -> Result<String, ComposeError> {
-    let bare = id
-        .strip_prefix('<')
-        .and_then(|s| s.strip_suffix('>'))
-        .unwrap_or(id);
+/// Whether `bare` (without angle brackets) can stand in a Message-ID,
+/// In-Reply-To or References header: `left@right` in printable ASCII.
+pub fn is_message_id(bare: &str) -> bool {
     let printable = bare
         .bytes()
         .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>');
@@ -387,7 +384,16 @@ fn bracketed(field: &'static str, id: &str) -> Result<String, ComposeError> {
         Some((left, right)) => !left.is_empty() && !right.is_empty() && !right.contains('@'),
         None => false,
     };
-    if !printable || !well_formed || bare.len() > 900 {
+    printable && well_formed && bare.len() <= 900
+}
+
+/// Checks a message id (angle brackets optional) and returns it bracketed.
+fn bracketed(field: &'static str, id: &str) -> Result<String, ComposeError> {
+    let bare = id
+        .strip_prefix('<')
+        .and_then(|s| s.strip_suffix('>'))
+        .unwrap_or(id);
+    if !is_message_id(bare) {
         return Err(ComposeError::MessageId {
             field,
             value: id.to_owned(),

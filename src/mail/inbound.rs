@@ -216,17 +216,8 @@ fn body_of(raw: &[u8]) -> &[u8] {
 fn message_id(msg: &Message, raw_sha256: &str) -> String {
     msg.message_id()
         .map(str::trim)
-        .filter(|id| {
-            !id.is_empty()
-                && id.len() <= MAX_MESSAGE_ID
-                && id
-                    .bytes()
-                    .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
-                // A reply's In-Reply-To must be left@right (compose.rs).
-                && id
-                    .split_once('@')
-                    .is_some_and(|(l, r)| !l.is_empty() && !r.is_empty())
-        })
+        // Only an id a reply can quote in In-Reply-To (compose.rs).
+        .filter(|id| id.len() <= MAX_MESSAGE_ID && crate::mail::compose::is_message_id(id))
         .map(str::to_string)
         .unwrap_or_else(|| format!("sha256-{raw_sha256}@galloper.invalid"))
 }
@@ -292,6 +283,9 @@ fn id_list(v: &HeaderValue) -> Vec<String> {
         HeaderValue::TextList(ids) => ids.iter().map(|id| id.to_string()).collect(),
         _ => Vec::new(),
     }
+    .into_iter()
+    .filter(|id| crate::mail::compose::is_message_id(id))
+    .collect()
 }
 
 /// The first header of that name, unfolded and trimmed.
