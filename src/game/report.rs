@@ -177,7 +177,9 @@ impl Rendered {
     }
 }
 
-/// Every side's report and the public one, rendered, by reader label.
+/// Every side's report and the public one, rendered, by reader label; and
+/// the PNG of `archive_svg` (the archive's map), rasterised in the same
+/// batch so that all of a step's maps are drawn side by side.
 #[allow(clippy::too_many_arguments)]
 pub fn render_all(
     rules: &dyn AnyRuleset,
@@ -186,7 +188,8 @@ pub fn render_all(
     res: &StepResult,
     inputs: &DiceInputs,
     next: Option<&StepRow>,
-) -> anyhow::Result<std::collections::BTreeMap<String, Rendered>> {
+    archive_svg: &str,
+) -> anyhow::Result<(std::collections::BTreeMap<String, Rendered>, Vec<u8>)> {
     let mut readers: Vec<Viewer> = rules
         .sides(&g.scenario)?
         .into_iter()
@@ -199,7 +202,16 @@ pub fn render_all(
         let svg = render::report_svg(&view)?;
         views.push((viewer.label(), view, svg));
     }
-    let pngs = rasterise_distinct(views.iter().map(|(_, _, svg)| svg.as_str()))?;
+    let pngs = rasterise_distinct(
+        views
+            .iter()
+            .map(|(_, _, svg)| svg.as_str())
+            .chain([archive_svg]),
+    )?;
+    let archive_png = pngs
+        .get(&sha256_hex(archive_svg.as_bytes()))
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("the archive's map was not rasterised"))?;
     let mut out = std::collections::BTreeMap::new();
     for (label, view, svg) in views {
         let png = pngs
@@ -216,7 +228,7 @@ pub fn render_all(
             },
         );
     }
-    Ok(out)
+    Ok((out, archive_png))
 }
 
 /// Rasterise each distinct SVG once, keyed by its SHA-256: readers who see
