@@ -112,7 +112,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "memory",
             "peak memory (VmHWM) of the whole run",
             format!("{:.1} MiB", kib as f64 / 1024.0),
-            "scaling included",
+            if args.steps_only {
+                "demo games only (--steps-only)"
+            } else {
+                "scaling included"
+            },
         );
     }
     if let Some(path) = &args.write {
