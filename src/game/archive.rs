@@ -258,3 +258,28 @@ pub fn key_changes(root: &Path) -> Vec<PathBuf> {
         .take_while(|p| p.exists())
         .collect()
 }
+
+#[cfg(test)]
+mod write_files_tests {
+    use super::*;
+
+    #[test]
+    fn write_files_replaces_every_file_and_leaves_no_temporary() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("step-0001");
+        write_atomic(&dir.join("a.txt"), b"old").unwrap();
+        let files: BTreeMap<String, Vec<u8>> = [
+            ("a.txt".to_string(), b"new a".to_vec()),
+            ("b.png".to_string(), vec![0, 1, 2]),
+        ]
+        .into();
+        write_files(&dir, &files).unwrap();
+        assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"new a");
+        assert_eq!(std::fs::read(dir.join("b.png")).unwrap(), vec![0, 1, 2]);
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+}

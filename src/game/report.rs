@@ -397,3 +397,26 @@ pub fn mails(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn svg(fill: &str) -> String {
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10" fill="{fill}"/></svg>"#
+        )
+    }
+
+    #[test]
+    fn identical_maps_are_rasterised_once_and_match_a_lone_render() {
+        let (red, blue) = (svg("#c00"), svg("#00c"));
+        let pngs =
+            rasterise_distinct([red.as_str(), blue.as_str(), red.as_str()].into_iter()).unwrap();
+        assert_eq!(pngs.len(), 2, "one PNG per distinct SVG");
+        let of = |s: &str| pngs[&sha256_hex(s.as_bytes())].clone();
+        assert_eq!(of(&red), render::svg_png(&red).unwrap());
+        assert_eq!(of(&blue), render::svg_png(&blue).unwrap());
+        assert_ne!(of(&red), of(&blue));
+    }
+}
