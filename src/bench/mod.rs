@@ -37,6 +37,10 @@ pub struct BenchArgs {
     /// Only the scaling table (for working on the rules' speed).
     #[arg(long)]
     pub scaling_only: bool,
+    /// Only the demo games: their phases, whole steps and primitives (no
+    /// bigger games, intake or scaling), for working on a step's speed.
+    #[arg(long, conflicts_with = "scaling_only")]
+    pub steps_only: bool,
     /// Also write the report as markdown to this file (docs/PERFORMANCE.md).
     #[arg(long)]
     pub write: Option<PathBuf>,
@@ -95,22 +99,33 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let plan = Plan::of(args);
     let mut r = Report::default();
 
-    if !args.scaling_only {
-        games(args, &plan, &mut r)?;
+    if args.steps_only {
+        demo_games(args, &plan, &mut r)?;
+    } else {
+        if !args.scaling_only {
+            games(args, &plan, &mut r)?;
+        }
+        scaling_rows(&plan, args.quick, &mut r)?;
     }
-    scaling_rows(&plan, args.quick, &mut r)?;
     if let Some(kib) = stats::peak_rss_kib() {
         r.add(
             "memory",
             "peak memory (VmHWM) of the whole run",
             format!("{:.1} MiB", kib as f64 / 1024.0),
-            "scaling included",
+            if args.steps_only {
+                "demo games only (--steps-only)"
+            } else {
+                "scaling included"
+            },
         );
     }
     if let Some(path) = &args.write {
         let mut command = String::from("cargo run --release -- bench");
         if args.quick {
             command.push_str(" --quick");
+        }
+        if args.steps_only {
+            command.push_str(" --steps-only");
         }
         command.push_str(&format!(" --write {}", path.display()));
         let md = r.markdown(&Machine::here(), &command);
@@ -122,6 +137,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 
 /// The demo games, the bigger games of the targets, and the intake.
 fn games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
+    demo_games(args, plan, r)?;
+    bigger_games(plan, r)
+}
+
+/// 1 and 3: the demo game of each ruleset, its phases and primitives.
+fn demo_games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
     let chrome = if args.quick { None } else { chromium::find() };
     // 1. The demo game of each ruleset, through the mail.
     for ruleset in ["maurice-lite", "morschauser-macduff"] {
@@ -242,7 +263,11 @@ fn games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
         );
     }
 
-    // 4. Targets on bigger games.
+    Ok(())
+}
+
+/// 4. The targets on bigger games, and the intake.
+fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
     for ruleset in ["maurice-lite", "morschauser-macduff"] {
         let scenario = if ruleset == "maurice-lite" {
             generate::maurice(plan.step_units)

@@ -516,8 +516,17 @@ impl Server {
             events: crate::yaml::to_string(&result.events)?,
             dice: crate::yaml::to_string(&result.dice)?,
         };
-        let files = self.step_files(rules, &open, &stored, &dice_inputs)?;
-        let rendered = report::render_all(rules, &g, &open, &stored, &dice_inputs, next.as_ref())?;
+        let (mut files, archive_svg) = self.step_files(rules, &open, &stored, &dice_inputs)?;
+        let (rendered, archive_png) = report::render_all(
+            rules,
+            &g,
+            &open,
+            &stored,
+            &dice_inputs,
+            next.as_ref(),
+            &archive_svg,
+        )?;
+        files.insert("map.png".into(), archive_png);
         let mut mails = match &self.mail {
             Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered, &files)?,
             None => Vec::new(),
@@ -547,14 +556,15 @@ impl Server {
         }))
     }
 
-    /// The public files of a resolved step, as the archive keeps them.
+    /// The public files of a resolved step, as the archive keeps them, but
+    /// for `map.png`: its SVG comes back to be rasterised with the reports'.
     fn step_files(
         &self,
         rules: &dyn AnyRuleset,
         step: &StepRow,
         res: &StepResult,
         inputs: &DiceInputs,
-    ) -> anyhow::Result<BTreeMap<String, Vec<u8>>> {
+    ) -> anyhow::Result<(BTreeMap<String, Vec<u8>>, String)> {
         let events: Vec<Event> = crate::yaml::from_str(&res.events)?;
         let dice: Vec<crate::dice::DieRecord> = crate::yaml::from_str(&res.dice)?;
         let mut sight = rules.view(&res.state_after, &crate::view::Viewer::Public)?;
@@ -598,8 +608,7 @@ impl Server {
             "state.sha256".into(),
             format!("{}\n", sha256_hex(res.state_after.as_bytes())).into_bytes(),
         );
-        files.insert("map.png".into(), crate::render::map_png(&sight.map)?);
-        Ok(files)
+        Ok((files, crate::render::map_svg(&sight.map)?))
     }
 
     /// Finish the sealing of a game that ended when a crash cut the sealing

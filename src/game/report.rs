@@ -177,7 +177,9 @@ impl Rendered {
     }
 }
 
-/// Every side's report and the public one, rendered, by reader label.
+/// Every side's report and the public one, rendered, by reader label; and
+/// the PNG of `archive_svg` (the archive's map), rasterised in the same
+/// batch so that all of a step's maps are drawn side by side.
 #[allow(clippy::too_many_arguments)]
 pub fn render_all(
     rules: &dyn AnyRuleset,
@@ -186,17 +188,80 @@ pub fn render_all(
     res: &StepResult,
     inputs: &DiceInputs,
     next: Option<&StepRow>,
-) -> anyhow::Result<std::collections::BTreeMap<String, Rendered>> {
+    archive_svg: &str,
+) -> anyhow::Result<(std::collections::BTreeMap<String, Rendered>, Vec<u8>)> {
     let mut readers: Vec<Viewer> = rules
         .sides(&g.scenario)?
         .into_iter()
         .map(Viewer::Side)
         .collect();
     readers.push(Viewer::Public);
-    let mut out = std::collections::BTreeMap::new();
+    let mut views = Vec::new();
     for viewer in readers {
         let view = build(rules, &g.id, step, res, inputs, next, &viewer)?;
-        out.insert(viewer.label(), Rendered::new(view)?);
+        let svg = render::report_svg(&view)?;
+        views.push((viewer.label(), view, svg));
+    }
+    let pngs = rasterise_distinct(
+        views
+            .iter()
+            .map(|(_, _, svg)| svg.as_str())
+            .chain([archive_svg]),
+    )?;
+    let archive_png = pngs
+        .get(&sha256_hex(archive_svg.as_bytes()))
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("the archive's map was not rasterised"))?;
+    let mut out = std::collections::BTreeMap::new();
+    for (label, view, svg) in views {
+        let png = pngs
+            .get(&sha256_hex(svg.as_bytes()))
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("the map of {label} was not rasterised"))?;
+        out.insert(
+            label,
+            Rendered {
+                html: render::report_html(&view)?,
+                text: render::report_text(&view)?,
+                png,
+                view,
+            },
+        );
+    }
+    Ok((out, archive_png))
+}
+
+/// Rasterise each distinct SVG once, keyed by its SHA-256: readers who see
+/// the same table (an open game, a side and the public) share one PNG, and
+/// rasterising is most of a step's time. Distinct maps are drawn on their
+/// own threads, since each is independent and pure.
+fn rasterise_distinct<'a>(
+    svgs: impl Iterator<Item = &'a str>,
+) -> anyhow::Result<std::collections::BTreeMap<String, Vec<u8>>> {
+    let mut distinct: std::collections::BTreeMap<String, &str> = std::collections::BTreeMap::new();
+    for svg in svgs {
+        distinct.entry(sha256_hex(svg.as_bytes())).or_insert(svg);
+    }
+    let drawn: Vec<(String, Result<Vec<u8>, render::RenderError>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = distinct
+            .iter()
+            .map(|(hash, svg)| (hash.clone(), s.spawn(move || render::svg_png(svg))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|(hash, h)| {
+                let png = h.join().unwrap_or_else(|_| {
+                    Err(render::RenderError::Png(
+                        "the rasterising thread panicked".into(),
+                    ))
+                });
+                (hash, png)
+            })
+            .collect()
+    });
+    let mut out = std::collections::BTreeMap::new();
+    for (hash, png) in drawn {
+        out.insert(hash, png?);
     }
     Ok(out)
 }
@@ -223,12 +288,14 @@ pub fn write_view(dir: &Path, view: &ReportView) -> anyhow::Result<()> {
 }
 
 fn write_rendered(dir: &Path, r: &Rendered) -> anyhow::Result<()> {
-    archive::write_atomic(&dir.join("report.html"), r.html.as_bytes())?;
-    archive::write_atomic(&dir.join("report.txt"), r.text.as_bytes())?;
-    archive::write_atomic(&dir.join("map.png"), &r.png)?;
+    let mut files = std::collections::BTreeMap::new();
+    files.insert("report.html".to_string(), r.html.as_bytes().to_vec());
+    files.insert("report.txt".to_string(), r.text.as_bytes().to_vec());
+    files.insert("map.png".to_string(), r.png.clone());
     if let Some(t) = &r.view.orders_template {
-        archive::write_atomic(&dir.join("orders-template.yaml"), t.as_bytes())?;
+        files.insert("orders-template.yaml".to_string(), t.as_bytes().to_vec());
     }
+    archive::write_files(dir, &files)?;
     Ok(())
 }
 
@@ -242,7 +309,9 @@ pub fn sign_folder(dir: &Path, server_private: &str) -> anyhow::Result<()> {
             files.insert(name, std::fs::read(e.path())?);
         }
     }
-    archive::write_folder(dir, &files, server_private)
+    // The files are on disk and synced already (written atomically): only
+    // the manifest is new, so they are not written a second time.
+    archive::write_manifest(dir, &files, server_private)
 }
 
 /// Every player's report mail for a resolved step, ready for the outbox.
@@ -327,4 +396,27 @@ pub fn mails(
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn svg(fill: &str) -> String {
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10" fill="{fill}"/></svg>"#
+        )
+    }
+
+    #[test]
+    fn identical_maps_are_rasterised_once_and_match_a_lone_render() {
+        let (red, blue) = (svg("#c00"), svg("#00c"));
+        let pngs =
+            rasterise_distinct([red.as_str(), blue.as_str(), red.as_str()].into_iter()).unwrap();
+        assert_eq!(pngs.len(), 2, "one PNG per distinct SVG");
+        let of = |s: &str| pngs[&sha256_hex(s.as_bytes())].clone();
+        assert_eq!(of(&red), render::svg_png(&red).unwrap());
+        assert_eq!(of(&blue), render::svg_png(&blue).unwrap());
+        assert_ne!(of(&red), of(&blue));
+    }
 }

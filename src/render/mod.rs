@@ -50,6 +50,18 @@ pub fn map_png(map: &MapView) -> Result<Vec<u8>, RenderError> {
     png::rasterise(&map_svg(map)?)
 }
 
+/// Rasterises an SVG document made by [`map_svg`] (or [`report_svg`]), for
+/// callers that render several maps and share the PNG of identical ones.
+pub fn svg_png(svg: &str) -> Result<Vec<u8>, RenderError> {
+    png::rasterise(svg)
+}
+
+/// The SVG of a report's map, titled as [`report_png`] titles it:
+/// `svg_png(&report_svg(r)?)` is `report_png(r)`.
+pub fn report_svg(report: &ReportView) -> Result<String, RenderError> {
+    map_svg(&report_map(report))
+}
+
 /// Parses an SVG document with the map's built-in fonts, for measuring the
 /// rasterisation alone (`galloper bench`).
 pub fn parse_svg(svg: &str) -> Result<resvg::usvg::Tree, RenderError> {

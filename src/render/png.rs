@@ -49,7 +49,32 @@ pub(crate) fn rasterise(svg: &str) -> Result<Vec<u8>, RenderError> {
         tiny_skia::Transform::identity(),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Png(e.to_string()))
+    encode(pixmap)
+}
+
+/// Encodes the pixmap with the `png` crate at deflate level 1 rather than
+/// tiny-skia's `encode_png`, whose default level 6 took more time than the
+/// drawing. Measured on a Morschauser demo map (1400x1043): level 6 32 ms,
+/// 218 KB; level 1 8.5 ms, 282 KB; `Compression::Fast` (fdeflate) 5.9 ms but
+/// 386 KB. The pixels are the same; only the deflate stream differs.
+fn encode(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
+    let (width, height) = (pixmap.width(), pixmap.height());
+    // PNG holds straight alpha; tiny-skia keeps premultiplied pixels.
+    let rgba = pixmap.take_demultiplied();
+    let mut out = Vec::with_capacity(rgba.len() / 8);
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_deflate_compression(png::DeflateCompression::Level(1));
+    encoder.set_filter(png::Filter::Adaptive);
+    let mut writer = encoder
+        .write_header()
+        .map_err(|e| RenderError::Png(e.to_string()))?;
+    writer
+        .write_image_data(&rgba)
+        .map_err(|e| RenderError::Png(e.to_string()))?;
+    writer
+        .finish()
+        .map_err(|e| RenderError::Png(e.to_string()))?;
+    Ok(out)
 }
