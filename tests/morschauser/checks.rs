@@ -3,19 +3,7 @@
 use crate::common::*;
 use galloper::geometry::Distance;
 use galloper::rulesets::morschauser_macduff::check as rules;
-use galloper::rulesets::morschauser_macduff::orders::{Action, Charge, Orders, PathStep, Sequence};
-
-fn charge(company: &str, target: &str) -> Action {
-    Action {
-        charge: Some(Charge {
-            target: target.into(),
-            flank: false,
-            pursue: false,
-        }),
-        sequence: Sequence::MoveOnly,
-        ..action(company)
-    }
-}
+use galloper::rulesets::morschauser_macduff::orders::{Action, Orders, PathStep, Sequence};
 
 fn one(v: &[galloper::ruleset::Violation], rule: &str, unit: &str) {
     assert_eq!(v.len(), 1, "{v:?}");

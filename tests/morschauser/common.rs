@@ -5,7 +5,9 @@ use galloper::dice::Dice;
 use galloper::geometry::{Angle, Distance, Point, Shape};
 use galloper::ruleset::{Resolution, Ruleset, Violation};
 use galloper::rulesets::morschauser_macduff::MorschauserMacduff;
-use galloper::rulesets::morschauser_macduff::orders::{Action, Orders, TurnOrders};
+use galloper::rulesets::morschauser_macduff::orders::{
+    Action, Charge, Orders, Sequence, TurnOrders,
+};
 use galloper::rulesets::morschauser_macduff::scenario::Scenario;
 use galloper::rulesets::morschauser_macduff::scenario::{Terrain, TerrainKind};
 use galloper::rulesets::morschauser_macduff::state::{Phase, State};
@@ -93,6 +95,19 @@ pub fn action(company: &str) -> Action {
     Action {
         company: Some(company.into()),
         ..Action::default()
+    }
+}
+
+/// A charge at `target` with no path (straight at it), moving only.
+pub fn charge(company: &str, target: &str) -> Action {
+    Action {
+        charge: Some(Charge {
+            target: target.into(),
+            flank: false,
+            pursue: false,
+        }),
+        sequence: Sequence::MoveOnly,
+        ..action(company)
     }
 }
 

@@ -1,13 +1,13 @@
 //! The fortress scenario as shipped (games/morschauser-macduff/fort-assault.yaml):
 //! its walls, gate, mine, ladders and engineers working together (C.6).
 
-use crate::common::place;
+use crate::common::{charge, place};
 use galloper::dice::Dice;
 use galloper::geometry::{Distance, Point};
 use galloper::ruleset::Ruleset;
 use galloper::rulesets::morschauser_macduff::MorschauserMacduff;
 use galloper::rulesets::morschauser_macduff::orders::{
-    Action, Charge, Orders, PathStep, Sequence, TurnOrders,
+    Action, Orders, PathStep, Sequence, TurnOrders,
 };
 use galloper::rulesets::morschauser_macduff::scenario::Scenario;
 use galloper::rulesets::morschauser_macduff::state::{Phase, State};
@@ -120,15 +120,7 @@ fn the_forlorn_hope_storms_the_curtain_on_ladders() {
     place(&mut s, "al-f1", 20.0, 35.5, 0.0);
     // The rampart gun stands back, so nobody else guards this stretch.
     place(&mut s, "gr-a1", 36.0, 50.0, 180.0);
-    let a = Action {
-        sequence: Sequence::MoveOnly,
-        charge: Some(Charge {
-            target: "gr-1a".into(),
-            flank: false,
-            pursue: false,
-        }),
-        ..act("al-f1")
-    };
+    let a = charge("al-f1", "gr-1a");
     // Elite rear value 2 on its ladders, -1 into the fort yard (a town): 1.
     let (after, texts, dice) = storm(
         &s,
@@ -162,15 +154,7 @@ fn the_forlorn_hope_storms_the_curtain_on_ladders() {
     // Without ladders the 2nd Company cannot attack over the wall at all.
     let mut s = fort();
     place(&mut s, "al-1b", 20.0, 35.5, 0.0);
-    let a = Action {
-        sequence: Sequence::MoveOnly,
-        charge: Some(Charge {
-            target: "gr-1a".into(),
-            flank: false,
-            pursue: false,
-        }),
-        ..act("al-1b")
-    };
+    let a = charge("al-1b", "gr-1a");
     let (after, _, _) = storm(
         &s,
         TurnOrders {

@@ -9,7 +9,7 @@ use galloper::dice::Dice;
 use galloper::geometry::{Angle, Point};
 use galloper::ruleset::Ruleset;
 use galloper::rulesets::morschauser_macduff::MorschauserMacduff;
-use galloper::rulesets::morschauser_macduff::orders::{Action, Charge, PathStep, Sequence};
+use galloper::rulesets::morschauser_macduff::orders::{Action, PathStep, Sequence};
 use galloper::rulesets::morschauser_macduff::scenario::{Personality, TerrainKind};
 use galloper::rulesets::morschauser_macduff::state::{Breach, General, State};
 use galloper::side::BySide;
@@ -67,18 +67,6 @@ fn face_to_face() -> State {
     place(&mut s, "b-li", 10.0, 20.0, 0.0);
     place(&mut s, "r-li", 10.0, 22.5, 180.0);
     s
-}
-
-fn charge(company: &str, target: &str) -> Action {
-    Action {
-        charge: Some(Charge {
-            target: target.into(),
-            flank: false,
-            pursue: false,
-        }),
-        sequence: Sequence::MoveOnly,
-        ..action(company)
-    }
 }
 
 fn general(s: &mut State, side: &str, company: &str, p: Option<Personality>) {
