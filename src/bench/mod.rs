@@ -41,6 +41,9 @@ pub struct BenchArgs {
     /// bigger games, intake or scaling), for working on a step's speed.
     #[arg(long, conflicts_with = "scaling_only")]
     pub steps_only: bool,
+    /// Only the targets: the 30-a-side steps, the long audit and the intake.
+    #[arg(long, conflicts_with_all = ["scaling_only", "steps_only"])]
+    pub targets_only: bool,
     /// Also write the report as markdown to this file (docs/PERFORMANCE.md).
     #[arg(long)]
     pub write: Option<PathBuf>,
@@ -101,6 +104,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 
     if args.steps_only {
         demo_games(args, &plan, &mut r)?;
+    } else if args.targets_only {
+        bigger_games(&plan, &mut r)?;
     } else {
         if !args.scaling_only {
             games(args, &plan, &mut r)?;
@@ -126,6 +131,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
         if args.steps_only {
             command.push_str(" --steps-only");
+        }
+        if args.targets_only {
+            command.push_str(" --targets-only");
         }
         command.push_str(&format!(" --write {}", path.display()));
         let md = r.markdown(&Machine::here(), &command);
@@ -277,6 +285,15 @@ fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
         let mut author = player(ruleset, true)?;
         let (mut p, _) = play::open_game(Scratch::new("step30")?, &scenario, "thirty")?;
         p.play(author.as_mut(), plan.step_game_steps, true)?;
+        let section = format!("{ruleset}, {} units a side", plan.step_units);
+        for (what, s) in &phases::measure(&p, plan.reps.min(10))?.rows {
+            r.add(
+                section.as_str(),
+                what.to_string(),
+                format!("{} / {}", human(s.median()), human(s.p90())),
+                format!("median / p90 of {}, one turn of this game", s.len()),
+            );
+        }
         let s = &p.step_times;
         r.add(
             "targets",

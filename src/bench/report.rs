@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 /// One figure.
 pub struct Row {
-    pub section: &'static str,
+    pub section: String,
     pub what: String,
     pub figure: String,
     pub note: String,
@@ -20,13 +20,13 @@ pub struct Report {
 impl Report {
     pub fn add(
         &mut self,
-        section: &'static str,
+        section: impl Into<String>,
         what: impl Into<String>,
         figure: impl Into<String>,
         note: impl Into<String>,
     ) {
         let row = Row {
-            section,
+            section: section.into(),
             what: what.into(),
             figure: figure.into(),
             note: note.into(),
@@ -53,8 +53,8 @@ impl Report {
         );
         let mut sections: Vec<&str> = Vec::new();
         for r in &self.rows {
-            if !sections.contains(&r.section) {
-                sections.push(r.section);
+            if !sections.contains(&r.section.as_str()) {
+                sections.push(&r.section);
             }
         }
         for s in sections {

@@ -4,16 +4,17 @@
 
 use super::play::{self, Played};
 use super::scratch::Scratch;
-use crate::daemon::intake;
+use crate::daemon::serve;
 use crate::mail::maildir::Maildir;
 use crate::ruleset::DemoPlayer;
 use anyhow::{Context, anyhow, bail};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// What the intake did with the mails.
 pub struct Throughput {
     pub mails: usize,
-    pub accepted: usize,
+    pub accepted: i64,
     pub secs: f64,
 }
 
@@ -59,26 +60,11 @@ pub fn measure(author: &mut dyn DemoPlayer, count: usize) -> anyhow::Result<Thro
         md.deliver(&p.mail(&signed, i as u32))?;
     }
     let mut server = p.server;
-    let mut accepted = 0;
-    let mut mails = 0;
+    let stop = AtomicBool::new(false);
     let t = Instant::now();
-    for entry in md.pending()? {
-        let taken = md.take(&entry)?;
-        let raw = md.read(&taken)?;
-        let h = intake::handle(
-            &mut server,
-            &p.cfg,
-            &raw,
-            1_795_000_000,
-            "Wed, 18 Nov 2026 11:06:40 +0000",
-        )?;
-        if h.outcome == "accepted" {
-            accepted += 1;
-        }
-        md.done(&taken)?;
-        mails += 1;
-    }
+    let mails = serve::maildir_intake(&mut server, &p.cfg, &md, &stop)?;
     let secs = t.elapsed().as_secs_f64();
+    let accepted = server.store().inbox_count("accepted")?;
     drop(server);
     drop(p.scratch);
     Ok(Throughput {

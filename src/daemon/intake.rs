@@ -268,9 +268,7 @@ fn replaced(
     }
     Ok(server
         .store()
-        .latest_orders(&row.game, row.step)?
-        .get(&row.side)
-        .map(|o| o.sha256.clone()))
+        .latest_sha256(&row.game, row.step, &row.side)?)
 }
 
 /// Handle a message of `size` bytes, over `max_message_bytes`, from its

@@ -85,7 +85,7 @@ impl Store {
         record: Option<&CommandRow>,
         mails: &[OutboxRow],
     ) -> Result<bool> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         if let Some(c) = record {
             let seen = tx
                 .query_row(

@@ -72,7 +72,7 @@ pub struct DeadlinePass {
     pub mails: Vec<OutboxRow>,
 }
 
-fn mark_rows(tx: &rusqlite::Transaction<'_>, game: &str, marks: &[Mark], now: i64) -> Result<()> {
+fn mark_rows(tx: &rusqlite::Connection, game: &str, marks: &[Mark], now: i64) -> Result<()> {
     for m in marks {
         tx.execute(
             "INSERT OR IGNORE INTO life_marks (game, step, side, what, at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -82,7 +82,7 @@ fn mark_rows(tx: &rusqlite::Transaction<'_>, game: &str, marks: &[Mark], now: i6
     Ok(())
 }
 
-fn put_deadline(tx: &rusqlite::Transaction<'_>, game: &str, d: &DeadlineRow) -> Result<()> {
+fn put_deadline(tx: &rusqlite::Connection, game: &str, d: &DeadlineRow) -> Result<()> {
     tx.execute(
         "INSERT INTO deadlines (game, step, opened, deadline) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (game, step) DO UPDATE SET deadline = excluded.deadline",
@@ -135,7 +135,7 @@ impl Store {
     /// Set or move a step's deadline (its warnings start again) and queue
     /// the mails that announce it.
     pub fn set_deadline(&mut self, game: &str, d: &DeadlineRow, mails: &[OutboxRow]) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         put_deadline(&tx, game, d)?;
         for m in mails {
             insert_outbox(&tx, m)?;
@@ -165,7 +165,7 @@ impl Store {
     /// Set a step's deadline and drop a mark, in one transaction (a paused
     /// game's clock starting again).
     pub fn set_deadline_unmark(&mut self, game: &str, d: &DeadlineRow, mark: &Mark) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         put_deadline(&tx, game, d)?;
         tx.execute(
             "DELETE FROM life_marks WHERE game = ?1 AND step = ?2 AND side = ?3 AND what = ?4",
@@ -216,7 +216,7 @@ impl Store {
         mails: &[OutboxRow],
         now: i64,
     ) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         mark_rows(&tx, game, marks, now)?;
         for m in mails {
             insert_outbox(&tx, m)?;
@@ -255,7 +255,7 @@ impl Store {
         pass: &DeadlinePass,
         now: i64,
     ) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         for (o, policy, note) in &pass.applied {
             tx.execute(
                 "INSERT INTO orders (game, step, side, file_name, text, signature, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -355,7 +355,7 @@ impl Store {
         moved: Option<&DeadlineRow>,
         now: i64,
     ) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         tx.execute(
             "INSERT INTO absences (game, side, start, end, from_day, until_day, declared) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![game, a.side.as_str(), a.start, a.end, a.from_day, a.until_day, now],
