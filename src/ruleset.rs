@@ -218,6 +218,9 @@ pub trait AnyRuleset: Sync {
     fn view(&self, state: &str, viewer: &Viewer) -> Result<Sight, RulesetError>;
     fn orders_template(&self, state: &str, side: &SideId) -> Result<Option<String>, RulesetError>;
     fn outcome(&self, state: &str) -> Result<Option<Outcome>, RulesetError>;
+    /// Parse a state once to ask it several questions: a step's reports ask
+    /// the same state for each reader, and parsing is the dearer part.
+    fn load<'a>(&'a self, state: &str) -> Result<Box<dyn LoadedState + 'a>, RulesetError>;
     /// [`Ruleset::default_orders`] as an `orders:` block, with every field
     /// that only repeats its default left out, so that it reads short.
     fn default_orders(
@@ -227,6 +230,52 @@ pub trait AnyRuleset: Sync {
     ) -> Result<Option<serde_yaml::Value>, RulesetError>;
     /// JSON Schema of the `orders:` block.
     fn orders_schema(&self) -> serde_json::Value;
+}
+
+/// A parsed state of some ruleset, with the questions the core asks of one.
+pub trait LoadedState {
+    fn due(&self) -> Due;
+    /// Parse the `orders:` block of an orders file and check it.
+    fn check(
+        &self,
+        side: &SideId,
+        orders: &serde_yaml::Value,
+    ) -> Result<Vec<Violation>, RulesetError>;
+    fn view(&self, viewer: &Viewer) -> Sight;
+    fn orders_template(&self, side: &SideId) -> Option<String>;
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+struct Loaded<'a, R: Ruleset> {
+    rules: &'a R,
+    state: R::State,
+}
+
+impl<R: Ruleset> LoadedState for Loaded<'_, R> {
+    fn due(&self) -> Due {
+        Ruleset::due(self.rules, &self.state)
+    }
+    fn check(
+        &self,
+        side: &SideId,
+        orders: &serde_yaml::Value,
+    ) -> Result<Vec<Violation>, RulesetError> {
+        Ok(Ruleset::check(
+            self.rules,
+            &self.state,
+            side,
+            &parse_orders::<R>(orders)?,
+        ))
+    }
+    fn view(&self, viewer: &Viewer) -> Sight {
+        Ruleset::view(self.rules, &self.state, viewer)
+    }
+    fn orders_template(&self, side: &SideId) -> Option<String> {
+        Ruleset::orders_template(self.rules, &self.state, side)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Ruleset::outcome(self.rules, &self.state)
+    }
 }
 
 /// Serialise a state the one way Galloper stores and hashes it.
@@ -262,7 +311,7 @@ impl<R: Ruleset> AnyRuleset for R {
         state_to_yaml(&state)
     }
     fn due(&self, state: &str) -> Result<Due, RulesetError> {
-        Ok(Ruleset::due(self, &parse_state::<R>(state)?))
+        Ok(self.load(state)?.due())
     }
     fn check(
         &self,
@@ -270,9 +319,7 @@ impl<R: Ruleset> AnyRuleset for R {
         side: &SideId,
         orders: &serde_yaml::Value,
     ) -> Result<Vec<Violation>, RulesetError> {
-        let state = parse_state::<R>(state)?;
-        let orders = parse_orders::<R>(orders)?;
-        Ok(Ruleset::check(self, &state, side, &orders))
+        self.load(state)?.check(side, orders)
     }
     fn resolve(
         &self,
@@ -294,17 +341,19 @@ impl<R: Ruleset> AnyRuleset for R {
         })
     }
     fn view(&self, state: &str, viewer: &Viewer) -> Result<Sight, RulesetError> {
-        Ok(Ruleset::view(self, &parse_state::<R>(state)?, viewer))
+        Ok(self.load(state)?.view(viewer))
     }
     fn orders_template(&self, state: &str, side: &SideId) -> Result<Option<String>, RulesetError> {
-        Ok(Ruleset::orders_template(
-            self,
-            &parse_state::<R>(state)?,
-            side,
-        ))
+        Ok(self.load(state)?.orders_template(side))
     }
     fn outcome(&self, state: &str) -> Result<Option<Outcome>, RulesetError> {
-        Ok(Ruleset::outcome(self, &parse_state::<R>(state)?))
+        Ok(self.load(state)?.outcome())
+    }
+    fn load<'a>(&'a self, state: &str) -> Result<Box<dyn LoadedState + 'a>, RulesetError> {
+        Ok(Box::new(Loaded {
+            rules: self,
+            state: parse_state::<R>(state)?,
+        }))
     }
     fn default_orders(
         &self,

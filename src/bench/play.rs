@@ -6,13 +6,15 @@ use super::mailgen;
 use super::scratch::Scratch;
 use super::stats::Samples;
 use crate::daemon::config::Config;
-use crate::daemon::intake;
+use crate::daemon::serve;
 use crate::game::{PlayerSpec, Server};
+use crate::mail::maildir::Maildir;
 use crate::ruleset::{AnyRuleset, DemoPlayer, Owed};
 use crate::side::{BySide, SideId};
 use crate::{envelope, sig};
 use anyhow::{Context, anyhow, bail};
 use sha2::{Digest, Sha256};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The club address the benchmark's players write to.
@@ -195,29 +197,41 @@ impl Played {
             for owed in &due.owed {
                 files.push(self.orders_for(author, &step.state_before, step.step, owed)?);
             }
-            let mails: Vec<Vec<u8>> = files.iter().map(|s| self.mail(s, step.step)).collect();
-            let t = Instant::now();
-            if mail {
-                for raw in &mails {
-                    let h = intake::handle(
-                        &mut self.server,
-                        &self.cfg,
-                        raw,
-                        1_795_000_000,
-                        "Wed, 18 Nov 2026 11:06:40 +0000",
-                    )?;
-                    if h.outcome != "accepted" {
-                        bail!("the intake did not accept the orders: {}", h.detail);
-                    }
+            let t = if mail {
+                // Delivery is the MTA's part: the clock starts when the
+                // mails wait in the Maildir, as the daemon finds them.
+                let md = Maildir::open(
+                    self.cfg
+                        .maildir
+                        .as_ref()
+                        .context("the benchmark's club has a Maildir")?,
+                )?;
+                for s in &files {
+                    md.deliver(&self.mail(s, step.step))?;
+                }
+                let accepted = self.server.store().inbox_count("accepted")?;
+                let t = Instant::now();
+                serve::maildir_intake(&mut self.server, &self.cfg, &md, &AtomicBool::new(false))?;
+                let now = self.server.store().inbox_count("accepted")?;
+                if now - accepted != files.len() as i64 {
+                    bail!(
+                        "the intake accepted {} of {} orders mails of step {}",
+                        now - accepted,
+                        files.len(),
+                        step.step
+                    );
                 }
                 self.server.tick(1_795_000_000, &reports)?;
+                t
             } else {
+                let t = Instant::now();
                 for s in &files {
                     self.server
                         .submit(&s.name, s.text.as_bytes(), &s.signature)
                         .map_err(|e| anyhow!("orders refused: {e}"))?;
                 }
-            }
+                t
+            };
             let done = self.server.process(&reports)?;
             if mail {
                 self.step_times.push(t.elapsed());

@@ -107,21 +107,13 @@ pub fn sealed_dir(root: &Path, step: u32) -> PathBuf {
 /// Write a file so that a crash leaves either the old or the new content.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(
-        ".{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("file")
-    ));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} names no file", path.display()),
+        )
+    })?;
+    write_synced(dir, &[(name, bytes)])
 }
 
 /// Write several files of one folder, each atomically as [`write_atomic`]
@@ -130,6 +122,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// disk. Every file's data is synced before any rename, so a crash leaves
 /// each name either absent, as it was, or whole.
 pub fn write_files(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> std::io::Result<()> {
+    let files: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    write_synced(dir, &files)
+}
+
+fn write_synced(dir: &Path, files: &[(&str, &[u8])]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut renames = Vec::with_capacity(files.len());
     for (name, bytes) in files {
@@ -160,8 +160,16 @@ pub fn write_signed(
     server_private: &str,
 ) -> anyhow::Result<()> {
     let signature = sig::sign(server_private, sig::REPORT_NAMESPACE, bytes)?;
-    write_atomic(&dir.join(name), bytes)?;
-    write_atomic(&dir.join(format!("{name}.sig")), signature.as_bytes())?;
+    // One folder sync for both; the file is renamed before its signature,
+    // as before, so a crash between leaves a file whose signature is missing
+    // (written again on the next try), never a signature of nothing.
+    write_synced(
+        dir,
+        &[
+            (name, bytes),
+            (&format!("{name}.sig"), signature.as_bytes()),
+        ],
+    )?;
     Ok(())
 }
 

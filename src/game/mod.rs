@@ -13,7 +13,6 @@ pub mod store;
 
 use crate::dice::{Dice, StreamKind, protocol};
 use crate::envelope::{self, Problem};
-use crate::event::Event;
 use crate::ruleset::{AnyRuleset, Due};
 use crate::rulesets;
 use crate::side::{BySide, SideId};
@@ -217,7 +216,7 @@ impl Server {
             sig::parse_public(&p.public_key).with_context(|| format!("the key for {}", p.side))?;
         }
         let state = rules.start(scenario)?;
-        let first = self.open_step_row(id, 1, rules, &state)?;
+        let first = self.open_step_row(id, 1, &rules.due(&state)?, &state)?;
         let game = GameRow {
             id: id.into(),
             ruleset: rules.name().into(),
@@ -263,12 +262,11 @@ impl Server {
         &self,
         game: &str,
         step: u32,
-        rules: &dyn AnyRuleset,
+        due: &Due,
         state: &str,
     ) -> anyhow::Result<StepRow> {
         let public_secret = protocol::fresh_secret().context("the OS gave no randomness")?;
         let hidden_secret = protocol::fresh_secret().context("the OS gave no randomness")?;
-        let due = rules.due(state)?;
         let notice = Notice {
             game: game.into(),
             step,
@@ -409,9 +407,11 @@ impl Server {
         }
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| Refusal::Server(format!("unknown ruleset {}", g.ruleset)))?;
-        let due = rules
-            .due(&open.state_before)
+        // One parse of the state for both questions.
+        let state = rules
+            .load(&open.state_before)
             .map_err(|e| Refusal::Server(e.to_string()))?;
+        let due = state.due();
         if !due
             .owed
             .iter()
@@ -425,7 +425,7 @@ impl Server {
             });
         }
         let text = String::from_utf8_lossy(bytes);
-        let violations = match rules.check(&open.state_before, &env.side, &env.orders) {
+        let violations = match state.check(&env.side, &env.orders) {
             Ok(v) => v,
             Err(e) => {
                 let line = text
@@ -506,26 +506,26 @@ impl Server {
         let (result, mut dice_inputs) = resolve_step(rules, &sides, &open, &orders)?;
         self.mark_applied(game, open.step, &mut dice_inputs, &orders)?;
         let state_after = result.state.clone();
-        let outcome = rules.outcome(&state_after)?;
-        let next = match outcome {
+        let after = rules.load(&state_after)?;
+        let next = match after.outcome() {
             Some(_) => None,
-            None => Some(self.open_step_row(game, open.step + 1, rules, &state_after)?),
+            None => Some(self.open_step_row(game, open.step + 1, &after.due(), &state_after)?),
         };
         let stored = StepResult {
             state_after: state_after.clone(),
             events: crate::yaml::to_string(&result.events)?,
             dice: crate::yaml::to_string(&result.dice)?,
         };
-        let (mut files, archive_svg) = self.step_files(rules, &open, &stored, &dice_inputs)?;
-        let (rendered, archive_png) = report::render_all(
+        let reading = report::StepReading::loaded(
             rules,
-            &g,
-            &open,
-            &stored,
-            &dice_inputs,
+            game,
+            due.heading.clone(),
+            after,
+            (&open, &stored, &dice_inputs),
             next.as_ref(),
-            &archive_svg,
         )?;
+        let (mut files, archive_svg) = self.step_files(&reading, &open, &stored, &dice_inputs)?;
+        let (rendered, archive_png) = report::render_all(&reading, &g, &archive_svg)?;
         files.insert("map.png".into(), archive_png);
         let mut mails = match &self.mail {
             Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered, &files)?,
@@ -547,11 +547,10 @@ impl Server {
             self.seal(game)?;
         }
         report::write_reports(self, &g, &open, &rendered, outbox)?;
-        let heading = rules.due(&open.state_before)?.heading;
         Ok(Some(Resolved {
             game: game.into(),
             step: open.step,
-            heading,
+            heading: due.heading,
             over: next.is_none(),
         }))
     }
@@ -560,15 +559,14 @@ impl Server {
     /// for `map.png`: its SVG comes back to be rasterised with the reports'.
     fn step_files(
         &self,
-        rules: &dyn AnyRuleset,
+        reading: &report::StepReading,
         step: &StepRow,
         res: &StepResult,
         inputs: &DiceInputs,
     ) -> anyhow::Result<(BTreeMap<String, Vec<u8>>, String)> {
-        let events: Vec<Event> = crate::yaml::from_str(&res.events)?;
-        let dice: Vec<crate::dice::DieRecord> = crate::yaml::from_str(&res.dice)?;
-        let mut sight = rules.view(&res.state_after, &crate::view::Viewer::Public)?;
-        sight.map.title = format!("{} - step {} - {}", step.game, step.step, sight.heading);
+        let (events, dice) = (reading.events(), reading.dice());
+        let mut sight = reading.public_sight();
+        sight.map.title = crate::render::step_title(&step.game, step.step, reading.heading());
         let view = PublicView {
             heading: sight.heading,
             map: sight.map.clone(),
@@ -591,14 +589,14 @@ impl Server {
             })?
             .into_bytes(),
         );
-        let public_dice: Vec<ArchivedDie> = archive::public_dice(&dice);
+        let public_dice: Vec<ArchivedDie> = archive::public_dice(dice);
         files.insert(
             "dice.yaml".into(),
             crate::yaml::to_string(&public_dice)?.into_bytes(),
         );
         files.insert(
             "events.yaml".into(),
-            crate::yaml::to_string(&archive::public_events(&events))?.into_bytes(),
+            crate::yaml::to_string(&archive::public_events(events))?.into_bytes(),
         );
         files.insert(
             "view.yaml".into(),

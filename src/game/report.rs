@@ -8,7 +8,7 @@ use crate::dice::{DieRecord, StreamKind};
 use crate::envelope;
 use crate::event::Event;
 use crate::render;
-use crate::ruleset::AnyRuleset;
+use crate::ruleset::{AnyRuleset, Due, LoadedState};
 use crate::view::{DieLine, EventLine, ReportView, Viewer};
 use std::path::{Path, PathBuf};
 
@@ -76,86 +76,181 @@ pub fn build(
     next: Option<&StepRow>,
     viewer: &Viewer,
 ) -> anyhow::Result<ReportView> {
-    let events: Vec<Event> = crate::yaml::from_str(&res.events)?;
-    let dice: Vec<DieRecord> = crate::yaml::from_str(&res.dice)?;
-    let sight = rules.view(&res.state_after, viewer)?;
-    let mut next_lines = Vec::new();
-    let mut template = None;
-    match next {
-        Some(n) => {
-            let due = rules.due(&n.state_before)?;
-            next_lines.push(format!("Next: step {} ({})", n.step, due.heading));
-            for o in &due.owed {
-                next_lines.push(format!("{} owes orders: {}", o.side, o.note));
+    StepReading::new(rules, game, step, res, inputs, next)?.report(viewer)
+}
+
+/// A resolved step read once for all its readers: its states parsed, its
+/// events and dice loaded, what comes next worked out.
+pub struct StepReading<'a> {
+    rules: &'a dyn AnyRuleset,
+    game: &'a str,
+    step: &'a StepRow,
+    res: &'a StepResult,
+    inputs: &'a DiceInputs,
+    heading: String,
+    after: Box<dyn LoadedState + 'a>,
+    /// The next step's state when it differs from `after`, with its number and due.
+    next: Option<(u32, Due, Option<Box<dyn LoadedState + 'a>>)>,
+    events: Vec<Event>,
+    dice: Vec<DieRecord>,
+}
+
+impl<'a> StepReading<'a> {
+    pub fn new(
+        rules: &'a dyn AnyRuleset,
+        game: &'a str,
+        step: &'a StepRow,
+        res: &'a StepResult,
+        inputs: &'a DiceInputs,
+        next: Option<&'a StepRow>,
+    ) -> anyhow::Result<StepReading<'a>> {
+        StepReading::loaded(
+            rules,
+            game,
+            rules.due(&step.state_before)?.heading,
+            rules.load(&res.state_after)?,
+            (step, res, inputs),
+            next,
+        )
+    }
+
+    /// As [`StepReading::new`], with the step's heading and the state after
+    /// it already at hand (the resolution has them).
+    pub fn loaded(
+        rules: &'a dyn AnyRuleset,
+        game: &'a str,
+        heading: String,
+        after: Box<dyn LoadedState + 'a>,
+        (step, res, inputs): (&'a StepRow, &'a StepResult, &'a DiceInputs),
+        next: Option<&'a StepRow>,
+    ) -> anyhow::Result<StepReading<'a>> {
+        let next = match next {
+            Some(n) if n.state_before == res.state_after => Some((n.step, after.due(), None)),
+            Some(n) => {
+                let state = rules.load(&n.state_before)?;
+                Some((n.step, state.due(), Some(state)))
             }
-            if let Viewer::Side(me) = viewer
-                && let Some(body) = rules.orders_template(&n.state_before, me)?
-            {
-                template = Some(envelope::compose(
-                    game,
-                    n.step,
-                    me,
-                    "FILLED-IN-BY-GALLOPER-SIGN",
-                    &body,
-                ));
+            None => None,
+        };
+        Ok(StepReading {
+            rules,
+            game,
+            step,
+            res,
+            inputs,
+            heading,
+            after,
+            next,
+            events: crate::yaml::from_str(&res.events)?,
+            dice: crate::yaml::from_str(&res.dice)?,
+        })
+    }
+
+    /// The heading of the step that was resolved.
+    pub fn heading(&self) -> &str {
+        &self.heading
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn dice(&self) -> &[DieRecord] {
+        &self.dice
+    }
+
+    /// The public view of the state after the step (the archive's).
+    pub fn public_sight(&self) -> crate::ruleset::Sight {
+        self.after.view(&Viewer::Public)
+    }
+
+    /// One reader's report.
+    pub fn report(&self, viewer: &Viewer) -> anyhow::Result<ReportView> {
+        let sight = self.after.view(viewer);
+        let mut next_lines = Vec::new();
+        let mut template = None;
+        match &self.next {
+            Some((n, due, state)) => {
+                next_lines.push(format!("Next: step {n} ({})", due.heading));
+                for o in &due.owed {
+                    next_lines.push(format!("{} owes orders: {}", o.side, o.note));
+                }
+                let state = state.as_deref().unwrap_or(&*self.after);
+                if let Viewer::Side(me) = viewer
+                    && let Some(body) = state.orders_template(me)
+                {
+                    template = Some(envelope::compose(
+                        self.game,
+                        *n,
+                        me,
+                        "FILLED-IN-BY-GALLOPER-SIGN",
+                        &body,
+                    ));
+                }
+            }
+            None => {
+                if let Some(o) = self.after.outcome() {
+                    next_lines.push(match &o.winner {
+                        Some(w) => format!("The game is over: {w} wins ({})", o.reason),
+                        None => format!("The game is over: a draw ({})", o.reason),
+                    });
+                }
             }
         }
-        None => {
-            if let Some(o) = rules.outcome(&res.state_after)? {
-                next_lines.push(match &o.winner {
-                    Some(w) => format!("The game is over: {w} wins ({})", o.reason),
-                    None => format!("The game is over: a draw ({})", o.reason),
-                });
-            }
+        Ok(ReportView {
+            game: self.game.into(),
+            ruleset: self.rules.name().into(),
+            step: self.step.step,
+            heading: self.heading.clone(),
+            viewer: viewer.label(),
+            map: sight.map,
+            panels: sight.panels,
+            events: applied_lines(self.inputs)
+                .into_iter()
+                .chain(event_lines(&self.events, &self.dice, viewer))
+                .collect(),
+            next: next_lines,
+            audit: self.audit_lines(viewer),
+            orders_template: template,
+        })
+    }
+
+    /// The dice audit lines a reader may see.
+    fn audit_lines(&self, viewer: &Viewer) -> Vec<String> {
+        let step = self.step;
+        let inputs = self.inputs;
+        let mut audit = vec![
+            format!(
+                "public secret P_{}: {}",
+                step.step,
+                hex::encode(step.public_secret)
+            ),
+            format!("orders mix: {}", hex::encode(&inputs.mix)),
+            format!("public seed: {}", hex::encode(inputs.public_seed)),
+            format!(
+                "state after: sha256 {}",
+                sha256_hex(self.res.state_after.as_bytes())
+            ),
+        ];
+        for o in &inputs.index {
+            audit.push(format!("orders of {}: sha256 {}", o.side, o.sha256));
         }
+        if *viewer == Viewer::Umpire {
+            // The umpire may see what stays sealed from the players until the end.
+            audit.push(format!(
+                "hidden secret H_{}: {}",
+                step.step,
+                hex::encode(step.hidden_secret)
+            ));
+            audit.push(format!("hidden seed: {}", hex::encode(inputs.hidden_seed)));
+        }
+        if let Some((n, _, _)) = &self.next {
+            audit.push(format!(
+                "step {n} is committed: see its notice.yaml in the archive"
+            ));
+        }
+        audit
     }
-    let mut audit = vec![
-        format!(
-            "public secret P_{}: {}",
-            step.step,
-            hex::encode(step.public_secret)
-        ),
-        format!("orders mix: {}", hex::encode(&inputs.mix)),
-        format!("public seed: {}", hex::encode(inputs.public_seed)),
-        format!(
-            "state after: sha256 {}",
-            sha256_hex(res.state_after.as_bytes())
-        ),
-    ];
-    for o in &inputs.index {
-        audit.push(format!("orders of {}: sha256 {}", o.side, o.sha256));
-    }
-    if *viewer == Viewer::Umpire {
-        // The umpire may see what stays sealed from the players until the end.
-        audit.push(format!(
-            "hidden secret H_{}: {}",
-            step.step,
-            hex::encode(step.hidden_secret)
-        ));
-        audit.push(format!("hidden seed: {}", hex::encode(inputs.hidden_seed)));
-    }
-    if let Some(n) = next {
-        audit.push(format!(
-            "step {} is committed: see its notice.yaml in the archive",
-            n.step
-        ));
-    }
-    Ok(ReportView {
-        game: game.into(),
-        ruleset: rules.name().into(),
-        step: step.step,
-        heading: rules.due(&step.state_before)?.heading,
-        viewer: viewer.label(),
-        map: sight.map,
-        panels: sight.panels,
-        events: applied_lines(inputs)
-            .into_iter()
-            .chain(event_lines(&events, &dice, viewer))
-            .collect(),
-        next: next_lines,
-        audit,
-        orders_template: template,
-    })
 }
 
 /// A reader's report, rendered once for the reports folder and the mail.
@@ -180,17 +275,13 @@ impl Rendered {
 /// Every side's report and the public one, rendered, by reader label; and
 /// the PNG of `archive_svg` (the archive's map), rasterised in the same
 /// batch so that all of a step's maps are drawn side by side.
-#[allow(clippy::too_many_arguments)]
 pub fn render_all(
-    rules: &dyn AnyRuleset,
+    reading: &StepReading,
     g: &GameRow,
-    step: &StepRow,
-    res: &StepResult,
-    inputs: &DiceInputs,
-    next: Option<&StepRow>,
     archive_svg: &str,
 ) -> anyhow::Result<(std::collections::BTreeMap<String, Rendered>, Vec<u8>)> {
-    let mut readers: Vec<Viewer> = rules
+    let mut readers: Vec<Viewer> = reading
+        .rules
         .sides(&g.scenario)?
         .into_iter()
         .map(Viewer::Side)
@@ -198,22 +289,29 @@ pub fn render_all(
     readers.push(Viewer::Public);
     let mut views = Vec::new();
     for viewer in readers {
-        let view = build(rules, &g.id, step, res, inputs, next, &viewer)?;
+        let view = reading.report(&viewer)?;
         let svg = render::report_svg(&view)?;
         views.push((viewer.label(), view, svg));
     }
-    let pngs = rasterise_distinct(
+    // The HTML and text are written while the maps are drawn.
+    let (pngs, texts) = rasterise_distinct(
         views
             .iter()
             .map(|(_, _, svg)| svg.as_str())
             .chain([archive_svg]),
+        || {
+            views
+                .iter()
+                .map(|(_, view, _)| Ok((render::report_html(view)?, render::report_text(view)?)))
+                .collect::<anyhow::Result<Vec<_>>>()
+        },
     )?;
     let archive_png = pngs
         .get(&sha256_hex(archive_svg.as_bytes()))
         .cloned()
         .ok_or_else(|| anyhow::anyhow!("the archive's map was not rasterised"))?;
     let mut out = std::collections::BTreeMap::new();
-    for (label, view, svg) in views {
+    for ((label, view, svg), (html, text)) in views.into_iter().zip(texts?) {
         let png = pngs
             .get(&sha256_hex(svg.as_bytes()))
             .cloned()
@@ -221,8 +319,8 @@ pub fn render_all(
         out.insert(
             label,
             Rendered {
-                html: render::report_html(&view)?,
-                text: render::report_text(&view)?,
+                html,
+                text,
                 png,
                 view,
             },
@@ -234,20 +332,23 @@ pub fn render_all(
 /// Rasterise each distinct SVG once, keyed by its SHA-256: readers who see
 /// the same table (an open game, a side and the public) share one PNG, and
 /// rasterising is most of a step's time. Distinct maps are drawn on their
-/// own threads, since each is independent and pure.
-fn rasterise_distinct<'a>(
+/// own threads, since each is independent and pure, while this thread runs
+/// `meanwhile`.
+fn rasterise_distinct<'a, R>(
     svgs: impl Iterator<Item = &'a str>,
-) -> anyhow::Result<std::collections::BTreeMap<String, Vec<u8>>> {
+    meanwhile: impl FnOnce() -> R,
+) -> anyhow::Result<(std::collections::BTreeMap<String, Vec<u8>>, R)> {
     let mut distinct: std::collections::BTreeMap<String, &str> = std::collections::BTreeMap::new();
     for svg in svgs {
         distinct.entry(sha256_hex(svg.as_bytes())).or_insert(svg);
     }
-    let drawn: Vec<(String, Result<Vec<u8>, render::RenderError>)> = std::thread::scope(|s| {
+    let (drawn, other) = std::thread::scope(|s| {
         let handles: Vec<_> = distinct
             .iter()
             .map(|(hash, svg)| (hash.clone(), s.spawn(move || render::svg_png(svg))))
             .collect();
-        handles
+        let other = meanwhile();
+        let drawn: Vec<(String, Result<Vec<u8>, render::RenderError>)> = handles
             .into_iter()
             .map(|(hash, h)| {
                 let png = h.join().unwrap_or_else(|_| {
@@ -257,13 +358,14 @@ fn rasterise_distinct<'a>(
                 });
                 (hash, png)
             })
-            .collect()
+            .collect();
+        (drawn, other)
     });
     let mut out = std::collections::BTreeMap::new();
     for (hash, png) in drawn {
         out.insert(hash, png?);
     }
-    Ok(out)
+    Ok((out, other))
 }
 
 /// Write every rendered report into the outbox folder, signed.
@@ -411,9 +513,13 @@ mod tests {
     #[test]
     fn identical_maps_are_rasterised_once_and_match_a_lone_render() {
         let (red, blue) = (svg("#c00"), svg("#00c"));
-        let pngs =
-            rasterise_distinct([red.as_str(), blue.as_str(), red.as_str()].into_iter()).unwrap();
+        let (pngs, meanwhile) = rasterise_distinct(
+            [red.as_str(), blue.as_str(), red.as_str()].into_iter(),
+            || 7,
+        )
+        .unwrap();
         assert_eq!(pngs.len(), 2, "one PNG per distinct SVG");
+        assert_eq!(meanwhile, 7, "the other work's result comes back");
         let of = |s: &str| pngs[&sha256_hex(s.as_bytes())].clone();
         assert_eq!(of(&red), render::svg_png(&red).unwrap());
         assert_eq!(of(&blue), render::svg_png(&blue).unwrap());

@@ -76,10 +76,13 @@ pub fn report_png(report: &ReportView) -> Result<Vec<u8>, RenderError> {
 
 /// The title a report's map carries: game, step and heading.
 pub fn map_title(report: &ReportView) -> String {
-    format!(
-        "{} \u{2014} step {} \u{2014} {}",
-        report.game, report.step, report.heading
-    )
+    step_title(&report.game, report.step, &report.heading)
+}
+
+/// The title over a step's map, the same in every report and the archive,
+/// so that readers who see the same table share one rasterised map.
+pub fn step_title(game: &str, step: u32, heading: &str) -> String {
+    format!("{game} \u{2014} step {step} \u{2014} {heading}")
 }
 
 /// The report's map with its title filled in.
