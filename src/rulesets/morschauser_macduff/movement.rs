@@ -8,7 +8,7 @@ use super::orders::{Action, PathStep};
 use super::scenario::{Terrain, TerrainKind};
 use super::state::{Company, State};
 use super::units::TroopType;
-use crate::geometry::{Angle, Base, Distance, Point, base_distance};
+use crate::geometry::{Angle, Base, Bounds, Distance, Point, base_distance};
 
 /// B.3, B.6: companies within this of each other are in melee range.
 pub const MELEE_RANGE: f64 = 3.0;
@@ -173,9 +173,10 @@ fn allowed(state: &State, c: &Company, base: &Base, charging: bool) -> Result<()
     if base.corners().iter().any(|p| !s.on_table(*p)) {
         return Err("it reached the table edge".into());
     }
+    let area = Bounds::of_base(base);
     for o in state
-        .companies
-        .iter()
+        .near(&area, MELEE_RANGE)
+        .into_iter()
         .filter(|o| o.on_table() && o.id != c.id)
     {
         let ob = o.base(s);
@@ -208,7 +209,7 @@ fn halt_or_close(state: &State, c: &Company, m: &mut Moved, next: &Base) -> Resu
     match &m.engaged {
         None => {
             let first = state
-                .enemies(&c.side)
+                .enemies_near(&c.side, &Bounds::of_base(next), MELEE_RANGE + EPS)
                 .map(|e| (e.base(s), e))
                 .filter(|(b, _)| !crate::geometry::bases_beyond(next, b, MELEE_RANGE + EPS))
                 .map(|(b, e)| (base_distance(next, &b).get(), e))
@@ -242,7 +243,7 @@ fn halt_or_close(state: &State, c: &Company, m: &mut Moved, next: &Base) -> Resu
 /// Whether an enemy company is within melee range of `base`.
 fn enemy_near(state: &State, c: &Company, base: &Base) -> bool {
     state
-        .enemies(&c.side)
+        .enemies_near(&c.side, &Bounds::of_base(base), MELEE_RANGE + EPS)
         .any(|e| base_distance(base, &e.base(&state.scenario)).get() <= MELEE_RANGE + EPS)
 }
 
