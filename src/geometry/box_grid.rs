@@ -131,14 +131,16 @@ impl BoxGrid {
             return None;
         }
         let d = d.max(0.0);
+        // A hair more than `d`, so that rounding in growing the box never
+        // leaves out a cell a box within `d` lies in.
+        let d = d + 1e-9 * (1.0 + d + b.min.x.abs().max(b.min.y.abs()));
+        let d = d + 1e-9 * (b.max.x.abs().max(b.max.y.abs()));
         let at = |v: f64| (v / self.cell).floor() as i64;
-        // One cell of slack on each side: a box on a cell's edge is filed on
-        // one side of it and found from the other.
         Some((
-            at(b.min.x - d).saturating_sub(1),
-            at(b.min.y - d).saturating_sub(1),
-            at(b.max.x + d).saturating_add(1),
-            at(b.max.y + d).saturating_add(1),
+            at(b.min.x - d),
+            at(b.min.y - d),
+            at(b.max.x + d),
+            at(b.max.y + d),
         ))
     }
 }

@@ -77,7 +77,9 @@ impl State {
             return self.companies.iter().collect();
         };
         debug_assert!(self.filed_truly(), "a company moved outside company_mut");
-        let mut slots = grid.near(area, d);
+        // Box gaps are rounded like any other: a hair more than `d` keeps
+        // every company whose exact distance is `d`.
+        let mut slots = grid.near(area, d + 1e-6);
         if let Some(t) = o.touched
             && let Err(at) = slots.binary_search(&t)
         {
