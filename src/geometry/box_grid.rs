@@ -24,7 +24,11 @@ pub struct BoxGrid {
 impl BoxGrid {
     /// An empty grid of square cells `cell` wide (at least a thousandth).
     pub fn new(cell: f64) -> BoxGrid {
-        let cell = if cell.is_finite() { cell.max(1e-3) } else { 1.0 };
+        let cell = if cell.is_finite() {
+            cell.max(1e-3)
+        } else {
+            1.0
+        };
         BoxGrid {
             cell,
             ..BoxGrid::default()
@@ -111,11 +115,11 @@ impl BoxGrid {
 
     /// Whether filed slot `s` has a finite box within `d` of `area`.
     fn close(&self, s: usize, area: &Bounds, d: f64) -> bool {
-        self.boxes
-            .get(s)
-            .copied()
-            .flatten()
-            .is_some_and(|b| finite(&b) && !(b.gap(area) > d))
+        self.boxes.get(s).copied().flatten().is_some_and(|b| {
+            // Written so that a NaN gap keeps the slot, as a scan would.
+            let far = b.gap(area) > d;
+            finite(&b) && !far
+        })
     }
 
     fn cells_in(&self, x0: i64, y0: i64, x1: i64, y1: i64) -> u128 {
@@ -127,7 +131,7 @@ impl BoxGrid {
     /// The cells `b` grown by `d` covers; none when it is not finite.
     fn span(&self, b: &Bounds, d: f64) -> Option<(i64, i64, i64, i64)> {
         // A distance that is NaN or infinite reaches every cell.
-        if !finite(b) || !(d < f64::INFINITY) {
+        if !finite(b) || d.is_nan() || d == f64::INFINITY {
             return None;
         }
         let d = d.max(0.0);

@@ -251,7 +251,10 @@ fn halt_or_close(
             let first = near
                 .iter()
                 .filter(|(e, _, _)| e.side != c.side)
-                .filter(|(_, _, b)| !(area.gap(b) > MELEE_RANGE + EPS))
+                .filter(|(_, _, b)| {
+                    let beyond = area.gap(b) > MELEE_RANGE + EPS;
+                    !beyond
+                })
                 .map(|(e, b, _)| (base_distance(next, b).get(), *e))
                 .filter(|(g, _)| *g <= MELEE_RANGE + EPS)
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
@@ -266,7 +269,10 @@ fn halt_or_close(
         Some(en) => {
             // The enemy it engaged was found among `near`.
             let found = near.iter().find(|(e, _, _)| e.id == en.enemy);
-            let Some(e) = found.map(|(e, _, _)| *e).or_else(|| state.company(&en.enemy)) else {
+            let Some(e) = found
+                .map(|(e, _, _)| *e)
+                .or_else(|| state.company(&en.enemy))
+            else {
                 return Ok(());
             };
             let eb = e.base(s);

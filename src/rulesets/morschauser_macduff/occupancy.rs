@@ -11,8 +11,8 @@
 //! company list has grown since), every company is a candidate.
 
 use super::state::{Company, State};
-use crate::geometry::{Angle, Bounds, Point};
 use crate::geometry::box_grid::BoxGrid;
+use crate::geometry::{Angle, Bounds, Point};
 use crate::side::SideId;
 
 /// The grid of company bases and what it was filed from.
@@ -85,7 +85,10 @@ impl State {
         {
             slots.insert(at, t);
         }
-        slots.iter().filter_map(|i| self.companies.get(*i)).collect()
+        slots
+            .iter()
+            .filter_map(|i| self.companies.get(*i))
+            .collect()
     }
 
     /// The live enemies of `side` that may be within `d` of `area`, in the

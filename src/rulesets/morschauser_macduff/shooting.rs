@@ -12,8 +12,8 @@ use super::units::{Fire, FireKind, GunVariant, TroopType};
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::geometry::{
-    Angle, Base, Bounds, Distance, Point, Shape, TerrainFeature, TerrainTag, base_distance, line_of_sight,
-    point_to_bases, segment_hits_area,
+    Angle, Base, Bounds, Distance, Point, Shape, TerrainFeature, TerrainTag, base_distance,
+    line_of_sight, point_to_bases, segment_hits_area,
 };
 
 /// B.5, E.7h: a howitzer's overhead shell hits on a 6 only, out to 24".
@@ -45,7 +45,11 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
     }
     // B.4: within 3" it must melee instead; no fallback can change that.
     if let Some(e) = s
-        .enemies_near(&c.side, &Bounds::of_base(&c.base(&s.scenario)), MELEE_RANGE + 1e-9)
+        .enemies_near(
+            &c.side,
+            &Bounds::of_base(&c.base(&s.scenario)),
+            MELEE_RANGE + 1e-9,
+        )
         .find(|e| gap(s, &c, e) <= MELEE_RANGE + 1e-9)
     {
         events.push(Event::public(format!(
@@ -132,16 +136,34 @@ fn fallback(s: &State, c: &Company, f: Fallback) -> Option<Shot> {
 pub fn nearest(s: &State, c: &Company) -> Option<Shot> {
     // Only enemies within its longest range can be legal targets.
     let reach = c.profile.max_range()?.get() + 1e-9;
-    let mut shots: Vec<Shot> = s
-        .enemies_near(&c.side, &Bounds::of_base(&c.base(&s.scenario)), reach)
-        .filter_map(|e| judge_company(s, c, e).ok())
+    let from = Bounds::of_base(&c.base(&s.scenario));
+    // Nearest boxes first: once a box is further than the best shot found,
+    // no company from there on can be nearer (a box gap is never more than
+    // the distance, but for a hair of rounding).
+    let mut by_box: Vec<(f64, &Company)> = s
+        .enemies_near(&c.side, &from, reach)
+        .map(|e| (from.gap(&Bounds::of_base(&e.base(&s.scenario))), e))
         .collect();
-    shots.sort_by(|a, b| {
-        a.distance
-            .total_cmp(&b.distance)
-            .then(a.target.cmp(&b.target))
-    });
-    shots.into_iter().next()
+    by_box.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut best: Option<Shot> = None;
+    for (lower, e) in by_box {
+        if best.as_ref().is_some_and(|b| lower > b.distance + 1e-6) {
+            break;
+        }
+        let Ok(shot) = judge_company(s, c, e) else {
+            continue;
+        };
+        let nearer = best.as_ref().is_none_or(|b| {
+            shot.distance
+                .total_cmp(&b.distance)
+                .then(shot.target.cmp(&b.target))
+                .is_lt()
+        });
+        if nearer {
+            best = Some(shot);
+        }
+    }
+    best
 }
 
 /// E.5: a general may be shot at only when he is the closest target.
