@@ -9,7 +9,7 @@ use super::retreat::walk;
 use super::state::{Company, State};
 use crate::dice::Dice;
 use crate::event::Event;
-use crate::geometry::{Base, Distance, base_distance};
+use crate::geometry::{Base, Bounds, Distance, base_distance};
 
 /// E.8: how far pursuing cavalry may advance.
 pub const PURSUIT: f64 = 3.0;
@@ -20,7 +20,7 @@ pub fn enemy_in_range(s: &State, c: &Company, wanted: Option<&str>) -> Option<St
     let sc = &s.scenario;
     let cb = c.base(sc);
     let mut near: Vec<(f64, &Company)> = s
-        .enemies(&c.side)
+        .enemies_near(&c.side, &Bounds::of_base(&cb), MELEE_RANGE + EPS)
         .map(|e| (base_distance(&cb, &e.base(sc)).get(), e))
         .filter(|(g, _)| *g <= MELEE_RANGE + EPS)
         .collect();
@@ -128,7 +128,7 @@ fn pursue(
     let sc = &s.scenario;
     let cb = c.base(sc);
     let next = s
-        .enemies(&c.side)
+        .enemies_near(&c.side, &Bounds::of_base(&cb), PURSUIT + MELEE_RANGE + EPS)
         .filter(|e| e.id != beaten)
         .map(|e| (base_distance(&cb, &e.base(sc)).get(), e))
         .filter(|(g, _)| *g <= PURSUIT + MELEE_RANGE + EPS)

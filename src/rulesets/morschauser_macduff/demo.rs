@@ -125,6 +125,7 @@ pub fn turn_orders(s: &State, side: &SideId) -> TurnOrders {
     // Each planned move is carried into a scratch table, so that a later
     // company plans around where an earlier one will stand.
     let mut scratch = s.clone();
+    scratch.file_companies();
     let mut actions = Vec::new();
     for (_, _, id) in order {
         let Some(c) = scratch.company(&id).cloned() else {
@@ -230,14 +231,7 @@ fn plan(s: &State, c: &Company) -> Action {
 
 /// The nearest enemy `c` may legally shoot at, if any.
 fn nearest_target(s: &State, c: &Company) -> Option<String> {
-    s.enemies(&c.side)
-        .filter_map(|e| shooting::judge(s, c, &e.id).ok())
-        .min_by(|a, b| {
-            a.distance
-                .total_cmp(&b.distance)
-                .then(a.target.cmp(&b.target))
-        })
-        .map(|shot| shot.target)
+    shooting::nearest(s, c).map(|shot| shot.target)
 }
 
 /// A point `length` inches from `from` on `bearing`, a little short and on

@@ -16,6 +16,7 @@ mod generals;
 pub mod melee;
 pub mod morale;
 pub mod movement;
+mod occupancy;
 pub mod orders;
 pub mod outcome;
 pub mod rally;

@@ -8,7 +8,7 @@ use super::orders::{Action, PathStep};
 use super::scenario::{Terrain, TerrainKind};
 use super::state::{Company, State};
 use super::units::TroopType;
-use crate::geometry::{Angle, Base, Distance, Point, base_distance};
+use crate::geometry::{Angle, Base, Bounds, Distance, Point, base_distance};
 
 /// B.3, B.6: companies within this of each other are in melee range.
 pub const MELEE_RANGE: f64 = 3.0;
@@ -62,6 +62,7 @@ pub fn carry_out(state: &State, c: &Company, action: &Action, charging: bool) ->
     let mut allowance = if road { normal * 1.5 } else { normal };
     let mut cap = f64::INFINITY;
     let start_level = steep_level(s.terrain.as_slice(), &start);
+    let near = around(state, c, if road { normal * 1.5 } else { normal });
     let mut m = Moved {
         at: c.at,
         facing: c.facing,
@@ -98,11 +99,11 @@ pub fn carry_out(state: &State, c: &Company, action: &Action, charging: bool) ->
             let d = STEP.min(length - done).min(room);
             let next = m.at + dir.unit_vector().scale(d);
             let base = c.base_at(s, next, m.facing);
-            if let Err(why) = allowed(state, c, &base, charging) {
+            if let Err(why) = allowed(state, c, &near, &base, charging) {
                 m.stopped = Some(why);
                 break 'path;
             }
-            if charging && let Err(why) = halt_or_close(state, c, &mut m, &base) {
+            if charging && let Err(why) = halt_or_close(state, c, &near, &mut m, &base) {
                 m.stopped = Some(why);
                 break 'path;
             }
@@ -167,25 +168,58 @@ pub(super) enum Limit {
     Stop(String),
 }
 
+/// Another company a move may meet, with its base and the base's box.
+type Other<'a> = (&'a Company, Base, Bounds);
+
+/// The other live companies that a move of at most `allowance` inches by
+/// `c` could bring within 3" of it, in the state's order, with their bases:
+/// found once for the whole move, not at each of its steps.
+fn around<'a>(state: &'a State, c: &Company, allowance: f64) -> Vec<Other<'a>> {
+    let s = &state.scenario;
+    let reach = if allowance.is_finite() {
+        // Every base it tries stands on a front centre at most `allowance`
+        // from where it starts, in any facing: within the base's diagonal.
+        let (w, d) = (s.base.width.get(), s.base.depth.get());
+        allowance.max(0.0) + STEP + (w / 2.0).hypot(d) + 1.0
+    } else {
+        f64::INFINITY
+    };
+    let from = Bounds {
+        min: c.at,
+        max: c.at,
+    };
+    state
+        .near(&from, reach + MELEE_RANGE)
+        .into_iter()
+        .filter(|o| o.on_table() && o.id != c.id)
+        .map(|o| {
+            let ob = o.base(s);
+            (o, ob, Bounds::of_base(&ob))
+        })
+        .collect()
+}
+
 /// The table edge, other companies and the enemy's 3" (B.3).
-fn allowed(state: &State, c: &Company, base: &Base, charging: bool) -> Result<(), String> {
+fn allowed(
+    state: &State,
+    c: &Company,
+    near: &[Other],
+    base: &Base,
+    charging: bool,
+) -> Result<(), String> {
     let s = &state.scenario;
     if base.corners().iter().any(|p| !s.on_table(*p)) {
         return Err("it reached the table edge".into());
     }
-    for o in state
-        .companies
-        .iter()
-        .filter(|o| o.on_table() && o.id != c.id)
-    {
-        let ob = o.base(s);
+    let area = Bounds::of_base(base);
+    for (o, ob, ob_box) in near {
         // Nothing below applies beyond 3": skip the exact distance then.
-        if crate::geometry::bases_beyond(base, &ob, MELEE_RANGE) {
+        if area.gap(ob_box) > MELEE_RANGE {
             continue;
         }
-        let gap = base_distance(base, &ob).get();
+        let gap = base_distance(base, ob).get();
         if o.side == c.side {
-            if gap < EPS && crate::geometry::overlaps(&[*base], &[o.base(s)]) {
+            if gap < EPS && crate::geometry::overlaps(&[*base], &[*ob]) {
                 return Err(format!("{} is in the way", o.short()));
             }
         } else if !charging && gap < MELEE_RANGE - EPS {
@@ -193,7 +227,7 @@ fn allowed(state: &State, c: &Company, base: &Base, charging: bool) -> Result<()
                 "B.3 Charges: it would come within 3 in of {} without a charge",
                 o.short()
             ));
-        } else if charging && crate::geometry::overlaps(&[*base], &[o.base(s)]) {
+        } else if charging && crate::geometry::overlaps(&[*base], &[*ob]) {
             return Err(format!("it reached {}", o.short()));
         }
     }
@@ -202,16 +236,26 @@ fn allowed(state: &State, c: &Company, base: &Base, charging: bool) -> Result<()
 
 /// B.3: once within 3" of an enemy, a charge may only halt or move toward
 /// that enemy. The first enemy it comes within 3" of is the one it engages.
-fn halt_or_close(state: &State, c: &Company, m: &mut Moved, next: &Base) -> Result<(), String> {
+fn halt_or_close(
+    state: &State,
+    c: &Company,
+    near: &[Other],
+    m: &mut Moved,
+    next: &Base,
+) -> Result<(), String> {
     let s = &state.scenario;
     let here = c.base_at(s, m.at, m.facing);
     match &m.engaged {
         None => {
-            let first = state
-                .enemies(&c.side)
-                .map(|e| (e.base(s), e))
-                .filter(|(b, _)| !crate::geometry::bases_beyond(next, b, MELEE_RANGE + EPS))
-                .map(|(b, e)| (base_distance(next, &b).get(), e))
+            let area = Bounds::of_base(next);
+            let first = near
+                .iter()
+                .filter(|(e, _, _)| e.side != c.side)
+                .filter(|(_, _, b)| {
+                    let beyond = area.gap(b) > MELEE_RANGE + EPS;
+                    !beyond
+                })
+                .map(|(e, b, _)| (base_distance(next, b).get(), *e))
                 .filter(|(g, _)| *g <= MELEE_RANGE + EPS)
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
             if let Some((_, e)) = first {
@@ -223,7 +267,12 @@ fn halt_or_close(state: &State, c: &Company, m: &mut Moved, next: &Base) -> Resu
             Ok(())
         }
         Some(en) => {
-            let Some(e) = state.company(&en.enemy) else {
+            // The enemy it engaged was found among `near`.
+            let found = near.iter().find(|(e, _, _)| e.id == en.enemy);
+            let Some(e) = found
+                .map(|(e, _, _)| *e)
+                .or_else(|| state.company(&en.enemy))
+            else {
                 return Ok(());
             };
             let eb = e.base(s);
@@ -242,7 +291,7 @@ fn halt_or_close(state: &State, c: &Company, m: &mut Moved, next: &Base) -> Resu
 /// Whether an enemy company is within melee range of `base`.
 fn enemy_near(state: &State, c: &Company, base: &Base) -> bool {
     state
-        .enemies(&c.side)
+        .enemies_near(&c.side, &Bounds::of_base(base), MELEE_RANGE + EPS)
         .any(|e| base_distance(base, &e.base(&state.scenario)).get() <= MELEE_RANGE + EPS)
 }
 

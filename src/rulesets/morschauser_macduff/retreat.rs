@@ -6,7 +6,7 @@
 use super::movement::{Limit, steep_level, terrain_limits};
 use super::state::{State, Trace};
 use crate::event::Event;
-use crate::geometry::{Base, Point, overlaps};
+use crate::geometry::{Base, Bounds, Point, overlaps};
 
 const STEP: f64 = 0.25;
 const EPS: f64 = 1e-9;
@@ -56,8 +56,8 @@ pub fn walk(
             break;
         }
         if let Some(o) = s
-            .companies
-            .iter()
+            .near(&Bounds::of_base(&base), EPS)
+            .into_iter()
             .find(|o| o.on_table() && o.id != c.id && overlaps(&[base], &[o.base(sc)]))
         {
             w.stopped = Some(format!("{} is in the way", o.short()));

@@ -12,8 +12,8 @@ use super::units::{Fire, FireKind, GunVariant, TroopType};
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::geometry::{
-    Angle, Base, Distance, Point, Shape, TerrainFeature, TerrainTag, base_distance, line_of_sight,
-    point_to_bases, segment_hits_area,
+    Angle, Base, Bounds, Distance, Point, Shape, TerrainFeature, TerrainTag, base_distance,
+    line_of_sight, point_to_bases, segment_hits_area,
 };
 
 /// B.5, E.7h: a howitzer's overhead shell hits on a 6 only, out to 24".
@@ -45,7 +45,11 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
     }
     // B.4: within 3" it must melee instead; no fallback can change that.
     if let Some(e) = s
-        .enemies(&c.side)
+        .enemies_near(
+            &c.side,
+            &Bounds::of_base(&c.base(&s.scenario)),
+            MELEE_RANGE + 1e-9,
+        )
         .find(|e| gap(s, &c, e) <= MELEE_RANGE + 1e-9)
     {
         events.push(Event::public(format!(
@@ -124,19 +128,42 @@ fn fallback_label(f: Fallback) -> &'static str {
 fn fallback(s: &State, c: &Company, f: Fallback) -> Option<Shot> {
     match f {
         Fallback::Hold => None,
-        Fallback::Nearest => {
-            let mut shots: Vec<Shot> = s
-                .enemies(&c.side)
-                .filter_map(|e| judge(s, c, &e.id).ok())
-                .collect();
-            shots.sort_by(|a, b| {
-                a.distance
-                    .total_cmp(&b.distance)
-                    .then(a.target.cmp(&b.target))
-            });
-            shots.into_iter().next()
+        Fallback::Nearest => nearest(s, c),
+    }
+}
+
+/// The nearest enemy `c` may legally shoot at, ties by id, and the shot.
+pub fn nearest(s: &State, c: &Company) -> Option<Shot> {
+    // Only enemies within its longest range can be legal targets.
+    let reach = c.profile.max_range()?.get() + 1e-9;
+    let from = Bounds::of_base(&c.base(&s.scenario));
+    // Nearest boxes first: once a box is further than the best shot found,
+    // no company from there on can be nearer (a box gap is never more than
+    // the distance, but for a hair of rounding).
+    let mut by_box: Vec<(f64, &Company)> = s
+        .enemies_near(&c.side, &from, reach)
+        .map(|e| (from.gap(&Bounds::of_base(&e.base(&s.scenario))), e))
+        .collect();
+    by_box.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut best: Option<Shot> = None;
+    for (lower, e) in by_box {
+        if best.as_ref().is_some_and(|b| lower > b.distance + 1e-6) {
+            break;
+        }
+        let Ok(shot) = judge_company(s, c, e) else {
+            continue;
+        };
+        let nearer = best.as_ref().is_none_or(|b| {
+            shot.distance
+                .total_cmp(&b.distance)
+                .then(shot.target.cmp(&b.target))
+                .is_lt()
+        });
+        if nearer {
+            best = Some(shot);
         }
     }
+    best
 }
 
 /// E.5: a general may be shot at only when he is the closest target.
@@ -160,7 +187,7 @@ fn judge_general(s: &State, c: &Company, id: &str) -> Result<(f64, Fire), String
     let cb = c.base(sc);
     let d = point_to_bases(g.at, std::slice::from_ref(&cb)).get();
     let nearer = s
-        .enemies(&c.side)
+        .enemies_near(&c.side, &Bounds::of_base(&cb), d)
         .map(|e| base_distance(&cb, &e.base(sc)).get())
         .chain(
             s.generals
@@ -240,10 +267,15 @@ fn gap(s: &State, a: &Company, b: &Company) -> f64 {
 
 /// Whether `c` may shoot at `target`, and with what; or why not.
 pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
-    let sc = &s.scenario;
     let Some(t) = s.company(target) else {
         return Err("there is no such company".into());
     };
+    judge_company(s, c, t)
+}
+
+/// [`judge`] with the target company in hand.
+fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
+    let sc = &s.scenario;
     if t.side == c.side {
         return Err(format!("{} is a friendly company", t.short()));
     }
@@ -251,7 +283,7 @@ pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
         return Err(format!("{} is no longer on the table", t.short()));
     }
     // B.4: a company in melee cannot be targeted.
-    if s.enemies(&t.side)
+    if s.enemies_near(&t.side, &Bounds::of_base(&t.base(sc)), MELEE_RANGE + 1e-9)
         .any(|e| gap(s, t, e) <= MELEE_RANGE + 1e-9)
     {
         return Err(format!("{} is in melee (B.4)", t.short()));
@@ -306,9 +338,8 @@ pub fn judge(s: &State, c: &Company, target: &str) -> Result<Shot, String> {
     let woods_only = blockers
         .iter()
         .all(|x| matches!(x.kind, TerrainKind::Woods));
-    let between: Vec<&Company> = s
-        .companies
-        .iter()
+    let between: Vec<&Company> = in_line(s, from, to)
+        .into_iter()
         .filter(|o| o.on_table() && o.id != c.id && o.id != t.id)
         .filter(|o| segment_hits_area(from, to, &base_area(&o.base(sc))))
         .collect();
@@ -434,6 +465,15 @@ fn blocks_sight(s: &State, k: &TerrainKind, id: &str) -> bool {
 pub(super) fn tagged(mut f: TerrainFeature) -> TerrainFeature {
     f.tags = vec![TerrainTag::Obstruction];
     f
+}
+
+/// The companies whose bases may lie across the line from `from` to `to`,
+/// in the state's order.
+fn in_line(s: &State, from: Point, to: Point) -> Vec<&Company> {
+    match Bounds::of_points([from, to]) {
+        Some(line) => s.near(&line, 1e-6),
+        None => s.companies.iter().collect(),
+    }
 }
 
 fn base_area(b: &Base) -> geo::MultiPolygon<f64> {

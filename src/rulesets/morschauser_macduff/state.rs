@@ -54,6 +54,9 @@ pub struct State {
     /// What moved in the last step, for the map's arrows.
     #[serde(default)]
     pub traces: Vec<Trace>,
+    /// The companies filed by where they stand (a cache, never saved).
+    #[serde(skip)]
+    pub(super) occupancy: super::occupancy::Occupancy,
 }
 
 /// Where the game stands.
@@ -209,14 +212,19 @@ impl State {
             losses,
             initiated: BTreeSet::new(),
             traces: Vec::new(),
+            occupancy: Default::default(),
         })
     }
 
     pub fn company(&self, id: &str) -> Option<&Company> {
         self.companies.iter().find(|c| c.id == id)
     }
+    /// The company to change. Every move goes through here, so that the
+    /// grid of where companies stand stays true (`occupancy.rs`).
     pub fn company_mut(&mut self, id: &str) -> Option<&mut Company> {
-        self.companies.iter_mut().find(|c| c.id == id)
+        let i = self.companies.iter().position(|c| c.id == id)?;
+        self.touch(i);
+        self.companies.get_mut(i)
     }
     pub fn general(&self, id: &str) -> Option<&General> {
         self.generals.iter().find(|g| g.id == id)

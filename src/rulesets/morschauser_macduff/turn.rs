@@ -26,6 +26,7 @@ pub fn resolve(
     dice: &mut Dice,
 ) -> (State, Vec<Event>) {
     let mut next = s.clone();
+    next.file_companies();
     next.traces.clear();
     next.initiated.clear();
     let mut events = Vec::new();
