@@ -164,9 +164,7 @@ pub fn maildir_intake(
         let opened = Instant::now();
         let mut taken = Vec::new();
         let result = loop {
-            if taken.len() >= GROUP
-                || opened.elapsed() >= GROUP_TIME
-                || stop.load(Ordering::SeqCst)
+            if taken.len() >= GROUP || opened.elapsed() >= GROUP_TIME || stop.load(Ordering::SeqCst)
             {
                 break Ok(());
             }
