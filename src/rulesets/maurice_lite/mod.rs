@@ -16,6 +16,7 @@ pub mod fire;
 pub mod forces;
 pub mod march;
 pub mod modifiers;
+mod nearby;
 pub mod orders;
 pub mod rally;
 pub mod reactions;
