@@ -171,36 +171,49 @@ impl<'a> Scene<'a> {
     /// the base, and see what it reaches first.
     pub fn look(&self, eye: &Eye, turn: f64, range: f64) -> Look {
         let full = Zone::ahead_of(&eye.base, turn, Distance(range));
+        let near = self.near(&[full]);
+        self.look_among(eye, turn, range, &near)
+    }
+
+    /// Indices into `others` of the bases whose boxes may meet the box of
+    /// the zones (all of them without one): a superset of what each zone's
+    /// own look keeps, so that one query serves many looks.
+    pub fn near(&self, zones: &[Zone]) -> Vec<usize> {
+        let Some(r) = crate::geometry::Bounds::of_points(zones.iter().flat_map(|z| z.corners()))
+        else {
+            return (0..self.others.len()).collect();
+        };
+        let grown = crate::geometry::Bounds {
+            min: Point {
+                x: r.min.x - 1e-3,
+                y: r.min.y - 1e-3,
+            },
+            max: Point {
+                x: r.max.x + 1e-3,
+                y: r.max.y + 1e-3,
+            },
+        };
+        let mut v: Vec<usize> = cells(&grown)
+            .filter_map(|c| self.grid.get(&c))
+            .flatten()
+            .copied()
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// [`Scene::look`] among the bases `near` (from [`Scene::near`] with
+    /// this zone among its zones).
+    pub fn look_among(&self, eye: &Eye, turn: f64, range: f64, near: &[usize]) -> Look {
+        let full = Zone::ahead_of(&eye.base, turn, Distance(range));
         let length = full.length.0;
         // Bases whose boxes stand clear of the zone's box cannot enter it:
         // pruned before the exact geometry, which changes no answer.
         let reach = crate::geometry::Bounds::of_points(full.corners());
-        let near: Vec<usize> = match &reach {
-            Some(r) => {
-                let grown = crate::geometry::Bounds {
-                    min: Point {
-                        x: r.min.x - 1e-3,
-                        y: r.min.y - 1e-3,
-                    },
-                    max: Point {
-                        x: r.max.x + 1e-3,
-                        y: r.max.y + 1e-3,
-                    },
-                };
-                let mut v: Vec<usize> = cells(&grown)
-                    .filter_map(|c| self.grid.get(&c))
-                    .flatten()
-                    .copied()
-                    .collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            }
-            None => (0..self.others.len()).collect(),
-        };
         let mut under: Vec<(f64, &Other)> = near
-            .into_iter()
-            .map(|i| &self.others[i])
+            .iter()
+            .map(|i| &self.others[*i])
             .filter(|o| reach.is_none_or(|r| o.bounds.within(&r, 1e-3)))
             .filter(|o| o.unit != eye.unit.id)
             .filter_map(|o| full.entry_of_base(&o.base).map(|d| (d.0, o)))
