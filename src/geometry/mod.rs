@@ -14,6 +14,7 @@ pub mod distance;
 pub mod error;
 pub mod formation;
 pub mod frame;
+pub mod index;
 mod measure;
 pub mod relation;
 pub mod sight;
@@ -27,6 +28,7 @@ pub use distance::{base_distance, bases_distance, overlaps, point_to_bases, touc
 pub use error::GeometryError;
 pub use formation::{Layout, lay_out};
 pub use frame::Frame;
+pub use index::BoxIndex;
 pub use measure::{Angle, Distance, Measure, MeasureUnit, Point};
 pub use relation::{
     Relation, any_part_directly_in_front, in_front_arc, is_to_flank, relation_of_point,

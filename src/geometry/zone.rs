@@ -70,23 +70,40 @@ impl Zone {
     /// (distance along the zone from its near edge, distance right of its
     /// left edge) of `p`.
     pub fn local(&self, p: Point) -> (f64, f64) {
-        let v = p - self.origin;
-        (
-            v.dot(self.facing.unit_vector()),
-            v.dot(self.facing.right_vector()),
-        )
+        self.local_on(&self.axes(), p)
     }
 
     /// Whether `p` lies inside the zone shrunk by the tolerance.
     pub fn holds(&self, p: Point) -> bool {
-        let (a, l) = self.local(p);
+        self.holds_on(&self.axes(), p)
+    }
+
+    /// A measure of distance along the zone, worked out once for many bases.
+    pub fn ruler(&self) -> Ruler {
+        Ruler {
+            origin: self.origin,
+            ahead: self.facing.unit_vector(),
+        }
+    }
+
+    /// The zone's unit vectors ahead and to the right, worked out once for
+    /// many points (the same values each time: this only saves the trig).
+    fn axes(&self) -> (Point, Point) {
+        (self.facing.unit_vector(), self.facing.right_vector())
+    }
+
+    fn local_on(&self, (u, r): &(Point, Point), p: Point) -> (f64, f64) {
+        let v = p - self.origin;
+        (v.dot(*u), v.dot(*r))
+    }
+
+    fn holds_on(&self, axes: &(Point, Point), p: Point) -> bool {
+        let (a, l) = self.local_on(axes, p);
         a >= EPS && a <= self.length.0 - EPS && l >= EPS && l <= self.width.0 - EPS
     }
 
     /// The zone shrunk by the tolerance, as corners.
-    fn inner(&self) -> [Point; 4] {
-        let u = self.facing.unit_vector();
-        let r = self.facing.right_vector();
+    fn inner(&self, (u, r): (Point, Point)) -> [Point; 4] {
         let o = self.origin + u.scale(EPS) + r.scale(EPS);
         let d = u.scale((self.length.0 - 2.0 * EPS).max(0.0));
         let w = r.scale((self.width.0 - 2.0 * EPS).max(0.0));
@@ -95,8 +112,13 @@ impl Zone {
 
     /// Where `base` first appears in the zone, if any part of it is in it.
     pub fn entry_of_base(&self, base: &Base) -> Option<Distance> {
-        let corners = base.corners();
-        self.first_along(&[corners.to_vec()], true, |p| convex_holds(&corners, p))
+        self.entry_of_corners(&base.corners())
+    }
+
+    /// [`Zone::entry_of_base`] for a base given by its corners
+    /// ([`Base::corners`]), for callers that keep them.
+    pub fn entry_of_corners(&self, corners: &[Point; 4]) -> Option<Distance> {
+        self.first_along(&[corners.to_vec()], true, |p| convex_holds(corners, p))
     }
 
     /// Where the terrain `feature` first appears in the zone, if it does.
@@ -144,10 +166,11 @@ impl Zone {
         closed: bool,
         shape_holds: impl Fn(Point) -> bool,
     ) -> Option<Distance> {
-        let rect = self.inner();
+        let axes = self.axes();
+        let rect = self.inner(axes);
         let mut candidates: Vec<Point> = Vec::new();
         for ring in rings {
-            candidates.extend(ring.iter().copied().filter(|p| self.holds(*p)));
+            candidates.extend(ring.iter().copied().filter(|p| self.holds_on(&axes, *p)));
             let n = ring.len();
             let edges = if closed { n } else { n.saturating_sub(1) };
             for i in 0..edges {
@@ -164,9 +187,30 @@ impl Zone {
         }
         candidates
             .iter()
-            .map(|p| self.local(*p).0)
+            .map(|p| self.local_on(&axes, *p).0)
             .fold(None, |m: Option<f64>, a| Some(m.map_or(a, |m| m.min(a))))
             .map(|a| Distance(a.max(0.0)))
+    }
+}
+
+/// Distance along a zone from its near edge (see [`Zone::ruler`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Ruler {
+    origin: Point,
+    ahead: Point,
+}
+
+impl Ruler {
+    /// A lower bound on [`Zone::entry_of_corners`] for a base with these
+    /// corners: every point of a convex base is at least as far along as
+    /// its nearest corner (less a hair for the rounding of the points the
+    /// exact test tries).
+    pub fn nearest(&self, corners: &[Point; 4]) -> f64 {
+        let least = corners
+            .iter()
+            .map(|p| (*p - self.origin).dot(self.ahead))
+            .fold(f64::INFINITY, f64::min);
+        least.max(0.0) - 1e-9
     }
 }
 

@@ -264,9 +264,11 @@ fn check_activation(
     match kind {
         ActionKind::March => {
             let mut scratch = state.clone();
-            let mut moved: Vec<&str> = Vec::new();
+            let mut near = march::Nearby::new(&scratch, side);
+            let mut moved = std::collections::BTreeSet::new();
+            let force: std::collections::BTreeSet<&String> = a.force.iter().collect();
             for mv in &a.moves {
-                if !a.force.contains(&mv.unit) {
+                if !force.contains(&mv.unit) {
                     out.push(Violation::new(
                         &["moves", &mv.unit],
                         Some(&mv.unit),
@@ -275,7 +277,7 @@ fn check_activation(
                     ));
                     continue;
                 }
-                if moved.contains(&mv.unit.as_str()) {
+                if !moved.insert(mv.unit.as_str()) {
                     out.push(Violation::new(
                         &["moves", &mv.unit],
                         Some(&mv.unit),
@@ -284,9 +286,11 @@ fn check_activation(
                     ));
                     continue;
                 }
-                moved.push(&mv.unit);
-                match march::plan(&scratch, side, mv) {
-                    Ok(p) => march::apply(&mut scratch, &p),
+                match march::plan_on(&scratch, side, mv, &near) {
+                    Ok(p) => {
+                        march::apply(&mut scratch, &p);
+                        near.moved(&scratch, &p.unit);
+                    }
                     Err(e) => out.push(e),
                 }
             }

@@ -1,13 +1,13 @@
 //! Forces and their activation (chapters 1 and 4): who may act together, and
 //! how far they stand from the CinC by a path that keeps clear of the enemy.
 
+pub use super::activation::Paths;
 use super::scenario::is_difficult;
 use super::state::State;
-use super::units::{FORCE_LINK, PATH_CLEARANCE, Unit};
-use crate::geometry::{Base, Frame, Point, bases_distance};
+use super::units::{FORCE_LINK, Unit};
+use crate::geometry::{Base, Bounds, BoxIndex, bases_distance};
 use crate::ruleset::Violation;
 use crate::side::SideId;
-use geo::{Contains, Intersects, Line, Polygon, coord};
 
 pub mod rule {
     pub const FORCE: &str =
@@ -39,6 +39,7 @@ pub fn check_force<'a>(
         return Err(err(rule::FORCE, "name at least one unit in `force`"));
     }
     let mut units = Vec::new();
+    let mut named = std::collections::BTreeSet::new();
     for id in ids {
         let u = state.unit(id).filter(|u| &u.side == side).ok_or_else(|| {
             Violation::new(
@@ -56,7 +57,7 @@ pub fn check_force<'a>(
                 format!("{} is broken or not on the table", u.short()),
             ));
         }
-        if units.iter().any(|v: &&Unit| v.id == u.id) {
+        if !named.insert(u.id.as_str()) {
             return Err(Violation::new(
                 &["force"],
                 Some(id),
@@ -110,22 +111,7 @@ pub fn check_force<'a>(
             ));
         }
     }
-    // Linked: every unit reachable from the first through steps of 2 BW or less.
-    let m = state.scenario.measure;
-    let bases: Vec<Vec<Base>> = units.iter().map(|u| u.bases(&m)).collect();
-    let mut reached = vec![false; units.len()];
-    reached[0] = true;
-    let mut frontier = vec![0];
-    while let Some(i) = frontier.pop() {
-        for j in 0..units.len() {
-            if !reached[j] && bases_distance(&bases[i], &bases[j]).get() <= FORCE_LINK.get() + 1e-9
-            {
-                reached[j] = true;
-                frontier.push(j);
-            }
-        }
-    }
-    if let Some(j) = reached.iter().position(|r| !r) {
+    if let Some(j) = first_unlinked(state, &units) {
         return Err(Violation::new(
             &["force"],
             Some(&units[j].id),
@@ -139,117 +125,46 @@ pub fn check_force<'a>(
     Ok(units)
 }
 
+/// The first unit (by position in `units`) not reachable from the first
+/// through steps of 2 BW or less between units.
+fn first_unlinked(state: &State, units: &[&Unit]) -> Option<usize> {
+    let m = state.scenario.measure;
+    let bases: Vec<Vec<Base>> = units.iter().map(|u| u.bases(&m)).collect();
+    // Only units whose boxes are within the link can be linked: the exact
+    // distance is measured for those alone (spatial pruning, same answer).
+    let boxes = bases
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| Bounds::of_points(b.iter().flat_map(|b| b.corners())).map(|x| (x, i)));
+    let index = BoxIndex::new(boxes.collect::<Vec<_>>());
+    let link = FORCE_LINK.get() + 1e-9;
+    let mut reached = vec![false; units.len()];
+    reached[0] = true;
+    let mut frontier = vec![0];
+    while let Some(i) = frontier.pop() {
+        let Some(here) = Bounds::of_points(bases[i].iter().flat_map(|b| b.corners())) else {
+            continue;
+        };
+        for j in index.near(&here, link) {
+            if !reached[j] && bases_distance(&bases[i], &bases[j]).get() <= link {
+                reached[j] = true;
+                frontier.push(j);
+            }
+        }
+    }
+    reached.iter().position(|r| !r)
+}
+
 /// The shortest distance in BW from the CinC to the nearest unit of the force
 /// along a path that never passes within 1 BW of an enemy unit; `None` when
-/// no such path exists.
+/// no such path exists. To ask for several forces of one side, build
+/// [`Paths`] once and ask it.
 pub fn activation_distance(state: &State, side: &SideId, force: &[&Unit]) -> Option<f64> {
-    let m = state.scenario.measure;
-    let cinc = state.army(side)?.cinc?;
-    // Each enemy unit's frame grown by the clearance: the string may run along
-    // its edge but not inside (house rule: the margin is square at the corners).
-    let c = PATH_CLEARANCE.get();
-    let blockers: Vec<Polygon<f64>> = state
-        .enemies(side)
-        .map(|e| grown(&Frame::of(&e.bases(&m)), c - 1e-6))
-        .collect();
-    let mut nodes: Vec<Point> = vec![cinc];
-    for e in state.enemies(side) {
-        nodes.extend(grown_corners(&Frame::of(&e.bases(&m)), c + 1e-4));
-    }
-    let targets: Vec<Polygon<f64>> = force
-        .iter()
-        .flat_map(|u| u.bases(&m))
-        .map(|b| b.polygon())
-        .collect();
-    // Blockers that hold the CinC or a target are ignored: the string starts and ends there.
-    let ignore: Vec<bool> = blockers
-        .iter()
-        .map(|b| {
-            b.contains(&geo::Point::new(cinc.x, cinc.y)) || targets.iter().any(|t| b.intersects(t))
-        })
-        .collect();
-    let clear = |a: Point, b: Point| -> bool {
-        let line = Line::new(coord! {x: a.x, y: a.y}, coord! {x: b.x, y: b.y});
-        blockers
-            .iter()
-            .zip(&ignore)
-            .all(|(p, ig)| *ig || !p.intersects(&line))
-    };
-    let n = nodes.len();
-    let mut best = vec![f64::INFINITY; n];
-    let mut done = vec![false; n];
-    best[0] = 0.0;
-    let mut answer = f64::INFINITY;
-    for _ in 0..n {
-        let Some(i) = (0..n)
-            .filter(|i| !done[*i])
-            .min_by(|a, b| best[*a].total_cmp(&best[*b]))
-        else {
-            break;
-        };
-        if !best[i].is_finite() || best[i] >= answer {
-            break;
-        }
-        done[i] = true;
-        let here = nodes[i];
-        for t in &targets {
-            let (d, q) = nearest_on(t, here);
-            if best[i] + d < answer && clear(here, q) {
-                answer = best[i] + d;
-            }
-        }
-        for j in 0..n {
-            if !done[j] {
-                let d = here.distance_to(nodes[j]).get();
-                if best[i] + d < best[j] && clear(here, nodes[j]) {
-                    best[j] = best[i] + d;
-                }
-            }
-        }
-    }
-    answer.is_finite().then_some(answer)
+    Paths::new(state, side)?.distance(state, force)
 }
 
 /// BW to pay: whole base widths, a fraction counting as a whole (chapter 1),
 /// and never below one card's worth.
 pub fn cost(distance: f64) -> u32 {
     (distance - 1e-9).ceil().max(0.0) as u32
-}
-
-fn grown_corners(f: &Frame, by: f64) -> [Point; 4] {
-    let fwd = f.facing.unit_vector();
-    let right = f.facing.right_vector();
-    let half = f.width.get() / 2.0 + by;
-    let front = f.anchor + fwd.scale(by);
-    let rear = f.anchor - fwd.scale(f.depth.get() + by);
-    [
-        front - right.scale(half),
-        front + right.scale(half),
-        rear + right.scale(half),
-        rear - right.scale(half),
-    ]
-}
-
-fn grown(f: &Frame, by: f64) -> Polygon<f64> {
-    let c = grown_corners(f, by);
-    Polygon::new(
-        c.iter()
-            .chain(c.first())
-            .map(|p| coord! {x: p.x, y: p.y})
-            .collect::<Vec<_>>()
-            .into(),
-        vec![],
-    )
-}
-
-fn nearest_on(poly: &Polygon<f64>, p: Point) -> (f64, Point) {
-    use geo::{Closest, ClosestPoint};
-    let gp = geo::Point::new(p.x, p.y);
-    match poly.closest_point(&gp) {
-        Closest::Intersection(q) | Closest::SinglePoint(q) => (
-            p.distance_to(Point::new(q.x(), q.y())).get(),
-            Point::new(q.x(), q.y()),
-        ),
-        Closest::Indeterminate => (f64::INFINITY, p),
-    }
 }

@@ -5,6 +5,7 @@
 //! planning checks orders on receipt and carries them out at resolution.
 
 use super::area;
+pub use super::nearby::Nearby;
 use super::orders::{FormationChange, Side2, Step, UnitMove};
 use super::scenario::{is_difficult, is_impassable};
 use super::state::State;
@@ -68,6 +69,17 @@ pub fn plan(
     state: &State,
     side: &crate::side::SideId,
     mv: &UnitMove,
+) -> Result<Planned, Violation> {
+    plan_on(state, side, mv, &Nearby::new(state, side))
+}
+
+/// [`plan`] with the table already indexed (and kept up to date with
+/// [`Nearby::moved`]), for the moves of a whole force.
+pub fn plan_on(
+    state: &State,
+    side: &crate::side::SideId,
+    mv: &UnitMove,
+    near: &Nearby,
 ) -> Result<Planned, Violation> {
     let id = mv.unit.as_str();
     let unit = state
@@ -270,15 +282,7 @@ pub fn plan(
             .flat_map(|r| [r.min, r.max])
             .chain(bases.iter().flat_map(|b| b.corners())),
     );
-    let enemies: Vec<Base> = state
-        .enemies(side)
-        .flat_map(|e| e.bases(&m))
-        .filter(|b| {
-            reach.is_none_or(|r| {
-                crate::geometry::Bounds::of_base(b).gap(&r) <= NEAR_ENEMY.get() + 1e-6
-            })
-        })
-        .collect();
+    let enemies: Vec<Base> = near.enemy_bases(reach.as_ref(), NEAR_ENEMY.get() + 1e-6);
     let begins_near = area::distance(&area::of_bases(&start), &enemies) <= NEAR_ENEMY.get();
     let comes_near = area::distance(&swept, &enemies) <= NEAR_ENEMY.get();
     let ends_near = area::distance(&area::of_bases(&bases), &enemies) <= NEAR_ENEMY.get();
@@ -416,7 +420,14 @@ pub fn plan(
     let moving_penalised = matches!(formation, Formation::Line | Formation::Massed);
     let end_box = crate::geometry::Bounds::of_points(bases.iter().flat_map(|b| b.corners()));
     let swept_box = crate::geometry::Bounds::of_area(&swept);
-    for f in state.live_units(side).filter(|f| f.id != id) {
+    // Friends whose boxes stand apart from both are skipped below anyway.
+    let boxes: Vec<crate::geometry::Bounds> = end_box.iter().chain(&swept_box).copied().collect();
+    let friends_near = near.friends_near(&boxes, 1e-6);
+    for f in friends_near
+        .into_iter()
+        .map(|i| &state.units[i])
+        .filter(|f| &f.side == side && f.on_table() && f.id != id)
+    {
         let fb = f.bases(&m);
         let apart = |eb: &Option<crate::geometry::Bounds>| match eb {
             Some(e) => fb

@@ -4,6 +4,7 @@
 //! that the active side asked to be consulted on pauses after the draw, and
 //! the decision is a step of its own. See `docs/rulesets/maurice-lite.md`.
 
+pub mod activation;
 mod area;
 pub mod cardplay;
 pub mod cards;
@@ -15,6 +16,7 @@ pub mod fire;
 pub mod forces;
 pub mod march;
 pub mod modifiers;
+mod nearby;
 pub mod orders;
 pub mod rally;
 pub mod reactions;

@@ -430,10 +430,12 @@ fn march_force(
             )));
         }
     }
+    let mut near = march::Nearby::new(s, side);
     for mv in &a.moves {
-        match march::plan(s, side, mv) {
+        match march::plan_on(s, side, mv, &near) {
             Ok(p) => {
                 march::apply(s, &p);
+                near.moved(s, &p.unit);
                 let short = s.unit(&p.unit).map(|u| u.short()).unwrap_or_default();
                 let mut text = format!("{short} moves {:.1} BW", p.distance.get());
                 if !p.notes.is_empty() {

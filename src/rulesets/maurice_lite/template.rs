@@ -1,6 +1,6 @@
 //! Ready-to-edit orders for the side that owes them: choices as comments.
 
-use super::forces::{activation_distance, check_force};
+use super::forces::{Paths, check_force};
 use super::state::{Phase, State};
 use crate::side::SideId;
 use std::fmt::Write;
@@ -45,11 +45,13 @@ fn header(s: &State, side: &SideId) -> String {
         t,
         "# Your units (front centre, facing in degrees, DISR, BW from the CinC):"
     );
+    // One set of paths round the enemy serves every unit.
+    let mut paths = Paths::new(s, side);
     for u in s.live_units(side) {
         let at = u.anchor.unwrap_or_default();
         let d = check_force(s, side, std::slice::from_ref(&u.id))
             .ok()
-            .and_then(|f| activation_distance(s, side, &f));
+            .and_then(|f| paths.as_mut()?.distance(s, &f));
         let _ = writeln!(
             t,
             "#   {:<8} {} - {} in {}, at ({:.1}, {:.1}) facing {:.0}, DISR {}{}, {}",

@@ -1,6 +1,6 @@
 //! What each reader sees (hands are secret; everything on the table is open).
 
-use super::forces::{activation_distance, check_force};
+use super::forces::{Paths, check_force};
 use super::state::{Phase, State, TraceKind};
 use crate::geometry::{Shape, TerrainFeature, TerrainTag};
 use crate::ruleset::Sight;
@@ -196,10 +196,12 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
         });
     }
     if let Viewer::Side(me) = viewer {
+        // One set of paths round the enemy serves every unit.
+        let mut paths = Paths::new(s, me);
         let lines = s
             .live_units(me)
             .map(|u| {
-                let dist = check_force(s, me, std::slice::from_ref(&u.id)).ok().and_then(|f| activation_distance(s, me, &f));
+                let dist = check_force(s, me, std::slice::from_ref(&u.id)).ok().and_then(|f| paths.as_mut()?.distance(s, &f));
                 let at = u.anchor.unwrap_or_default();
                 format!(
                     "{} [{}]: {} in {}, front centre ({:.1}, {:.1}) facing {:.0}, DISR {}{}, {} from the CinC",

@@ -45,6 +45,8 @@ pub struct Other {
     pub base: Base,
     /// The base's box, computed once for pruning.
     pub bounds: crate::geometry::Bounds,
+    /// The base's corners, computed once for the many zones that test it.
+    pub corners: [Point; 4],
 }
 
 /// One shooting base and the terrain it ignores.
@@ -120,6 +122,7 @@ impl<'a> Scene<'a> {
                         side: u.side.clone(),
                         index,
                         bounds: crate::geometry::Bounds::of_base(&base),
+                        corners: base.corners(),
                         base,
                     })
             })
@@ -171,41 +174,82 @@ impl<'a> Scene<'a> {
     /// the base, and see what it reaches first.
     pub fn look(&self, eye: &Eye, turn: f64, range: f64) -> Look {
         let full = Zone::ahead_of(&eye.base, turn, Distance(range));
-        let length = full.length.0;
-        // Bases whose boxes stand clear of the zone's box cannot enter it:
-        // pruned before the exact geometry, which changes no answer.
-        let reach = crate::geometry::Bounds::of_points(full.corners());
-        let near: Vec<usize> = match &reach {
-            Some(r) => {
-                let grown = crate::geometry::Bounds {
-                    min: Point {
-                        x: r.min.x - 1e-3,
-                        y: r.min.y - 1e-3,
-                    },
-                    max: Point {
-                        x: r.max.x + 1e-3,
-                        y: r.max.y + 1e-3,
-                    },
-                };
-                let mut v: Vec<usize> = cells(&grown)
-                    .filter_map(|c| self.grid.get(&c))
-                    .flatten()
-                    .copied()
-                    .collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            }
-            None => (0..self.others.len()).collect(),
+        let near = self.near(&[full]);
+        self.look_among(eye, turn, range, &near)
+    }
+
+    /// Indices into `others` of the bases whose boxes may meet the box of
+    /// the zones (all of them without one): a superset of what each zone's
+    /// own look keeps, so that one query serves many looks.
+    pub fn near(&self, zones: &[Zone]) -> Vec<usize> {
+        let Some(r) = crate::geometry::Bounds::of_points(zones.iter().flat_map(|z| z.corners()))
+        else {
+            return (0..self.others.len()).collect();
         };
-        let mut under: Vec<(f64, &Other)> = near
-            .into_iter()
-            .map(|i| &self.others[i])
-            .filter(|o| reach.is_none_or(|r| o.bounds.within(&r, 1e-3)))
-            .filter(|o| o.unit != eye.unit.id)
-            .filter_map(|o| full.entry_of_base(&o.base).map(|d| (d.0, o)))
+        let grown = crate::geometry::Bounds {
+            min: Point {
+                x: r.min.x - 1e-3,
+                y: r.min.y - 1e-3,
+            },
+            max: Point {
+                x: r.max.x + 1e-3,
+                y: r.max.y + 1e-3,
+            },
+        };
+        let mut v: Vec<usize> = cells(&grown)
+            .filter_map(|c| self.grid.get(&c))
+            .flatten()
+            .copied()
             .collect();
-        if under.is_empty() {
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// [`Scene::look`] among the bases `near` (from [`Scene::near`] with
+    /// this zone among its zones).
+    ///
+    /// What a zone shows is the first base, nearest first, that fire can
+    /// reach; bases are measured exactly in the order of a lower bound on
+    /// their distance (their nearest corner), and the measuring stops once
+    /// the first reachable base found is nearer than that bound for every
+    /// base not yet measured: the answer is the one measuring all would give.
+    pub fn look_among(&self, eye: &Eye, turn: f64, range: f64, near: &[usize]) -> Look {
+        let full = Zone::ahead_of(&eye.base, turn, Distance(range));
+        let length = full.length.0;
+        let pending = self.pending(eye, &full, near);
+        let mut found: Vec<(f64, &Other)> = Vec::new();
+        let (mut checked, mut next) = (0, 0);
+        let mut cut_by: Option<(Option<(f64, &TerrainFeature)>, f64)> = None;
+        let mut chosen: Option<(f64, &Other, bool)> = None;
+        'search: loop {
+            let bound = pending.get(next).map_or(f64::INFINITY, |p| p.0);
+            if found.len() > checked {
+                // Every base measured later sorts after these.
+                found[checked..].sort_by(|a, b| first_seen(eye, a, b));
+                let (_, cut) = *cut_by.get_or_insert_with(|| self.cut(eye, &full));
+                while checked < found.len() && found[checked].0 < bound {
+                    let (depth, o) = found[checked];
+                    checked += 1;
+                    let in_reach = depth < cut - 1e-6;
+                    // House rule: a base standing higher than the shooter (on a hill)
+                    // is seen over obstructions; crests still hide it.
+                    let reachable = in_reach || elevation(self.terrain(), &o.base) > eye.elevation;
+                    if reachable && self.visible(&eye.base, &o.base) {
+                        chosen = Some((depth, o, in_reach));
+                        break 'search;
+                    }
+                }
+            }
+            let Some((_, o)) = pending.get(next) else {
+                break;
+            };
+            next += 1;
+            if let Some(d) = full.entry_of_corners(&o.corners) {
+                found.push((d.0, o));
+            }
+        }
+        if found.is_empty() {
             return Look {
                 turn,
                 zone: full,
@@ -213,48 +257,24 @@ impl<'a> Scene<'a> {
                 obstruction: None,
             };
         }
-        // Nearest first; at equal distance a friend comes first, so that a
-        // tie never lets fire through a friendly base.
-        under.sort_by(|(da, a), (db, b)| {
-            da.total_cmp(db)
-                .then((a.side != eye.unit.side).cmp(&(b.side != eye.unit.side)))
-                .then(a.unit.cmp(&b.unit))
-                .then(a.index.cmp(&b.index))
-        });
-        let obstruction = self
-            .terrain()
-            .iter()
-            .enumerate()
-            .filter(|(i, t)| !eye.ignored.contains(i) && OBSTRUCTING.iter().any(|g| t.has(*g)))
-            .filter_map(|(_, t)| full.entry_of_feature(t).map(|d| (d.0, t)))
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
-        let cut = obstruction
-            .map(|(d, _)| (d + PAST_OBSTRUCTION).min(length))
-            .unwrap_or(length);
-        let mut seen = Seen::Nothing;
-        let mut beyond_cut = false;
-        for (depth, o) in under {
-            let in_reach = depth < cut - 1e-6;
-            // House rule: a base standing higher than the shooter (on a hill)
-            // is seen over obstructions; crests still hide it.
-            let reachable = in_reach || elevation(self.terrain(), &o.base) > eye.elevation;
-            if !reachable || !self.visible(&eye.base, &o.base) {
-                continue;
-            }
-            beyond_cut = !in_reach;
-            seen = if o.side == eye.unit.side {
+        let (obstruction, cut) = cut_by.unwrap_or_else(|| self.cut(eye, &full));
+        let (seen, beyond_cut) = match chosen {
+            None => (Seen::Nothing, false),
+            Some((_, o, in_reach)) if o.side == eye.unit.side => (
                 Seen::Friend {
                     unit: o.unit.clone(),
-                }
-            } else {
+                },
+                !in_reach,
+            ),
+            Some((depth, o, in_reach)) => (
                 Seen::Target {
                     unit: o.unit.clone(),
                     index: o.index,
                     depth,
-                }
-            };
-            break;
-        }
+                },
+                !in_reach,
+            ),
+        };
         let zone = if beyond_cut {
             full
         } else {
@@ -268,6 +288,39 @@ impl<'a> Scene<'a> {
                 .filter(|(d, _)| d + PAST_OBSTRUCTION < length)
                 .map(|(_, t)| t.name.clone()),
         }
+    }
+
+    /// The bases of `near` that may be in the zone, with a lower bound on
+    /// where each would first appear in it, least first.
+    fn pending<'s>(&'s self, eye: &Eye, full: &Zone, near: &[usize]) -> Vec<(f64, &'s Other)> {
+        // Bases whose boxes stand clear of the zone's box cannot enter it:
+        // pruned before the exact geometry, which changes no answer.
+        let reach = crate::geometry::Bounds::of_points(full.corners());
+        let ruler = full.ruler();
+        let mut v: Vec<(f64, &Other)> = near
+            .iter()
+            .map(|i| &self.others[*i])
+            .filter(|o| reach.is_none_or(|r| o.bounds.within(&r, 1e-3)))
+            .filter(|o| o.unit != eye.unit.id)
+            .map(|o| (ruler.nearest(&o.corners), o))
+            .collect();
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        v
+    }
+
+    /// The first obstruction in the zone, and where the zone ends for it.
+    fn cut(&self, eye: &Eye, full: &Zone) -> (Option<(f64, &'a TerrainFeature)>, f64) {
+        let obstruction = self
+            .terrain()
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| !eye.ignored.contains(i) && OBSTRUCTING.iter().any(|g| t.has(*g)))
+            .filter_map(|(_, t)| full.entry_of_feature(t).map(|d| (d.0, t)))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+        let cut = obstruction
+            .map(|(d, _)| (d + PAST_OBSTRUCTION).min(full.length.0))
+            .unwrap_or(full.length.0);
+        (obstruction, cut)
     }
 
     /// Whether some straight line from the shooter's front edge reaches
@@ -288,6 +341,16 @@ impl<'a> Scene<'a> {
                 .any(|b| line_of_sight(*a, *b, terrain, &[TerrainTag::Crest]))
         })
     }
+}
+
+/// The order in which bases appear in a zone: nearest first; at equal
+/// distance a friend comes first, so that a tie never lets fire through a
+/// friendly base.
+fn first_seen(eye: &Eye, (da, a): &(f64, &Other), (db, b): &(f64, &Other)) -> std::cmp::Ordering {
+    da.total_cmp(db)
+        .then((a.side != eye.unit.side).cmp(&(b.side != eye.unit.side)))
+        .then(a.unit.cmp(&b.unit))
+        .then(a.index.cmp(&b.index))
 }
 
 /// Whether a feature obstructs fire or gives cover.

@@ -2,6 +2,8 @@
 //! first, then within 45 degrees, the player's aim deciding among several.
 
 use super::scene::{Eye, Look, Scene, Seen};
+use crate::geometry::Distance;
+use crate::geometry::zone::Zone;
 use std::collections::BTreeMap;
 
 /// Turned zones are tried every this many degrees, up to 45 each way.
@@ -48,10 +50,21 @@ pub fn choose(scene: &Scene, eye: &Eye, length: f64, aim: Option<&str>) -> Resul
     // left-hand turn (a fixed tie-break so the choice is deterministic).
     let mut best: BTreeMap<String, (f64, Look)> = BTreeMap::new();
     let steps = (MAX_TURN / ANGLE_STEP).round() as u32;
-    for k in 1..=steps {
-        let t = f64::from(k) * ANGLE_STEP;
-        for turn in [-t, t] {
-            let look = scene.look(eye, turn, length);
+    let turns: Vec<f64> = (1..=steps)
+        .flat_map(|k| {
+            let t = f64::from(k) * ANGLE_STEP;
+            [-t, t]
+        })
+        .collect();
+    // One query of the table serves every turned zone.
+    let zones: Vec<Zone> = turns
+        .iter()
+        .map(|t| Zone::ahead_of(&eye.base, *t, Distance(length)))
+        .collect();
+    let near = scene.near(&zones);
+    for turn in turns {
+        {
+            let look = scene.look_among(eye, turn, length, &near);
             let Seen::Target { unit, depth, .. } = &look.seen else {
                 continue;
             };
