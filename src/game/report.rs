@@ -79,6 +79,10 @@ pub fn build(
     StepReading::new(rules, game, step, res, inputs, next)?.report(viewer)
 }
 
+/// The step that follows: its number, what it owes, and its state when it
+/// differs from the state after this one.
+type Next<'a> = (u32, Due, Option<Box<dyn LoadedState + 'a>>);
+
 /// A resolved step read once for all its readers: its states parsed, its
 /// events and dice loaded, what comes next worked out.
 pub struct StepReading<'a> {
@@ -89,8 +93,7 @@ pub struct StepReading<'a> {
     inputs: &'a DiceInputs,
     heading: String,
     after: Box<dyn LoadedState + 'a>,
-    /// The next step's state when it differs from `after`, with its number and due.
-    next: Option<(u32, Due, Option<Box<dyn LoadedState + 'a>>)>,
+    next: Option<Next<'a>>,
     events: Vec<Event>,
     dice: Vec<DieRecord>,
 }
