@@ -276,8 +276,9 @@ impl Rendered {
 }
 
 /// Every side's report and the public one, rendered, by reader label; and
-/// the PNG of `archive_svg` (the archive's map), rasterised in the same
-/// batch so that all of a step's maps are drawn side by side.
+/// the PNG of `archive_svg` (the archive's map). Each distinct map starts
+/// drawing on its own thread as soon as its SVG exists, and the reports'
+/// views, HTML and text are made meanwhile: rasterising is most of a step.
 pub fn render_all(
     reading: &StepReading,
     g: &GameRow,
@@ -290,85 +291,82 @@ pub fn render_all(
         .map(Viewer::Side)
         .collect();
     readers.push(Viewer::Public);
-    let mut views = Vec::new();
-    for viewer in readers {
-        let view = reading.report(&viewer)?;
-        let svg = render::report_svg(&view)?;
-        views.push((viewer.label(), view, svg));
-    }
-    // The HTML and text are written while the maps are drawn.
-    let (pngs, texts) = rasterise_distinct(
-        views
-            .iter()
-            .map(|(_, _, svg)| svg.as_str())
-            .chain([archive_svg]),
-        || {
-            views
-                .iter()
-                .map(|(_, view, _)| Ok((render::report_html(view)?, render::report_text(view)?)))
-                .collect::<anyhow::Result<Vec<_>>>()
-        },
-    )?;
-    let archive_png = pngs
-        .get(&sha256_hex(archive_svg.as_bytes()))
-        .cloned()
-        .ok_or_else(|| anyhow::anyhow!("the archive's map was not rasterised"))?;
-    let mut out = std::collections::BTreeMap::new();
-    for ((label, view, svg), (html, text)) in views.into_iter().zip(texts?) {
-        let png = pngs
-            .get(&sha256_hex(svg.as_bytes()))
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("the map of {label} was not rasterised"))?;
-        out.insert(
-            label,
-            Rendered {
-                html,
-                text,
-                png,
-                view,
-            },
-        );
-    }
-    Ok((out, archive_png))
+    std::thread::scope(|scope| {
+        let mut easel = Easel::new(scope);
+        let archive_key = easel.draw(archive_svg.to_string());
+        let mut views = Vec::new();
+        for viewer in readers {
+            let view = reading.report(&viewer)?;
+            let key = easel.draw(render::report_svg(&view)?);
+            let html = render::report_html(&view)?;
+            let text = render::report_text(&view)?;
+            views.push((viewer.label(), view, key, html, text));
+        }
+        let pngs = easel.finish()?;
+        let png_of = |key: &str, what: &str| {
+            pngs.get(key)
+                .cloned()
+                .ok_or_else(|| anyhow::anyhow!("the map of {what} was not rasterised"))
+        };
+        let archive_png = png_of(&archive_key, "the archive")?;
+        let mut out = std::collections::BTreeMap::new();
+        for (label, view, key, html, text) in views {
+            let png = png_of(&key, &label)?;
+            out.insert(
+                label,
+                Rendered {
+                    html,
+                    text,
+                    png,
+                    view,
+                },
+            );
+        }
+        Ok((out, archive_png))
+    })
 }
 
-/// Rasterise each distinct SVG once, keyed by its SHA-256: readers who see
-/// the same table (an open game, a side and the public) share one PNG, and
-/// rasterising is most of a step's time. Distinct maps are drawn on their
-/// own threads, since each is independent and pure, while this thread runs
-/// `meanwhile`.
-fn rasterise_distinct<'a, R>(
-    svgs: impl Iterator<Item = &'a str>,
-    meanwhile: impl FnOnce() -> R,
-) -> anyhow::Result<(std::collections::BTreeMap<String, Vec<u8>>, R)> {
-    let mut distinct: std::collections::BTreeMap<String, &str> = std::collections::BTreeMap::new();
-    for svg in svgs {
-        distinct.entry(sha256_hex(svg.as_bytes())).or_insert(svg);
+/// Maps being rasterised, each distinct SVG (by SHA-256) once and on its
+/// own thread: readers who see the same table share one PNG, and each map
+/// is independent and pure.
+struct Easel<'scope, 'env> {
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    jobs: std::collections::BTreeMap<String, std::thread::ScopedJoinHandle<'scope, PngResult>>,
+}
+
+type PngResult = Result<Vec<u8>, render::RenderError>;
+
+impl<'scope, 'env> Easel<'scope, 'env> {
+    fn new(scope: &'scope std::thread::Scope<'scope, 'env>) -> Self {
+        Easel {
+            scope,
+            jobs: std::collections::BTreeMap::new(),
+        }
     }
-    let (drawn, other) = std::thread::scope(|s| {
-        let handles: Vec<_> = distinct
-            .iter()
-            .map(|(hash, svg)| (hash.clone(), s.spawn(move || render::svg_png(svg))))
-            .collect();
-        let other = meanwhile();
-        let drawn: Vec<(String, Result<Vec<u8>, render::RenderError>)> = handles
-            .into_iter()
-            .map(|(hash, h)| {
-                let png = h.join().unwrap_or_else(|_| {
-                    Err(render::RenderError::Png(
-                        "the rasterising thread panicked".into(),
-                    ))
-                });
-                (hash, png)
-            })
-            .collect();
-        (drawn, other)
-    });
-    let mut out = std::collections::BTreeMap::new();
-    for (hash, png) in drawn {
-        out.insert(hash, png?);
+
+    /// Start drawing `svg` unless the same map is being drawn; its key.
+    fn draw(&mut self, svg: String) -> String {
+        let key = sha256_hex(svg.as_bytes());
+        if !self.jobs.contains_key(&key) {
+            let job = self.scope.spawn(move || render::svg_png(&svg));
+            self.jobs.insert(key.clone(), job);
+        }
+        key
     }
-    Ok((out, other))
+
+    /// Every map drawn, by key.
+    fn finish(self) -> anyhow::Result<std::collections::BTreeMap<String, Vec<u8>>> {
+        let mut out = std::collections::BTreeMap::new();
+        for (key, job) in self.jobs {
+            let png = job.join().unwrap_or_else(|_| {
+                Err(render::RenderError::Png(
+                    "the rasterising thread panicked".into(),
+                ))
+            })?;
+            out.insert(key, png);
+        }
+        Ok(out)
+    }
 }
 
 /// Write every rendered report into the outbox folder, signed.
@@ -516,16 +514,19 @@ mod tests {
     #[test]
     fn identical_maps_are_rasterised_once_and_match_a_lone_render() {
         let (red, blue) = (svg("#c00"), svg("#00c"));
-        let (pngs, meanwhile) = rasterise_distinct(
-            [red.as_str(), blue.as_str(), red.as_str()].into_iter(),
-            || 7,
-        )
-        .unwrap();
+        let (keys, pngs) = std::thread::scope(|scope| {
+            let mut easel = Easel::new(scope);
+            let keys: Vec<String> = [&red, &blue, &red]
+                .into_iter()
+                .map(|s| easel.draw(s.clone()))
+                .collect();
+            assert_eq!(easel.jobs.len(), 2, "one drawing per distinct SVG");
+            (keys, easel.finish().unwrap())
+        });
         assert_eq!(pngs.len(), 2, "one PNG per distinct SVG");
-        assert_eq!(meanwhile, 7, "the other work's result comes back");
-        let of = |s: &str| pngs[&sha256_hex(s.as_bytes())].clone();
-        assert_eq!(of(&red), render::svg_png(&red).unwrap());
-        assert_eq!(of(&blue), render::svg_png(&blue).unwrap());
-        assert_ne!(of(&red), of(&blue));
+        assert_eq!(keys[0], keys[2], "the same map, the same key");
+        assert_eq!(pngs[&keys[0]], render::svg_png(&red).unwrap());
+        assert_eq!(pngs[&keys[1]], render::svg_png(&blue).unwrap());
+        assert_ne!(pngs[&keys[0]], pngs[&keys[1]]);
     }
 }
