@@ -173,14 +173,23 @@ pub fn write_signed(
     Ok(())
 }
 
-/// Write the files of a folder, then its signed manifest.
+/// Write the files of a folder with its signed manifest, all synced by one
+/// folder sync: each file's data is synced before any rename, and the
+/// manifest and its signature are renamed last.
 pub fn write_folder(
     dir: &Path,
     files: &BTreeMap<String, Vec<u8>>,
     server_private: &str,
 ) -> anyhow::Result<()> {
-    write_files(dir, files)?;
-    write_manifest(dir, files, server_private)
+    let (manifest, signature) = signed_manifest(files, server_private)?;
+    let mut all: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    all.push(("manifest.yaml", manifest.as_bytes()));
+    all.push(("manifest.yaml.sig", signature.as_bytes()));
+    write_synced(dir, &all)?;
+    Ok(())
 }
 
 /// Write the signed manifest of files already written (and synced) in `dir`.
@@ -189,18 +198,30 @@ pub fn write_manifest(
     files: &BTreeMap<String, Vec<u8>>,
     server_private: &str,
 ) -> anyhow::Result<()> {
-    let manifest = Manifest {
+    let (manifest, signature) = signed_manifest(files, server_private)?;
+    write_synced(
+        dir,
+        &[
+            ("manifest.yaml", manifest.as_bytes()),
+            ("manifest.yaml.sig", signature.as_bytes()),
+        ],
+    )?;
+    Ok(())
+}
+
+/// The manifest of `files` (name to SHA-256) and its server signature.
+fn signed_manifest(
+    files: &BTreeMap<String, Vec<u8>>,
+    server_private: &str,
+) -> anyhow::Result<(String, String)> {
+    let manifest = crate::yaml::to_string(&Manifest {
         files: files
             .iter()
             .map(|(name, bytes)| (name.clone(), sha256_hex(bytes)))
             .collect(),
-    };
-    write_signed(
-        dir,
-        "manifest.yaml",
-        crate::yaml::to_string(&manifest)?.as_bytes(),
-        server_private,
-    )
+    })?;
+    let signature = sig::sign(server_private, sig::REPORT_NAMESPACE, manifest.as_bytes())?;
+    Ok((manifest, signature))
 }
 
 /// The events the public may read.

@@ -379,8 +379,7 @@ pub fn write_reports(
 ) -> anyhow::Result<()> {
     for (reader, r) in rendered {
         let dir = report_dir(outbox, &g.id, step.step, reader);
-        write_rendered(&dir, r)?;
-        sign_folder(&dir, server.private_key())?;
+        archive::write_folder(&dir, &rendered_files(r), server.private_key())?;
     }
     Ok(())
 }
@@ -391,6 +390,12 @@ pub fn write_view(dir: &Path, view: &ReportView) -> anyhow::Result<()> {
 }
 
 fn write_rendered(dir: &Path, r: &Rendered) -> anyhow::Result<()> {
+    archive::write_files(dir, &rendered_files(r))?;
+    Ok(())
+}
+
+/// The files of a report folder.
+fn rendered_files(r: &Rendered) -> std::collections::BTreeMap<String, Vec<u8>> {
     let mut files = std::collections::BTreeMap::new();
     files.insert("report.html".to_string(), r.html.as_bytes().to_vec());
     files.insert("report.txt".to_string(), r.text.as_bytes().to_vec());
@@ -398,23 +403,7 @@ fn write_rendered(dir: &Path, r: &Rendered) -> anyhow::Result<()> {
     if let Some(t) = &r.view.orders_template {
         files.insert("orders-template.yaml".to_string(), t.as_bytes().to_vec());
     }
-    archive::write_files(dir, &files)?;
-    Ok(())
-}
-
-/// Sign what a report folder holds, as the server signs all it publishes.
-pub fn sign_folder(dir: &Path, server_private: &str) -> anyhow::Result<()> {
-    let mut files = std::collections::BTreeMap::new();
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        if e.path().is_file() && !name.starts_with('.') && !name.starts_with("manifest.yaml") {
-            files.insert(name, std::fs::read(e.path())?);
-        }
-    }
-    // The files are on disk and synced already (written atomically): only
-    // the manifest is new, so they are not written a second time.
-    archive::write_manifest(dir, &files, server_private)
+    files
 }
 
 /// Every player's report mail for a resolved step, ready for the outbox.

@@ -241,9 +241,15 @@ impl Store {
     }
 
     pub fn steps(&self, game: &str) -> Result<Vec<StepRow>> {
-        let mut st = self.conn.prepare(
-            "SELECT game, step, public_secret, hidden_secret, state_before, notice, notice_sig, state_after, events, dice FROM steps WHERE game = ?1 ORDER BY step",
-        )?;
+        self.select_steps(game, "")
+    }
+
+    /// The steps of `game` that pass the SQL condition `and` (empty for
+    /// all, else starting with AND), in step order.
+    fn select_steps(&self, game: &str, and: &str) -> Result<Vec<StepRow>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT game, step, public_secret, hidden_secret, state_before, notice, notice_sig, state_after, events, dice FROM steps WHERE game = ?1 {and} ORDER BY step"
+        ))?;
         let rows = st.query_map([game], |r| {
             Ok((
                 r.get::<_, String>(0)?,
@@ -285,7 +291,14 @@ impl Store {
 
     /// The open (unresolved) step of a game.
     pub fn open_step(&self, game: &str) -> Result<Option<StepRow>> {
-        Ok(self.steps(game)?.into_iter().find(|s| s.result.is_none()))
+        // Read only the unresolved steps: a long game has hundreds of states.
+        Ok(self
+            .select_steps(
+                game,
+                "AND (state_after IS NULL OR events IS NULL OR dice IS NULL)",
+            )?
+            .into_iter()
+            .next())
     }
 
     /// Record accepted orders; returns the sha256 of the orders they replace.
