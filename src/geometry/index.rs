@@ -6,6 +6,11 @@
 //! question (and maybe a few more), never fewer, so a rule that tests the
 //! exact geometry of what is returned gets the same answer as a full scan.
 //! Answers come sorted by id, so that callers keep their own order.
+//!
+//! A box with a NaN or infinite coordinate has no place in the tree, and a
+//! scan's exact test may still keep it (a NaN distance is never "too
+//! far"), so such boxes are kept aside and every query returns them; a
+//! query whose box or distance is not finite returns every box.
 
 use super::{Bounds, Point};
 use rstar::{AABB, RTree, RTreeObject, SelectionFunction};
@@ -36,61 +41,109 @@ impl RTreeObject for Entry {
 #[derive(Clone, Debug, Default)]
 pub struct BoxIndex {
     tree: RTree<Entry>,
+    /// The boxes that are not finite: candidates for every query.
+    anywhere: Vec<Entry>,
 }
 
 impl BoxIndex {
     /// Index the boxes (bulk loaded: O(n log n)). Ids need not be unique:
     /// a piece with several boxes may give each the same id.
     pub fn new(boxes: impl IntoIterator<Item = (Bounds, usize)>) -> BoxIndex {
-        let entries = boxes
+        let (entries, anywhere) = boxes
             .into_iter()
             .map(|(bounds, id)| Entry { bounds, id })
-            .collect();
+            .partition(|e| finite(&e.bounds));
         BoxIndex {
             tree: RTree::bulk_load(entries),
+            anywhere,
         }
     }
 
     /// Add a box.
     pub fn insert(&mut self, bounds: Bounds, id: usize) {
-        self.tree.insert(Entry { bounds, id });
+        let e = Entry { bounds, id };
+        if finite(&bounds) {
+            self.tree.insert(e);
+        } else {
+            self.anywhere.push(e);
+        }
     }
 
-    /// Take out a box added with exactly these bounds and id.
+    /// Take out a box added with exactly these bounds and id (to move a
+    /// box: take it out with its old bounds, add it with the new).
     pub fn remove(&mut self, bounds: Bounds, id: usize) {
-        self.tree.remove(&Entry { bounds, id });
+        if finite(&bounds) {
+            self.tree.remove(&Entry { bounds, id });
+        } else if let Some(at) = self
+            .anywhere
+            .iter()
+            .position(|e| e.id == id && same_bits(&e.bounds, &bounds))
+        {
+            // NaN is never equal to itself: the bits say it is the same box.
+            self.anywhere.remove(at);
+        }
     }
 
-    /// Ids of the boxes at most `d` from `b` (by [`Bounds::within`]), sorted
-    /// and without repeats.
+    /// Ids of the boxes at most `d` from `b` (by [`Bounds::within`]) and
+    /// of those that are not finite, sorted and without repeats.
     pub fn near(&self, b: &Bounds, d: f64) -> Vec<usize> {
+        // A box or distance that is not finite reaches every box.
+        if !finite(b) || d.is_nan() || d == f64::INFINITY {
+            return self.all();
+        }
         let r = d.max(0.0) + SLACK;
         let search = AABB::from_corners([b.min.x - r, b.min.y - r], [b.max.x + r, b.max.y + r]);
         let ids = self
             .tree
             .locate_in_envelope_intersecting(&search)
             .filter(|e| e.bounds.within(b, d + SLACK))
+            .chain(&self.anywhere)
             .map(|e| e.id);
         sorted(ids)
     }
 
-    /// Ids of the boxes the segment from `a` to `b` may touch, sorted and
-    /// without repeats.
+    /// Ids of the boxes the segment from `a` to `b` may touch and of those
+    /// that are not finite, sorted and without repeats.
     pub fn along(&self, a: Point, b: Point) -> Vec<usize> {
+        if !(a.is_finite() && b.is_finite()) {
+            return self.all();
+        }
         let ids = self
             .tree
             .locate_with_selection_function(Segment { a, b })
+            .chain(&self.anywhere)
             .map(|e| e.id);
         sorted(ids)
     }
 
     /// Whether `hit` holds for the id of some box the segment from `a` to
-    /// `b` may touch; stops at the first (in no set order).
+    /// `b` may touch or that is not finite; stops at the first (in no set
+    /// order).
     pub fn any_along(&self, a: Point, b: Point, mut hit: impl FnMut(usize) -> bool) -> bool {
+        if !(a.is_finite() && b.is_finite()) {
+            return self.tree.iter().chain(&self.anywhere).any(|e| hit(e.id));
+        }
         self.tree
             .locate_with_selection_function(Segment { a, b })
+            .chain(&self.anywhere)
             .any(|e| hit(e.id))
     }
+
+    /// Ids of every box, sorted and without repeats.
+    fn all(&self) -> Vec<usize> {
+        sorted(self.tree.iter().chain(&self.anywhere).map(|e| e.id))
+    }
+}
+
+fn finite(b: &Bounds) -> bool {
+    b.min.is_finite() && b.max.is_finite()
+}
+
+fn same_bits(a: &Bounds, b: &Bounds) -> bool {
+    [a.min.x, a.min.y, a.max.x, a.max.y]
+        .iter()
+        .zip([b.min.x, b.min.y, b.max.x, b.max.y])
+        .all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 fn sorted(ids: impl Iterator<Item = usize>) -> Vec<usize> {
@@ -200,5 +253,42 @@ mod tests {
         assert_eq!(index.along(a, b), vec![0]);
         index.insert(boxes[1], 7);
         assert_eq!(index.along(a, b), vec![0, 7]);
+    }
+
+    fn sq(x: f64, y: f64, w: f64) -> Bounds {
+        bx(x, y, x + w, y + w)
+    }
+
+    #[test]
+    fn near_keeps_boxes_that_are_not_finite_and_follows_moves() {
+        let at = |i: usize| sq(i as f64 * 3.0, (i % 7) as f64 * 5.0, 2.0);
+        let mut index = BoxIndex::new((0..50).map(|i| (at(i), i)));
+        let nan = sq(f64::NAN, 0.0, 1.0);
+        index.insert(nan, 50);
+        let q = sq(30.0, 10.0, 1.0);
+        for d in [0.0, 0.5, 3.0, 12.0, 1e6] {
+            let expected: Vec<usize> = (0..50)
+                .filter(|i| at(*i).gap(&q) <= d)
+                .chain([50])
+                .collect();
+            assert_eq!(index.near(&q, d), expected, "within {d}");
+        }
+        index.remove(at(3), 3);
+        index.insert(sq(30.5, 10.5, 0.5), 3);
+        assert!(index.near(&q, 0.0).contains(&3));
+        index.remove(sq(30.5, 10.5, 0.5), 3);
+        index.insert(sq(-500.0, 0.0, 1.0), 3);
+        assert!(!index.near(&q, 100.0).contains(&3));
+        assert!(
+            index
+                .along(Point { x: 0.0, y: 0.0 }, Point { x: 0.0, y: 1.0 })
+                .contains(&50)
+        );
+        index.remove(nan, 50);
+        assert!(!index.near(&q, 0.0).contains(&50));
+        // A query that is not finite reaches every box.
+        assert_eq!(index.near(&sq(f64::INFINITY, 0.0, 1.0), 0.0).len(), 50);
+        assert_eq!(index.near(&q, f64::NAN).len(), 50);
+        assert_eq!(index.near(&q, f64::INFINITY).len(), 50);
     }
 }

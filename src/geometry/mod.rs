@@ -7,7 +7,6 @@
 
 pub mod base;
 pub mod bounds;
-pub mod box_grid;
 pub mod contact;
 mod convert;
 pub mod distance;

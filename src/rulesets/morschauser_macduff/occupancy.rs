@@ -1,4 +1,4 @@
-//! Where the companies stand, filed in a grid so that the rules that look
+//! Where the companies stand, filed in a [`BoxIndex`] so that the rules that look
 //! at companies near a base (the 3" of B.3 and B.6, collisions, sight lines,
 //! shooting ranges) look only at those, not at every company on the table.
 //!
@@ -7,18 +7,20 @@
 //! and kept true by [`State::company_mut`], through which every move goes.
 //! The company last handed out by `company_mut` may have moved since it was
 //! filed, so it is always among the candidates, and it is filed again at
-//! the next `company_mut`. Without a grid (a state just read, or one whose
+//! the next `company_mut`. Without an index (a state just read, or one whose
 //! company list has grown since), every company is a candidate.
 
 use super::state::{Company, State};
-use crate::geometry::box_grid::BoxGrid;
-use crate::geometry::{Angle, Bounds, Point};
+use crate::geometry::{Angle, Bounds, BoxIndex, Point};
 use crate::side::SideId;
 
-/// The grid of company bases and what it was filed from.
+/// The index of company bases and what it was filed from.
 #[derive(Clone, Default)]
 pub struct Occupancy {
-    grid: Option<BoxGrid>,
+    /// Company bases' boxes under their places in `State::companies`.
+    index: Option<BoxIndex>,
+    /// Each company's box as filed: the index takes a box out by its bounds.
+    boxes: Vec<Bounds>,
     /// Each company's position and facing as filed, for the debug check.
     filed: Vec<(Point, Angle)>,
     /// The company handed out by `company_mut` and not yet filed again.
@@ -39,15 +41,16 @@ impl std::fmt::Debug for Occupancy {
 }
 
 impl State {
-    /// File every company in the grid (cells twice a base's larger side).
+    /// File every company in the index.
     pub fn file_companies(&mut self) {
-        let b = &self.scenario.base;
-        let mut grid = BoxGrid::new(2.0 * b.width.get().max(b.depth.get()));
-        for (i, c) in self.companies.iter().enumerate() {
-            grid.file(i, Bounds::of_base(&c.base(&self.scenario)));
-        }
+        let boxes: Vec<Bounds> = self
+            .companies
+            .iter()
+            .map(|c| Bounds::of_base(&c.base(&self.scenario)))
+            .collect();
         self.occupancy = Occupancy {
-            grid: Some(grid),
+            index: Some(BoxIndex::new(boxes.iter().copied().zip(0..))),
+            boxes,
             filed: self.companies.iter().map(|c| (c.at, c.facing)).collect(),
             touched: None,
         };
@@ -57,10 +60,14 @@ impl State {
     /// handed out before where it now stands.
     pub(super) fn touch(&mut self, i: usize) {
         let o = &mut self.occupancy;
-        if let (Some(t), Some(grid)) = (o.touched.take(), o.grid.as_mut())
+        if let (Some(t), Some(index)) = (o.touched.take(), o.index.as_mut())
             && let Some(c) = self.companies.get(t)
+            && let Some(old) = o.boxes.get_mut(t)
         {
-            grid.file(t, Bounds::of_base(&c.base(&self.scenario)));
+            let new = Bounds::of_base(&c.base(&self.scenario));
+            index.remove(*old, t);
+            index.insert(new, t);
+            *old = new;
             if let Some(f) = o.filed.get_mut(t) {
                 *f = (c.at, c.facing);
             }
@@ -73,13 +80,17 @@ impl State {
     /// for the caller's exact test.
     pub fn near(&self, area: &Bounds, d: f64) -> Vec<&Company> {
         let o = &self.occupancy;
-        let Some(grid) = o.grid.as_ref().filter(|g| g.len() == self.companies.len()) else {
+        let Some(index) = o
+            .index
+            .as_ref()
+            .filter(|_| o.boxes.len() == self.companies.len())
+        else {
             return self.companies.iter().collect();
         };
         debug_assert!(self.filed_truly(), "a company moved outside company_mut");
         // Box gaps are rounded like any other: a hair more than `d` keeps
         // every company whose exact distance is `d`.
-        let mut slots = grid.near(area, d + 1e-6);
+        let mut slots = index.near(area, d + 1e-6);
         if let Some(t) = o.touched
             && let Err(at) = slots.binary_search(&t)
         {

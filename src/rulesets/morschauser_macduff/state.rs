@@ -220,7 +220,7 @@ impl State {
         self.companies.iter().find(|c| c.id == id)
     }
     /// The company to change. Every move goes through here, so that the
-    /// grid of where companies stand stays true (`occupancy.rs`).
+    /// index of where companies stand stays true (`occupancy.rs`).
     pub fn company_mut(&mut self, id: &str) -> Option<&mut Company> {
         let i = self.companies.iter().position(|c| c.id == id)?;
         self.touch(i);
