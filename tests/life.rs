@@ -550,5 +550,11 @@ fn resign(dir: &Path, key: &str) {
     for name in m.files.keys() {
         files.insert(name.clone(), std::fs::read(dir.join(name)).unwrap());
     }
-    galloper::game::archive::write_folder(dir, &files, key).unwrap();
+    galloper::game::archive::write_folder(
+        dir,
+        &files,
+        key,
+        galloper::game::archive::Durability::Synced,
+    )
+    .unwrap();
 }

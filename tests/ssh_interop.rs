@@ -521,7 +521,14 @@ proptest! {
         }
         armored.push_str("-----END SSH SIGNATURE-----\n");
         let result = verify(&pair.public_line, ORDERS_NAMESPACE, ORDERS, &armored);
-        if armored != *signature {
+        // Base64 leaves a few bits unused at the end: an edit there
+        // changes the text but not the signature it decodes to.
+        let blob = |pem: &str| {
+            ssh_key::SshSig::from_pem(pem)
+                .ok()
+                .and_then(|s| s.to_pem(ssh_key::LineEnding::LF).ok())
+        };
+        if blob(&armored).is_none() || blob(&armored) != blob(signature) {
             prop_assert!(result.is_err(), "accepted {armored}");
         }
     }

@@ -1,6 +1,8 @@
 //! The public archive of a game: everything a third party needs to check
 //! every die, signed by the server. Secrets go in `sealed/` when the game ends.
 
+pub use super::folder;
+pub use super::folder::{Durability, Staging};
 use crate::dice::DieRecord;
 use crate::event::{Event, Visibility};
 use crate::sig;
@@ -8,7 +10,6 @@ use crate::view::{MapView, Panel};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// `game.yaml`: who plays, by which rules, and the server's key.
@@ -113,7 +114,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             format!("{} names no file", path.display()),
         )
     })?;
-    write_synced(dir, &[(name, bytes)])
+    folder::write_batch(dir, &[(name, bytes)], Durability::Synced)
 }
 
 /// Write several files of one folder, each atomically as [`write_atomic`]
@@ -126,30 +127,7 @@ pub fn write_files(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> std::io::Re
         .iter()
         .map(|(n, b)| (n.as_str(), b.as_slice()))
         .collect();
-    write_synced(dir, &files)
-}
-
-fn write_synced(dir: &Path, files: &[(&str, &[u8])]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let mut renames = Vec::with_capacity(files.len());
-    for (name, bytes) in files {
-        let path = dir.join(name);
-        let tmp = dir.join(format!(
-            ".{}.tmp",
-            path.file_name().and_then(|n| n.to_str()).unwrap_or("file")
-        ));
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        renames.push((tmp, path));
-    }
-    for (tmp, path) in renames {
-        std::fs::rename(&tmp, &path)?;
-    }
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    folder::write_batch(dir, &files, Durability::Synced)
 }
 
 /// Write `name` and its detached server signature `name.sig`.
@@ -163,65 +141,30 @@ pub fn write_signed(
     // One folder sync for both; the file is renamed before its signature,
     // as before, so a crash between leaves a file whose signature is missing
     // (written again on the next try), never a signature of nothing.
-    write_synced(
+    folder::write_batch(
         dir,
         &[
             (name, bytes),
             (&format!("{name}.sig"), signature.as_bytes()),
         ],
+        Durability::Synced,
     )?;
     Ok(())
 }
 
-/// Write the files of a folder with its signed manifest, all synced by one
-/// folder sync: each file's data is synced before any rename, and the
-/// manifest and its signature are renamed last.
+/// Write the files of a folder with its signed manifest in one batch
+/// ([`Staging`]): the manifest and its signature come last.
 pub fn write_folder(
     dir: &Path,
     files: &BTreeMap<String, Vec<u8>>,
     server_private: &str,
+    durability: Durability,
 ) -> anyhow::Result<()> {
-    let (manifest, signature) = signed_manifest(files, server_private)?;
-    let mut all: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(n, b)| (n.as_str(), b.as_slice()))
-        .collect();
-    all.push(("manifest.yaml", manifest.as_bytes()));
-    all.push(("manifest.yaml.sig", signature.as_bytes()));
-    write_synced(dir, &all)?;
-    Ok(())
-}
-
-/// Write the signed manifest of files already written (and synced) in `dir`.
-pub fn write_manifest(
-    dir: &Path,
-    files: &BTreeMap<String, Vec<u8>>,
-    server_private: &str,
-) -> anyhow::Result<()> {
-    let (manifest, signature) = signed_manifest(files, server_private)?;
-    write_synced(
-        dir,
-        &[
-            ("manifest.yaml", manifest.as_bytes()),
-            ("manifest.yaml.sig", signature.as_bytes()),
-        ],
-    )?;
-    Ok(())
-}
-
-/// The manifest of `files` (name to SHA-256) and its server signature.
-fn signed_manifest(
-    files: &BTreeMap<String, Vec<u8>>,
-    server_private: &str,
-) -> anyhow::Result<(String, String)> {
-    let manifest = crate::yaml::to_string(&Manifest {
-        files: files
-            .iter()
-            .map(|(name, bytes)| (name.clone(), sha256_hex(bytes)))
-            .collect(),
-    })?;
-    let signature = sig::sign(server_private, sig::REPORT_NAMESPACE, manifest.as_bytes())?;
-    Ok((manifest, signature))
+    let mut s = Staging::new(dir, durability)?;
+    for (name, bytes) in files {
+        s.stage(name, bytes)?;
+    }
+    s.finish_signed(server_private)
 }
 
 /// The events the public may read.

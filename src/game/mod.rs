@@ -6,6 +6,7 @@ pub mod admin;
 pub mod archive;
 pub mod audit;
 pub mod command;
+pub mod folder;
 pub mod life;
 pub mod report;
 pub mod schedule;
@@ -309,9 +310,14 @@ impl Server {
     }
 
     fn publish_notice(&self, step: &StepRow) -> anyhow::Result<()> {
-        let dir = archive::step_dir(&self.archive_dir(&step.game), step.step);
-        archive::write_atomic(&dir.join("notice.yaml"), step.notice.as_bytes())?;
-        archive::write_atomic(&dir.join("notice.yaml.sig"), step.notice_sig.as_bytes())?;
+        archive::folder::write_batch(
+            &archive::step_dir(&self.archive_dir(&step.game), step.step),
+            &[
+                ("notice.yaml", step.notice.as_bytes()),
+                ("notice.yaml.sig", step.notice_sig.as_bytes()),
+            ],
+            archive::Durability::Synced,
+        )?;
         Ok(())
     }
 
@@ -524,23 +530,33 @@ impl Server {
             (&open, &stored, &dice_inputs),
             next.as_ref(),
         )?;
-        let (mut files, archive_svg) = self.step_files(&reading, &open, &stored, &dice_inputs)?;
-        let (rendered, archive_png) = report::render_all(&reading, &g, &archive_svg)?;
+        let (files, archive_svg) = self.step_files(&reading, &open, &stored, &dice_inputs)?;
+        // The public archive first, the store's commit after: a crash in
+        // between leaves the step open, and resolving it again writes the
+        // same folder (same secrets, same orders, same files). The other
+        // order lost the step's folder for good when killed in between.
+        // Its files and the next notice are written while the map is drawn.
+        let dir = archive::step_dir(&self.archive_dir(game), open.step);
+        let (rendered, archive_png, mut staging) =
+            report::render_all(&reading, &g, &archive_svg, || {
+                if let Some(n) = &next {
+                    self.publish_notice(n)?;
+                }
+                let mut staging = archive::Staging::new(&dir, archive::Durability::Synced)?;
+                for (name, bytes) in &files {
+                    staging.stage(name, bytes)?;
+                }
+                Ok(staging)
+            })?;
+        staging.stage("map.png", &archive_png)?;
+        let mut files = files;
         files.insert("map.png".into(), archive_png);
         let mut mails = match &self.mail {
             Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered, &files)?,
             None => Vec::new(),
         };
         admin::rerun_ids(&self.archive_dir(game), open.step, &mut mails);
-        // The public archive first, the store's commit after: a crash in
-        // between leaves the step open, and resolving it again writes the
-        // same folder (same secrets, same orders, same files). The other
-        // order lost the step's folder for good when killed in between.
-        let dir = archive::step_dir(&self.archive_dir(game), open.step);
-        archive::write_folder(&dir, &files, &self.key.private_openssh)?;
-        if let Some(n) = &next {
-            self.publish_notice(n)?;
-        }
+        staging.finish_signed(&self.key.private_openssh)?;
         self.store
             .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
         if next.is_none() {
@@ -657,6 +673,7 @@ impl Server {
                 &archive::sealed_dir(&root, step.step),
                 &files,
                 &self.key.private_openssh,
+                archive::Durability::Synced,
             )?;
         }
         Ok(())

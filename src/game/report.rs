@@ -276,14 +276,16 @@ impl Rendered {
 }
 
 /// Every side's report and the public one, rendered, by reader label; and
-/// the PNG of `archive_svg` (the archive's map). Each distinct map starts
-/// drawing on its own thread as soon as its SVG exists, and the reports'
-/// views, HTML and text are made meanwhile: rasterising is most of a step.
-pub fn render_all(
+/// the PNG of `archive_svg` (the archive's map); and what `meanwhile`
+/// gave. Each distinct map starts drawing on its own thread as soon as its
+/// SVG exists, and the reports' views, HTML and text are made meanwhile,
+/// then `meanwhile` runs: rasterising is the longest part of a step.
+pub fn render_all<T>(
     reading: &StepReading,
     g: &GameRow,
     archive_svg: &str,
-) -> anyhow::Result<(std::collections::BTreeMap<String, Rendered>, Vec<u8>)> {
+    meanwhile: impl FnOnce() -> anyhow::Result<T>,
+) -> anyhow::Result<(std::collections::BTreeMap<String, Rendered>, Vec<u8>, T)> {
     let mut readers: Vec<Viewer> = reading
         .rules
         .sides(&g.scenario)?
@@ -302,6 +304,7 @@ pub fn render_all(
             let text = render::report_text(&view)?;
             views.push((viewer.label(), view, key, html, text));
         }
+        let other = meanwhile()?;
         let pngs = easel.finish()?;
         let png_of = |key: &str, what: &str| {
             pngs.get(key)
@@ -322,7 +325,7 @@ pub fn render_all(
                 },
             );
         }
-        Ok((out, archive_png))
+        Ok((out, archive_png, other))
     })
 }
 
@@ -379,7 +382,12 @@ pub fn write_reports(
 ) -> anyhow::Result<()> {
     for (reader, r) in rendered {
         let dir = report_dir(outbox, &g.id, step.step, reader);
-        archive::write_folder(&dir, &rendered_files(r), server.private_key())?;
+        archive::write_folder(
+            &dir,
+            &rendered_files(r),
+            server.private_key(),
+            archive::Durability::Rebuildable,
+        )?;
     }
     Ok(())
 }
