@@ -196,7 +196,7 @@ fn demo_games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<(
             ),
         );
         // 3. The step against its primitives, measured now on its inputs.
-        let rasters = sides.len() + 2;
+        let rasters = ph.maps;
         let prim = primitives::measure(
             &ph.inputs,
             ph.signatures,
@@ -218,9 +218,10 @@ fn demo_games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<(
             "whole step / sum of its primitives",
             format!("{:.1}x", full.median() / prim.sum().max(1e-9)),
             format!(
-                "{} / {}; PNGs = {} readers + the archive map",
+                "{} / {}; {} distinct map(s) for {} readers and the archive, each drawn once",
                 human(full.median()),
                 human(prim.sum()),
+                ph.maps,
                 sides.len() + 1
             ),
         );

@@ -25,6 +25,9 @@ pub struct Phases {
     pub dice: usize,
     /// The map of the measured view, as SVG.
     pub svg: String,
+    /// The distinct maps of the step (every reader's and the archive's):
+    /// how many rasterisations the step needs.
+    pub maps: usize,
 }
 
 /// The middle one of the game's resolved steps that owed turn orders.
@@ -168,6 +171,15 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
     }
     let svg = render::map_svg(&map)?;
     let dice = resolved.dice.len();
+    let mut maps = std::collections::BTreeSet::new();
+    for reader in sides.iter().cloned().map(Viewer::Side).chain([Viewer::Public]) {
+        let v = crate::game::report::build(p.rules, &p.game, &row, &res, &inputs, next.as_ref(), &reader)?;
+        maps.insert(render::report_svg(&v)?);
+    }
+    // The archive's map, as `Server::step_files` draws it.
+    let mut public = p.rules.view(&res.state_after, &Viewer::Public)?;
+    public.map.title = render::step_title(&p.game, row.step, &heading);
+    maps.insert(render::map_svg(&public.map)?);
     let mut all = mails.concat();
     all.extend_from_slice(row.state_before.as_bytes());
     Ok(Phases {
@@ -178,5 +190,6 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
         signatures: orders.len(),
         dice,
         svg,
+        maps: maps.len(),
     })
 }
