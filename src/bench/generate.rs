@@ -35,10 +35,17 @@ measure: {{unit: base_width, base_width: 1, base_depth: 0.75}}\nsides:\n"
     s
 }
 
+/// Rows of a generated Maurice Lite army in the scaling runs: the same
+/// depth at every size, so that the mix of front-rank units (a target
+/// straight ahead) and rear-rank ones (which sweep the 45-degree arc for
+/// one) is the same and the growth is the rules' own.
+const MAURICE_ROWS: usize = 6;
+
 /// Where Maurice Lite unit `i` of side `index` deploys (front-edge centre),
-/// rows from the front of its zone backwards, in its own third of the table.
+/// in [`MAURICE_ROWS`] rows from the front of its zone backwards, in its own
+/// third of the table.
 pub fn maurice_place(n: usize, index: usize, i: usize) -> (f64, f64) {
-    let per_row = n.clamp(1, MAURICE_ROW);
+    let per_row = n.div_ceil(MAURICE_ROWS).clamp(1, MAURICE_ROW);
     let (row, col) = (i / per_row, i % per_row);
     let x = 7.0 + col as f64 * 5.0;
     let depth = 0.5 + row as f64 * MAURICE_ROW_GAP;

@@ -137,7 +137,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
         command.push_str(&format!(" --write {}", path.display()));
         let md = r.markdown(&Machine::here(), &command);
-        std::fs::write(path, md).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
+        let old = std::fs::read_to_string(path).unwrap_or_default();
+        std::fs::write(path, report::splice(&old, &md))
+            .map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
         println!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -74,6 +74,22 @@ impl Report {
     }
 }
 
+const BEGIN: &str = "<!-- bench:begin -->";
+const END: &str = "<!-- bench:end -->";
+
+/// The file's text with the run's markdown put between its bench markers,
+/// so that words written around the tables survive a new run; the markdown
+/// alone, between markers, when the file has none.
+pub fn splice(old: &str, generated: &str) -> String {
+    let block = format!("{BEGIN}\n{generated}{END}\n");
+    match (old.find(BEGIN), old.find(END)) {
+        (Some(a), Some(b)) if a < b => {
+            format!("{}{block}{}", &old[..a], old[b + END.len()..].trim_start_matches('\n'))
+        }
+        _ => block,
+    }
+}
+
 /// What the figures were measured on.
 pub struct Machine {
     pub cpu: String,
@@ -113,5 +129,18 @@ impl Machine {
                 "release"
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_replaces_only_what_lies_between_the_markers() {
+        let old = format!("# Notes\nkept\n{BEGIN}\nold table\n{END}\nafter\n");
+        let new = splice(&old, "new table\n");
+        assert_eq!(new, format!("# Notes\nkept\n{BEGIN}\nnew table\n{END}\nafter\n"));
+        assert_eq!(splice("", "t\n"), format!("{BEGIN}\nt\n{END}\n"));
     }
 }
