@@ -244,6 +244,12 @@ pub trait LoadedState {
     fn view(&self, viewer: &Viewer) -> Sight;
     fn orders_template(&self, side: &SideId) -> Option<String>;
     fn outcome(&self) -> Option<Outcome>;
+    /// Parse each side's `orders:` block and resolve the step from this state.
+    fn resolve(
+        &self,
+        orders: &BySide<serde_yaml::Value>,
+        dice: &mut Dice,
+    ) -> Result<TextResolution, RulesetError>;
 }
 
 struct Loaded<'a, R: Ruleset> {
@@ -275,6 +281,23 @@ impl<R: Ruleset> LoadedState for Loaded<'_, R> {
     }
     fn outcome(&self) -> Option<Outcome> {
         Ruleset::outcome(self.rules, &self.state)
+    }
+    fn resolve(
+        &self,
+        orders: &BySide<serde_yaml::Value>,
+        dice: &mut Dice,
+    ) -> Result<TextResolution, RulesetError> {
+        let mut typed = BySide::new();
+        for (side, v) in orders {
+            typed.insert(side.clone(), parse_orders::<R>(v)?);
+        }
+        let res = Ruleset::resolve(self.rules, &self.state, &typed, dice);
+        Ok(TextResolution {
+            state: state_to_yaml(&res.state)?,
+            events: res.events,
+            dice: dice.take_log(),
+            outcome: res.outcome,
+        })
     }
 }
 
@@ -327,18 +350,7 @@ impl<R: Ruleset> AnyRuleset for R {
         orders: &BySide<serde_yaml::Value>,
         dice: &mut Dice,
     ) -> Result<TextResolution, RulesetError> {
-        let state = parse_state::<R>(state)?;
-        let mut typed = BySide::new();
-        for (side, v) in orders {
-            typed.insert(side.clone(), parse_orders::<R>(v)?);
-        }
-        let res = Ruleset::resolve(self, &state, &typed, dice);
-        Ok(TextResolution {
-            state: state_to_yaml(&res.state)?,
-            events: res.events,
-            dice: dice.take_log(),
-            outcome: res.outcome,
-        })
+        self.load(state)?.resolve(orders, dice)
     }
     fn view(&self, state: &str, viewer: &Viewer) -> Result<Sight, RulesetError> {
         Ok(self.load(state)?.view(viewer))

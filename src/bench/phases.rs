@@ -172,8 +172,21 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
     let svg = render::map_svg(&map)?;
     let dice = resolved.dice.len();
     let mut maps = std::collections::BTreeSet::new();
-    for reader in sides.iter().cloned().map(Viewer::Side).chain([Viewer::Public]) {
-        let v = crate::game::report::build(p.rules, &p.game, &row, &res, &inputs, next.as_ref(), &reader)?;
+    for reader in sides
+        .iter()
+        .cloned()
+        .map(Viewer::Side)
+        .chain([Viewer::Public])
+    {
+        let v = crate::game::report::build(
+            p.rules,
+            &p.game,
+            &row,
+            &res,
+            &inputs,
+            next.as_ref(),
+            &reader,
+        )?;
         maps.insert(render::report_svg(&v)?);
     }
     // The archive's map, as `Server::step_files` draws it.

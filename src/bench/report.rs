@@ -84,7 +84,11 @@ pub fn splice(old: &str, generated: &str) -> String {
     let block = format!("{BEGIN}\n{generated}{END}\n");
     match (old.find(BEGIN), old.find(END)) {
         (Some(a), Some(b)) if a < b => {
-            format!("{}{block}{}", &old[..a], old[b + END.len()..].trim_start_matches('\n'))
+            format!(
+                "{}{block}{}",
+                &old[..a],
+                old[b + END.len()..].trim_start_matches('\n')
+            )
         }
         _ => block,
     }
@@ -140,7 +144,10 @@ mod tests {
     fn a_run_replaces_only_what_lies_between_the_markers() {
         let old = format!("# Notes\nkept\n{BEGIN}\nold table\n{END}\nafter\n");
         let new = splice(&old, "new table\n");
-        assert_eq!(new, format!("# Notes\nkept\n{BEGIN}\nnew table\n{END}\nafter\n"));
+        assert_eq!(
+            new,
+            format!("# Notes\nkept\n{BEGIN}\nnew table\n{END}\nafter\n")
+        );
         assert_eq!(splice("", "t\n"), format!("{BEGIN}\nt\n{END}\n"));
     }
 }

@@ -14,7 +14,7 @@ pub mod store;
 
 use crate::dice::{Dice, StreamKind, protocol};
 use crate::envelope::{self, Problem};
-use crate::ruleset::{AnyRuleset, Due};
+use crate::ruleset::{AnyRuleset, Due, LoadedState};
 use crate::rulesets;
 use crate::side::{BySide, SideId};
 use crate::sig;
@@ -500,7 +500,8 @@ impl Server {
         let Some(open) = self.store.open_step(game)? else {
             return Ok(None);
         };
-        let due = rules.due(&open.state_before)?;
+        let before = rules.load(&open.state_before)?;
+        let due = before.due();
         if due.owed.is_empty() {
             return Ok(None);
         }
@@ -509,7 +510,8 @@ impl Server {
             return Ok(None);
         }
         let sides = rules.sides(&g.scenario)?;
-        let (result, mut dice_inputs) = resolve_step(rules, &sides, &open, &orders)?;
+        let (result, mut dice_inputs) = resolve_loaded(&*before, &sides, &open, &orders)?;
+        drop(before);
         self.mark_applied(game, open.step, &mut dice_inputs, &orders)?;
         let state_after = result.state.clone();
         let after = rules.load(&state_after)?;
@@ -769,6 +771,16 @@ pub fn resolve_step(
     step: &StepRow,
     orders: &BTreeMap<SideId, OrdersRow>,
 ) -> anyhow::Result<(crate::ruleset::TextResolution, DiceInputs)> {
+    resolve_loaded(&*rules.load(&step.state_before)?, sides, step, orders)
+}
+
+/// [`resolve_step`] from the step's state already parsed.
+pub fn resolve_loaded(
+    before: &dyn LoadedState,
+    sides: &[SideId],
+    step: &StepRow,
+    orders: &BTreeMap<SideId, OrdersRow>,
+) -> anyhow::Result<(crate::ruleset::TextResolution, DiceInputs)> {
     let inputs = dice_inputs_for(step, orders, sides);
     let mut dice = Dice::from_seeds(inputs.public_seed, inputs.hidden_seed);
     let mut values: BySide<serde_yaml::Value> = BySide::new();
@@ -777,7 +789,7 @@ pub fn resolve_step(
             .map_err(|p| anyhow!("stored orders do not parse: {p}"))?;
         values.insert(side.clone(), env.orders);
     }
-    let res = rules.resolve(&step.state_before, &values, &mut dice)?;
+    let res = before.resolve(&values, &mut dice)?;
     Ok((res, inputs))
 }
 
