@@ -57,7 +57,8 @@ fn quick_bench_prints_every_row() {
         assert!(text.contains(row), "no row {row:?} in:\n{text}");
     }
     let written = std::fs::read_to_string(&md).expect("the markdown is written");
-    assert!(written.starts_with("# Performance"));
+    assert!(written.starts_with("<!-- bench:begin -->\n# Performance"));
+    assert!(written.ends_with("<!-- bench:end -->\n"));
     assert!(written.contains("cargo run --release -- bench"));
     assert!(written.contains("| intake throughput"));
     // Ten accepted of ten: the intake took every orders mail.

@@ -2,10 +2,14 @@
 //! sign` too), refusals that say why, resolution, the archive and its audit,
 //! and an archive tampered with five ways.
 
+#[path = "support/resign.rs"]
+mod resign;
+
 use galloper::envelope;
 use galloper::game::{PlayerSpec, Refusal, Server, audit};
 use galloper::side::SideId;
 use galloper::sig;
+use resign::resign;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -226,24 +230,6 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(&p, to.join(e.file_name())).unwrap();
         }
     }
-}
-
-/// A dishonest server can re-sign what it changes: the audit must still see it.
-fn resign(dir: &Path, key: &str) {
-    let m: galloper::game::archive::Manifest =
-        galloper::yaml::from_str(&std::fs::read_to_string(dir.join("manifest.yaml")).unwrap())
-            .unwrap();
-    let mut files = std::collections::BTreeMap::new();
-    for name in m.files.keys() {
-        files.insert(name.clone(), std::fs::read(dir.join(name)).unwrap());
-    }
-    galloper::game::archive::write_folder(
-        dir,
-        &files,
-        key,
-        galloper::game::archive::Durability::Synced,
-    )
-    .unwrap();
 }
 
 /// Change the hex digit right after `marker`.

@@ -3,6 +3,9 @@
 //! time zones, a game master's extension, a pause, and the audit of a game
 //! whose orders the server applied.
 
+#[path = "support/resign.rs"]
+mod resign;
+
 use galloper::envelope;
 use galloper::game::life::Life;
 use galloper::game::schedule::MissedPolicy;
@@ -12,8 +15,9 @@ use galloper::mail::compose::Party;
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
 use galloper::view::Viewer;
+use resign::resign;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const GAME: &str = "g1";
 
@@ -539,22 +543,4 @@ fn the_audit_replays_a_game_whose_orders_the_server_applied() {
 /// A wrapped plain-text report as one line per paragraph's words.
 fn unwrapped(txt: &str) -> String {
     txt.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Re-sign a folder's manifest, as a dishonest server could.
-fn resign(dir: &Path, key: &str) {
-    let m: galloper::game::archive::Manifest =
-        galloper::yaml::from_str(&std::fs::read_to_string(dir.join("manifest.yaml")).unwrap())
-            .unwrap();
-    let mut files = BTreeMap::new();
-    for name in m.files.keys() {
-        files.insert(name.clone(), std::fs::read(dir.join(name)).unwrap());
-    }
-    galloper::game::archive::write_folder(
-        dir,
-        &files,
-        key,
-        galloper::game::archive::Durability::Synced,
-    )
-    .unwrap();
 }

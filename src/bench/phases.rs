@@ -4,6 +4,7 @@
 
 use super::play::{Played, Signed};
 use super::stats::{Samples, repeat};
+use crate::game::report::StepReading;
 use crate::game::store::{OrdersRow, StepRow};
 use crate::mail::compose::{self, Party, ReportMail, Thread};
 use crate::mail::inbound::{self, Limits};
@@ -112,15 +113,7 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
     rows.push(("resolve", t));
     let viewer = Viewer::Side(side.clone());
     let (t, view) = repeat(reps, || {
-        crate::game::report::build(
-            p.rules,
-            &p.game,
-            &row,
-            &res,
-            &inputs,
-            next.as_ref(),
-            &viewer,
-        )
+        StepReading::new(p.rules, &p.game, &row, &res, &inputs, next.as_ref())?.report(&viewer)
     })?;
     rows.push(("view (ruleset view and report model)", t));
     let (t, html) = repeat(reps, || {
@@ -172,22 +165,14 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
     let svg = render::map_svg(&map)?;
     let dice = resolved.dice.len();
     let mut maps = std::collections::BTreeSet::new();
+    let reading = StepReading::new(p.rules, &p.game, &row, &res, &inputs, next.as_ref())?;
     for reader in sides
         .iter()
         .cloned()
         .map(Viewer::Side)
         .chain([Viewer::Public])
     {
-        let v = crate::game::report::build(
-            p.rules,
-            &p.game,
-            &row,
-            &res,
-            &inputs,
-            next.as_ref(),
-            &reader,
-        )?;
-        maps.insert(render::report_svg(&v)?);
+        maps.insert(render::report_svg(&reading.report(&reader)?)?);
     }
     // The archive's map, as `Server::step_files` draws it.
     let mut public = p.rules.view(&res.state_after, &Viewer::Public)?;
