@@ -68,7 +68,23 @@ pub fn morschauser(n: usize) -> String {
 
 /// [`morschauser`] lasting `turns` turns.
 pub fn morschauser_for(n: usize, turns: u32) -> String {
-    let per_row = n.clamp(1, MORSCHAUSER_ROW);
+    morschauser_in_rows(n, turns, n.clamp(1, MORSCHAUSER_ROW))
+}
+
+/// Rows of a generated Morschauser army in the scaling runs: the same depth
+/// at every size (as [`MAURICE_ROWS`]), so the growth is the rules' own.
+const MORSCHAUSER_ROWS: usize = 4;
+
+/// [`morschauser`] in [`MORSCHAUSER_ROWS`] rows, for the scaling runs.
+pub fn morschauser_deep(n: usize) -> String {
+    morschauser_in_rows(
+        n,
+        10,
+        n.div_ceil(MORSCHAUSER_ROWS).clamp(1, MORSCHAUSER_ROW),
+    )
+}
+
+fn morschauser_in_rows(n: usize, turns: u32, per_row: usize) -> String {
     let rows = n.div_ceil(per_row);
     let width = per_row as f64 * 3.5 + 10.0;
     let back = 4.0 * rows as f64;

@@ -192,7 +192,7 @@ pub fn maurice_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Val
 pub fn morschauser_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
     let rules: &dyn AnyRuleset = &MorschauserMacduff;
     let mut player = crate::rulesets::morschauser_macduff::demo::Player;
-    let mut state = rules.start(&generate::morschauser(n))?;
+    let mut state = rules.start(&generate::morschauser_deep(n))?;
     for _ in 0..4 {
         let due = rules.due(&state)?;
         let mut orders = BySide::new();
