@@ -394,11 +394,7 @@ pub fn write_reports(
 
 /// Render a report into a folder.
 pub fn write_view(dir: &Path, view: &ReportView) -> anyhow::Result<()> {
-    write_rendered(dir, &Rendered::new(view.clone())?)
-}
-
-fn write_rendered(dir: &Path, r: &Rendered) -> anyhow::Result<()> {
-    archive::write_files(dir, &rendered_files(r))?;
+    archive::write_files(dir, &rendered_files(&Rendered::new(view.clone())?))?;
     Ok(())
 }
 

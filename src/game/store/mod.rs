@@ -304,17 +304,8 @@ impl Store {
     /// Record accepted orders; returns the sha256 of the orders they replace.
     pub fn accept_orders(&mut self, o: &OrdersRow) -> Result<Option<String>> {
         let tx = self.conn.savepoint()?;
-        let replaced: Option<String> = tx
-            .query_row(
-                "SELECT sha256 FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 ORDER BY seq DESC LIMIT 1",
-                params![o.game, o.step, o.side.as_str()],
-                |r| r.get(0),
-            )
-            .optional()?;
-        tx.execute(
-            "INSERT INTO orders (game, step, side, file_name, text, signature, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![o.game, o.step, o.side.as_str(), o.file_name, o.text, o.signature, o.sha256],
-        )?;
+        let replaced = latest_sha256(&tx, &o.game, o.step, &o.side)?;
+        insert_orders(&tx, o)?;
         tx.commit()?;
         Ok(replaced)
     }
@@ -439,6 +430,14 @@ fn latest_sha256(
         .optional()?)
 }
 
+fn insert_orders(conn: &rusqlite::Connection, o: &OrdersRow) -> Result<()> {
+    conn.execute(
+        "INSERT INTO orders (game, step, side, file_name, text, signature, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![o.game, o.step, o.side.as_str(), o.file_name, o.text, o.signature, o.sha256],
+    )?;
+    Ok(())
+}
+
 fn insert_outbox(tx: &rusqlite::Connection, m: &OutboxRow) -> Result<()> {
     // A mail with the same Message-ID is the same mail: it is queued once.
     tx.execute(
@@ -519,10 +518,7 @@ impl Store {
         let mut replaced = Vec::new();
         for o in orders {
             let old = latest_sha256(&tx, &o.game, o.step, &o.side)?;
-            tx.execute(
-                "INSERT INTO orders (game, step, side, file_name, text, signature, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![o.game, o.step, o.side.as_str(), o.file_name, o.text, o.signature, o.sha256],
-            )?;
+            insert_orders(&tx, o)?;
             replaced.push(old);
         }
         for m in mails {
