@@ -550,6 +550,13 @@ impl Server {
                 }
                 Ok(staging)
             })?;
+        // The reports folders can be made again from the store, so they are
+        // written beside the archive's last files and the store's commit
+        // rather than after them: nothing reads them back.
+        let reports = report::write_reports_aside(
+            &self.key.private_openssh,
+            report::reports_folders(&g, &open, &rendered, outbox),
+        );
         staging.stage("map.png", &archive_png)?;
         let mut files = files;
         files.insert("map.png".into(), archive_png);
@@ -564,7 +571,9 @@ impl Server {
         if next.is_none() {
             self.seal(game)?;
         }
-        report::write_reports(self, &g, &open, &rendered, outbox)?;
+        reports
+            .join()
+            .map_err(|_| anyhow!("writing the reports folders panicked"))??;
         Ok(Some(Resolved {
             game: game.into(),
             step: open.step,

@@ -372,24 +372,38 @@ impl<'scope, 'env> Easel<'scope, 'env> {
     }
 }
 
-/// Write every rendered report into the outbox folder, signed.
-pub fn write_reports(
-    server: &Server,
+/// Each reader's report folder of a step, with its files.
+pub fn reports_folders(
     g: &GameRow,
     step: &StepRow,
     rendered: &std::collections::BTreeMap<String, Rendered>,
     outbox: &Path,
-) -> anyhow::Result<()> {
-    for (reader, r) in rendered {
-        let dir = report_dir(outbox, &g.id, step.step, reader);
-        archive::write_folder(
-            &dir,
-            &rendered_files(r),
-            server.private_key(),
-            archive::Durability::Rebuildable,
-        )?;
-    }
-    Ok(())
+) -> Vec<(PathBuf, std::collections::BTreeMap<String, Vec<u8>>)> {
+    rendered
+        .iter()
+        .map(|(reader, r)| {
+            (
+                report_dir(outbox, &g.id, step.step, reader),
+                rendered_files(r),
+            )
+        })
+        .collect()
+}
+
+/// Write the reports folders on a thread of their own, each with its signed
+/// manifest. They are [`archive::Durability::Rebuildable`]: `galloper
+/// render` makes them again from the store.
+pub fn write_reports_aside(
+    server_private: &str,
+    folders: Vec<(PathBuf, std::collections::BTreeMap<String, Vec<u8>>)>,
+) -> std::thread::JoinHandle<anyhow::Result<()>> {
+    let key = server_private.to_string();
+    std::thread::spawn(move || {
+        for (dir, files) in &folders {
+            archive::write_folder(dir, files, &key, archive::Durability::Rebuildable)?;
+        }
+        Ok(())
+    })
 }
 
 /// Render a report into a folder.
