@@ -10,6 +10,7 @@ pub mod folder;
 pub mod life;
 pub mod report;
 pub mod schedule;
+mod states;
 pub mod store;
 
 use crate::dice::{Dice, StreamKind, protocol};
@@ -91,6 +92,7 @@ pub struct Server {
     store: Store,
     key: sig::KeyPair,
     mail: Option<MailSettings>,
+    states: states::States,
 }
 
 /// Who the server's mail comes from; set by the daemon, so that resolving a
@@ -159,6 +161,7 @@ impl Server {
             store,
             key,
             mail: None,
+            states: states::States::default(),
         })
     }
 
@@ -331,7 +334,7 @@ impl Server {
             .ok_or_else(|| anyhow!("game {game} uses unknown ruleset {}", g.ruleset))?;
         match self.store.open_step(game)? {
             Some(s) => {
-                let due = rules.due(&s.state_before)?;
+                let due = self.states.load(rules, &s.state_before)?.due();
                 Ok(Some((s, due)))
             }
             None => Ok(None),
@@ -414,8 +417,9 @@ impl Server {
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| Refusal::Server(format!("unknown ruleset {}", g.ruleset)))?;
         // One parse of the state for both questions.
-        let state = rules
-            .load(&open.state_before)
+        let state = self
+            .states
+            .load(rules, &open.state_before)
             .map_err(|e| Refusal::Server(e.to_string()))?;
         let due = state.due();
         if !due
@@ -500,7 +504,7 @@ impl Server {
         let Some(open) = self.store.open_step(game)? else {
             return Ok(None);
         };
-        let before = rules.load(&open.state_before)?;
+        let before = self.states.load(rules, &open.state_before)?;
         let due = before.due();
         if due.owed.is_empty() {
             return Ok(None);
@@ -514,7 +518,14 @@ impl Server {
         drop(before);
         self.mark_applied(game, open.step, &mut dice_inputs, &orders)?;
         let state_after = result.state.clone();
-        let after = rules.load(&state_after)?;
+        // Kept: the next step begins with this state.
+        let after = self.states.load(rules, &state_after)?;
+        // The archive's map is the step's one long job: it starts drawing
+        // first, and the rest of the step is made meanwhile.
+        let mut sight = after.view(&crate::view::Viewer::Public);
+        sight.map.title = crate::render::step_title(game, open.step, &due.heading);
+        let mut easel = report::Easel::default();
+        let archive_key = easel.draw(crate::render::map_svg(&sight.map)?);
         let next = match after.outcome() {
             Some(_) => None,
             None => Some(self.open_step_row(game, open.step + 1, &after.due(), &state_after)?),
@@ -532,15 +543,21 @@ impl Server {
             (&open, &stored, &dice_inputs),
             next.as_ref(),
         )?;
-        let (files, archive_svg) = self.step_files(&reading, &open, &stored, &dice_inputs)?;
+        let files = self.step_files(&reading, sight, (&open, &stored, &dice_inputs))?;
         // The public archive first, the store's commit after: a crash in
         // between leaves the step open, and resolving it again writes the
         // same folder (same secrets, same orders, same files). The other
         // order lost the step's folder for good when killed in between.
         // Its files and the next notice are written while the map is drawn.
         let dir = archive::step_dir(&self.archive_dir(game), open.step);
-        let (rendered, archive_png, mut staging) =
-            report::render_all(&reading, &g, &archive_svg, || {
+        let mut readers: Vec<crate::view::Viewer> = sides
+            .iter()
+            .cloned()
+            .map(crate::view::Viewer::Side)
+            .collect();
+        readers.push(crate::view::Viewer::Public);
+        let (rendered, mut pngs, mut staging) =
+            report::render_all(&reading, readers, easel, || {
                 if let Some(n) = &next {
                     self.publish_notice(n)?;
                 }
@@ -550,6 +567,9 @@ impl Server {
                 }
                 Ok(staging)
             })?;
+        let archive_png = pngs
+            .remove(&archive_key)
+            .ok_or_else(|| anyhow!("the archive's map was not rasterised"))?;
         // The reports folders can be made again from the store, so they are
         // written beside the archive's last files and the store's commit
         // rather than after them: nothing reads them back.
@@ -583,20 +603,17 @@ impl Server {
     }
 
     /// The public files of a resolved step, as the archive keeps them, but
-    /// for `map.png`: its SVG comes back to be rasterised with the reports'.
+    /// for `map.png`, drawn from `sight` (the public view, titled).
     fn step_files(
         &self,
         reading: &report::StepReading,
-        step: &StepRow,
-        res: &StepResult,
-        inputs: &DiceInputs,
-    ) -> anyhow::Result<(BTreeMap<String, Vec<u8>>, String)> {
+        sight: crate::ruleset::Sight,
+        (step, res, inputs): (&StepRow, &StepResult, &DiceInputs),
+    ) -> anyhow::Result<BTreeMap<String, Vec<u8>>> {
         let (events, dice) = (reading.events(), reading.dice());
-        let mut sight = reading.public_sight();
-        sight.map.title = crate::render::step_title(&step.game, step.step, reading.heading());
         let view = PublicView {
             heading: sight.heading,
-            map: sight.map.clone(),
+            map: sight.map,
             panels: sight.panels,
         };
         let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
@@ -633,7 +650,7 @@ impl Server {
             "state.sha256".into(),
             format!("{}\n", sha256_hex(res.state_after.as_bytes())).into_bytes(),
         );
-        Ok((files, crate::render::map_svg(&sight.map)?))
+        Ok(files)
     }
 
     /// Finish the sealing of a game that ended when a crash cut the sealing

@@ -92,7 +92,7 @@ pub struct StepReading<'a> {
     res: &'a StepResult,
     inputs: &'a DiceInputs,
     heading: String,
-    after: Box<dyn LoadedState + 'a>,
+    after: std::rc::Rc<dyn LoadedState + 'a>,
     next: Option<Next<'a>>,
     events: Vec<Event>,
     dice: Vec<DieRecord>,
@@ -111,7 +111,7 @@ impl<'a> StepReading<'a> {
             rules,
             game,
             rules.due(&step.state_before)?.heading,
-            rules.load(&res.state_after)?,
+            rules.load(&res.state_after)?.into(),
             (step, res, inputs),
             next,
         )
@@ -123,7 +123,7 @@ impl<'a> StepReading<'a> {
         rules: &'a dyn AnyRuleset,
         game: &'a str,
         heading: String,
-        after: Box<dyn LoadedState + 'a>,
+        after: std::rc::Rc<dyn LoadedState + 'a>,
         (step, res, inputs): (&'a StepRow, &'a StepResult, &'a DiceInputs),
         next: Option<&'a StepRow>,
     ) -> anyhow::Result<StepReading<'a>> {
@@ -149,22 +149,12 @@ impl<'a> StepReading<'a> {
         })
     }
 
-    /// The heading of the step that was resolved.
-    pub fn heading(&self) -> &str {
-        &self.heading
-    }
-
     pub fn events(&self) -> &[Event] {
         &self.events
     }
 
     pub fn dice(&self) -> &[DieRecord] {
         &self.dice
-    }
-
-    /// The public view of the state after the step (the archive's).
-    pub fn public_sight(&self) -> crate::ruleset::Sight {
-        self.after.view(&Viewer::Public)
     }
 
     /// One reader's report.
@@ -275,90 +265,77 @@ impl Rendered {
     }
 }
 
-/// Every side's report and the public one, rendered, by reader label; and
-/// the PNG of `archive_svg` (the archive's map); and what `meanwhile`
-/// gave. Each distinct map starts drawing on its own thread as soon as its
-/// SVG exists, and the reports' views, HTML and text are made meanwhile,
-/// then `meanwhile` runs: rasterising is the longest part of a step.
+/// Every reader's report, rendered, by reader label; and every map of
+/// `easel` (the archive's among them, started before the reading was made),
+/// by key; and what `meanwhile` gave. Each report's map joins the easel as
+/// soon as its SVG exists, and the reports' views, HTML and text are made
+/// meanwhile, then `meanwhile` runs: rasterising is the longest part of a
+/// step.
 pub fn render_all<T>(
     reading: &StepReading,
-    g: &GameRow,
-    archive_svg: &str,
+    readers: Vec<Viewer>,
+    mut easel: Easel,
     meanwhile: impl FnOnce() -> anyhow::Result<T>,
-) -> anyhow::Result<(std::collections::BTreeMap<String, Rendered>, Vec<u8>, T)> {
-    let mut readers: Vec<Viewer> = reading
-        .rules
-        .sides(&g.scenario)?
-        .into_iter()
-        .map(Viewer::Side)
-        .collect();
-    readers.push(Viewer::Public);
-    std::thread::scope(|scope| {
-        let mut easel = Easel::new(scope);
-        let archive_key = easel.draw(archive_svg.to_string());
-        let mut views = Vec::new();
-        for viewer in readers {
-            let view = reading.report(&viewer)?;
-            let key = easel.draw(render::report_svg(&view)?);
-            let html = render::report_html(&view)?;
-            let text = render::report_text(&view)?;
-            views.push((viewer.label(), view, key, html, text));
-        }
-        let other = meanwhile()?;
-        let pngs = easel.finish()?;
-        let png_of = |key: &str, what: &str| {
-            pngs.get(key)
-                .cloned()
-                .ok_or_else(|| anyhow::anyhow!("the map of {what} was not rasterised"))
-        };
-        let archive_png = png_of(&archive_key, "the archive")?;
-        let mut out = std::collections::BTreeMap::new();
-        for (label, view, key, html, text) in views {
-            let png = png_of(&key, &label)?;
-            out.insert(
-                label,
-                Rendered {
-                    html,
-                    text,
-                    png,
-                    view,
-                },
-            );
-        }
-        Ok((out, archive_png, other))
-    })
+) -> anyhow::Result<(ByReader, Maps, T)> {
+    let mut views = Vec::new();
+    for viewer in readers {
+        let view = reading.report(&viewer)?;
+        let svg = render::report_svg(&view)?;
+        let html = render::report_html_with_map(&view, &svg)?;
+        let key = easel.draw(svg);
+        let text = render::report_text(&view)?;
+        views.push((viewer.label(), view, key, html, text));
+    }
+    let other = meanwhile()?;
+    let pngs = easel.finish()?;
+    let mut out = std::collections::BTreeMap::new();
+    for (label, view, key, html, text) in views {
+        let png = pngs
+            .get(&key)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("the map of {label} was not rasterised"))?;
+        out.insert(
+            label,
+            Rendered {
+                html,
+                text,
+                png,
+                view,
+            },
+        );
+    }
+    Ok((out, pngs, other))
 }
+
+/// Rendered reports by reader label.
+pub type ByReader = std::collections::BTreeMap<String, Rendered>;
+/// PNG maps by the SHA-256 of their SVG (an [`Easel`]'s keys).
+pub type Maps = std::collections::BTreeMap<String, Vec<u8>>;
 
 /// Maps being rasterised, each distinct SVG (by SHA-256) once and on its
 /// own thread: readers who see the same table share one PNG, and each map
-/// is independent and pure.
-struct Easel<'scope, 'env> {
-    scope: &'scope std::thread::Scope<'scope, 'env>,
-    jobs: std::collections::BTreeMap<String, std::thread::ScopedJoinHandle<'scope, PngResult>>,
+/// is independent and pure. A thread owns its SVG, so a map can start
+/// before the rest of its step is made.
+#[derive(Default)]
+pub struct Easel {
+    jobs: std::collections::BTreeMap<String, std::thread::JoinHandle<PngResult>>,
 }
 
 type PngResult = Result<Vec<u8>, render::RenderError>;
 
-impl<'scope, 'env> Easel<'scope, 'env> {
-    fn new(scope: &'scope std::thread::Scope<'scope, 'env>) -> Self {
-        Easel {
-            scope,
-            jobs: std::collections::BTreeMap::new(),
-        }
-    }
-
+impl Easel {
     /// Start drawing `svg` unless the same map is being drawn; its key.
-    fn draw(&mut self, svg: String) -> String {
+    pub fn draw(&mut self, svg: String) -> String {
         let key = sha256_hex(svg.as_bytes());
         if !self.jobs.contains_key(&key) {
-            let job = self.scope.spawn(move || render::svg_png(&svg));
+            let job = std::thread::spawn(move || render::svg_png(&svg));
             self.jobs.insert(key.clone(), job);
         }
         key
     }
 
     /// Every map drawn, by key.
-    fn finish(self) -> anyhow::Result<std::collections::BTreeMap<String, Vec<u8>>> {
+    fn finish(self) -> anyhow::Result<Maps> {
         let mut out = std::collections::BTreeMap::new();
         for (key, job) in self.jobs {
             let png = job.join().unwrap_or_else(|_| {
@@ -521,15 +498,13 @@ mod tests {
     #[test]
     fn identical_maps_are_rasterised_once_and_match_a_lone_render() {
         let (red, blue) = (svg("#c00"), svg("#00c"));
-        let (keys, pngs) = std::thread::scope(|scope| {
-            let mut easel = Easel::new(scope);
-            let keys: Vec<String> = [&red, &blue, &red]
-                .into_iter()
-                .map(|s| easel.draw(s.clone()))
-                .collect();
-            assert_eq!(easel.jobs.len(), 2, "one drawing per distinct SVG");
-            (keys, easel.finish().unwrap())
-        });
+        let mut easel = Easel::default();
+        let keys: Vec<String> = [&red, &blue, &red]
+            .into_iter()
+            .map(|s| easel.draw(s.clone()))
+            .collect();
+        assert_eq!(easel.jobs.len(), 2, "one drawing per distinct SVG");
+        let pngs = easel.finish().unwrap();
         assert_eq!(pngs.len(), 2, "one PNG per distinct SVG");
         assert_eq!(keys[0], keys[2], "the same map, the same key");
         assert_eq!(pngs[&keys[0]], render::svg_png(&red).unwrap());

@@ -61,7 +61,13 @@ struct ReportHtml {
 
 /// Renders the report as one HTML page with inline CSS and the map as inline SVG.
 pub fn report_html(report: &ReportView) -> Result<String, RenderError> {
-    let svg = super::map_svg(&super::report_map(report))?;
+    report_html_with_map(report, &super::report_svg(report)?)
+}
+
+/// [`report_html`] around the report's map already drawn as SVG
+/// ([`super::report_svg`]), which the step also rasterises.
+pub fn report_html_with_map(report: &ReportView, svg: &str) -> Result<String, RenderError> {
+    let svg = svg.to_string();
     let page = ReportHtml {
         game: clean::line(&report.game),
         ruleset: clean::line(&report.ruleset),

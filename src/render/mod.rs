@@ -24,7 +24,7 @@ mod zones;
 
 use crate::view::{MapView, ReportView};
 
-pub use html::report_html;
+pub use html::{report_html, report_html_with_map};
 pub use svg::map_svg;
 pub use text::report_text;
 

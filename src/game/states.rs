@@ -1,0 +1,103 @@
+//! Parsed states kept between the intake and the resolution. Every orders
+//! mail is checked against its step's state, the deadline watch and the
+//! resolution ask the same state again, and the state a step ends with
+//! begins the next one: one parse serves them all, where each used to parse
+//! the text anew (about a millisecond for thirty units a side).
+
+use crate::ruleset::{AnyRuleset, LoadedState, RulesetError};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// How many states are kept, the newest first: one per game being played
+/// at once is all a step needs.
+const KEPT: usize = 8;
+
+#[derive(Default)]
+pub struct States {
+    kept: RefCell<VecDeque<Kept>>,
+}
+
+struct Kept {
+    ruleset: &'static str,
+    text: String,
+    state: Rc<dyn LoadedState>,
+}
+
+impl States {
+    /// The state `text` of `rules`, parsed now or earlier. A state is known
+    /// by its whole text, so an edited state is never taken for the old one.
+    pub fn load(
+        &self,
+        rules: &'static dyn AnyRuleset,
+        text: &str,
+    ) -> Result<Rc<dyn LoadedState>, RulesetError> {
+        let found = self
+            .kept
+            .borrow()
+            .iter()
+            .find(|k| k.ruleset == rules.name() && k.text == text)
+            .map(|k| Rc::clone(&k.state));
+        if let Some(state) = found {
+            return Ok(state);
+        }
+        let state: Rc<dyn LoadedState> = Rc::from(rules.load(text)?);
+        let mut kept = self.kept.borrow_mut();
+        kept.push_front(Kept {
+            ruleset: rules.name(),
+            text: text.to_string(),
+            state: Rc::clone(&state),
+        });
+        kept.truncate(KEPT);
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> &'static dyn AnyRuleset {
+        crate::rulesets::by_name("maurice-lite").expect("Maurice Lite is registered")
+    }
+
+    fn demo_state() -> String {
+        rules()
+            .start(crate::demo::maurice::SCENARIO)
+            .expect("the demo scenario starts")
+    }
+
+    #[test]
+    fn the_same_text_is_parsed_once_and_another_text_again() {
+        let states = States::default();
+        let text = demo_state();
+        let a = states.load(rules(), &text).unwrap();
+        let b = states.load(rules(), &text).unwrap();
+        assert!(Rc::ptr_eq(&a, &b), "the second ask reuses the parse");
+        let edited = format!("{text}\n");
+        let c = states.load(rules(), &edited).unwrap();
+        assert!(!Rc::ptr_eq(&a, &c), "a different text is parsed anew");
+    }
+
+    #[test]
+    fn at_most_kept_states_are_held_and_the_oldest_goes() {
+        let states = States::default();
+        let text = demo_state();
+        let first = states.load(rules(), &text).unwrap();
+        for n in 1..=KEPT {
+            states
+                .load(rules(), &format!("{text}{}", "\n".repeat(n)))
+                .unwrap();
+        }
+        assert_eq!(states.kept.borrow().len(), KEPT);
+        let again = states.load(rules(), &text).unwrap();
+        assert!(!Rc::ptr_eq(&first, &again), "the oldest was let go");
+    }
+
+    #[test]
+    fn a_state_that_does_not_parse_is_an_error_and_not_kept() {
+        let states = States::default();
+        assert!(states.load(rules(), "not: [a state").is_err());
+        assert!(states.kept.borrow().is_empty());
+    }
+}
