@@ -98,7 +98,7 @@ pub struct Sight {
 /// A rule set, with its own types.
 pub trait Ruleset: Sync {
     type Scenario: Serialize + DeserializeOwned;
-    type State: Serialize + DeserializeOwned + Clone;
+    type State: Serialize + DeserializeOwned + Clone + Send + Sync;
     type Orders: Serialize + DeserializeOwned + JsonSchema;
 
     /// The registry name, such as `maurice-lite`.
@@ -233,7 +233,9 @@ pub trait AnyRuleset: Sync {
 }
 
 /// A parsed state of some ruleset, with the questions the core asks of one.
-pub trait LoadedState {
+/// Shareable between threads, so that a server that keeps parsed states
+/// can still be moved to another thread.
+pub trait LoadedState: Send + Sync {
     fn due(&self) -> Due;
     /// Parse the `orders:` block of an orders file and check it.
     fn check(

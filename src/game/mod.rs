@@ -95,6 +95,13 @@ pub struct Server {
     states: states::States,
 }
 
+// A server may be moved to another thread (the mail fuzz target keeps one
+// in a static): whatever it caches must stay `Send`.
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Server>();
+};
+
 /// Who the server's mail comes from; set by the daemon, so that resolving a
 /// step queues every player's report mail with it.
 #[derive(Clone, Debug)]

@@ -92,7 +92,7 @@ pub struct StepReading<'a> {
     res: &'a StepResult,
     inputs: &'a DiceInputs,
     heading: String,
-    after: std::rc::Rc<dyn LoadedState + 'a>,
+    after: std::sync::Arc<dyn LoadedState + 'a>,
     next: Option<Next<'a>>,
     events: Vec<Event>,
     dice: Vec<DieRecord>,
@@ -123,7 +123,7 @@ impl<'a> StepReading<'a> {
         rules: &'a dyn AnyRuleset,
         game: &'a str,
         heading: String,
-        after: std::rc::Rc<dyn LoadedState + 'a>,
+        after: std::sync::Arc<dyn LoadedState + 'a>,
         (step, res, inputs): (&'a StepRow, &'a StepResult, &'a DiceInputs),
         next: Option<&'a StepRow>,
     ) -> anyhow::Result<StepReading<'a>> {

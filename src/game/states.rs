@@ -7,7 +7,7 @@
 use crate::ruleset::{AnyRuleset, LoadedState, RulesetError};
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// How many states are kept, the newest first: one per game being played
 /// at once is all a step needs.
@@ -21,7 +21,7 @@ pub struct States {
 struct Kept {
     ruleset: &'static str,
     text: String,
-    state: Rc<dyn LoadedState>,
+    state: Arc<dyn LoadedState>,
 }
 
 impl States {
@@ -31,22 +31,22 @@ impl States {
         &self,
         rules: &'static dyn AnyRuleset,
         text: &str,
-    ) -> Result<Rc<dyn LoadedState>, RulesetError> {
+    ) -> Result<Arc<dyn LoadedState>, RulesetError> {
         let found = self
             .kept
             .borrow()
             .iter()
             .find(|k| k.ruleset == rules.name() && k.text == text)
-            .map(|k| Rc::clone(&k.state));
+            .map(|k| Arc::clone(&k.state));
         if let Some(state) = found {
             return Ok(state);
         }
-        let state: Rc<dyn LoadedState> = Rc::from(rules.load(text)?);
+        let state: Arc<dyn LoadedState> = Arc::from(rules.load(text)?);
         let mut kept = self.kept.borrow_mut();
         kept.push_front(Kept {
             ruleset: rules.name(),
             text: text.to_string(),
-            state: Rc::clone(&state),
+            state: Arc::clone(&state),
         });
         kept.truncate(KEPT);
         Ok(state)
@@ -73,10 +73,10 @@ mod tests {
         let text = demo_state();
         let a = states.load(rules(), &text).unwrap();
         let b = states.load(rules(), &text).unwrap();
-        assert!(Rc::ptr_eq(&a, &b), "the second ask reuses the parse");
+        assert!(Arc::ptr_eq(&a, &b), "the second ask reuses the parse");
         let edited = format!("{text}\n");
         let c = states.load(rules(), &edited).unwrap();
-        assert!(!Rc::ptr_eq(&a, &c), "a different text is parsed anew");
+        assert!(!Arc::ptr_eq(&a, &c), "a different text is parsed anew");
     }
 
     #[test]
@@ -91,7 +91,7 @@ mod tests {
         }
         assert_eq!(states.kept.borrow().len(), KEPT);
         let again = states.load(rules(), &text).unwrap();
-        assert!(!Rc::ptr_eq(&first, &again), "the oldest was let go");
+        assert!(!Arc::ptr_eq(&first, &again), "the oldest was let go");
     }
 
     #[test]
