@@ -174,9 +174,13 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
     {
         maps.insert(render::report_svg(&reading.report(&reader)?)?);
     }
-    // The archive's map, as `Server::step_files` draws it.
-    let mut public = p.rules.view(&res.state_after, &Viewer::Public)?;
-    public.map.title = render::step_title(&p.game, row.step, &heading);
+    // The archive's map, as `Server::try_resolve` draws it.
+    let public = crate::game::report::archive_sight(
+        &*p.rules.load(&res.state_after)?,
+        &p.game,
+        row.step,
+        &heading,
+    );
     maps.insert(render::map_svg(&public.map)?);
     let mut all = mails.concat();
     all.extend_from_slice(row.state_before.as_bytes());

@@ -1,7 +1,7 @@
 //! The public archive of a game: everything a third party needs to check
 //! every die, signed by the server. Secrets go in `sealed/` when the game ends.
 
-pub use super::folder;
+use super::folder;
 pub use super::folder::{Durability, Staging};
 use crate::dice::DieRecord;
 use crate::event::{Event, Visibility};

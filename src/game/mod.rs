@@ -320,7 +320,7 @@ impl Server {
     }
 
     fn publish_notice(&self, step: &StepRow) -> anyhow::Result<()> {
-        archive::folder::write_batch(
+        folder::write_batch(
             &archive::step_dir(&self.archive_dir(&step.game), step.step),
             &[
                 ("notice.yaml", step.notice.as_bytes()),
@@ -522,15 +522,13 @@ impl Server {
         }
         let sides = rules.sides(&g.scenario)?;
         let (result, mut dice_inputs) = resolve_loaded(&*before, &sides, &open, &orders)?;
-        drop(before);
         self.mark_applied(game, open.step, &mut dice_inputs, &orders)?;
-        let state_after = result.state.clone();
+        let state_after = result.state;
         // Kept: the next step begins with this state.
         let after = self.states.load(rules, &state_after)?;
         // The archive's map is the step's one long job: it starts drawing
         // first, and the rest of the step is made meanwhile.
-        let mut sight = after.view(&crate::view::Viewer::Public);
-        sight.map.title = crate::render::step_title(game, open.step, &due.heading);
+        let sight = report::archive_sight(&*after, game, open.step, &due.heading);
         let mut easel = report::Easel::default();
         let archive_key = easel.draw(crate::render::map_svg(&sight.map)?);
         let next = match after.outcome() {
@@ -580,10 +578,8 @@ impl Server {
         // The reports folders can be made again from the store, so they are
         // written beside the archive's last files and the store's commit
         // rather than after them: nothing reads them back.
-        let reports = report::write_reports_aside(
-            &self.key.private_openssh,
-            report::reports_folders(&g, &open, &rendered, outbox),
-        );
+        let reports =
+            report::write_reports_aside(&self.key.private_openssh, &g, &open, &rendered, outbox);
         staging.stage("map.png", &archive_png)?;
         let mut files = files;
         files.insert("map.png".into(), archive_png);

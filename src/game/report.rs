@@ -349,14 +349,18 @@ impl Easel {
     }
 }
 
-/// Each reader's report folder of a step, with its files.
-pub fn reports_folders(
+/// Write each reader's report folder of a step, with its signed manifest,
+/// on a thread of their own. They are
+/// [`archive::Durability::Rebuildable`]: `galloper render` makes them
+/// again from the store.
+pub fn write_reports_aside(
+    server_private: &str,
     g: &GameRow,
     step: &StepRow,
-    rendered: &std::collections::BTreeMap<String, Rendered>,
+    rendered: &ByReader,
     outbox: &Path,
-) -> Vec<(PathBuf, std::collections::BTreeMap<String, Vec<u8>>)> {
-    rendered
+) -> std::thread::JoinHandle<anyhow::Result<()>> {
+    let folders: Vec<(PathBuf, std::collections::BTreeMap<String, Vec<u8>>)> = rendered
         .iter()
         .map(|(reader, r)| {
             (
@@ -364,16 +368,7 @@ pub fn reports_folders(
                 rendered_files(r),
             )
         })
-        .collect()
-}
-
-/// Write the reports folders on a thread of their own, each with its signed
-/// manifest. They are [`archive::Durability::Rebuildable`]: `galloper
-/// render` makes them again from the store.
-pub fn write_reports_aside(
-    server_private: &str,
-    folders: Vec<(PathBuf, std::collections::BTreeMap<String, Vec<u8>>)>,
-) -> std::thread::JoinHandle<anyhow::Result<()>> {
+        .collect();
     let key = server_private.to_string();
     std::thread::spawn(move || {
         for (dir, files) in &folders {
@@ -381,6 +376,19 @@ pub fn write_reports_aside(
         }
         Ok(())
     })
+}
+
+/// The public view of the state after a step, titled as the step's reports
+/// are: the archive's `view.yaml` and map.
+pub fn archive_sight(
+    after: &dyn LoadedState,
+    game: &str,
+    step: u32,
+    heading: &str,
+) -> crate::ruleset::Sight {
+    let mut sight = after.view(&Viewer::Public);
+    sight.map.title = render::step_title(game, step, heading);
+    sight
 }
 
 /// Render a report into a folder.
