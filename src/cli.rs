@@ -105,7 +105,15 @@ enum Command {
         out: PathBuf,
     },
     /// Check a public archive: signatures, commitments, every die, and after the game a full replay.
-    Audit { dir: PathBuf },
+    Audit {
+        dir: PathBuf,
+        /// The server key you trust, as its fingerprint (`SHA256:...`, as
+        /// `galloper` and the reports print it) or a file holding its
+        /// public key line: an archive signed by any other key is refused,
+        /// however consistent (a forger can re-sign every file with his own).
+        #[arg(long, value_name = "FINGERPRINT|KEYFILE")]
+        server_key: Option<String>,
+    },
     /// Print a JSON Schema.
     Schema {
         #[command(subcommand)]
@@ -303,21 +311,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             crate::game::report::write_view(&out, &view)?;
             println!("wrote {}: report.html, report.txt, map.png", out.display());
         }
-        Command::Audit { dir } => match audit::audit(&dir) {
+        Command::Audit { dir, server_key } => match audit::audit_with(
+            &dir,
+            &audit::Options {
+                server_key: server_key.map(|k| pinned_key(&k)).transpose()?,
+            },
+        ) {
             Ok(v) => {
                 for l in &v.lines {
                     println!("{l}");
                 }
-                println!(
-                    "AUDIT PASSED: {} step(s), {} public dice re-derived{}",
-                    v.steps,
-                    v.public_dice,
-                    if v.replayed {
-                        ", full replay identical"
-                    } else {
-                        ""
-                    }
-                );
+                println!("{}", v.summary());
             }
             Err(f) => {
                 eprintln!("{f}");
@@ -445,4 +449,16 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `--server-key`: a fingerprint as given, or the public key line of the
+/// file it names.
+fn pinned_key(arg: &str) -> anyhow::Result<String> {
+    if arg.starts_with("SHA256:") {
+        return Ok(arg.to_string());
+    }
+    let text = std::fs::read_to_string(arg).with_context(|| {
+        format!("--server-key {arg:?} is neither a SHA256: fingerprint nor a readable key file")
+    })?;
+    Ok(text.trim().to_string())
 }

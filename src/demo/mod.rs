@@ -184,10 +184,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let verdict = match audit::audit(&archive) {
         Ok(v) => {
             let mut text = v.lines.join("\n");
-            text.push_str(&format!(
-                "\nAUDIT PASSED: {} step(s), {} public dice re-derived, full replay identical\n",
-                v.steps, v.public_dice
-            ));
+            text.push_str(&format!("\n{}\n", v.summary()));
             text
         }
         Err(f) => format!("{f}\n"),

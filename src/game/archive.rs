@@ -30,11 +30,20 @@ pub struct GameFile {
 pub struct Notice {
     pub game: String,
     pub step: u32,
+    /// Which opening of the step this is: 1, or K + 1 after K rollbacks
+    /// (each run draws fresh secrets under a notice of its own).
+    pub run: u32,
+    /// The SHA-256 of the signed file this notice follows in the game's
+    /// chain ([`follows`]): `game.yaml` for step 1, the previous step's
+    /// `manifest.yaml`, or the `rollback.yaml` of the run it replaces.
+    pub follows: String,
     pub heading: String,
     pub owed: Vec<String>,
     pub public_commitment: String,
     pub hidden_commitment: String,
-    pub state_before_sha256: String,
+    /// The salted commitment to the state the step starts from
+    /// ([`state_commitment`]): it cannot be tested by guessing hands.
+    pub state_before_commitment: String,
 }
 
 /// `orders.yaml`: the hash and signature of each side's orders.
@@ -69,9 +78,31 @@ pub struct Reveal {
 pub struct HiddenReveal {
     pub hidden_secret: String,
     pub hidden_seed: String,
+    /// The salt of the step's state commitment ([`state_salt`]), opened
+    /// with the hidden secret it is derived from.
+    pub state_salt: String,
 }
 
-/// A die as the archive lists it, with its place in the step's full log.
+/// `end.yaml` at the archive's root, signed: the game is over, after the
+/// file named here. Without it an archive is a game in progress.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EndFile {
+    pub game: String,
+    /// The last resolved step (0 if none was).
+    pub last_step: u32,
+    /// The SHA-256 of the last signed link of the chain: the last resolved
+    /// step's `manifest.yaml`, or the notice of a step the game master
+    /// ended the game in, which never resolved.
+    pub last_link: String,
+    /// How the game ended, in words.
+    pub outcome: String,
+    /// How many `keys/change-NNN.yaml` the game has.
+    pub key_changes: u32,
+}
+
+/// A die as the archive lists it, with its place among the step's public
+/// dice (hidden dice are not counted, so their number and timing do not
+/// show in the gaps).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArchivedDie {
     pub n: usize,
@@ -167,22 +198,74 @@ pub fn write_folder(
     s.finish_signed(server_private)
 }
 
-/// The events the public may read.
-pub fn public_events(events: &[Event]) -> Vec<Event> {
+/// The events the public may read, their dice numbered as in
+/// [`public_dice`]: an event's reference to a hidden die is left out, so
+/// nothing public counts the hidden dice.
+pub fn public_events(events: &[Event], dice: &[DieRecord]) -> Vec<Event> {
+    let place = public_places(dice);
     events
         .iter()
         .filter(|e| e.visibility == Visibility::Public)
-        .cloned()
+        .map(|e| Event {
+            dice: e
+                .dice
+                .iter()
+                .filter_map(|i| place.get(i).copied())
+                .collect(),
+            ..e.clone()
+        })
         .collect()
 }
 
-/// The dice the public may check (the public stream's).
+/// The dice the public may check (the public stream's), numbered among
+/// themselves from 0.
 pub fn public_dice(dice: &[DieRecord]) -> Vec<ArchivedDie> {
+    dice.iter()
+        .filter(|d| d.stream == crate::dice::StreamKind::Public)
+        .enumerate()
+        .map(|(n, d)| ArchivedDie { n, die: d.clone() })
+        .collect()
+}
+
+/// Each public die's place in the full log, to its place among public dice.
+fn public_places(dice: &[DieRecord]) -> BTreeMap<usize, usize> {
     dice.iter()
         .enumerate()
         .filter(|(_, d)| d.stream == crate::dice::StreamKind::Public)
-        .map(|(n, d)| ArchivedDie { n, die: d.clone() })
+        .enumerate()
+        .map(|(public, (full, _))| (full, public))
         .collect()
+}
+
+/// The salt of the commitment to the state step `step` ends with, derived
+/// from the step's hidden secret: secret while `H_r` is, opened with it at
+/// the game's end, and kept in the store without a table of its own.
+/// `SHA-256("galloper-state-salt-v1" 0x00 G 0x00 r 0x00 H_r)`.
+pub fn state_salt(game: &str, step: u32, hidden_secret: &[u8; 32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"galloper-state-salt-v1\0");
+    h.update(game.as_bytes());
+    h.update([0u8]);
+    h.update(step.to_string().as_bytes());
+    h.update([0u8]);
+    h.update(hidden_secret);
+    h.finalize().into()
+}
+
+/// The published commitment to a state: step `step` ended with it (0 for
+/// the scenario's start, which is public and takes 32 zero bytes as salt).
+/// `SHA-256("galloper-state-v1" 0x00 G 0x00 r 0x00 salt state)`, hex. A
+/// plain hash of the state let anyone test guessed hands against it.
+pub fn state_commitment(game: &str, step: u32, salt: &[u8; 32], state: &[u8]) -> String {
+    let mut h = Sha256::new();
+    h.update(b"galloper-state-v1\0");
+    h.update(game.as_bytes());
+    h.update([0u8]);
+    h.update(step.to_string().as_bytes());
+    h.update([0u8]);
+    h.update(salt);
+    h.update(state);
+    hex::encode(h.finalize())
 }
 
 /// `keys/change-NNN.yaml`: a player's key replaced by the game master. The
@@ -197,7 +280,9 @@ pub struct KeyChange {
     pub command_sha256: String,
 }
 
-/// `step-N/rollback-K/rollback.yaml`: why the K-th run of step N was undone.
+/// `step-N/rollback-K/rollback.yaml`: why the K-th run of step N was
+/// undone. A link of the game's chain: it names the undone run's signed
+/// manifest (which names its notice), and the next run's notice names it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RollbackNote {
     pub game: String,
@@ -205,6 +290,27 @@ pub struct RollbackNote {
     pub run: u32,
     pub reason: String,
     pub command_sha256: String,
+    /// The SHA-256 of the undone run's `manifest.yaml`.
+    pub manifest_sha256: String,
+    /// The SHA-256 of the link this note follows in the chain: the notice
+    /// of the step the undone run opened, withdrawn with it and kept here
+    /// as `next-notice.yaml`.
+    pub follows: String,
+}
+
+pub fn end_file(root: &Path) -> PathBuf {
+    root.join("end.yaml")
+}
+
+/// The SHA-256 a notice for `step` names as the link it follows, read from
+/// the archive: `game.yaml` for step 1, else the previous step's manifest.
+pub fn follows(root: &Path, step: u32) -> std::io::Result<String> {
+    let link = if step <= 1 {
+        root.join("game.yaml")
+    } else {
+        step_dir(root, step - 1).join("manifest.yaml")
+    };
+    Ok(sha256_hex(&std::fs::read(link)?))
 }
 
 pub fn keys_dir(root: &Path) -> PathBuf {

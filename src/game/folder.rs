@@ -70,12 +70,19 @@ impl Staging {
         Ok(())
     }
 
+    /// The manifest of every file staged so far (name to SHA-256), as
+    /// [`Staging::finish_signed`] will write it: the next step's notice
+    /// names its hash before it is written.
+    pub fn manifest(&self) -> anyhow::Result<String> {
+        Ok(crate::yaml::to_string(&Manifest {
+            files: self.hashes.clone(),
+        })?)
+    }
+
     /// Stage the server-signed manifest of every file staged so far (name
     /// to SHA-256), last, then finish.
     pub fn finish_signed(mut self, server_private: &str) -> anyhow::Result<()> {
-        let manifest = crate::yaml::to_string(&Manifest {
-            files: std::mem::take(&mut self.hashes),
-        })?;
+        let manifest = self.manifest()?;
         let signature = sig::sign(server_private, sig::REPORT_NAMESPACE, manifest.as_bytes())?;
         self.stage("manifest.yaml", manifest.as_bytes())?;
         self.stage("manifest.yaml.sig", signature.as_bytes())?;

@@ -227,13 +227,6 @@ impl Server {
             sig::parse_public(&p.public_key).with_context(|| format!("the key for {}", p.side))?;
         }
         let state = rules.start(scenario)?;
-        let first = self.open_step_row(id, 1, &rules.due(&state)?, &state)?;
-        let game = GameRow {
-            id: id.into(),
-            ruleset: rules.name().into(),
-            scenario: scenario.into(),
-            status: GameStatus::Active,
-        };
         let rows: Vec<PlayerRow> = players
             .iter()
             .map(|p| PlayerRow {
@@ -243,7 +236,6 @@ impl Server {
                 public_key: p.public_key.trim().into(),
             })
             .collect();
-        self.store.create_game(&game, &rows, &first)?;
         let gf = GameFile {
             galloper: 1,
             game: id.into(),
@@ -256,31 +248,80 @@ impl Server {
             server_key: self.key.public_line.clone(),
             scenario_sha256: sha256_hex(scenario.as_bytes()),
         };
+        let gf = crate::yaml::to_string(&gf)?;
+        // The game's files first: the first notice names game.yaml, and a
+        // crash before the store's commit leaves files that a second `new`
+        // writes again, byte for byte.
         let root = self.archive_dir(id);
         archive::write_atomic(&root.join("scenario.yaml"), scenario.as_bytes())?;
         archive::write_signed(
             &root,
             "game.yaml",
-            crate::yaml::to_string(&gf)?.as_bytes(),
+            gf.as_bytes(),
             &self.key.private_openssh,
         )?;
-        self.publish_notice(&first)?;
+        let mut first = self.step_secrets(id, 1, 1, &state)?;
+        self.write_notice(
+            &mut first,
+            1,
+            sha256_hex(gf.as_bytes()),
+            &rules.due(&state)?,
+            archive::state_commitment(id, 0, &[0; 32], state.as_bytes()),
+        )?;
+        let game = GameRow {
+            id: id.into(),
+            ruleset: rules.name().into(),
+            scenario: scenario.into(),
+            status: GameStatus::Active,
+        };
+        self.store.create_game(&game, &rows, &first)?;
+        self.publish_open_notice(id)?;
         Ok(())
     }
 
-    /// Draw a step's secrets and write its signed notice.
-    fn open_step_row(
-        &self,
+    /// A step's row with its secrets, its notice not yet written. The
+    /// secrets are stored before anything is published, and a second try
+    /// finds the same ones (`Store::secrets_for`): a notice once written
+    /// is never drawn again.
+    pub(crate) fn step_secrets(
+        &mut self,
         game: &str,
         step: u32,
-        due: &Due,
+        run: u32,
         state: &str,
     ) -> anyhow::Result<StepRow> {
-        let public_secret = protocol::fresh_secret().context("the OS gave no randomness")?;
-        let hidden_secret = protocol::fresh_secret().context("the OS gave no randomness")?;
+        let (public_secret, hidden_secret) = self.store.secrets_for(game, step, run, || {
+            Ok((protocol::fresh_secret()?, protocol::fresh_secret()?))
+        })?;
+        Ok(StepRow {
+            game: game.into(),
+            step,
+            public_secret,
+            hidden_secret,
+            state_before: state.into(),
+            notice: String::new(),
+            notice_sig: String::new(),
+            result: None,
+        })
+    }
+
+    /// Write and sign the notice of `row`'s step: it follows the chain link
+    /// `follows` (a SHA-256, `archive::Notice::follows`), and commits to
+    /// the step's secrets and to the state it starts from.
+    pub(crate) fn write_notice(
+        &self,
+        row: &mut StepRow,
+        run: u32,
+        follows: String,
+        due: &Due,
+        state_before_commitment: String,
+    ) -> anyhow::Result<()> {
+        let (game, step) = (row.game.as_str(), row.step);
         let notice = Notice {
             game: game.into(),
             step,
+            run,
+            follows,
             heading: due.heading.clone(),
             owed: due
                 .owed
@@ -291,32 +332,23 @@ impl Server {
                 StreamKind::Public,
                 game,
                 step,
-                &public_secret,
+                &row.public_secret,
             )),
             hidden_commitment: hex::encode(protocol::commit(
                 StreamKind::Hidden,
                 game,
                 step,
-                &hidden_secret,
+                &row.hidden_secret,
             )),
-            state_before_sha256: sha256_hex(state.as_bytes()),
+            state_before_commitment,
         };
-        let notice = crate::yaml::to_string(&notice)?;
-        let notice_sig = sig::sign(
+        row.notice = crate::yaml::to_string(&notice)?;
+        row.notice_sig = sig::sign(
             &self.key.private_openssh,
             sig::REPORT_NAMESPACE,
-            notice.as_bytes(),
+            row.notice.as_bytes(),
         )?;
-        Ok(StepRow {
-            game: game.into(),
-            step,
-            public_secret,
-            hidden_secret,
-            state_before: state.into(),
-            notice,
-            notice_sig,
-            result: None,
-        })
+        Ok(())
     }
 
     fn publish_notice(&self, step: &StepRow) -> anyhow::Result<()> {
@@ -329,6 +361,45 @@ impl Server {
             archive::Durability::Synced,
         )?;
         Ok(())
+    }
+
+    /// Make the archive show the open step's notice as the store holds it:
+    /// after `new`, after a rollback, or after a crash between the store's
+    /// commit and the notice's write. Inside a group of writes it waits,
+    /// for the group's commit is what makes the notice's secrets durable;
+    /// the next `process` publishes it.
+    pub(crate) fn publish_open_notice(&self, game: &str) -> anyhow::Result<()> {
+        if self.store.in_group() {
+            return Ok(());
+        }
+        let Some(open) = self.store.open_step(game)? else {
+            return Ok(());
+        };
+        let root = self.archive_dir(game);
+        let dir = archive::step_dir(&root, open.step);
+        match std::fs::read(dir.join("notice.yaml")) {
+            Ok(b) if b == open.notice.as_bytes() && dir.join("notice.yaml.sig").exists() => {
+                return Ok(());
+            }
+            Ok(b) if b != open.notice.as_bytes() => {
+                // The run a rollback withdrew, whose files were not yet
+                // cleared when the store's commit landed.
+                let runs = self.store.undone_runs(game, open.step)?;
+                let note = archive::rollback_dir(&root, open.step, runs).join("rollback.yaml.sig");
+                if runs == 0 || !note.exists() {
+                    bail!(
+                        "the archive's notice for step {} of game {game} ({}) is not the one the store holds, and no rollback explains it: the operator must look before the game goes on",
+                        open.step,
+                        dir.join("notice.yaml").display()
+                    );
+                }
+                admin::clear_withdrawn(&root, open.step)?;
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e.into()),
+        }
+        self.publish_notice(&open)
     }
 
     /// What the open step of a game waits for.
@@ -485,6 +556,12 @@ impl Server {
         for g in self.store.games()? {
             if g.status == GameStatus::Over {
                 self.seal_if_unsealed(&g.id)?;
+                continue;
+            }
+            // No step resolves before its notice is in the archive.
+            if let Err(e) = self.publish_open_notice(&g.id) {
+                tracing::error!(game = %g.id, error = %e, "the open step's notice cannot be published");
+                continue;
             }
             if g.status != GameStatus::Active {
                 continue;
@@ -529,11 +606,18 @@ impl Server {
         // The archive's map is the step's one long job: it starts drawing
         // first, and the rest of the step is made meanwhile.
         let sight = report::archive_sight(&*after, game, open.step, &due.heading);
+        let (after_due, after_outcome) = (after.due(), after.outcome());
         let mut easel = report::Easel::default();
         let archive_key = easel.draw(crate::render::map_svg(&sight.map)?);
         let next = match after.outcome() {
             Some(_) => None,
-            None => Some(self.open_step_row(game, open.step + 1, &after.due(), &state_after)?),
+            None => {
+                let run = self.store.undone_runs(game, open.step + 1)? + 1;
+                Some((
+                    self.step_secrets(game, open.step + 1, run, &state_after)?,
+                    run,
+                ))
+            }
         };
         let stored = StepResult {
             state_after: state_after.clone(),
@@ -546,14 +630,15 @@ impl Server {
             due.heading.clone(),
             after,
             (&open, &stored, &dice_inputs),
-            next.as_ref(),
+            next.as_ref().map(|(n, _)| n),
         )?;
         let files = self.step_files(&reading, sight, (&open, &stored, &dice_inputs))?;
         // The public archive first, the store's commit after: a crash in
         // between leaves the step open, and resolving it again writes the
         // same folder (same secrets, same orders, same files). The other
         // order lost the step's folder for good when killed in between.
-        // Its files and the next notice are written while the map is drawn.
+        // Its files are written while the map is drawn; the next notice,
+        // which names this step's manifest, once the map is in.
         let dir = archive::step_dir(&self.archive_dir(game), open.step);
         let mut readers: Vec<crate::view::Viewer> = sides
             .iter()
@@ -563,10 +648,11 @@ impl Server {
         readers.push(crate::view::Viewer::Public);
         let (rendered, mut pngs, mut staging) =
             report::render_all(&reading, readers, easel, || {
-                if let Some(n) = &next {
-                    self.publish_notice(n)?;
-                }
                 let mut staging = archive::Staging::new(&dir, archive::Durability::Synced)?;
+                // The manifest names the step's notice: the next notice
+                // names the manifest, and so the chain runs.
+                staging.stage("notice.yaml", open.notice.as_bytes())?;
+                staging.stage("notice.yaml.sig", open.notice_sig.as_bytes())?;
                 for (name, bytes) in &files {
                     staging.stage(name, bytes)?;
                 }
@@ -584,15 +670,31 @@ impl Server {
         let mut files = files;
         files.insert("map.png".into(), archive_png);
         let mut mails = match &self.mail {
-            Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered, &files)?,
+            Some(m) => report::mails(self, m, &g, &open, next.as_ref().map(|(n, _)| n), &rendered, &files)?,
             None => Vec::new(),
         };
         admin::rerun_ids(&self.archive_dir(game), open.step, &mut mails);
+        let manifest = staging.manifest()?;
+        drop(reading);
+        let next = match next {
+            Some((mut n, run)) => {
+                let commitment = state_after_commitment(&open, &state_after);
+                let follows = sha256_hex(manifest.as_bytes());
+                self.write_notice(&mut n, run, follows, &after_due, commitment)?;
+                self.publish_notice(&n)?;
+                Some(n)
+            }
+            None => None,
+        };
         staging.finish_signed(&self.key.private_openssh)?;
         self.store
             .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
         if next.is_none() {
-            self.seal(game)?;
+            let outcome = match &after_outcome {
+                Some(o) => outcome_words(o),
+                None => "over".to_string(),
+            };
+            self.seal(game, &outcome)?;
         }
         reports
             .join()
@@ -643,60 +745,64 @@ impl Server {
         );
         files.insert(
             "events.yaml".into(),
-            crate::yaml::to_string(&archive::public_events(events))?.into_bytes(),
+            crate::yaml::to_string(&archive::public_events(events, dice))?.into_bytes(),
         );
         files.insert(
             "view.yaml".into(),
             crate::yaml::to_string(&view)?.into_bytes(),
         );
         files.insert(
-            "state.sha256".into(),
-            format!("{}\n", sha256_hex(res.state_after.as_bytes())).into_bytes(),
+            "state.commitment".into(),
+            format!("{}\n", state_after_commitment(step, &res.state_after)).into_bytes(),
         );
         Ok(files)
     }
 
     /// Finish the sealing of a game that ended when a crash cut the sealing
-    /// short (the store says over; the last step's sealed folder is not
-    /// signed yet). Sealing again writes the same files.
+    /// short (the store says over; `end.yaml` is not signed yet). Sealing
+    /// again writes the same files.
     fn seal_if_unsealed(&self, game: &str) -> anyhow::Result<()> {
-        let Some(last) = self
-            .store
-            .steps(game)?
-            .iter()
-            .rev()
-            .find(|s| s.result.is_some())
-            .map(|s| s.step)
-        else {
+        let root = self.archive_dir(game);
+        if root.join("end.yaml.sig").exists() {
             return Ok(());
-        };
-        let done = archive::sealed_dir(&self.archive_dir(game), last).join("manifest.yaml.sig");
-        if !done.exists() {
-            tracing::warn!(game, "finishing the sealing of a game cut short by a crash");
-            self.seal(game)?;
         }
-        Ok(())
+        tracing::warn!(game, "finishing the sealing of a game cut short by a crash");
+        let g = self
+            .store
+            .game(game)?
+            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let rules = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+        let steps = self.store.steps(game)?;
+        let outcome = match steps.last().and_then(|s| s.result.as_ref()) {
+            Some(res) => rules.load(&res.state_after)?.outcome().map(|o| outcome_words(&o)),
+            None => None,
+        };
+        self.seal(
+            game,
+            &outcome.unwrap_or_else(|| "ended by the game master".into()),
+        )
     }
 
-    /// At the end of a game, add every secret to the archive.
-    fn seal(&self, game: &str) -> anyhow::Result<()> {
+    /// At the end of a game, add every secret to the archive (`sealed/`,
+    /// rolled-back runs too), then sign its end (`end.yaml`), last.
+    fn seal(&self, game: &str, outcome: &str) -> anyhow::Result<()> {
         let root = self.archive_dir(game);
+        let sides = self.sides_of(game)?;
+        let mut last_step = 0;
+        let mut open_notice = None;
         for step in self.store.steps(game)? {
-            let Some(res) = &step.result else { continue };
+            let Some(res) = &step.result else {
+                open_notice = Some(sha256_hex(step.notice.as_bytes()));
+                continue;
+            };
             let orders = self.store.latest_orders(game, step.step)?;
             let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
             for (side, o) in &orders {
                 files.insert(format!("orders-{side}.yaml"), o.text.clone());
             }
-            let inputs = dice_inputs_for(&step, &orders, &self.sides_of(game)?);
-            files.insert(
-                "hidden.yaml".into(),
-                crate::yaml::to_string(&HiddenReveal {
-                    hidden_secret: hex::encode(step.hidden_secret),
-                    hidden_seed: hex::encode(inputs.hidden_seed),
-                })?
-                .into_bytes(),
-            );
+            let inputs = dice_inputs_for(&step, &orders, &sides);
+            files.insert("hidden.yaml".into(), hidden_reveal(&step, inputs.hidden_seed)?);
             files.insert("state.yaml".into(), res.state_after.clone().into_bytes());
             files.insert("events.yaml".into(), res.events.clone().into_bytes());
             files.insert("dice.yaml".into(), res.dice.clone().into_bytes());
@@ -706,8 +812,48 @@ impl Server {
                 &self.key.private_openssh,
                 archive::Durability::Synced,
             )?;
+            last_step = step.step;
         }
-        Ok(())
+        // A rolled-back run's secrets and full result; its mix is the one
+        // its reveal published.
+        for (step, run, row) in self.store.undone(game)? {
+            let Some(res) = &row.result else { continue };
+            let reveal: Reveal = crate::yaml::from_slice(&std::fs::read(
+                archive::rollback_dir(&root, step, run).join("reveal.yaml"),
+            )?)?;
+            let mix = hex::decode(&reveal.mix)?;
+            let seed = protocol::seed(StreamKind::Hidden, &row.hidden_secret, &mix);
+            let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+            files.insert("hidden.yaml".into(), hidden_reveal(&row, seed)?);
+            files.insert("state.yaml".into(), res.state_after.clone().into_bytes());
+            files.insert("events.yaml".into(), res.events.clone().into_bytes());
+            files.insert("dice.yaml".into(), res.dice.clone().into_bytes());
+            archive::write_folder(
+                &archive::sealed_dir(&root, step).join(format!("rollback-{run}")),
+                &files,
+                &self.key.private_openssh,
+                archive::Durability::Synced,
+            )?;
+        }
+        let last_link = match open_notice {
+            Some(n) => n,
+            None => sha256_hex(&std::fs::read(
+                archive::step_dir(&root, last_step).join("manifest.yaml"),
+            )?),
+        };
+        let end = archive::EndFile {
+            game: game.into(),
+            last_step,
+            last_link,
+            outcome: outcome.into(),
+            key_changes: archive::key_changes(&root).len() as u32,
+        };
+        archive::write_signed(
+            &root,
+            "end.yaml",
+            crate::yaml::to_string(&end)?.as_bytes(),
+            &self.key.private_openssh,
+        )
     }
 
     fn sides_of(&self, game: &str) -> anyhow::Result<Vec<SideId>> {
@@ -755,6 +901,35 @@ impl Server {
     /// The email address and key of every player of a game.
     pub fn players(&self, game: &str) -> anyhow::Result<Vec<PlayerRow>> {
         Ok(self.store.players(game)?)
+    }
+}
+
+/// `sealed/.../hidden.yaml` of a step's run.
+fn hidden_reveal(step: &StepRow, hidden_seed: [u8; 32]) -> anyhow::Result<Vec<u8>> {
+    Ok(crate::yaml::to_string(&HiddenReveal {
+        hidden_secret: hex::encode(step.hidden_secret),
+        hidden_seed: hex::encode(hidden_seed),
+        state_salt: hex::encode(archive::state_salt(
+            &step.game,
+            step.step,
+            &step.hidden_secret,
+        )),
+    })?
+    .into_bytes())
+}
+
+/// The published commitment to the state `step` ended with (salted with
+/// the step's hidden secret: `archive::state_salt`).
+pub fn state_after_commitment(step: &StepRow, state_after: &str) -> String {
+    let salt = archive::state_salt(&step.game, step.step, &step.hidden_secret);
+    archive::state_commitment(&step.game, step.step, &salt, state_after.as_bytes())
+}
+
+/// How a game ended, in words, for `end.yaml` and the audit.
+pub fn outcome_words(o: &crate::ruleset::Outcome) -> String {
+    match &o.winner {
+        Some(w) => format!("{w} wins ({})", o.reason),
+        None => format!("a draw ({})", o.reason),
     }
 }
 

@@ -16,7 +16,7 @@ mod preview;
 mod rollback;
 
 pub use preview::Preview;
-pub(super) use rollback::rerun_ids;
+pub(super) use rollback::{clear_withdrawn, rerun_ids};
 
 use super::Server;
 use super::archive::sha256_hex;
@@ -357,7 +357,8 @@ impl Server {
         );
         let mails = self.tell_everyone(c, game, "Game over", &text)?;
         let reply = self.record(c, &text, &AdminChange::Status(GameStatus::Over), mails)?;
-        self.seal(game).map_err(server_err)?;
+        self.seal(game, &format!("ended by the game master: {reason}"))
+            .map_err(server_err)?;
         Ok(reply)
     }
 }

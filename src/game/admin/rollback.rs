@@ -1,16 +1,24 @@
 //! Rolling back the last resolved step: the archive keeps the undone run,
-//! and the step resolved again gets Message-IDs of its own.
+//! the step opens again with fresh secrets under a new notice, and the step
+//! resolved again gets Message-IDs of its own.
+//!
+//! Fresh secrets, because the undone run's public secret is published (in
+//! its reveal and in the reports mailed for it): with it, whoever sends
+//! orders for the step again could try entropy values until the dice suit
+//! him. A new run's secrets are committed anew before any of its orders.
 
 use super::{CommandRefusal, Issued, server_err};
 use crate::game::Server;
-use crate::game::archive::{self, RollbackNote};
+use crate::game::archive::{self, Notice, RollbackNote, sha256_hex};
 use crate::game::store::{AdminChange, OutboxRow};
+use crate::rulesets;
 use std::path::Path;
 
 impl Server {
-    /// Undo the last resolved step: its result and the step after it go,
-    /// its committed secrets stay; the archive keeps the undone run with
-    /// the reason, and the game is paused so that sides may change orders.
+    /// Undo the last resolved step: its result and the step after it go;
+    /// the archive keeps the undone run with the reason (a signed link of
+    /// the game's chain), the step opens again as a new run with fresh
+    /// secrets, and the game is paused so that sides may change orders.
     pub fn rollback(
         &mut self,
         c: &Issued,
@@ -18,41 +26,68 @@ impl Server {
         reason: &str,
     ) -> Result<String, CommandRefusal> {
         let game = &c.file.game;
-        self.not_over(game)?;
+        let g = self.not_over(game)?;
         let steps = self.store.steps(game).map_err(server_err)?;
-        let last = steps
-            .iter()
-            .rev()
-            .find(|s| s.result.is_some())
-            .map(|s| s.step)
-            .ok_or_else(|| CommandRefusal::NotNow(format!("game {game} has no resolved step")))?;
-        if step != last {
+        let Some(last) = steps.iter().rev().find(|s| s.result.is_some()) else {
             return Err(CommandRefusal::NotNow(format!(
-                "only the last resolved step ({last}) of game {game} can be rolled back, not step {step}"
+                "game {game} has no resolved step"
+            )));
+        };
+        if step != last.step {
+            return Err(CommandRefusal::NotNow(format!(
+                "only the last resolved step ({}) of game {game} can be rolled back, not step {step}",
+                last.step
             )));
         }
-        let root = self.archive_dir(game);
-        let run = archive::rollback_runs(&root, step) + 1;
-        let text = format!(
-            "The game master has rolled back step {step} of game {game}: {reason}\nIts result is withdrawn (the archive keeps it as run {run}, with this reason), and anything sent for step {} is void. The game is paused: you may send new orders for step {step}, or keep those you sent. When the game resumes, step {step} is resolved again with the same committed secrets, so the same orders give the same dice.",
-            step + 1
-        );
-        let moved = self
-            .archive_rollback(game, step, run, reason, &c.sha256)
+        let next_notice = steps
+            .iter()
+            .find(|s| s.step == step + 1)
+            .map(|s| s.notice.clone())
+            .ok_or_else(|| {
+                CommandRefusal::NotNow(format!("game {game} has no step after step {step}"))
+            })?;
+        let run = self.store.undone_runs(game, step).map_err(server_err)? + 1;
+        let note = self
+            .archive_rollback(game, step, run, reason, &c.sha256, &next_notice)
             .map_err(server_err)?;
+        // The new run starts from the same state, under fresh secrets.
+        let rules = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| server_err(format!("unknown ruleset {}", g.ruleset)))?;
+        let before: Notice = crate::yaml::from_str(&last.notice).map_err(server_err)?;
+        let due = rules.due(&last.state_before).map_err(server_err)?;
+        let mut reopened = self
+            .step_secrets(game, step, run + 1, &last.state_before)
+            .map_err(server_err)?;
+        self.write_notice(
+            &mut reopened,
+            run + 1,
+            sha256_hex(&note),
+            &due,
+            before.state_before_commitment,
+        )
+        .map_err(server_err)?;
+        let text = format!(
+            "The game master has rolled back step {step} of game {game}: {reason}\nIts result is withdrawn (the archive keeps it as run {run}, with this reason), and anything sent for step {} is void. The game is paused: you may send new orders for step {step}, or keep those you sent. Step {step} opens again as run {} with fresh secrets under a new signed notice (in the archive), so its dice are new whatever orders are kept: the secret revealed for run {run} says nothing about them.",
+            step + 1,
+            run + 1
+        );
         let mails = self.tell_everyone(c, game, &format!("Step {step} rolled back"), &text)?;
-        let reply = self.record(c, &text, &AdminChange::Rollback { step }, mails)?;
-        // Only once the store agrees does the step look open in the archive.
-        let sdir = archive::step_dir(&root, step);
-        for name in moved {
-            let _ = std::fs::remove_file(sdir.join(name));
+        let change = AdminChange::Rollback {
+            step,
+            run,
+            reopened: Box::new(reopened),
+        };
+        let reply = self.record(c, &text, &change, mails)?;
+        // Only once the store agrees does the step look open in the archive
+        // (inside a group of writes, from the next `process` on).
+        if let Err(e) = self.publish_open_notice(game) {
+            tracing::error!(game, error = %e, "the reopened step's notice is not published yet");
         }
-        let _ = std::fs::remove_dir_all(archive::step_dir(&root, step + 1));
         Ok(reply)
     }
 
     /// Copy the run being undone into `step-N/rollback-K/`, with the next
-    /// step's notice and the signed reason; the names of the copied files.
+    /// step's notice and the signed reason; the bytes of `rollback.yaml`.
     fn archive_rollback(
         &self,
         game: &str,
@@ -60,19 +95,19 @@ impl Server {
         run: u32,
         reason: &str,
         sha: &str,
-    ) -> anyhow::Result<Vec<String>> {
+        next_notice: &str,
+    ) -> anyhow::Result<Vec<u8>> {
         let root = self.archive_dir(game);
         let sdir = archive::step_dir(&root, step);
         let rdir = archive::rollback_dir(&root, step, run);
-        let mut moved = Vec::new();
+        let mut files = std::collections::BTreeMap::new();
         for e in std::fs::read_dir(&sdir)? {
             let e = e?;
             let name = e.file_name().to_string_lossy().into_owned();
-            if !e.path().is_file() || name.starts_with('.') || name.starts_with("notice.yaml") {
+            if !e.file_type()?.is_file() || name.starts_with('.') {
                 continue;
             }
-            archive::write_atomic(&rdir.join(&name), &std::fs::read(e.path())?)?;
-            moved.push(name);
+            files.insert(name, std::fs::read(e.path())?);
         }
         let next = archive::step_dir(&root, step + 1);
         for (from, to) in [
@@ -80,24 +115,49 @@ impl Server {
             ("notice.yaml.sig", "next-notice.yaml.sig"),
         ] {
             if let Ok(bytes) = std::fs::read(next.join(from)) {
-                archive::write_atomic(&rdir.join(to), &bytes)?;
+                files.insert(to.into(), bytes);
             }
         }
+        archive::write_files(&rdir, &files)?;
+        let manifest = files
+            .get("manifest.yaml")
+            .ok_or_else(|| anyhow::anyhow!("step {step} of {game} has no manifest to undo"))?;
         let note = RollbackNote {
             game: game.into(),
             step,
             run,
             reason: reason.into(),
             command_sha256: sha.into(),
+            manifest_sha256: sha256_hex(manifest),
+            follows: sha256_hex(next_notice.as_bytes()),
         };
-        archive::write_signed(
-            &rdir,
-            "rollback.yaml",
-            crate::yaml::to_string(&note)?.as_bytes(),
-            self.private_key(),
-        )?;
-        Ok(moved)
+        let bytes = crate::yaml::to_string(&note)?.into_bytes();
+        archive::write_signed(&rdir, "rollback.yaml", &bytes, self.private_key())?;
+        Ok(bytes)
     }
+}
+
+/// The files of a withdrawn run left at the top of its step's folder and
+/// of the next step's, once the store has reopened the step: they are kept
+/// in `rollback-K/`. Earlier runs' folders stay.
+pub(in crate::game) fn clear_withdrawn(root: &Path, step: u32) -> std::io::Result<()> {
+    for dir in [
+        archive::step_dir(root, step),
+        archive::step_dir(root, step + 1),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries {
+            let e = e?;
+            if e.file_type()?.is_file() {
+                std::fs::remove_file(e.path())?;
+            }
+        }
+        // Gone if nothing else was in it; kept if earlier runs are.
+        let _ = std::fs::remove_dir(&dir);
+    }
+    Ok(())
 }
 
 /// A step resolved again after a rollback gets report Message-IDs of its

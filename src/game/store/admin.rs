@@ -45,10 +45,13 @@ pub enum AdminChange {
         key: String,
         open_step: u32,
     },
-    /// Step `step` loses its result, later steps and their orders go, and
-    /// the game is paused.
+    /// Step `step` loses its result (kept as undone run `run`) and opens
+    /// again as `reopened`, with fresh secrets under a new notice; later
+    /// steps and their orders go, and the game is paused.
     Rollback {
         step: u32,
+        run: u32,
+        reopened: Box<super::StepRow>,
     },
 }
 
@@ -145,7 +148,12 @@ impl Store {
                     params![game, open_step, side.as_str()],
                 )?;
             }
-            AdminChange::Rollback { step } => {
+            AdminChange::Rollback {
+                step,
+                run,
+                reopened,
+            } => {
+                super::runs::undo(&tx, game, *step, *run, reopened)?;
                 one(
                     tx.execute(
                         "UPDATE steps SET state_after = NULL, events = NULL, dice = NULL WHERE game = ?1 AND step = ?2 AND state_after IS NOT NULL",

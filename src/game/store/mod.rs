@@ -7,8 +7,10 @@
 
 mod admin;
 mod life;
+mod runs;
 
 pub use life::{AbsenceRow, AppliedRow, DeadlinePass, DeadlineRow, Mark};
+pub use runs::Secrets;
 
 use crate::side::SideId;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -149,6 +151,7 @@ impl Store {
         conn.execute_batch(SCHEMA)?;
         conn.execute_batch(life::SCHEMA)?;
         conn.execute_batch(admin::SCHEMA)?;
+        conn.execute_batch(runs::SCHEMA)?;
         Ok(Store { conn })
     }
 

@@ -1,0 +1,862 @@
+//! `galloper audit`: check a public archive with nothing but its files.
+//!
+//! During a game it checks what is public: the server's signatures (against
+//! the key the caller pins, if he does), the game's chain of signed links
+//! (`chain.rs`: nothing removed, added, reordered or swapped), that each
+//! revealed secret matches the commitment published before any order, that
+//! each seed comes from the secret and the orders' hashes, and every public
+//! die. Once the game is over (`end.yaml`, signed) and `sealed/` is there,
+//! it also checks every hidden secret, every state commitment, every
+//! player's signature, and replays the whole game through the ruleset,
+//! comparing states, events and dice byte for byte. A file that nothing
+//! signed names fails the audit, and the archive is read as plain files
+//! only (`safe.rs`).
+
+mod chain;
+mod safe;
+
+use super::archive::{
+    self, ArchivedDie, GameFile, HiddenReveal, Manifest, Notice, OrdersIndex, Reveal, sha256_hex,
+};
+use super::store::{OrdersRow, StepRow};
+use crate::dice::{DieRecord, StreamKind, check_stream, protocol};
+use crate::event::Event;
+use crate::rulesets;
+use crate::side::SideId;
+use crate::sig;
+use chain::Link;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+pub use safe::MAX_FILE;
+
+/// The first thing found wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("AUDIT FAILED at {place}: {what}")]
+pub struct Failure {
+    pub place: String,
+    pub what: String,
+}
+
+fn fail(place: impl Into<String>, what: impl Into<String>) -> Failure {
+    Failure {
+        place: place.into(),
+        what: what.into(),
+    }
+}
+
+/// What the caller holds beside the archive.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The server key the archive must be signed with: its fingerprint
+    /// (`SHA256:...`) or its public key line. Without it the audit can only
+    /// say which key signed, and a forger re-signing every file with a key
+    /// of his own passes.
+    pub server_key: Option<String>,
+}
+
+/// What the audit checked.
+#[derive(Debug, Default)]
+pub struct Verdict {
+    pub lines: Vec<String>,
+    pub steps: u32,
+    pub public_dice: usize,
+    pub replayed: bool,
+    /// How the game ended, from its signed `end.yaml`; `None` while it is
+    /// in progress.
+    pub over: Option<String>,
+    /// The step open (taking orders) when the archive was written.
+    pub open_step: Option<u32>,
+    /// Whether the server key was compared with a pinned one.
+    pub pinned: bool,
+}
+
+impl Verdict {
+    /// The last line of `galloper audit`: what passed, and no more. An
+    /// archive without a signed end is a game in progress (or a copy cut
+    /// before its end), and says so.
+    pub fn summary(&self) -> String {
+        let key = if self.pinned {
+            "signed by the pinned server key"
+        } else {
+            "server key not pinned (compare the fingerprint above with the server's)"
+        };
+        match &self.over {
+            Some(outcome) => format!(
+                "AUDIT PASSED: the game is over ({outcome}); {} step(s), {} public dice re-derived{}; {key}",
+                self.steps,
+                self.public_dice,
+                if self.replayed {
+                    ", every secret, order and state checked and the full replay identical"
+                } else {
+                    ""
+                }
+            ),
+            None => format!(
+                "AUDIT PASSED SO FAR: a game in progress, not over: {} step(s) resolved{}, {} public dice re-derived; hidden dice and orders stay sealed until a signed end; {key}",
+                self.steps,
+                self.open_step
+                    .map(|s| format!(", step {s} open"))
+                    .unwrap_or_default(),
+                self.public_dice,
+            ),
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, Failure> {
+    safe::read(path)
+}
+
+fn read_text(path: &Path) -> Result<String, Failure> {
+    String::from_utf8(read(path)?).map_err(|_| fail(path.display().to_string(), "not UTF-8 text"))
+}
+
+fn yaml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Failure> {
+    crate::yaml::from_str(&read_text(path)?)
+        .map_err(|e| fail(path.display().to_string(), format!("does not parse: {e}")))
+}
+
+fn signed(path: &Path, server_key: &str) -> Result<Vec<u8>, Failure> {
+    let bytes = read(path)?;
+    let signature = read_text(&chain::sig_of(path))?;
+    sig::verify(server_key, sig::REPORT_NAMESPACE, &bytes, &signature).map_err(|e| {
+        fail(
+            path.display().to_string(),
+            format!("server signature refused: {e}"),
+        )
+    })?;
+    Ok(bytes)
+}
+
+/// Check a folder's signed manifest and every file it lists; the files it
+/// accounts for go into `named` (relative to `root`).
+fn manifest(
+    root: &Path,
+    rel: &Path,
+    server_key: &str,
+    named: &mut BTreeSet<PathBuf>,
+) -> Result<Manifest, Failure> {
+    let dir = root.join(rel);
+    let bytes = signed(&dir.join("manifest.yaml"), server_key)?;
+    let m: Manifest = crate::yaml::from_slice(&bytes).map_err(|e| {
+        fail(
+            dir.display().to_string(),
+            format!("manifest does not parse: {e}"),
+        )
+    })?;
+    for (name, hash) in &m.files {
+        if name.contains('/') || name.starts_with('.') {
+            return Err(fail(
+                dir.display().to_string(),
+                format!("the manifest names {name:?}, which is not a file of its folder"),
+            ));
+        }
+        let got = sha256_hex(&read(&dir.join(name))?);
+        if &got != hash {
+            return Err(fail(
+                dir.join(name).display().to_string(),
+                format!("file changed after signing: sha256 {got}, manifest says {hash}"),
+            ));
+        }
+        named.insert(rel.join(name));
+    }
+    named.insert(rel.join("manifest.yaml"));
+    named.insert(rel.join("manifest.yaml.sig"));
+    Ok(m)
+}
+
+fn unhex32(s: &str, place: &str) -> Result<[u8; 32], Failure> {
+    hex::decode(s)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or_else(|| fail(place, "not 32 bytes of hex"))
+}
+
+/// What the public files of a step's run prove, for the sealed checks.
+#[derive(Clone)]
+struct PublicPart {
+    secret: [u8; 32],
+    mix: Vec<u8>,
+    index: OrdersIndex,
+    dice: Vec<ArchivedDie>,
+    state: String,
+}
+
+/// Check the public files of one run of a step (the current one or a
+/// rolled-back one): the revealed secret against the step's commitment,
+/// the mix against the orders' hashes, the seed, and every public die
+/// against the stream, numbered among the public dice alone.
+fn public_part(
+    sdir: &Path,
+    game: &GameFile,
+    step: u32,
+    notice: &Notice,
+    place: &str,
+) -> Result<PublicPart, Failure> {
+    let reveal: Reveal = yaml(&sdir.join("reveal.yaml"))?;
+    let p = unhex32(&reveal.public_secret, place)?;
+    if hex::encode(protocol::commit(StreamKind::Public, &game.game, step, &p))
+        != notice.public_commitment
+    {
+        return Err(fail(
+            place,
+            "the revealed public secret does not match its commitment",
+        ));
+    }
+    let index: OrdersIndex = yaml(&sdir.join("orders.yaml"))?;
+    let hashes: Vec<[u8; 32]> = index
+        .sides
+        .iter()
+        .map(|e| unhex32(&e.sha256, place))
+        .collect::<Result<_, _>>()?;
+    let mix = protocol::mix(&hashes);
+    if hex::encode(&mix) != reveal.mix {
+        return Err(fail(
+            place,
+            "the mix is not the orders' hashes in side order",
+        ));
+    }
+    let seed = protocol::seed(StreamKind::Public, &p, &mix);
+    if hex::encode(seed) != reveal.public_seed {
+        return Err(fail(
+            place,
+            "the public seed does not follow from the secret and the mix",
+        ));
+    }
+    let dice: Vec<ArchivedDie> = yaml(&sdir.join("dice.yaml"))?;
+    if let Some((i, d)) = dice.iter().enumerate().find(|(i, d)| d.n != *i) {
+        return Err(fail(
+            place,
+            format!(
+                "public die {i} is numbered {}: public dice are numbered among themselves from 0",
+                d.n
+            ),
+        ));
+    }
+    let records: Vec<DieRecord> = dice.iter().map(|d| d.die.clone()).collect();
+    check_stream(seed, StreamKind::Public, &records)
+        .map_err(|e| fail(place, format!("public dice: {e}")))?;
+    let state = read_text(&sdir.join("state.commitment"))?.trim().to_string();
+    Ok(PublicPart {
+        secret: p,
+        mix,
+        index,
+        dice,
+        state,
+    })
+}
+
+/// A resolved run met on the chain.
+#[derive(Clone)]
+struct Run {
+    step: u32,
+    run: u32,
+    dir: PathBuf,
+    notice: Notice,
+    public: PublicPart,
+}
+
+/// Whether the given pin names this key: a fingerprint, or a key line.
+fn pin_matches(pin: &str, server_key: &str) -> Result<bool, Failure> {
+    let pin = pin.trim();
+    let have = sig::fingerprint(server_key)
+        .map_err(|e| fail("game.yaml", format!("the server key does not parse: {e}")))?;
+    if pin.starts_with("SHA256:") {
+        return Ok(pin == have);
+    }
+    let want = sig::fingerprint(pin).map_err(|e| {
+        fail(
+            "--server-key",
+            format!("neither a SHA256: fingerprint nor a public key line: {e}"),
+        )
+    })?;
+    Ok(want == have)
+}
+
+/// Audit the archive in `dir`, trusting the server key it names.
+pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
+    audit_with(dir, &Options::default())
+}
+
+/// Audit the archive in `dir`.
+pub fn audit_with(dir: &Path, opts: &Options) -> Result<Verdict, Failure> {
+    let mut v = Verdict::default();
+    let files = safe::walk(dir)?;
+    let mut named: BTreeSet<PathBuf> = BTreeSet::new();
+    let game_bytes = read(&dir.join("game.yaml"))?;
+    let game: GameFile = crate::yaml::from_slice(&game_bytes)
+        .map_err(|e| fail("game.yaml", format!("does not parse: {e}")))?;
+    let fp = sig::fingerprint(&game.server_key).unwrap_or_default();
+    if let Some(pin) = &opts.server_key {
+        if !pin_matches(pin, &game.server_key)? {
+            return Err(fail(
+                "game.yaml",
+                format!(
+                    "the archive is signed by server key {fp}, not by the pinned key {}: it is not the server you trust",
+                    pin.trim()
+                ),
+            ));
+        }
+        v.pinned = true;
+    }
+    signed(&dir.join("game.yaml"), &game.server_key)?;
+    v.lines.push(format!(
+        "game {} ({}), server key {fp}{}",
+        game.game,
+        game.ruleset,
+        if v.pinned {
+            ": the pinned key"
+        } else {
+            ": compare it with the one the server publishes"
+        }
+    ));
+    let scenario = read_text(&dir.join("scenario.yaml"))?;
+    if sha256_hex(scenario.as_bytes()) != game.scenario_sha256 {
+        return Err(fail(
+            "scenario.yaml",
+            "does not match the hash in game.yaml",
+        ));
+    }
+    named.extend(["game.yaml", "game.yaml.sig", "scenario.yaml"].map(PathBuf::from));
+    let rules = rulesets::by_name(&game.ruleset)
+        .ok_or_else(|| fail("game.yaml", format!("unknown ruleset {}", game.ruleset)))?;
+    let sides: Vec<SideId> = game.sides.iter().map(|s| SideId::new(s.as_str())).collect();
+    let start = rules
+        .start(&scenario)
+        .map_err(|e| fail("scenario.yaml", e.to_string()))?;
+    let keys = key_history(dir, &game, &mut named)?;
+
+    let (links, link_files) = chain::links(dir, &files, &game, &game_bytes)?;
+    named.extend(link_files);
+    let walked = walk_chain(dir, &game, &start, &links, &mut named, &mut v)?;
+
+    let sealed = safe::is_dir(&dir.join("sealed"));
+    match &walked.end {
+        Some(end) => {
+            if end.last_step != walked.last_resolved {
+                return Err(fail(
+                    "end.yaml",
+                    format!(
+                        "names step {} as the last resolved, but the chain's is step {}",
+                        end.last_step, walked.last_resolved
+                    ),
+                ));
+            }
+            if end.key_changes as usize != keys.len() {
+                return Err(fail(
+                    "end.yaml",
+                    format!(
+                        "names {} key change(s), but keys/ holds {}",
+                        end.key_changes,
+                        keys.len()
+                    ),
+                ));
+            }
+            if !sealed {
+                return Err(fail(
+                    "sealed/",
+                    "missing: the game's signed end says it is over, and its secrets must be sealed here",
+                ));
+            }
+            v.over = Some(end.outcome.clone());
+        }
+        None => {
+            if sealed {
+                return Err(fail(
+                    "end.yaml",
+                    "missing, but sealed/ is there: the game's signed end was removed",
+                ));
+            }
+            match walked.open {
+                Some(step) => {
+                    v.open_step = Some(step);
+                    v.lines.push(format!(
+                        "step {step}: open; commitments published, nothing to reveal yet"
+                    ));
+                }
+                None => {
+                    return Err(fail(
+                        format!("step {}", walked.last_resolved),
+                        "the chain ends after this step with neither the next step's notice nor a signed end.yaml: the archive is cut",
+                    ));
+                }
+            }
+        }
+    }
+    if sealed {
+        check_sealed(dir, &game, rules, &sides, &start, &keys, &walked, &mut named, &mut v)?;
+    }
+    if walked.last_resolved == 0 && walked.undone.is_empty() && v.over.is_none() {
+        return Err(fail(
+            dir.display().to_string(),
+            "no resolved step in this archive",
+        ));
+    }
+    let unnamed: Vec<String> = files
+        .difference(&named)
+        .map(|p| p.display().to_string())
+        .collect();
+    if !unnamed.is_empty() {
+        return Err(fail(
+            unnamed.join(", "),
+            "no signed file of the archive names this: added to the archive (or left by a crash)",
+        ));
+    }
+    v.lines.push(if v.over.is_some() {
+        "sealed: the game is over; every secret, order and state was checked and replayed"
+            .to_string()
+    } else {
+        "sealed: not yet; orders, hands and hidden dice stay secret until the game ends".to_string()
+    });
+    Ok(v)
+}
+
+/// What walking the chain found.
+struct Walked {
+    /// The runs in force, by step.
+    current: BTreeMap<u32, Run>,
+    /// Rolled-back runs.
+    undone: Vec<Run>,
+    last_resolved: u32,
+    open: Option<u32>,
+    end: Option<archive::EndFile>,
+}
+
+/// Walk the chain in the order it was made, checking each link against
+/// what came before it: the step and run it must be, the state it starts
+/// from, and the public files of each resolved run.
+fn walk_chain(
+    dir: &Path,
+    game: &GameFile,
+    start: &str,
+    links: &[(Link, String)],
+    named: &mut BTreeSet<PathBuf>,
+    v: &mut Verdict,
+) -> Result<Walked, Failure> {
+    let mut w = Walked {
+        current: BTreeMap::new(),
+        undone: Vec::new(),
+        last_resolved: 0,
+        open: None,
+        end: None,
+    };
+    // The commitment to the state each step ended with (0: the start).
+    let mut after: BTreeMap<u32, String> = BTreeMap::new();
+    after.insert(
+        0,
+        archive::state_commitment(&game.game, 0, &[0; 32], start.as_bytes()),
+    );
+    let mut rollbacks: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut open: Option<(PathBuf, Notice)> = None;
+    let mut prev = &Link::Game;
+    for (link, _) in links.iter().skip(1) {
+        let place = chain::describe(link);
+        if w.end.is_some() {
+            return Err(fail(place, "comes after the game's signed end"));
+        }
+        match link {
+            Link::Game => return Err(fail(place, "a second game.yaml on the chain")),
+            Link::Notice(path, n) => {
+                let expected = match prev {
+                    Link::Game => 1,
+                    Link::Manifest(..) => w.last_resolved + 1,
+                    Link::Rollback(_, r) => r.step,
+                    _ => {
+                        return Err(fail(
+                            place,
+                            "a notice must follow game.yaml, a manifest or a rollback note",
+                        ));
+                    }
+                };
+                let run = rollbacks.get(&n.step).copied().unwrap_or(0) + 1;
+                if n.game != game.game || n.step != expected || n.run != run {
+                    return Err(fail(
+                        place,
+                        format!(
+                            "the notice names game {} step {} run {}, where the chain expects game {} step {expected} run {run}",
+                            n.game, n.step, n.run, game.game
+                        ),
+                    ));
+                }
+                if !chain::notice_in_place(path, n) {
+                    return Err(fail(
+                        place,
+                        "the notice is not in its step's folder: folders were renamed or swapped",
+                    ));
+                }
+                if after.get(&(n.step - 1)) != Some(&n.state_before_commitment) {
+                    return Err(fail(
+                        place,
+                        "the state this step starts from is not the state the last step ended with",
+                    ));
+                }
+                open = Some((path.clone(), (**n).clone()));
+                w.open = Some(n.step);
+            }
+            Link::Manifest(folder) => {
+                let Some((npath, notice)) = open.take() else {
+                    return Err(fail(place, "a manifest with no open step before it"));
+                };
+                if npath.parent() != Some(folder.as_path()) {
+                    return Err(fail(place, "the manifest is not in its notice's folder"));
+                }
+                let step = notice.step;
+                let splace = if folder.iter().count() > 1 {
+                    format!("step {step} rolled-back run {}", notice.run)
+                } else {
+                    format!("step {step}")
+                };
+                manifest(dir, folder, &game.server_key, named)?;
+                let public = public_part(&dir.join(folder), game, step, &notice, &splace)?;
+                after.insert(step, public.state.clone());
+                v.public_dice += public.dice.len();
+                w.current.insert(
+                    step,
+                    Run {
+                        step,
+                        run: notice.run,
+                        dir: folder.clone(),
+                        notice,
+                        public,
+                    },
+                );
+                w.last_resolved = step;
+                w.open = None;
+            }
+            Link::Rollback(folder, r) => {
+                let Some((npath, notice)) = open.take() else {
+                    return Err(fail(place, "a rollback with no open step before it"));
+                };
+                let run = rollbacks.get(&r.step).copied().unwrap_or(0) + 1;
+                let expected_dir = archive::rollback_dir(Path::new(""), r.step, run);
+                if r.game != game.game
+                    || r.step != w.last_resolved
+                    || r.run != run
+                    || folder != &expected_dir
+                    || notice.step != r.step + 1
+                    || npath != folder.join("next-notice.yaml")
+                {
+                    return Err(fail(
+                        place,
+                        format!(
+                            "rollback.yaml names game {} step {} run {}, where the chain expects game {} step {} run {run} in {}",
+                            r.game,
+                            r.step,
+                            r.run,
+                            game.game,
+                            w.last_resolved,
+                            expected_dir.display()
+                        ),
+                    ));
+                }
+                let undone = w.current.remove(&r.step).ok_or_else(|| {
+                    fail(&place, "the rolled-back run is not on the chain")
+                })?;
+                let m = sha256_hex(&read(&dir.join(&undone.dir).join("manifest.yaml"))?);
+                if undone.dir != *folder || m != r.manifest_sha256 {
+                    return Err(fail(
+                        place,
+                        "the rolled-back run's manifest is not the one this note names",
+                    ));
+                }
+                v.lines.push(format!(
+                    "step {}: run {run} was rolled back ({}); its signatures, commitment, seed and {} public dice check",
+                    r.step,
+                    r.reason,
+                    undone.public.dice.len()
+                ));
+                w.undone.push(undone);
+                rollbacks.insert(r.step, run);
+                after.retain(|s, _| *s < r.step);
+                w.last_resolved = r.step - 1;
+                w.open = None;
+            }
+            Link::End(e) => {
+                if e.game != game.game {
+                    return Err(fail(place, "end.yaml names another game"));
+                }
+                w.end = Some(e.clone());
+            }
+        }
+        if let Link::Manifest(_) = link
+            && let Some(r) = w.current.get(&w.last_resolved)
+            && r.dir.iter().count() == 1
+        {
+            v.lines.push(format!(
+                "step {}: signatures, commitment, seed and {} public dice check",
+                r.step,
+                r.public.dice.len()
+            ));
+        }
+        prev = link;
+    }
+    v.steps = w.last_resolved;
+    Ok(w)
+}
+
+/// The sealed secrets of every run, the state commitments, the players'
+/// signatures and the full replay of the runs in force.
+#[allow(clippy::too_many_arguments)]
+fn check_sealed(
+    dir: &Path,
+    game: &GameFile,
+    rules: &'static dyn crate::ruleset::AnyRuleset,
+    sides: &[SideId],
+    start: &str,
+    keys: &[archive::KeyChange],
+    walked: &Walked,
+    named: &mut BTreeSet<PathBuf>,
+    v: &mut Verdict,
+) -> Result<(), Failure> {
+    let mut state = start.to_string();
+    for (step, run) in &walked.current {
+        let rel = Path::new("sealed").join(format!("step-{step:04}"));
+        let splace = format!("sealed step {step}");
+        manifest(dir, &rel, &game.server_key, named)?;
+        let sd = dir.join(&rel);
+        let (h, full_dice) = hidden_part(&sd, game, run, &splace)?;
+        let mut orders = BTreeMap::new();
+        let mut applied = String::new();
+        for e in &run.public.index.sides {
+            let name = format!("orders-{}.yaml", e.side);
+            let text = read(&sd.join(&name))?;
+            if sha256_hex(&text) != e.sha256 {
+                return Err(fail(
+                    format!("{splace}: {name}"),
+                    "the orders are not the ones whose hash was published",
+                ));
+            }
+            // Orders the server applied for a side that sent none carry
+            // the server's signature in a namespace of their own; a
+            // player's carry the key in force at that step.
+            let (key, namespace, who) = match &e.applied {
+                Some(_) => (
+                    game.server_key.as_str(),
+                    super::life::APPLIED_NAMESPACE,
+                    "server",
+                ),
+                None => (
+                    key_at(game, keys, &e.side, *step)
+                        .map(String::as_str)
+                        .ok_or_else(|| fail(&splace, format!("no key for side {}", e.side)))?,
+                    sig::ORDERS_NAMESPACE,
+                    "player",
+                ),
+            };
+            sig::verify(key, namespace, &text, &e.signature).map_err(|err| {
+                fail(
+                    format!("{splace}: {name}"),
+                    format!("{who} signature refused: {err}"),
+                )
+            })?;
+            if let Some(why) = &e.applied {
+                applied.push_str(&format!(
+                    "; {} orders applied by the server ({why})",
+                    e.side
+                ));
+            }
+            let side = SideId::new(e.side.as_str());
+            orders.insert(
+                side.clone(),
+                OrdersRow {
+                    seq: 0,
+                    game: game.game.clone(),
+                    step: *step,
+                    side,
+                    file_name: name,
+                    text,
+                    signature: e.signature.clone(),
+                    sha256: e.sha256.clone(),
+                },
+            );
+        }
+        let row = StepRow {
+            game: game.game.clone(),
+            step: *step,
+            public_secret: run.public.secret,
+            hidden_secret: h,
+            state_before: state.clone(),
+            notice: String::new(),
+            notice_sig: String::new(),
+            result: None,
+        };
+        let (res, _) = super::resolve_step(rules, sides, &row, &orders)
+            .map_err(|e| fail(&splace, format!("replay failed: {e}")))?;
+        compare(
+            &splace,
+            "state.yaml",
+            res.state.as_bytes(),
+            &read(&sd.join("state.yaml"))?,
+        )?;
+        let events = crate::yaml::to_string(&res.events).unwrap_or_default();
+        compare(
+            &splace,
+            "events.yaml",
+            events.as_bytes(),
+            &read(&sd.join("events.yaml"))?,
+        )?;
+        let all_dice = crate::yaml::to_string(&res.dice).unwrap_or_default();
+        compare(&splace, "dice.yaml", all_dice.as_bytes(), &full_dice)?;
+        let place = format!("step {step}");
+        let public_events: Vec<Event> = archive::public_events(&res.events, &res.dice);
+        compare(
+            &place,
+            "events.yaml",
+            crate::yaml::to_string(&public_events)
+                .unwrap_or_default()
+                .as_bytes(),
+            &read(&dir.join(&run.dir).join("events.yaml"))?,
+        )?;
+        state = res.state;
+        v.lines.push(format!(
+            "step {step}: hidden secret, state commitment, {} signed orders and the replay match{applied}",
+            orders.len()
+        ));
+        v.replayed = true;
+    }
+    for run in &walked.undone {
+        let rel = Path::new("sealed")
+            .join(format!("step-{:04}", run.step))
+            .join(format!("rollback-{}", run.run));
+        let splace = format!("sealed step {} rolled-back run {}", run.step, run.run);
+        manifest(dir, &rel, &game.server_key, named)?;
+        let sd = dir.join(&rel);
+        let (_, full) = hidden_part(&sd, game, run, &splace)?;
+        let full: Vec<DieRecord> = crate::yaml::from_slice(&full)
+            .map_err(|e| fail(&splace, format!("dice.yaml does not parse: {e}")))?;
+        let events: Vec<Event> = yaml(&sd.join("events.yaml"))?;
+        compare(
+            &splace,
+            "public events",
+            crate::yaml::to_string(&archive::public_events(&events, &full))
+                .unwrap_or_default()
+                .as_bytes(),
+            &read(&dir.join(&run.dir).join("events.yaml"))?,
+        )?;
+        v.lines.push(format!(
+            "step {}: rolled-back run {}: its hidden secret, hidden dice and state commitment check (its orders are not sealed, so it is not replayed)",
+            run.step, run.run
+        ));
+    }
+    Ok(())
+}
+
+/// A sealed run's hidden secret against its commitment, its hidden seed,
+/// its full dice log (the public dice as published, the hidden ones from
+/// the hidden stream) and its state against the published commitment.
+/// The hidden secret and the full log's bytes.
+fn hidden_part(
+    sd: &Path,
+    game: &GameFile,
+    run: &Run,
+    splace: &str,
+) -> Result<([u8; 32], Vec<u8>), Failure> {
+    let hidden: HiddenReveal = yaml(&sd.join("hidden.yaml"))?;
+    let h = unhex32(&hidden.hidden_secret, splace)?;
+    if hex::encode(protocol::commit(StreamKind::Hidden, &game.game, run.step, &h))
+        != run.notice.hidden_commitment
+    {
+        return Err(fail(
+            splace,
+            "the revealed hidden secret does not match its commitment",
+        ));
+    }
+    let seed = protocol::seed(StreamKind::Hidden, &h, &run.public.mix);
+    if hex::encode(seed) != hidden.hidden_seed {
+        return Err(fail(
+            splace,
+            "the hidden seed does not follow from the secret and the mix",
+        ));
+    }
+    let salt = archive::state_salt(&game.game, run.step, &h);
+    if hex::encode(salt) != hidden.state_salt {
+        return Err(fail(
+            splace,
+            "the state salt does not follow from the hidden secret",
+        ));
+    }
+    let state = read(&sd.join("state.yaml"))?;
+    if archive::state_commitment(&game.game, run.step, &salt, &state) != run.public.state {
+        return Err(fail(
+            splace,
+            "the sealed state is not the one the published state commitment names",
+        ));
+    }
+    let bytes = read(&sd.join("dice.yaml"))?;
+    let full: Vec<DieRecord> = crate::yaml::from_slice(&bytes)
+        .map_err(|e| fail(splace, format!("dice.yaml does not parse: {e}")))?;
+    if archive::public_dice(&full) != run.public.dice {
+        return Err(fail(
+            splace,
+            "the full dice log's public dice are not the ones published",
+        ));
+    }
+    let hidden_dice: Vec<DieRecord> = full
+        .iter()
+        .filter(|d| d.stream == StreamKind::Hidden)
+        .cloned()
+        .collect();
+    check_stream(seed, StreamKind::Hidden, &hidden_dice)
+        .map_err(|e| fail(splace, format!("hidden dice: {e}")))?;
+    Ok((h, bytes))
+}
+
+fn compare(place: &str, name: &str, replayed: &[u8], archived: &[u8]) -> Result<(), Failure> {
+    if replayed == archived {
+        return Ok(());
+    }
+    let r = String::from_utf8_lossy(replayed);
+    let a = String::from_utf8_lossy(archived);
+    let (n, (x, y)) = r
+        .lines()
+        .zip(a.lines())
+        .enumerate()
+        .find(|(_, (x, y))| x != y)
+        .unwrap_or((r.lines().count().min(a.lines().count()), ("(end)", "(end)")));
+    Err(fail(
+        format!("{place}: {name} line {}", n + 1),
+        format!("replay gives {x:?}, archive has {y:?}"),
+    ))
+}
+
+/// The key changes of `keys/`, each checked against the server's signature.
+fn key_history(
+    dir: &Path,
+    game: &GameFile,
+    named: &mut BTreeSet<PathBuf>,
+) -> Result<Vec<archive::KeyChange>, Failure> {
+    let mut out = Vec::new();
+    for n in 1u32.. {
+        let rel = Path::new("keys").join(format!("change-{n:03}.yaml"));
+        if !safe::is_file(&dir.join(&rel)) {
+            break;
+        }
+        let path = dir.join(&rel);
+        let bytes = signed(&path, &game.server_key)?;
+        let change: archive::KeyChange = crate::yaml::from_slice(&bytes)
+            .map_err(|e| fail(path.display().to_string(), format!("does not parse: {e}")))?;
+        if change.game != game.game {
+            return Err(fail(path.display().to_string(), "names another game"));
+        }
+        named.insert(chain::sig_of(&rel));
+        named.insert(rel);
+        out.push(change);
+    }
+    Ok(out)
+}
+
+/// The key that signed a side's orders at `step`: the last change in
+/// force by then, else the key the game started with.
+fn key_at<'a>(
+    game: &'a GameFile,
+    keys: &'a [archive::KeyChange],
+    side: &str,
+    step: u32,
+) -> Option<&'a String> {
+    keys.iter()
+        .rev()
+        .find(|k| k.side == side && k.from_step <= step)
+        .map(|k| &k.key)
+        .or_else(|| game.players.get(side))
+}
