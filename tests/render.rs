@@ -333,6 +333,11 @@ fn sample() -> ReportView {
             "secret revealed: 3f1c9a0d8e7b6a5f4e3d2c1b0a99887766554433221100ffeeddccbbaa998877".into(),
             "orders hash french: 0a1b2c3d4e5f".into(),
         ],
+        keys: vec![
+            "server: SHA256:q5e0ktuFNLdClfzmM9hcAKvAx5Ay3iCIjUIQWHxoYWY (signs every notice, report folder and the archive)".into(),
+            "french: SHA256:Lq9FzkHTMSNIkBGPlOdmXm0tzjLm5WNvAx+YhXxFkEg".into(),
+            "british: SHA256:wNbmHu3sa4Jr1RrxeMSpcpBOlPrB76yn2dUHRDW0ZrY".into(),
+        ],
         orders_template: Some("moves:\n  fr-1: hold   # line, 4 bases\n  fr-2: advance\n".into()),
     }
 }
