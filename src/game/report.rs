@@ -108,10 +108,7 @@ pub fn keys_on_record(server_public: &str, players: &[PlayerRow]) -> Vec<String>
     let fp = |line: &str| {
         crate::sig::fingerprint(line).unwrap_or_else(|_| "(a key that does not parse)".into())
     };
-    let mut out = vec![format!(
-        "server: {} (signs every notice, report folder and the archive)",
-        fp(server_public)
-    )];
+    let mut out = vec![format!("server: {}", fp(server_public))];
     for p in players {
         out.push(format!("{}: {}", p.side, fp(&p.public_key)));
     }
