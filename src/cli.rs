@@ -158,6 +158,23 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// A scenario file, refused unread when it is bigger than any scenario may be.
+fn read_scenario(path: &Path) -> anyhow::Result<String> {
+    use std::io::Read as _;
+    let limit = crate::scenario_check::MAX_BYTES;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() > limit {
+        bail!(
+            "{}: the scenario is more than the limit of {limit} bytes: split the battle or trim its units and terrain",
+            path.display()
+        );
+    }
+    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
+}
+
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Keygen { file, comment } => {
@@ -176,8 +193,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             players,
             schedule,
         } => {
-            let text = std::fs::read_to_string(&scenario)
-                .with_context(|| format!("cannot read {}", scenario.display()))?;
+            let text = read_scenario(&scenario)?;
             // Checked before the game exists, so a bad file creates nothing.
             let schedule = match &schedule {
                 Some(p) => {
@@ -193,6 +209,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .iter()
                 .map(|p| parse_player(p))
                 .collect::<anyhow::Result<Vec<_>>>()?;
+            // The scenario too, before the data folder is made.
+            crate::game::ruleset_of_scenario(&text)?.start(&text)?;
             let mut server = Server::open(&cli.data)?;
             server.new_game(&game, &text, &specs)?;
             if let Some(y) = &schedule {

@@ -19,6 +19,7 @@ pub mod render;
 pub mod ruleset;
 pub mod rulesets;
 pub mod sandbox;
+pub mod scenario_check;
 pub mod side;
 pub mod sig;
 pub mod view;

@@ -141,6 +141,15 @@ pub trait Ruleset: Sync {
         let _ = (state, side);
         Ok(None)
     }
+    /// Extension point: `state` with everything its owner hides from the
+    /// other sides drawn again from `dice` (the order of a hidden deck), so
+    /// that a resolution from it tells nothing of the real one: the game
+    /// master's preview resolves from this with throw-away dice. Default:
+    /// the state as it is, for a ruleset whose only secret is its dice.
+    fn conceal(&self, state: &Self::State, dice: &mut Dice) -> Self::State {
+        let _ = dice;
+        state.clone()
+    }
 }
 
 /// Extension point: a ruleset's player for `galloper demo`, which writes
@@ -188,7 +197,7 @@ pub struct TextResolution {
 /// A problem with a scenario or state file: an operator's error.
 #[derive(Debug, thiserror::Error)]
 pub enum RulesetError {
-    #[error("the scenario does not parse: {0}")]
+    #[error("the scenario is refused: {0}")]
     Scenario(String),
     #[error("the stored state does not parse (was it edited by hand?): {0}")]
     State(String),
@@ -252,6 +261,8 @@ pub trait LoadedState: Send + Sync {
         orders: &BySide<serde_yaml::Value>,
         dice: &mut Dice,
     ) -> Result<TextResolution, RulesetError>;
+    /// [`Ruleset::conceal`], as YAML text.
+    fn concealed(&self, dice: &mut Dice) -> Result<String, RulesetError>;
 }
 
 struct Loaded<'a, R: Ruleset> {
@@ -301,6 +312,9 @@ impl<R: Ruleset> LoadedState for Loaded<'_, R> {
             outcome: res.outcome,
         })
     }
+    fn concealed(&self, dice: &mut Dice) -> Result<String, RulesetError> {
+        state_to_yaml(&Ruleset::conceal(self.rules, &self.state, dice))
+    }
 }
 
 /// Serialise a state the one way Galloper stores and hashes it.
@@ -313,6 +327,12 @@ fn parse_state<R: Ruleset>(text: &str) -> Result<R::State, RulesetError> {
 }
 
 fn parse_scenario<R: Ruleset>(r: &R, text: &str) -> Result<R::Scenario, RulesetError> {
+    // Every ruleset's scenario is bounded and its strings checked first
+    // (`scenario_check`): the ruleset then checks what only it can count.
+    crate::scenario_check::size(text).map_err(RulesetError::Scenario)?;
+    let tree: serde_yaml::Value =
+        crate::yaml::from_str(text).map_err(|e| RulesetError::Scenario(e.to_string()))?;
+    crate::scenario_check::contents(&tree).map_err(RulesetError::Scenario)?;
     let s: R::Scenario =
         crate::yaml::from_str(text).map_err(|e| RulesetError::Scenario(e.to_string()))?;
     r.check_scenario(&s).map_err(RulesetError::Scenario)?;

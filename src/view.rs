@@ -191,6 +191,11 @@ pub struct ReportView {
     pub next: Vec<String>,
     /// The dice audit trail: revealed secret, order hashes, seed.
     pub audit: Vec<String>,
+    /// The keys the server has on record, as `ssh-keygen -l` fingerprints:
+    /// its own first, then every side's, so that each player sees from the
+    /// first report on which key the server takes as his.
+    #[serde(default)]
+    pub keys: Vec<String>,
     /// YAML orders template for the next step, if this reader owes orders.
     pub orders_template: Option<String>,
 }

@@ -28,6 +28,41 @@ pub fn to_string<T: Serialize>(value: &T) -> Result<String, Error> {
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
+/// `s` as a YAML double-quoted scalar, for a name printed into a file that
+/// players edit (an orders template): quotes, backslashes, line breaks and
+/// every control character are escaped, so the name stays one string on
+/// one line whatever it holds, and reads back as itself.
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() || crate::scenario_check::forbidden(c) => {
+                out.push_str(&format!("\\u{:04X}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `s` as a YAML value in a template: plain when it can only read back as
+/// the same string (a letter, then letters, digits, `-`, `_` and `.`, and
+/// not a word YAML reads as a boolean or null), [`quoted`] otherwise.
+pub fn scalar(s: &str) -> String {
+    const WORDS: [&str; 9] = ["y", "n", "yes", "no", "on", "off", "true", "false", "null"];
+    let plain = s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && crate::scenario_check::safe_id(s)
+        && !WORDS.contains(&s.to_ascii_lowercase().as_str());
+    if plain { s.to_string() } else { quoted(s) }
+}
+
 #[cfg(test)]
 mod tests {
     #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
@@ -44,5 +79,39 @@ mod tests {
         let text = super::to_string(&steps).unwrap();
         assert!(text.contains("forward: 3"), "{text}");
         assert_eq!(super::from_str::<Vec<Step>>(&text).unwrap(), steps);
+    }
+
+    #[test]
+    fn quoted_names_read_back_whole_on_one_line() {
+        // A name that would inject a line, a key, a comment or a flow if
+        // printed raw, and control characters that would reach a terminal.
+        let names = [
+            "Guard\nround:\n  command: pass",
+            "Old Guard: round: {x: 1} # [a, b]",
+            "\"quoted\" \\ back\\slash",
+            "esc \u{1b}[31m red, nul \u{0} end, del \u{7f}, nel \u{85}",
+            "line \u{2028} sep \u{202e}rtl",
+            "R\u{e9}giment d'Infanterie",
+        ];
+        for name in names {
+            let q = super::quoted(name);
+            assert!(!q.contains('\n') && !q.chars().any(char::is_control), "{q}");
+            let doc = format!("# {q}\nunit: {q}   # {q}\n");
+            let v: serde_yaml::Value = super::from_str(&doc).unwrap();
+            let m = v.as_mapping().unwrap();
+            assert_eq!(m.len(), 1, "one key only: {doc}");
+            assert_eq!(v["unit"].as_str(), Some(name), "{doc}");
+        }
+    }
+
+    #[test]
+    fn scalars_are_plain_only_when_they_read_back_as_strings() {
+        assert_eq!(super::scalar("fr-1"), "fr-1");
+        assert_eq!(super::scalar("c01"), "c01");
+        for s in ["true", "No", "null", "1", "1.5", ".inf", "-", "a b", "a: b"] {
+            let q = super::scalar(s);
+            let v: serde_yaml::Value = super::from_str(&format!("k: {q}\n")).unwrap();
+            assert_eq!(v["k"].as_str(), Some(s), "{s} -> {q}");
+        }
     }
 }

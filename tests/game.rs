@@ -334,3 +334,90 @@ fn the_audit_passes_the_demo_and_catches_five_kinds_of_tampering() {
         println!("{what}: caught: {err}");
     }
 }
+
+/// `ssh-keygen -l`'s fingerprint of a public key file (`SHA256:...`).
+fn ssh_fingerprint(public: &Path) -> String {
+    let out = Command::new("ssh-keygen")
+        .arg("-l")
+        .arg("-f")
+        .arg(public)
+        .output()
+        .expect("ssh-keygen -l");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .nth(1)
+        .expect("a fingerprint")
+        .to_string()
+}
+
+#[test]
+fn keys_on_record_show_in_every_report_from_the_first() {
+    // The attack: the server (or whoever set the game up) registers another
+    // key for a side, here Mallory's for the French player, or a second
+    // server re-signs the game. The French player's very first report shows
+    // the keys on record, so he sees a fingerprint that is not his own.
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = tmp.path();
+    let (fkey, _) = ssh_keygen(d, "french");
+    let (mkey, mpub) = ssh_keygen(d, "mallory");
+    let (akey, apub) = ssh_keygen(d, "austrians");
+    let mut server = Server::open(&d.join("data")).expect("server");
+    let players = vec![
+        PlayerSpec {
+            side: SideId::new("french"),
+            email: "f@x.example".into(),
+            public_key: mpub,
+        },
+        PlayerSpec {
+            side: SideId::new("austrians"),
+            email: "a@x.example".into(),
+            public_key: apub,
+        },
+    ];
+    server.new_game("g1", SCENARIO, &players).expect("new game");
+    for (side, key) in [("french", &mkey), ("austrians", &akey)] {
+        let file = deployment(&server, d, side);
+        let signature = ssh_sign(key, &file);
+        server
+            .submit(
+                &format!("deploy-{side}.yaml"),
+                &std::fs::read(&file).unwrap(),
+                &signature,
+            )
+            .expect("accepted");
+    }
+    assert_eq!(server.process(&d.join("outbox")).expect("process").len(), 1);
+
+    let own = ssh_fingerprint(&fkey.with_extension("pub"));
+    let mallory = ssh_fingerprint(&mkey.with_extension("pub"));
+    let austrians = ssh_fingerprint(&akey.with_extension("pub"));
+    let server_fp = ssh_fingerprint(&d.join("data/server_key.pub"));
+    for reader in ["french", "austrians", "public"] {
+        let dir = d.join("outbox/g1/step-0001").join(reader);
+        let text = std::fs::read_to_string(dir.join("report.txt")).unwrap();
+        let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+        for page in [&text, &html] {
+            assert!(page.contains("Keys on record"), "{reader}: {page}");
+            assert!(page.contains(&format!("server: {server_fp}")), "{reader}");
+            assert!(page.contains(&format!("french: {mallory}")), "{reader}");
+            assert!(
+                page.contains(&format!("austrians: {austrians}")),
+                "{reader}"
+            );
+            assert!(
+                !page.contains(&own),
+                "{reader}: the French key is not on record"
+            );
+        }
+    }
+    // `galloper render` makes the same report again from the store.
+    let view = server
+        .report(
+            "g1",
+            Some(1),
+            &galloper::view::Viewer::Side(SideId::new("french")),
+        )
+        .unwrap();
+    assert!(view.keys.iter().any(|k| k == &format!("french: {mallory}")));
+}

@@ -511,13 +511,157 @@ fn preview_mails_only_the_game_master_and_changes_nothing() {
         store_state(&t) == stored,
         "the game in the store is untouched"
     );
+}
 
-    // The preview rolled the very dice the step then rolls.
-    let p = t.server.preview_report("g1").unwrap();
-    let preview_events = p.rendered.unwrap().view.events;
+/// The public dice of a report's events, as `(purpose, value)`.
+fn public_dice(events: &[galloper::view::EventLine]) -> Vec<(String, u32)> {
+    events
+        .iter()
+        .flat_map(|e| e.dice.iter())
+        .map(|d| (d.purpose.clone(), d.value))
+        .collect()
+}
+
+/// The decoded text and HTML of the last preview mailed, with its raw bytes.
+fn last_preview_mail(t: &Table) -> String {
+    let m = t
+        .mails()
+        .into_iter()
+        .rev()
+        .find(|m| m.kind == "preview")
+        .expect("a preview was mailed");
+    let parsed = mail_parser::MessageParser::default()
+        .parse(&m.bytes)
+        .expect("the preview parses");
+    format!(
+        "{}\n{}\n{}",
+        parsed.body_text(0).unwrap_or_default(),
+        parsed.body_html(0).unwrap_or_default(),
+        String::from_utf8_lossy(&m.bytes)
+    )
+}
+
+/// The secrets of the open step as hex: P_r, H_r and both seeds of the
+/// orders held so far.
+fn open_step_secrets(t: &Table) -> Vec<String> {
+    let open = t.server.store().open_step("g1").unwrap().unwrap();
+    let orders = t.server.store().latest_orders("g1", open.step).unwrap();
+    let rules = galloper::rulesets::by_name("maurice-lite").unwrap();
+    let sides = rules.sides(galloper::demo::SCENARIO).unwrap();
+    let inputs = galloper::game::dice_inputs_for(&open, &orders, &sides);
+    vec![
+        hex::encode(open.public_secret),
+        hex::encode(open.hidden_secret),
+        hex::encode(inputs.public_seed),
+        hex::encode(inputs.hidden_seed),
+    ]
+}
+
+/// Names and `[id]`s of the cards a Maurice Lite state hides from the
+/// public (in a hand or in the deck), less any name the public can see in
+/// the discards or among the Reshuffle cards, which every deck holds.
+fn hidden_cards(state: &str) -> Vec<String> {
+    let v: serde_yaml::Value = serde_yaml::from_str(state).unwrap();
+    let name = |id: &serde_yaml::Value| -> (String, bool) {
+        let card = v["deck"]["cards"]
+            .as_sequence()
+            .unwrap()
+            .iter()
+            .find(|c| &c["id"] == id)
+            .unwrap();
+        (
+            card["name"].as_str().unwrap().to_string(),
+            card["reshuffle"].as_bool().unwrap_or(false),
+        )
+    };
+    let seq = |x: &serde_yaml::Value| x.as_sequence().cloned().unwrap_or_default();
+    let mut hidden: Vec<serde_yaml::Value> = seq(&v["piles"]["draw"]);
+    for (_, army) in v["armies"].as_mapping().unwrap() {
+        hidden.extend(seq(&army["hand"]));
+    }
+    let public: Vec<String> = seq(&v["piles"]["discard"])
+        .iter()
+        .chain(seq(&v["piles"]["removed"]).iter())
+        .map(|id| name(id).0)
+        .collect();
+    let mut out = Vec::new();
+    for id in &hidden {
+        let (n, reshuffle) = name(id);
+        if !reshuffle && !public.contains(&n) {
+            out.push(n);
+            out.push(format!("[{}]", id.as_str().unwrap()));
+        }
+    }
+    assert!(!out.is_empty(), "the state hides some cards");
+    out
+}
+
+#[test]
+fn preview_tells_no_secret_of_the_open_step_and_rolls_other_dice() {
+    // The attack: a game master (or whoever reads his mail) asks for a
+    // preview while the step still takes orders, to learn its secrets, the
+    // hands, the cards to come, or the dice the step will roll.
+    let mut t = table();
+    t.submit_owed("ab");
+    let secrets = open_step_secrets(&t);
+    let mut previews = Vec::new();
+    for _ in 0..6 {
+        let a = t.gm("preview").unwrap();
+        assert!(a.reply.contains("missing: none"), "{}", a.reply);
+        let mail = last_preview_mail(&t);
+        for s in &secrets {
+            assert!(
+                !mail.contains(s.as_str()),
+                "step 1's secret {s} is in the preview"
+            );
+        }
+        assert!(
+            mail.contains("these dice are not the step's dice"),
+            "{mail}"
+        );
+        let p = t.server.preview_report("g1").unwrap();
+        previews.push(public_dice(&p.rendered.unwrap().view.events));
+    }
     assert_eq!(t.process(), 1);
-    let real = t.server.report("g1", Some(1), &Viewer::Umpire).unwrap();
-    assert_eq!(preview_events, real.events);
+    let real = public_dice(
+        &t.server
+            .report("g1", Some(1), &Viewer::Public)
+            .unwrap()
+            .events,
+    );
+    assert!(
+        !real.is_empty(),
+        "step 1 rolls public dice (the first-round roll)"
+    );
+    // Each preview throws fresh dice, so they cannot all be the step's: with
+    // the step's own dice every preview would match the real roll.
+    assert!(
+        previews.iter().any(|p| p != &real),
+        "every preview rolled the step's own dice: {real:?}"
+    );
+
+    // Step 2: the hands are dealt and the deck is in its hidden order; the
+    // active side passes, so the step will draw its next three cards.
+    t.submit_owed("cd");
+    let open = t.server.store().open_step("g1").unwrap().unwrap();
+    let hidden = hidden_cards(&open.state_before);
+    let secrets = open_step_secrets(&t);
+    t.gm("preview").unwrap();
+    let mail = last_preview_mail(&t);
+    for s in &secrets {
+        assert!(
+            !mail.contains(s.as_str()),
+            "step 2's secret {s} is in the preview"
+        );
+    }
+    for card in &hidden {
+        assert!(
+            !mail.contains(card.as_str()),
+            "hidden card {card} is in the preview"
+        );
+    }
+    // The preview did resolve: the pass and its draw are there, publicly.
+    assert!(mail.contains("passes and draws"), "{mail}");
 }
 
 #[test]

@@ -333,6 +333,11 @@ fn sample() -> ReportView {
             "secret revealed: 3f1c9a0d8e7b6a5f4e3d2c1b0a99887766554433221100ffeeddccbbaa998877".into(),
             "orders hash french: 0a1b2c3d4e5f".into(),
         ],
+        keys: vec![
+            "server: SHA256:q5e0ktuFNLdClfzmM9hcAKvAx5Ay3iCIjUIQWHxoYWY".into(),
+            "french: SHA256:Lq9FzkHTMSNIkBGPlOdmXm0tzjLm5WNvAx+YhXxFkEg".into(),
+            "british: SHA256:wNbmHu3sa4Jr1RrxeMSpcpBOlPrB76yn2dUHRDW0ZrY".into(),
+        ],
         orders_template: Some("moves:\n  fr-1: hold   # line, 4 bases\n  fr-2: advance\n".into()),
     }
 }
@@ -478,6 +483,10 @@ fn html_has_every_part() {
     for l in &report.audit {
         assert!(html.contains(l.as_str()));
     }
+    assert!(html.contains("<h2>Keys on record</h2>"));
+    for l in &report.keys {
+        assert!(html.contains(l.as_str()), "{l}");
+    }
     // Self-contained: nothing fetched from elsewhere.
     assert!(!html.contains("src=") && !html.contains("href=") && !html.contains("@import"));
 }
@@ -570,16 +579,18 @@ fn empty_report_still_reads() {
     report.events.clear();
     report.next.clear();
     report.audit.clear();
+    report.keys.clear();
     report.orders_template = None;
     let text = report_text(&report).unwrap();
     assert!(text.contains("Nothing to report.") && text.contains("Nothing further."));
     assert!(!text.contains("\n\n\n"), "{text}");
     assert!(text.ends_with("Dice audit\n----------\n"), "{text}");
-    assert!(!text.contains("Orders template"));
+    assert!(!text.contains("Orders template") && !text.contains("Keys on record"));
     let html = report_html(&report).unwrap();
     assert!(
         html.contains("<p>Nothing to report.</p>") && !html.contains("<h2>Orders template</h2>")
     );
+    assert!(!html.contains("Keys on record"));
     let full = report_text(&sample()).unwrap();
     assert!(!full.contains("\n\n\n"));
 }

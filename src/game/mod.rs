@@ -127,6 +127,7 @@ pub fn ruleset_of_scenario(text: &str) -> anyhow::Result<&'static dyn AnyRuleset
     struct Head {
         ruleset: String,
     }
+    crate::scenario_check::size(text).map_err(|e| anyhow!(e))?;
     let head: Head = crate::yaml::from_str(text).context("the scenario needs a `ruleset:` line")?;
     rulesets::by_name(&head.ruleset).ok_or_else(|| {
         anyhow!(
@@ -631,7 +632,8 @@ impl Server {
             after,
             (&open, &stored, &dice_inputs),
             next.as_ref().map(|(n, _)| n),
-        )?;
+        )?
+        .with_keys(self.keys_on_record(game)?);
         let files = self.step_files(&reading, sight, (&open, &stored, &dice_inputs))?;
         // The public archive first, the store's commit after: a crash in
         // between leaves the step open, and resolving it again writes the
@@ -895,7 +897,8 @@ impl Server {
         let mut inputs = dice_inputs_for(row, &orders, &sides);
         self.mark_applied(game, row.step, &mut inputs, &orders)?;
         let next = steps.iter().find(|s| s.step == row.step + 1);
-        report::build(rules, game, row, res, &inputs, next, viewer)
+        let keys = self.keys_on_record(game)?;
+        report::build(rules, game, row, res, &inputs, next, viewer, keys)
     }
 
     /// The email address and key of every player of a game.

@@ -2,7 +2,7 @@
 //! the map as PNG, plain text, and the orders template for the next step.
 
 use super::archive::{self, sha256_hex};
-use super::store::{GameRow, StepResult, StepRow};
+use super::store::{GameRow, PlayerRow, StepResult, StepRow};
 use super::{DiceInputs, Server};
 use crate::dice::{DieRecord, StreamKind};
 use crate::envelope;
@@ -65,7 +65,7 @@ pub fn applied_lines(inputs: &DiceInputs) -> Vec<EventLine> {
         .collect()
 }
 
-/// Build one reader's report.
+/// Build one reader's report, showing `keys` ([`keys_on_record`]).
 #[allow(clippy::too_many_arguments)]
 pub fn build(
     rules: &dyn AnyRuleset,
@@ -75,8 +75,11 @@ pub fn build(
     inputs: &DiceInputs,
     next: Option<&StepRow>,
     viewer: &Viewer,
+    keys: Vec<String>,
 ) -> anyhow::Result<ReportView> {
-    StepReading::new(rules, game, step, res, inputs, next)?.report(viewer)
+    StepReading::new(rules, game, step, res, inputs, next)?
+        .with_keys(keys)
+        .report(viewer)
 }
 
 /// The step that follows: its number, what it owes, and its state when it
@@ -96,6 +99,30 @@ pub struct StepReading<'a> {
     next: Option<Next<'a>>,
     events: Vec<Event>,
     dice: Vec<DieRecord>,
+    keys: Vec<String>,
+}
+
+/// The keys on record, one line each, as every report shows them: the
+/// server's, then each side's, with their `ssh-keygen -l` fingerprints.
+pub fn keys_on_record(server_public: &str, players: &[PlayerRow]) -> Vec<String> {
+    let fp = |line: &str| {
+        crate::sig::fingerprint(line).unwrap_or_else(|_| "(a key that does not parse)".into())
+    };
+    let mut out = vec![format!("server: {}", fp(server_public))];
+    for p in players {
+        out.push(format!("{}: {}", p.side, fp(&p.public_key)));
+    }
+    out
+}
+
+impl Server {
+    /// [`keys_on_record`] for `game`, as the store has them now.
+    pub fn keys_on_record(&self, game: &str) -> anyhow::Result<Vec<String>> {
+        Ok(keys_on_record(
+            &self.key.public_line,
+            &self.store.players(game)?,
+        ))
+    }
 }
 
 impl<'a> StepReading<'a> {
@@ -146,7 +173,14 @@ impl<'a> StepReading<'a> {
             next,
             events: crate::yaml::from_str(&res.events)?,
             dice: crate::yaml::from_str(&res.dice)?,
+            keys: Vec::new(),
         })
+    }
+
+    /// The keys on record ([`keys_on_record`]) that every report shows.
+    pub fn with_keys(mut self, keys: Vec<String>) -> StepReading<'a> {
+        self.keys = keys;
+        self
     }
 
     pub fn events(&self) -> &[Event] {
@@ -204,6 +238,7 @@ impl<'a> StepReading<'a> {
                 .collect(),
             next: next_lines,
             audit: self.audit_lines(viewer),
+            keys: self.keys.clone(),
             orders_template: template,
         })
     }

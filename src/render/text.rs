@@ -10,6 +10,9 @@ use askama::Template;
 /// Line width of the text report.
 pub(crate) const WIDTH: usize = 78;
 
+/// What the keys on record are for, above their fingerprints.
+pub(crate) const KEYS_NOTE: &str = "The keys on record: the server's own, which signs every notice, report and the archive, and the key the server takes as each side's. Compare yours with `ssh-keygen -l -f YOUR-KEY.pub` and the server's with the one you were given; if one differs, tell the game master at once.";
+
 /// A titled section, already wrapped.
 struct Section {
     title: String,
@@ -103,6 +106,12 @@ pub fn report_text(report: &ReportView) -> Result<String, RenderError> {
             .map(|l| format!("  {}", clean::line(l)))
             .collect(),
     ));
+    if !report.keys.is_empty() {
+        // Fingerprints are kept whole, as `ssh-keygen -l` prints them.
+        let mut keys = wrap(KEYS_NOTE, WIDTH, "", "");
+        keys.extend(report.keys.iter().map(|l| format!("  {}", clean::line(l))));
+        sections.push(Section::new("Keys on record", keys));
+    }
 
     let orders = report
         .orders_template

@@ -1,9 +1,11 @@
 //! The game master's preview: the open step resolved in memory with the
-//! orders held so far, the umpire's report mailed to him alone.
+//! orders held so far and throw-away dice, its public view mailed to him
+//! alone. The step still takes orders, so none of its secrets may show.
 
 use super::{CommandRefusal, GameMaster, Issued, server_err};
+use crate::dice::{Dice, protocol};
 use crate::game::report::{self, Rendered};
-use crate::game::store::{AdminChange, OutboxRow, StepResult};
+use crate::game::store::{AdminChange, OutboxRow, StepResult, StepRow};
 use crate::game::{Server, resolve_step};
 use crate::mail::compose::{self, Party, ReportMail, Thread};
 use crate::rulesets;
@@ -11,9 +13,9 @@ use crate::side::SideId;
 use crate::view::Viewer;
 
 impl Server {
-    /// Resolve the open step in memory with the orders held so far and the
-    /// step's committed secrets, and mail the umpire's report to the game
-    /// master alone. Nothing of the game changes.
+    /// Resolve the open step in memory with the orders held so far, with
+    /// throw-away dice (never the step's own), and mail the public view of
+    /// the result to the game master alone. Nothing of the game changes.
     pub fn preview(&mut self, c: &Issued, gm: &GameMaster) -> Result<String, CommandRefusal> {
         let game = &c.file.game;
         let p = self
@@ -50,7 +52,7 @@ impl Server {
                     )
                 })?;
                 text.push_str(&format!(
-                    "\nThe umpire's report of the preview is mailed to {to} only; nothing was stored or sent to the players."
+                    "\nThe preview (the public view, with dice that are not the step's dice) is mailed to {to} only; nothing was stored or sent to the players."
                 ));
                 if let Some(m) = &self.mail {
                     let message_id = compose::message_id(&m.domain, game, p.step, "gm", &c.tag());
@@ -92,8 +94,9 @@ impl Server {
         self.record(c, &text, &AdminChange::Nothing, mails)
     }
 
-    /// The open step resolved in memory: the umpire's report, rendered, or
-    /// why it cannot be resolved yet. Reads the store, changes nothing.
+    /// The open step resolved in memory with throw-away dice: the public
+    /// view, rendered, or why it cannot be resolved yet. Reads the store,
+    /// changes nothing.
     pub fn preview_report(&self, game: &str) -> anyhow::Result<Preview> {
         let g = self
             .store
@@ -114,19 +117,9 @@ impl Server {
             .filter(|s| !orders.contains_key(s))
             .collect();
         let sides = rules.sides(&g.scenario)?;
-        // Same secrets, same orders: the very dice the step would roll.
-        let rendered = resolve_step(rules, &sides, &open, &orders).and_then(|(res, inputs)| {
-            let stored = StepResult {
-                state_after: res.state.clone(),
-                events: crate::yaml::to_string(&res.events)?,
-                dice: crate::yaml::to_string(&res.dice)?,
-            };
-            let mut view =
-                report::build(rules, game, &open, &stored, &inputs, None, &Viewer::Umpire)?;
-            view.next.insert(
-                0,
-                "PREVIEW for the game master: not sent to the players, nothing stored".into(),
-            );
+        let keys = self.keys_on_record(game)?;
+        let rendered = preview_view(rules, game, &open, &sides, &orders).and_then(|mut view| {
+            view.keys = keys;
             Rendered::new(view)
         });
         Ok(Preview {
@@ -138,6 +131,52 @@ impl Server {
     }
 }
 
+/// The words a preview carries in place of the dice audit.
+pub const NOT_THE_STEP_DICE: &str = "PREVIEW: these dice are not the step's dice. They come from a throw-away secret drawn for this preview alone and then forgotten, and the hidden deck was shuffled again for it: nothing here tells the step's secrets, seeds, hands or cards to come.";
+
+/// The open step resolved in memory for the game master, as the public
+/// sees it. The step still takes orders, so nothing of its secrets may show:
+/// the preview resolves from the state with its hidden order drawn again
+/// ([`crate::ruleset::Ruleset::conceal`]) and with dice from a throw-away
+/// secret, and shows the public view alone (no hands), without the dice
+/// audit (no secret, seed or state hash, which could be tested by guessing).
+fn preview_view(
+    rules: &dyn crate::ruleset::AnyRuleset,
+    game: &str,
+    open: &StepRow,
+    sides: &[SideId],
+    orders: &std::collections::BTreeMap<SideId, crate::game::store::OrdersRow>,
+) -> anyhow::Result<crate::view::ReportView> {
+    let mut throwaway = open.clone();
+    throwaway.public_secret = protocol::fresh_secret()?;
+    throwaway.hidden_secret = protocol::fresh_secret()?;
+    let mut shuffle = Dice::from_seeds(protocol::fresh_secret()?, protocol::fresh_secret()?);
+    throwaway.state_before = rules.load(&open.state_before)?.concealed(&mut shuffle)?;
+    let (res, inputs) = resolve_step(rules, sides, &throwaway, orders)?;
+    let stored = StepResult {
+        state_after: res.state.clone(),
+        events: crate::yaml::to_string(&res.events)?,
+        dice: crate::yaml::to_string(&res.dice)?,
+    };
+    let mut view = report::build(
+        rules,
+        game,
+        &throwaway,
+        &stored,
+        &inputs,
+        None,
+        &Viewer::Public,
+        Vec::new(),
+    )?;
+    view.viewer = "the game master (a preview, as the public would see it)".into();
+    view.next.insert(
+        0,
+        "PREVIEW for the game master: not sent to the players, nothing stored".into(),
+    );
+    view.audit = vec![NOT_THE_STEP_DICE.to_string()];
+    Ok(view)
+}
+
 /// The open step resolved in memory, for the game master.
 pub struct Preview {
     pub step: u32,
@@ -145,6 +184,6 @@ pub struct Preview {
     pub held: Vec<SideId>,
     /// Sides that owe orders and have sent none.
     pub missing: Vec<SideId>,
-    /// The umpire's report, or why the step cannot be resolved.
+    /// The public view of the preview, or why the step cannot be resolved.
     pub rendered: Result<Rendered, String>,
 }

@@ -83,7 +83,13 @@ pub struct Card {
 
 impl Card {
     pub fn describe(&self) -> String {
-        let mut s = format!("{} [{}] span {}", self.name, self.id, self.span);
+        self.describe_as(&self.name)
+    }
+
+    /// [`Card::describe`] with the name written as `name` (quoted, in a
+    /// template).
+    pub fn describe_as(&self, name: &str) -> String {
+        let mut s = format!("{name} [{}] span {}", self.id, self.span);
         if let Some(sym) = self.symbol {
             s.push_str(&format!(", modifies {sym:?}").to_lowercase());
         }

@@ -183,6 +183,19 @@ impl Ruleset for MauriceLite {
             _ => None,
         })
     }
+
+    /// The deck's order is the one secret the state keeps beyond the
+    /// hands, which no public view shows: it is shuffled again, so that a
+    /// preview draws cards that say nothing of the cards to come.
+    fn conceal(&self, s: &State, dice: &mut Dice) -> State {
+        let mut s = s.clone();
+        dice.shuffle(
+            crate::dice::StreamKind::Hidden,
+            &mut s.piles.draw,
+            "conceal the deck's order for a preview",
+        );
+        s
+    }
 }
 
 /// What an active side that sent nothing does: it passes.

@@ -105,6 +105,9 @@ impl Scenario {
             ));
         }
         for side in &self.sides {
+            crate::scenario_check::units_a_side(side.id.as_str(), "units", side.units.len())?;
+        }
+        for side in &self.sides {
             // Side ids name files and folders of reports and archives.
             let id = side.id.as_str();
             let ok = !id.is_empty()

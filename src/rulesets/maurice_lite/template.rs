@@ -1,8 +1,12 @@
 //! Ready-to-edit orders for the side that owes them: choices as comments.
+//! Every name from the scenario is printed quoted and every id as a YAML
+//! scalar ([`crate::yaml::quoted`], [`crate::yaml::scalar`]): nothing a
+//! scenario says can add a line to a file that players sign.
 
 use super::forces::{Paths, check_force};
 use super::state::{Phase, State};
 use crate::side::SideId;
+use crate::yaml::{quoted, scalar};
 use std::fmt::Write;
 
 pub fn template(s: &State, side: &SideId) -> Option<String> {
@@ -11,7 +15,11 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
         Phase::Round { active } if active == side => Some(round(s, side)),
         Phase::Decision { active, pending } if active == side => {
             let mut t = header(s, side);
-            let drawn: Vec<String> = pending.drawn.iter().map(|c| s.card_name(c)).collect();
+            let drawn: Vec<String> = pending
+                .drawn
+                .iter()
+                .map(|c| quoted(&s.card_name(c)))
+                .collect();
             let _ = writeln!(
                 t,
                 "# You declared a {} and drew: {}",
@@ -35,7 +43,7 @@ fn header(s: &State, side: &SideId) -> String {
     if let Some(a) = s.army(side) {
         let _ = writeln!(t, "# Your hand:");
         for c in a.hand.iter().filter_map(|c| s.deck.card(c)) {
-            let _ = writeln!(t, "#   {}", c.describe());
+            let _ = writeln!(t, "#   {}", c.describe_as(&quoted(&c.name)));
         }
         if let Some(c) = a.cinc {
             let _ = writeln!(t, "# CinC at x {:.1}, y {:.1}", c.x, c.y);
@@ -55,8 +63,8 @@ fn header(s: &State, side: &SideId) -> String {
         let _ = writeln!(
             t,
             "#   {:<8} {} - {} in {}, at ({:.1}, {:.1}) facing {:.0}, DISR {}{}, {}",
-            u.id,
-            u.name,
+            scalar(&u.id),
+            quoted(&u.name),
             u.arm.label(),
             u.formation.label(),
             at.x,
@@ -149,11 +157,11 @@ fn deployment(s: &State, side: &SideId) -> String {
         let _ = writeln!(
             t,
             "    - {{unit: {}, at: {{x: {:.1}, y: {:.1}}}, facing: {facing}, formation: {}}}   # {}, {}",
-            u.id,
+            scalar(&u.id),
             x + width / 2.0,
             y,
             formation.label(),
-            u.name,
+            quoted(&u.name),
             u.arm.label()
         );
         x += width + 1.0;

@@ -479,6 +479,13 @@ impl Scenario {
             ));
         }
         for side in &self.sides {
+            crate::scenario_check::units_a_side(
+                side.id.as_str(),
+                "companies",
+                side.companies.len(),
+            )?;
+        }
+        for side in &self.sides {
             // Side ids name files and folders of reports and archives.
             let id = side.id.as_str();
             let ok = !id.is_empty()

@@ -1,9 +1,12 @@
 //! Ready-to-edit orders for the side that owes them, with each company's
-//! choices as comments.
+//! choices as comments. Names are printed quoted and ids as YAML scalars
+//! ([`crate::yaml::quoted`], [`crate::yaml::scalar`]), so nothing a
+//! scenario says can add a line to a file that players sign.
 
 use super::state::{Phase, State};
-use super::view::company_line;
+use super::view::company_line_as;
 use crate::side::SideId;
+use crate::yaml::{quoted, scalar};
 use std::fmt::Write;
 
 pub fn template(s: &State, side: &SideId) -> Option<String> {
@@ -17,7 +20,11 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
 fn companies(s: &State, side: &SideId, t: &mut String) {
     let _ = writeln!(t, "# Your companies:");
     for c in s.live(side) {
-        let _ = writeln!(t, "#   {}", company_line(c));
+        let _ = writeln!(
+            t,
+            "#   {}",
+            company_line_as(c, &quoted(&c.name), &scalar(&c.id))
+        );
     }
 }
 
@@ -71,7 +78,7 @@ fn turn(s: &State, side: &SideId) -> String {
         && let Some(spec) = spec
         && !spec.regiments.is_empty()
     {
-        let ids: Vec<&str> = spec.regiments.iter().map(|r| r.id.as_str()).collect();
+        let ids: Vec<String> = spec.regiments.iter().map(|r| scalar(&r.id)).collect();
         let _ = writeln!(
             t,
             "    # A formed regiment (companies touching) may act as one entry:\n    #   - {{regiment: ID, ...}}  one of: {}",
@@ -89,15 +96,15 @@ fn turn(s: &State, side: &SideId) -> String {
         let _ = writeln!(
             t,
             "    - {{company: {}, sequence: hold, path: [], fallback: hold}}{charge}",
-            c.id
+            scalar(&c.id)
         );
     }
-    let mines: Vec<&str> = s
+    let mines: Vec<String> = s
         .scenario
         .mines
         .iter()
         .filter(|m| &m.side == side && !s.mines_fired.contains(&m.id))
-        .map(|m| m.id.as_str())
+        .map(|m| scalar(&m.id))
         .collect();
     if !mines.is_empty() {
         let _ = writeln!(

@@ -187,6 +187,12 @@ pub fn general_label(g: &General, with: Option<&Company>) -> String {
 
 /// One line describing a company, for panels and templates.
 pub fn company_line(c: &Company) -> String {
+    company_line_as(c, &c.name, &c.id)
+}
+
+/// [`company_line`] with the name and id written as given (quoted, in a
+/// template).
+pub fn company_line_as(c: &Company, name: &str, id: &str) -> String {
     let p = &c.profile;
     let fires: Vec<String> = p
         .fires
@@ -195,8 +201,8 @@ pub fn company_line(c: &Company) -> String {
         .collect();
     format!(
         "{} [{}]: {}, SP {}/{} ({} hits), at ({:.1}, {:.1}) facing {:.0}, move {}\", fire {}, melee {}/{}{}",
-        c.name,
-        c.id,
+        name,
+        id,
         p.troop.label(),
         c.strength(),
         p.strength,
