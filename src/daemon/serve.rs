@@ -46,6 +46,16 @@ pub fn rfc2822(secs: i64) -> String {
 /// Open the server with mail settings from the configuration.
 pub fn open(cfg: &Config) -> anyhow::Result<Server> {
     let mut server = Server::open(&cfg.data)?;
+    // The data folder is swept as the server opens; a reports folder
+    // elsewhere is swept here.
+    let reports = cfg.reports_dir();
+    if !reports.starts_with(&cfg.data) {
+        match crate::game::folder::sweep(&reports) {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(folder = %reports.display(), removed = n, "temporary files left by a crash removed"),
+            Err(e) => tracing::warn!(folder = %reports.display(), error = %e, "could not look for temporary files left by a crash"),
+        }
+    }
     let (_, domain) = cfg.club_parts();
     server.set_mail(Some(MailSettings {
         from: Party {

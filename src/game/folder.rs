@@ -144,7 +144,7 @@ pub fn sweep(root: &Path) -> std::io::Result<usize> {
             let name = entry.file_name();
             let name = name.to_string_lossy();
             let temporary = kind.is_file()
-                && name.len() > ".x.tmp".len() - 1
+                && name.len() >= ".x.tmp".len()
                 && name.starts_with('.')
                 && name.ends_with(".tmp");
             if !temporary {

@@ -32,14 +32,14 @@ pub fn check(text: &str) -> Result<String, BadAddress> {
     if !value.contains('@') {
         return Err(bad("it has no @ between a name and a domain"));
     }
+    if value.contains('<') || value.contains('>') {
+        return Err(bad("give the bare address, without a name or angle brackets"));
+    }
     if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(bad("it holds spaces or control characters"));
     }
     if value.len() > MAX_LEN {
         return Err(bad(&format!("it is longer than {MAX_LEN} characters")));
-    }
-    if value.contains('<') || value.contains('>') {
-        return Err(bad("give the bare address, without a name or angle brackets"));
     }
     match value.parse::<lettre::Address>() {
         Ok(_) => Ok(value.to_string()),
