@@ -383,7 +383,10 @@ pub fn write_key(file: &Path, k: &sig::KeyPair) -> anyhow::Result<()> {
     public.push(".pub");
     // Never world-writable, whatever the umask: a .pub that another user
     // could rewrite would register his key instead.
-    crate::files::write_private(&PathBuf::from(public), format!("{}\n", k.public_line).as_bytes())?;
+    crate::files::write_private(
+        &PathBuf::from(public),
+        format!("{}\n", k.public_line).as_bytes(),
+    )?;
     Ok(())
 }
 

@@ -208,7 +208,8 @@ fn a_bad_address_is_refused_at_new_at_replace_address_and_in_the_configuration()
         .unwrap_err();
     let e = format!("{e:#}");
     assert!(
-        e.contains("the address for french") && e.contains("\"alice at example\" is not an email address"),
+        e.contains("the address for french")
+            && e.contains("\"alice at example\" is not an email address"),
         "{e}"
     );
     assert!(c.server.store().game("g1").unwrap().is_none());
@@ -217,11 +218,17 @@ fn a_bad_address_is_refused_at_new_at_replace_address_and_in_the_configuration()
     // The game master cannot bring one in either.
     c.game("g1");
     let e = c
-        .gm("g1", "replace_address: {side: french, email: alice at example}")
+        .gm(
+            "g1",
+            "replace_address: {side: french, email: alice at example}",
+        )
         .unwrap_err();
     assert!(e.contains("is not an email address"), "{e}");
     let e = c
-        .gm("g1", "replace_address: {side: french, email: \"Alice <alice@example.org>\"}")
+        .gm(
+            "g1",
+            "replace_address: {side: french, email: \"Alice <alice@example.org>\"}",
+        )
         .unwrap_err();
     assert!(e.contains("without a name or angle brackets"), "{e}");
     let french = c.server.players("g1").unwrap();
@@ -232,8 +239,13 @@ fn a_bad_address_is_refused_at_new_at_replace_address_and_in_the_configuration()
         .unwrap()
         .replace("game_master: gm@pbem.test", "game_master: gm at pbem");
     std::fs::write(c.root.join("bad.yaml"), text).unwrap();
-    let e = Config::load(&c.root.join("bad.yaml")).unwrap_err().to_string();
-    assert!(e.contains("game_master") && e.contains("not an email address"), "{e}");
+    let e = Config::load(&c.root.join("bad.yaml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("game_master") && e.contains("not an email address"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -292,12 +304,19 @@ fn one_games_failure_does_not_stop_the_other_games_reports() {
     assert_eq!(b.sent.sent, 2, "g2's two reports went out");
     {
         let got = got.lock().unwrap();
-        let texts: Vec<String> = got.iter().map(|m| String::from_utf8_lossy(m).into_owned()).collect();
+        let texts: Vec<String> = got
+            .iter()
+            .map(|m| String::from_utf8_lossy(m).into_owned())
+            .collect();
         assert_eq!(texts.len(), 2);
         assert!(texts.iter().all(|t| t.contains("[g2] Step 1")), "{texts:?}");
     }
     for g in ["g1", "g3"] {
-        assert_eq!(c.server.store().open_step(g).unwrap().unwrap().step, 1, "{g} stays open");
+        assert_eq!(
+            c.server.store().open_step(g).unwrap().unwrap().step,
+            1,
+            "{g} stays open"
+        );
     }
     // No temporary file is left by the failures, in the archive, the data
     // folder or the reports folder.
@@ -306,16 +325,24 @@ fn one_games_failure_does_not_stop_the_other_games_reports() {
     // The game master repairs g1 with a new address; the old one, which
     // mail cannot reach, is not written to, and g1 goes on.
     let reply = c
-        .gm("g1", "replace_address: {side: french, email: alice@example.org}")
+        .gm(
+            "g1",
+            "replace_address: {side: french, email: alice@example.org}",
+        )
         .unwrap();
     assert!(reply.contains("only the new one is told"), "{reply}");
     let b = c.batch();
     assert_eq!(b.stuck, ["g3"]);
     assert_eq!(b.steps, 1, "g1 resolved after the repair");
     let got = got.lock().unwrap();
-    let texts: Vec<String> = got.iter().map(|m| String::from_utf8_lossy(m).into_owned()).collect();
+    let texts: Vec<String> = got
+        .iter()
+        .map(|m| String::from_utf8_lossy(m).into_owned())
+        .collect();
     assert!(
-        texts.iter().any(|t| t.contains("[g1] Step 1") && t.contains("alice@example.org")),
+        texts
+            .iter()
+            .any(|t| t.contains("[g1] Step 1") && t.contains("alice@example.org")),
         "g1's report goes to the new address"
     );
     assert_eq!(temporaries(&c.root), Vec::<PathBuf>::new());
@@ -363,8 +390,13 @@ fn forged_mail_cannot_use_up_the_acknowledgement_of_real_orders() {
     // 25 forged mails "from" alice, orders signed by another key.
     for n in 0..25 {
         let (t, s) = c.orders("g1", "french", &format!("{:02}", n), &mallory);
-        c.md.deliver(&orders_mail(alice, &format!("forged-{n}@evil.test"), &t, &s))
-            .unwrap();
+        c.md.deliver(&orders_mail(
+            alice,
+            &format!("forged-{n}@evil.test"),
+            &t,
+            &s,
+        ))
+        .unwrap();
     }
     assert_eq!(c.batch().messages, 25);
     let refusals = c.mails_to(alice);
@@ -378,7 +410,10 @@ fn forged_mail_cannot_use_up_the_acknowledgement_of_real_orders() {
     let mails = c.mails_to(alice);
     assert_eq!(mails.len(), 21);
     let ack = body(&mails[20]);
-    assert!(ack.contains("accepted for game g1 step 1 (french)"), "{ack}");
+    assert!(
+        ack.contains("accepted for game g1 step 1 (french)"),
+        "{ack}"
+    );
     // The same signed file sent again changes nothing: that answer is
     // limited like any other, so a replay cannot flood her either.
     c.md.deliver(&orders_mail(alice, "replay@evil.test", &t, &s))
@@ -468,7 +503,11 @@ fn alerts_to_the_game_master_are_limited_but_not_about_reports() {
     assert_eq!(r.failed, 31);
     let alerts = c.mails_to("gm@pbem.test");
     assert!(alerts.iter().all(|m| m.kind == "alert"));
-    assert_eq!(alerts.len(), 21, "20 about replies, and the one about the report");
+    assert_eq!(
+        alerts.len(),
+        21,
+        "20 about replies, and the one about the report"
+    );
     assert!(
         String::from_utf8_lossy(&alerts[20].bytes).contains("report-30@pbem.test"),
         "an alert about a report is never held back"
@@ -501,7 +540,11 @@ fn ok(o: Output) -> String {
 
 /// Every folder and file under `root` with its mode.
 fn modes(root: &Path) -> Vec<(PathBuf, bool, u32)> {
-    let mut out = vec![(root.to_path_buf(), true, galloper::files::mode(root).unwrap())];
+    let mut out = vec![(
+        root.to_path_buf(),
+        true,
+        galloper::files::mode(root).unwrap(),
+    )];
     let mut dirs = vec![root.to_path_buf()];
     while let Some(d) = dirs.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
@@ -599,7 +642,10 @@ fn read_only_commands_create_no_data_folder_and_no_key() {
         assert!(!missing.exists(), "{args:?} created the data folder");
         assert!(!d.join("r").exists(), "{args:?} created its output");
     }
-    let o = run(&["--data", &s(&missing), "audit", &s(&d.join("archive"))], true);
+    let o = run(
+        &["--data", &s(&missing), "audit", &s(&d.join("archive"))],
+        true,
+    );
     assert!(!o.status.success());
     assert!(!missing.exists() && !d.join("archive").exists());
     // A folder that exists but is not a data folder gets no store nor key.
@@ -608,5 +654,9 @@ fn read_only_commands_create_no_data_folder_and_no_key() {
     let o = run(&["--data", &s(&empty), "status"], true);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a galloper data folder"));
-    assert_eq!(std::fs::read_dir(&empty).unwrap().count(), 0, "nothing created in it");
+    assert_eq!(
+        std::fs::read_dir(&empty).unwrap().count(),
+        0,
+        "nothing created in it"
+    );
 }

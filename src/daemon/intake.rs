@@ -204,7 +204,10 @@ pub fn handle(
         None => false,
     };
     if let (Some(to), false) = (&sender, answered) {
-        detail.push_str(&format!("\n({})", limit::held_back(to, cfg.replies_per_hour)));
+        detail.push_str(&format!(
+            "\n({})",
+            limit::held_back(to, cfg.replies_per_hour)
+        ));
     }
     if let (Some(to), true) = (&sender, answered) {
         let from = Party {
@@ -359,7 +362,13 @@ fn refuse_unreadable(
         .filter(|a| answerable(a));
     let mut mails = Vec::new();
     if let Some(to) = &sender
-        && limit::allows(server.store(), cfg.replies_per_hour, to, &[Mail::Answer], now)?
+        && limit::allows(
+            server.store(),
+            cfg.replies_per_hour,
+            to,
+            &[Mail::Answer],
+            now,
+        )?
     {
         let (_, domain) = cfg.club_parts();
         let from = Party {

@@ -52,8 +52,12 @@ pub fn open(cfg: &Config) -> anyhow::Result<Server> {
     if !reports.starts_with(&cfg.data) {
         match crate::game::folder::sweep(&reports) {
             Ok(0) => {}
-            Ok(n) => tracing::info!(folder = %reports.display(), removed = n, "temporary files left by a crash removed"),
-            Err(e) => tracing::warn!(folder = %reports.display(), error = %e, "could not look for temporary files left by a crash"),
+            Ok(n) => {
+                tracing::info!(folder = %reports.display(), removed = n, "temporary files left by a crash removed")
+            }
+            Err(e) => {
+                tracing::warn!(folder = %reports.display(), error = %e, "could not look for temporary files left by a crash")
+            }
         }
     }
     let (_, domain) = cfg.club_parts();
@@ -113,7 +117,8 @@ pub struct Batch {
 }
 
 /// What the log says about a message that failed on its own.
-const MESSAGE_TODO: &str = "it stays pending and is tried again at the next batch; the other messages go on";
+const MESSAGE_TODO: &str =
+    "it stays pending and is tried again at the next batch; the other messages go on";
 
 /// One batch: read every pending message, resolve what is ready, send what is due.
 pub fn batch(server: &mut Server, cfg: &Config, stop: &AtomicBool) -> anyhow::Result<Batch> {
@@ -266,7 +271,12 @@ fn take(md: &Maildir, entry: &Entry) -> Option<Entry> {
 }
 
 /// Handle one taken message of the Maildir.
-fn intake_one(server: &mut Server, cfg: &Config, md: &Maildir, taken: &Entry) -> anyhow::Result<()> {
+fn intake_one(
+    server: &mut Server,
+    cfg: &Config,
+    md: &Maildir,
+    taken: &Entry,
+) -> anyhow::Result<()> {
     let (secs, date) = now();
     let size = md.size(taken)?;
     // A message over the limit is refused from its headers: memory

@@ -104,7 +104,9 @@ impl Stuck {
                 Some(crate::mail::compose::ComposeError::Address { .. })
             )
         });
-        let store = e.chain().any(|c| c.downcast_ref::<store::StoreError>().is_some());
+        let store = e
+            .chain()
+            .any(|c| c.downcast_ref::<store::StoreError>().is_some());
         let advice = if bad_address {
             format!(
                 "a player's address cannot be written to: the game master sends a replace_address command for game {game} (docs/MAIL.md); the step is tried again at every batch"
@@ -209,8 +211,12 @@ impl Server {
         };
         match folder::sweep(dir) {
             Ok(0) => {}
-            Ok(n) => tracing::info!(folder = %dir.display(), removed = n, "temporary files left by a crash removed"),
-            Err(e) => tracing::warn!(folder = %dir.display(), error = %e, "could not look for temporary files left by a crash"),
+            Ok(n) => {
+                tracing::info!(folder = %dir.display(), removed = n, "temporary files left by a crash removed")
+            }
+            Err(e) => {
+                tracing::warn!(folder = %dir.display(), error = %e, "could not look for temporary files left by a crash")
+            }
         }
         Ok(Server {
             dir: dir.to_path_buf(),
@@ -952,8 +958,14 @@ fn narrow(dir: &Path) -> anyhow::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let mode = crate::files::mode(dir)?;
     if mode & 0o077 != 0 {
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode & 0o700))
-            .with_context(|| format!("cannot make the data folder {} private (chmod 700 it)", dir.display()))?;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode & 0o700)).with_context(
+            || {
+                format!(
+                    "cannot make the data folder {} private (chmod 700 it)",
+                    dir.display()
+                )
+            },
+        )?;
         tracing::warn!(folder = %dir.display(), was = %format!("{mode:o}"), "data folder made 0700: publish the archive by copying it out (docs/MAIL.md)");
     }
     Ok(())

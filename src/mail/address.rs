@@ -11,7 +11,9 @@ const MAX_LEN: usize = 254;
 
 /// Why a text is not an address Galloper can send to.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{value:?} is not an email address: {reason}; write it as name@domain, such as player@example.org")]
+#[error(
+    "{value:?} is not an email address: {reason}; write it as name@domain, such as player@example.org"
+)]
 pub struct BadAddress {
     /// The text as given.
     pub value: String,
@@ -33,7 +35,9 @@ pub fn check(text: &str) -> Result<String, BadAddress> {
         return Err(bad("it has no @ between a name and a domain"));
     }
     if value.contains('<') || value.contains('>') {
-        return Err(bad("give the bare address, without a name or angle brackets"));
+        return Err(bad(
+            "give the bare address, without a name or angle brackets",
+        ));
     }
     if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(bad("it holds spaces or control characters"));

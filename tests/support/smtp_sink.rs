@@ -2,7 +2,10 @@
 #![allow(dead_code)]
 
 /// A minimal SMTP server on loopback that records every message's bytes.
-pub fn smtp_sink(listener: std::net::TcpListener, got: std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>) {
+pub fn smtp_sink(
+    listener: std::net::TcpListener,
+    got: std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>,
+) {
     use std::io::{BufRead, BufReader, Write};
     std::thread::spawn(move || {
         for stream in listener.incoming() {
@@ -44,4 +47,3 @@ pub fn smtp_sink(listener: std::net::TcpListener, got: std::sync::Arc<std::sync:
         }
     });
 }
-

@@ -28,7 +28,9 @@ impl Server {
         // to: the repair must not fail on the very address it repairs.
         let old_deliverable = crate::mail::address::check(&old).is_ok();
         if !old_deliverable {
-            text.push_str("\nThe old address is not one mail can be sent to: only the new one is told.");
+            text.push_str(
+                "\nThe old address is not one mail can be sent to: only the new one is told.",
+            );
         }
         let mut mails = Vec::new();
         mails.extend(self.notice_mail(c, game, side.as_str(), email, "New address", &text)?);
