@@ -223,13 +223,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_status(&server, Some(&game))?;
         }
         Command::Status { game } => {
-            let server = Server::open(&cli.data)?;
+            // Read-only commands create nothing: no folder, no store, no key.
+            let server = Server::open_existing(&cli.data)?;
             print_status(&server, game.as_deref())?;
         }
         Command::Orders {
             command: OrdersCommand::Template { game, side },
         } => {
-            let server = Server::open(&cli.data)?;
+            let server = Server::open_existing(&cli.data)?;
             print!("{}", template(&server, &game, &SideId::new(side))?);
         }
         Command::Sign {
@@ -256,7 +257,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let sig_file = sig.unwrap_or_else(|| sig_path(&file));
             let signature = std::fs::read_to_string(&sig_file)
                 .with_context(|| format!("cannot read the signature {} (sign the file first: galloper sign FILE --key KEY)", sig_file.display()))?;
-            let mut server = Server::open(&cli.data)?;
+            let mut server = Server::open_existing(&cli.data)?;
             let name = file
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -293,14 +294,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 "{} message(s), {} step(s) resolved, {} mail(s) sent, {} to retry, {} given up",
                 b.messages, b.steps, b.sent.sent, b.sent.retrying, b.sent.failed
             );
+            // The other games went on; cron reports a non-zero exit.
+            if !b.stuck.is_empty() || b.failed_messages > 0 {
+                eprintln!(
+                    "failed: {} game(s) not processed ({}), {} message(s) left pending; the log says what to do",
+                    b.stuck.len(),
+                    b.stuck.join(", "),
+                    b.failed_messages
+                );
+                return Ok(ExitCode::from(1));
+            }
         }
         Command::Process {
             outbox,
             config: None,
         } => {
-            let mut server = Server::open(&cli.data)?;
-            let done = server.process(&outbox)?;
-            for r in &done {
+            let mut server = Server::open_existing(&cli.data)?;
+            let processed = server.process_games(&outbox)?;
+            let done = &processed.resolved;
+            for r in done {
                 println!(
                     "resolved {} step {} ({}){}",
                     r.game,
@@ -309,8 +321,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     if r.over { ": game over" } else { "" }
                 );
             }
-            if done.is_empty() {
+            for s in &processed.stuck {
+                eprintln!("game {} not processed: {}\n  {}", s.game, s.error, s.advice);
+            }
+            if done.is_empty() && processed.stuck.is_empty() {
                 println!("nothing to resolve");
+            }
+            if !processed.stuck.is_empty() {
+                return Ok(ExitCode::from(1));
             }
         }
         Command::Render {
@@ -324,7 +342,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 "public" => crate::view::Viewer::Public,
                 side => crate::view::Viewer::Side(SideId::new(side)),
             };
-            let server = Server::open(&cli.data)?;
+            let server = Server::open_existing(&cli.data)?;
             let view = server.report(&game, step, &viewer)?;
             crate::game::report::write_view(&out, &view)?;
             println!("wrote {}: report.html, report.txt, map.png", out.display());
@@ -377,19 +395,20 @@ pub fn sig_path(file: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// Write a key pair: the private key 0600 from its first byte (never a
+/// wider file made narrower afterwards), and FILE.pub beside it (0600
+/// too: it is shared by copying it).
 pub fn write_key(file: &Path, k: &sig::KeyPair) -> anyhow::Result<()> {
-    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(file, &k.private_openssh)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))?;
-    }
+    crate::files::write_private(file, k.private_openssh.as_bytes())
+        .with_context(|| format!("cannot write the key {}", file.display()))?;
     let mut public = file.as_os_str().to_owned();
     public.push(".pub");
-    std::fs::write(PathBuf::from(public), format!("{}\n", k.public_line))?;
+    // Never world-writable, whatever the umask: a .pub that another user
+    // could rewrite would register his key instead.
+    crate::files::write_private(
+        &PathBuf::from(public),
+        format!("{}\n", k.public_line).as_bytes(),
+    )?;
     Ok(())
 }
 
@@ -398,13 +417,16 @@ fn parse_player(s: &str) -> anyhow::Result<PlayerSpec> {
     let (Some(side), Some(email), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
         bail!("--player takes SIDE:EMAIL:PUBLIC_KEY_FILE, not {s:?}");
     };
+    // Checked before anything is created: a bad address would fail every
+    // mail of the game later, in the middle of a step.
+    let email = crate::mail::address::check(email).with_context(|| format!("--player {side}"))?;
     let public_key = std::fs::read_to_string(key)
         .with_context(|| format!("cannot read the public key {key}"))?
         .trim()
         .to_string();
     Ok(PlayerSpec {
         side: SideId::new(side),
-        email: email.into(),
+        email,
         public_key,
     })
 }

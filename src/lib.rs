@@ -11,6 +11,7 @@ pub mod demo;
 pub mod dice;
 pub mod envelope;
 pub mod event;
+pub mod files;
 pub mod fuzzing;
 pub mod game;
 pub mod geometry;

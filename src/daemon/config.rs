@@ -183,6 +183,13 @@ impl Config {
     }
 
     fn check(&self) -> anyhow::Result<()> {
+        // Every mail goes from the club's address, and alerts to the game
+        // master's: refused here, not at the first mail of a batch.
+        crate::mail::address::check(&self.club_address)
+            .map_err(|e| anyhow::anyhow!("club_address: {e}"))?;
+        if let Some(gm) = &self.game_master {
+            crate::mail::address::check(gm).map_err(|e| anyhow::anyhow!("game_master: {e}"))?;
+        }
         let (local, domain) = self.club_parts();
         if local.is_empty() || domain.is_empty() {
             anyhow::bail!(

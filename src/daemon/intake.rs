@@ -3,6 +3,7 @@
 //! seen before (same Message-ID and content) changes nothing.
 
 use super::config::Config;
+use super::limit::{self, Mail};
 use crate::game::archive::sha256_hex;
 use crate::game::store::{GameStatus, InboxRow, OrdersRow, OutboxRow};
 use crate::game::{Refusal, Server};
@@ -79,6 +80,9 @@ pub fn handle(
         .into_iter()
         .partition(|s| crate::game::command::looks_like_command(&s.orders));
     let mut accepted: Vec<OrdersRow> = Vec::new();
+    // Whether an accepted file changed what the server holds: only then is
+    // the acknowledgement beyond the reply limit (daemon::limit).
+    let mut changed = false;
     if let Some(r) = &routed {
         lines.push(format!(
             "This message went to game {} {}.",
@@ -102,10 +106,17 @@ pub fn handle(
                     "{}: accepted for game {} step {} ({}), sha256 {}",
                     sub.file_name, row.game, row.step, row.side, row.sha256
                 );
-                if let Some(prev) = replaced(server, &accepted, &row)? {
-                    line.push_str(&format!(
-                        "\n  It replaces the orders accepted before for this step (sha256 {prev})."
-                    ));
+                match replaced(server, &accepted, &row)? {
+                    Some(prev) if prev == row.sha256 => line.push_str(
+                        "\n  It is the very file accepted before for this step: nothing changed.",
+                    ),
+                    Some(prev) => {
+                        changed = true;
+                        line.push_str(&format!(
+                            "\n  It replaces the orders accepted before for this step (sha256 {prev})."
+                        ));
+                    }
+                    None => changed = true,
                 }
                 lines.push(line);
                 accepted.push(row);
@@ -142,19 +153,17 @@ pub fn handle(
     if let (false, Some(req), Some(r)) = (subs_or_commands, &request, &routed) {
         match req {
             route::Request::Status => lines.push(status_text(server, r.game(), sender.as_deref())?),
-            route::Request::Report => match sender
-                .as_deref()
-                .and_then(|to| latest_report_copy(server, r.game(), to, &inb.content_sha256, now))
-            {
-                Some(copy) => {
-                    lines.push("Your latest report is sent again in a separate mail.".into());
-                    extra_mails.push(copy);
-                }
-                None => lines.push(format!(
-                    "There is no report of game {} for this address yet.",
-                    r.game()
-                )),
-            },
+            route::Request::Report => {
+                lines.push(report_again(
+                    server,
+                    cfg,
+                    r.game(),
+                    sender.as_deref(),
+                    &key,
+                    now,
+                    &mut extra_mails,
+                )?);
+            }
         }
     } else if !subs_or_commands {
         let (unsigned_commands, unsigned) =
@@ -183,11 +192,24 @@ pub fn handle(
         .first()
         .map(|r| r.game.clone())
         .or_else(|| routed.as_ref().map(|r| r.game().to_string()));
-    let detail = lines.join("\n");
+    let class = if changed || applied > 0 {
+        Mail::Acknowledgement
+    } else {
+        Mail::Answer
+    };
+    let mut detail = lines.join("\n");
     let mut mails = Vec::new();
-    if let Some(to) = &sender
-        && server.store().replies_to_since(to, now - 3600)? < cfg.replies_per_hour
-    {
+    let answered = match &sender {
+        Some(to) => limit::allows(server.store(), cfg.replies_per_hour, to, &[class], now)?,
+        None => false,
+    };
+    if let (Some(to), false) = (&sender, answered) {
+        detail.push_str(&format!(
+            "\n({})",
+            limit::held_back(to, cfg.replies_per_hour)
+        ));
+    }
+    if let (Some(to), true) = (&sender, answered) {
         let from = Party {
             name: Some(cfg.name.clone()),
             email: cfg.club_address.clone(),
@@ -227,7 +249,9 @@ pub fn handle(
             ..OutboxRow::queued(message_id, "reply", &cfg.club_address, to, bytes, now)
         });
     }
-    mails.extend(extra_mails);
+    if answered {
+        mails.extend(extra_mails);
+    }
     let row = InboxRow {
         key,
         sender: sender.clone(),
@@ -338,7 +362,13 @@ fn refuse_unreadable(
         .filter(|a| answerable(a));
     let mut mails = Vec::new();
     if let Some(to) = &sender
-        && server.store().replies_to_since(to, now - 3600)? < cfg.replies_per_hour
+        && limit::allows(
+            server.store(),
+            cfg.replies_per_hour,
+            to,
+            &[Mail::Answer],
+            now,
+        )?
     {
         let (_, domain) = cfg.club_parts();
         let from = Party {
@@ -438,31 +468,64 @@ fn status_text(server: &Server, game: &str, sender: Option<&str>) -> anyhow::Res
     }
 }
 
-/// A copy of the latest report mailed to `to` in `game`, under a new Message-ID.
-fn latest_report_copy(
+/// Answer a `report` request: a copy of the latest report of `game`
+/// mailed to `to`, queued in `mails` under a Message-ID of its own (made
+/// from this message's key, so that every request has its own), or why
+/// none is sent. A copy counts against the reply limit beside the answer
+/// that announces it, and one report is copied to one address at most once
+/// an hour: forged requests cannot fill a player's mailbox.
+fn report_again(
     server: &Server,
+    cfg: &Config,
     game: &str,
-    to: &str,
-    sha: &str,
+    to: Option<&str>,
+    key: &str,
     now: i64,
-) -> Option<OutboxRow> {
-    let mails = server.store().mails().ok()?;
-    let last = mails
-        .into_iter()
-        .filter(|m| {
-            m.kind == "report"
-                && m.game.as_deref() == Some(game)
-                && m.recipients.iter().any(|r| r == to)
-        })
-        .max_by_key(|m| m.id)?;
-    let new_id = format!("again-{}-{}", &sha[..8], last.message_id);
-    let text = String::from_utf8_lossy(&last.bytes);
-    let old = format!("<{}>", last.message_id);
-    if !text.contains(&old) {
-        return None;
+    mails: &mut Vec<OutboxRow>,
+) -> anyhow::Result<String> {
+    let none = || format!("There is no report of game {game} for this address yet.");
+    let Some(to) = to else { return Ok(none()) };
+    let Some(last) = server.store().latest_report_to(game, to)? else {
+        return Ok(none());
+    };
+    let step = last.step.unwrap_or(0);
+    let since = now - limit::WINDOW_SECONDS;
+    if let Some(at) = server
+        .store()
+        .last_queued_to(to, "report-again", game, since)?
+    {
+        return Ok(format!(
+            "A copy of your latest report (step {step}) was already sent at {}; it is not sent again within the hour. Ask again after {}.",
+            super::serve::rfc2822(at),
+            super::serve::rfc2822(at + limit::WINDOW_SECONDS)
+        ));
     }
+    if !limit::allows(
+        server.store(),
+        cfg.replies_per_hour,
+        to,
+        &[Mail::Answer, Mail::Copy],
+        now,
+    )? {
+        return Ok(format!(
+            "Your latest report (step {step}) is not sent again now: this address had as many mails from us in the last hour as the club allows ({}). Ask again later.",
+            cfg.replies_per_hour
+        ));
+    }
+    let old = format!("<{}>", last.message_id);
+    let text = String::from_utf8_lossy(&last.bytes);
+    if !text.contains(&old) {
+        return Ok(format!(
+            "Your latest report (step {step}) cannot be sent again: ask the game master."
+        ));
+    }
+    let new_id = format!(
+        "again-{}-{}",
+        &sha256_hex(key.as_bytes())[..12],
+        last.message_id
+    );
     let bytes = text.replacen(&old, &format!("<{new_id}>"), 1).into_bytes();
-    Some(OutboxRow {
+    mails.push(OutboxRow {
         id: 0,
         message_id: new_id,
         kind: "report-again".into(),
@@ -472,5 +535,8 @@ fn latest_report_copy(
         next_attempt: now,
         queued_at: now,
         ..last
-    })
+    });
+    Ok(format!(
+        "Your latest report (step {step}) is sent again in a separate mail."
+    ))
 }

@@ -4,5 +4,6 @@
 pub mod commands;
 pub mod config;
 pub mod intake;
+pub mod limit;
 pub mod sender;
 pub mod serve;

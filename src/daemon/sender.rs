@@ -54,8 +54,11 @@ pub fn drain(server: &mut Server, smtp: &Smtp, cfg: &Config, now: i64) -> anyhow
                 server.store_mut().mark_attempt(m.id, None, &e)?;
                 out.failed += 1;
                 tracing::error!(message_id = %m.message_id, error = %e, "given up");
-                if m.kind != "alert" {
-                    alert(server, cfg, &m, &e, now)?;
+                // One mail's alert failing stays its own: the pass goes on.
+                if m.kind != "alert"
+                    && let Err(a) = alert(server, cfg, &m, &e, now)
+                {
+                    tracing::error!(message_id = %m.message_id, error = %format!("{a:#}"), "the game master could not be told");
                 }
             }
         }
@@ -117,6 +120,13 @@ fn alert(
     let Some(gm) = &cfg.game_master else {
         return Ok(());
     };
+    // Strangers can make replies undeliverable (a forged From: to nowhere):
+    // alerts about those are limited like any reply (daemon::limit).
+    let about = super::limit::Mail::Alert { about: &m.kind };
+    if !super::limit::allows(server.store(), cfg.replies_per_hour, gm, &[about], now)? {
+        tracing::warn!(message_id = %m.message_id, to = %gm, "alert to the game master held back: the reply limit is reached; the mail stays in the outbox as failed");
+        return Ok(());
+    }
     let (_, domain) = cfg.club_parts();
     let message_id = compose::message_id(
         &domain,

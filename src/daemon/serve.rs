@@ -46,6 +46,20 @@ pub fn rfc2822(secs: i64) -> String {
 /// Open the server with mail settings from the configuration.
 pub fn open(cfg: &Config) -> anyhow::Result<Server> {
     let mut server = Server::open(&cfg.data)?;
+    // The data folder is swept as the server opens; a reports folder
+    // elsewhere is swept here.
+    let reports = cfg.reports_dir();
+    if !reports.starts_with(&cfg.data) {
+        match crate::game::folder::sweep(&reports) {
+            Ok(0) => {}
+            Ok(n) => {
+                tracing::info!(folder = %reports.display(), removed = n, "temporary files left by a crash removed")
+            }
+            Err(e) => {
+                tracing::warn!(folder = %reports.display(), error = %e, "could not look for temporary files left by a crash")
+            }
+        }
+    }
     let (_, domain) = cfg.club_parts();
     server.set_mail(Some(MailSettings {
         from: Party {
@@ -96,7 +110,15 @@ pub struct Batch {
     pub messages: usize,
     pub steps: usize,
     pub sent: sender::Sent,
+    /// Games whose step failed in this batch (each logged with what to do).
+    pub stuck: Vec<String>,
+    /// Messages that failed on their own and stay pending.
+    pub failed_messages: usize,
 }
+
+/// What the log says about a message that failed on its own.
+const MESSAGE_TODO: &str =
+    "it stays pending and is tried again at the next batch; the other messages go on";
 
 /// One batch: read every pending message, resolve what is ready, send what is due.
 pub fn batch(server: &mut Server, cfg: &Config, stop: &AtomicBool) -> anyhow::Result<Batch> {
@@ -112,14 +134,24 @@ fn batch_with(
 ) -> anyhow::Result<Batch> {
     let mut b = Batch::default();
     if let Some(dir) = &cfg.maildir {
-        b.messages += maildir_intake(server, cfg, &Maildir::open(dir)?, stop)?;
+        let (handled, failed) = maildir_groups(server, cfg, &Maildir::open(dir)?, stop)?;
+        b.messages += handled;
+        b.failed_messages += failed;
     }
     if let Some(inbox) = inbox {
         b.messages += inbox.drain(stop, |uid, raw| {
             let (secs, date) = now();
-            let h = intake::handle(server, cfg, raw, secs, &date)?;
-            tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), uid, "imap message");
-            Ok(())
+            match intake::handle(server, cfg, raw, secs, &date) {
+                Ok(h) => {
+                    tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), uid, "imap message");
+                    Ok(true)
+                }
+                // One message's failure stays its own: the others are read.
+                Err(e) => {
+                    tracing::error!(uid, error = %format!("{e:#}"), todo = MESSAGE_TODO, "imap message not handled");
+                    Ok(false)
+                }
+            }
         })?;
     }
     // Deadlines before resolution: a step whose time is up resolves in this batch.
@@ -129,10 +161,13 @@ fn batch_with(
             b.steps += 1;
         }
     }
-    for r in server.process(&cfg.reports_dir())? {
+    // A game that fails is logged there with what to do; the others go on.
+    let processed = server.process_games(&cfg.reports_dir())?;
+    for r in &processed.resolved {
         tracing::info!(game = %r.game, step = r.step, heading = %r.heading, over = r.over, "step resolved");
         b.steps += 1;
     }
+    b.stuck = processed.stuck.into_iter().map(|s| s.game).collect();
     if let Some(smtp) = smtp(cfg)? {
         let (secs, _) = now();
         b.sent = sender::drain(server, &smtp, cfg, secs)?;
@@ -157,67 +192,104 @@ pub fn maildir_intake(
     md: &Maildir,
     stop: &AtomicBool,
 ) -> anyhow::Result<usize> {
+    Ok(maildir_groups(server, cfg, md, stop)?.0)
+}
+
+/// [`maildir_intake`], also counting the messages that failed on their own.
+fn maildir_groups(
+    server: &mut Server,
+    cfg: &Config,
+    md: &Maildir,
+    stop: &AtomicBool,
+) -> anyhow::Result<(usize, usize)> {
     let mut pending = md.pending()?.into_iter().peekable();
-    let mut handled = 0;
+    let (mut handled, mut failed) = (0, 0);
     while pending.peek().is_some() && !stop.load(Ordering::SeqCst) {
         server.store_mut().begin_group()?;
         let opened = Instant::now();
         let mut taken = Vec::new();
-        let result = loop {
+        let mut broken = None;
+        loop {
             if taken.len() >= GROUP || opened.elapsed() >= GROUP_TIME || stop.load(Ordering::SeqCst)
             {
-                break Ok(());
+                break;
             }
             let Some(entry) = pending.next() else {
-                break Ok(());
+                break;
             };
-            match intake_one(server, cfg, md, &entry) {
-                Ok(t) => taken.push(t),
-                Err(e) => break Err(e),
+            let Some(t) = take(md, &entry) else { continue };
+            let result = intake_one(server, cfg, md, &t);
+            taken.push(t);
+            if let Err(e) = result {
+                broken = Some(e);
+                break;
             }
+        }
+        let Some(e) = broken else {
+            server.store_mut().commit_group()?;
+            for t in &taken {
+                md.done(t)?;
+            }
+            handled += taken.len();
+            continue;
         };
-        match result {
-            Ok(()) => server.store_mut().commit_group()?,
-            Err(e) => {
-                if let Err(r) = server.store_mut().rollback_group() {
-                    tracing::error!(error = %r, "cannot roll back the intake group");
+        // One message failed: the group is undone, and each of its
+        // messages is handled again in a group of its own, so that the
+        // failing one stays pending and the others go through.
+        server.store_mut().rollback_group()?;
+        tracing::warn!(error = %format!("{e:#}"), "a message failed; its group is handled again one message at a time");
+        for t in &taken {
+            server.store_mut().begin_group()?;
+            match intake_one(server, cfg, md, t) {
+                Ok(()) => {
+                    server.store_mut().commit_group()?;
+                    md.done(t)?;
+                    handled += 1;
                 }
-                return Err(e);
+                Err(e) => {
+                    server.store_mut().rollback_group()?;
+                    tracing::error!(message = %t.path.display(), error = %format!("{e:#}"), todo = MESSAGE_TODO, "message not handled");
+                    failed += 1;
+                }
             }
         }
-        for t in &taken {
-            md.done(t)?;
-        }
-        handled += taken.len();
     }
-    Ok(handled)
+    Ok((handled, failed))
 }
 
-/// Take and handle one message of the Maildir; returns its taken entry.
+/// Take a message of `new/` into `cur/` (a message already in `cur/` was
+/// taken before a crash). A message that cannot be taken is left for the
+/// next batch.
+fn take(md: &Maildir, entry: &Entry) -> Option<Entry> {
+    match md.take(entry) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            tracing::error!(message = %entry.path.display(), error = %e, todo = MESSAGE_TODO, "message not taken");
+            None
+        }
+    }
+}
+
+/// Handle one taken message of the Maildir.
 fn intake_one(
     server: &mut Server,
     cfg: &Config,
     md: &Maildir,
-    entry: &Entry,
-) -> anyhow::Result<Entry> {
-    let taken = if entry.path.parent().is_some_and(|p| p.ends_with("new")) {
-        md.take(entry)?
-    } else {
-        entry.clone()
-    };
+    taken: &Entry,
+) -> anyhow::Result<()> {
     let (secs, date) = now();
-    let size = md.size(&taken)?;
+    let size = md.size(taken)?;
     // A message over the limit is refused from its headers: memory
     // stays bounded whatever the MTA lets through.
     let h = if size > cfg.max_message_bytes as u64 {
-        let (head, sha) = md.head_and_sha256(&taken, intake::HEAD_BYTES)?;
+        let (head, sha) = md.head_and_sha256(taken, intake::HEAD_BYTES)?;
         let size = usize::try_from(size).unwrap_or(usize::MAX);
         intake::handle_too_large(server, cfg, &head, size, &sha, secs, &date)?
     } else {
-        intake::handle(server, cfg, &md.read(&taken)?, secs, &date)?
+        intake::handle(server, cfg, &md.read(taken)?, secs, &date)?
     };
     tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), "message");
-    Ok(taken)
+    Ok(())
 }
 
 /// Try the SMTP login once at start: a refused login stops `serve` with what

@@ -2,6 +2,12 @@
 //! whole: every file is written under a temporary name first, then all are
 //! renamed into place, and the folder is synced once (a step writes some
 //! forty files, and every sync waits on the disk).
+//!
+//! Files are made 0600 and folders 0700 from the first byte (`crate::files`):
+//! the reports hold hands of cards, and the archive, public by design, is
+//! published by the operator, not by the modes of the data folder
+//! (docs/MAIL.md, "Who can read what"). A staging that fails or is dropped
+//! removes its temporary files, and [`sweep`] removes those a crash left.
 
 use super::archive::{Manifest, sha256_hex};
 use crate::sig;
@@ -35,7 +41,7 @@ pub struct Staging {
 
 impl Staging {
     pub fn new(dir: &Path, durability: Durability) -> std::io::Result<Staging> {
-        std::fs::create_dir_all(dir)?;
+        crate::files::create_dir(dir)?;
         Ok(Staging {
             dir: dir.to_path_buf(),
             durability,
@@ -46,21 +52,31 @@ impl Staging {
 
     /// Write one file under its temporary name.
     pub fn stage(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
-        let tmp = self.dir.join(format!(".{name}.tmp"));
-        let mut f = std::fs::File::create(&tmp)?;
+        let tmp = self.dir.join(temp_name(name));
+        // A leftover of a crash may have any mode: it is never reused.
+        match std::fs::remove_file(&tmp) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        // Listed before it is written: a failure from here on removes it.
+        self.renames.push((tmp.clone(), self.dir.join(name)));
+        let mut f = crate::files::create_new(&tmp)?;
         f.write_all(bytes)?;
         if self.durability == Durability::Synced {
             f.sync_all()?;
         }
-        self.renames.push((tmp, self.dir.join(name)));
         self.hashes.insert(name.to_string(), sha256_hex(bytes));
         Ok(())
     }
 
     /// Put every staged file in place, in the order staged, and sync the folder.
-    pub fn finish(self) -> std::io::Result<()> {
-        for (tmp, path) in &self.renames {
+    pub fn finish(mut self) -> std::io::Result<()> {
+        // Each file renamed leaves the list, so that a failure part-way
+        // removes only what is still under its temporary name.
+        while !self.renames.is_empty() {
+            let (tmp, path) = &self.renames[0];
             std::fs::rename(tmp, path)?;
+            self.renames.remove(0);
         }
         if self.durability == Durability::Synced
             && let Ok(d) = std::fs::File::open(&self.dir)
@@ -89,6 +105,71 @@ impl Staging {
         self.finish()?;
         Ok(())
     }
+}
+
+impl Drop for Staging {
+    /// A staging dropped before it finished (an error in the step that
+    /// was writing it) leaves no temporary file behind.
+    fn drop(&mut self) {
+        for (tmp, _) in self.renames.drain(..) {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// The temporary name under which `name` is written: hidden, and ending in
+/// `.tmp`, which is how [`sweep`] knows it.
+pub fn temp_name(name: &str) -> String {
+    format!(".{name}.tmp")
+}
+
+/// How old a temporary file must be before [`sweep`] takes it for a
+/// crash's leftover rather than the work of another galloper process
+/// (`galloper new` while the daemon runs): a staging lives for seconds.
+pub const STALE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Remove the temporary files (see [`temp_name`]) older than [`STALE`]
+/// that crashes left anywhere under `root`, without following links.
+/// Returns how many were removed. Run when a server opens its data folder.
+pub fn sweep(root: &Path) -> std::io::Result<usize> {
+    let now = std::time::SystemTime::now();
+    let mut removed = 0;
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        for entry in entries {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                dirs.push(entry.path());
+                continue;
+            }
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let temporary = kind.is_file()
+                && name.len() >= ".x.tmp".len()
+                && name.starts_with('.')
+                && name.ends_with(".tmp");
+            if !temporary {
+                continue;
+            }
+            let age = entry
+                .metadata()?
+                .modified()
+                .ok()
+                .and_then(|m| now.duration_since(m).ok())
+                .unwrap_or_default();
+            if age >= STALE {
+                std::fs::remove_file(entry.path())?;
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
 }
 
 /// Write `files` into `dir` as one staged batch.

@@ -78,6 +78,54 @@ pub struct Receipt {
     pub replaced: Option<String>,
 }
 
+/// What [`Server::process_games`] did: the steps resolved, and the games
+/// that failed (each left as it was).
+#[derive(Debug, Default)]
+pub struct Processed {
+    pub resolved: Vec<Resolved>,
+    pub stuck: Vec<Stuck>,
+}
+
+/// A game whose step could not be processed, with what to do about it.
+#[derive(Debug)]
+pub struct Stuck {
+    pub game: String,
+    /// The error, with its causes.
+    pub error: String,
+    /// What the operator or the game master can do.
+    pub advice: String,
+}
+
+impl Stuck {
+    pub fn new(game: &str, e: anyhow::Error) -> Stuck {
+        let bad_address = e.chain().any(|c| {
+            matches!(
+                c.downcast_ref::<crate::mail::compose::ComposeError>(),
+                Some(crate::mail::compose::ComposeError::Address { .. })
+            )
+        });
+        let store = e
+            .chain()
+            .any(|c| c.downcast_ref::<store::StoreError>().is_some());
+        let advice = if bad_address {
+            format!(
+                "a player's address cannot be written to: the game master sends a replace_address command for game {game} (docs/MAIL.md); the step is tried again at every batch"
+            )
+        } else if store {
+            "check the data folder (free space, permissions, another galloper using it); the step is tried again at every batch".to_string()
+        } else {
+            format!(
+                "the step stays open and is tried again at every batch; `galloper status {game}` shows it, and the game master may pause the game meanwhile"
+            )
+        };
+        Stuck {
+            game: game.to_string(),
+            error: format!("{e:#}"),
+            advice,
+        }
+    }
+}
+
 /// One resolved step, for the caller's log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resolved {
@@ -139,35 +187,68 @@ pub fn ruleset_of_scenario(text: &str) -> anyhow::Result<&'static dyn AnyRuleset
 }
 
 impl Server {
-    /// Open (or create) a server's data folder.
+    /// Open (or create) a server's data folder. A new data folder is 0700,
+    /// its store and key 0600 from their first byte, whatever the umask
+    /// (`crate::files`); one made wider by an older galloper is narrowed.
+    /// Temporary files that a crash left are removed.
     pub fn open(dir: &Path) -> anyhow::Result<Server> {
-        std::fs::create_dir_all(dir)
+        crate::files::create_dir(dir)
             .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
+        narrow(dir)?;
         let store = Store::open(&dir.join("galloper.db"))?;
         let key_path = dir.join("server_key");
         let key = if key_path.exists() {
-            let private_openssh = std::fs::read_to_string(&key_path)?;
-            let public_line = std::fs::read_to_string(dir.join("server_key.pub"))?
-                .trim()
-                .to_string();
-            sig::KeyPair {
-                private_openssh,
-                public_line,
-            }
+            read_key(dir)?
         } else {
             let k = sig::keygen("galloper-server")?;
-            archive::write_atomic(
+            crate::files::write_private(
                 &dir.join("server_key.pub"),
                 format!("{}\n", k.public_line).as_bytes(),
             )?;
-            archive::write_atomic(&key_path, k.private_openssh.as_bytes())?;
-            restrict(&key_path);
+            // 0600 from the first byte: there is no instant at which
+            // another user could open it.
+            crate::files::write_private(&key_path, k.private_openssh.as_bytes())?;
             k
         };
+        match folder::sweep(dir) {
+            Ok(0) => {}
+            Ok(n) => {
+                tracing::info!(folder = %dir.display(), removed = n, "temporary files left by a crash removed")
+            }
+            Err(e) => {
+                tracing::warn!(folder = %dir.display(), error = %e, "could not look for temporary files left by a crash")
+            }
+        }
         Ok(Server {
             dir: dir.to_path_buf(),
             store,
             key,
+            mail: None,
+            states: states::States::default(),
+        })
+    }
+
+    /// Open a data folder that must exist already, creating nothing (no
+    /// folder, no store, no key): for commands that only read, such as
+    /// `status` and `render`. A missing folder is an error that says so.
+    pub fn open_existing(dir: &Path) -> anyhow::Result<Server> {
+        if !dir.is_dir() {
+            bail!(
+                "there is no data folder at {}: give the right one with --data (or GALLOPER_DATA), or create a game there with `galloper new`",
+                dir.display()
+            );
+        }
+        let db = dir.join("galloper.db");
+        if !db.is_file() || !dir.join("server_key").is_file() {
+            bail!(
+                "{} is not a galloper data folder (no galloper.db or server_key in it): give the right one with --data (or GALLOPER_DATA)",
+                dir.display()
+            );
+        }
+        Ok(Server {
+            dir: dir.to_path_buf(),
+            store: Store::open(&db)?,
+            key: read_key(dir)?,
             mail: None,
             states: states::States::default(),
         })
@@ -226,6 +307,8 @@ impl Server {
                 );
             }
             sig::parse_public(&p.public_key).with_context(|| format!("the key for {}", p.side))?;
+            crate::mail::address::check(&p.email)
+                .with_context(|| format!("the address for {}", p.side))?;
         }
         let state = rules.start(scenario)?;
         let rows: Vec<PlayerRow> = players
@@ -233,7 +316,7 @@ impl Server {
             .map(|p| PlayerRow {
                 game: id.into(),
                 side: p.side.clone(),
-                email: p.email.clone(),
+                email: p.email.trim().into(),
                 public_key: p.public_key.trim().into(),
             })
             .collect();
@@ -551,31 +634,52 @@ impl Server {
         })
     }
 
-    /// Resolve every step that has all it needs, in every game.
+    /// Resolve every step that has all it needs, in every game. A game
+    /// that fails is logged and left as it was (see [`Server::process_games`]).
     pub fn process(&mut self, outbox: &Path) -> anyhow::Result<Vec<Resolved>> {
-        let mut done = Vec::new();
+        Ok(self.process_games(outbox)?.resolved)
+    }
+
+    /// Resolve every step that has all it needs, in every game. One game's
+    /// failure (a step that cannot be resolved, a mail that cannot be
+    /// composed) stays that game's: its step stays open, nothing of it is
+    /// committed, the failure is logged with what to do, and the other
+    /// games go on. Only a failure to read the list of games stops it.
+    pub fn process_games(&mut self, outbox: &Path) -> anyhow::Result<Processed> {
+        let mut done = Processed::default();
         for g in self.store.games()? {
-            if g.status == GameStatus::Over {
-                self.seal_if_unsealed(&g.id)?;
-                continue;
-            }
-            // No step resolves before its notice is in the archive.
-            if let Err(e) = self.publish_open_notice(&g.id) {
-                tracing::error!(game = %g.id, error = %e, "the open step's notice cannot be published");
-                continue;
-            }
-            if g.status != GameStatus::Active {
-                continue;
-            }
-            while let Some(r) = self.try_resolve(&g.id, outbox)? {
-                let over = r.over;
-                done.push(r);
-                if over {
-                    break;
-                }
+            if let Err(e) = self.process_game(&g, outbox, &mut done.resolved) {
+                let stuck = Stuck::new(&g.id, e);
+                tracing::error!(game = %stuck.game, error = %stuck.error, todo = %stuck.advice, "game not processed; the other games go on");
+                done.stuck.push(stuck);
             }
         }
         Ok(done)
+    }
+
+    fn process_game(
+        &mut self,
+        g: &GameRow,
+        outbox: &Path,
+        done: &mut Vec<Resolved>,
+    ) -> anyhow::Result<()> {
+        if g.status == GameStatus::Over {
+            return self.seal_if_unsealed(&g.id);
+        }
+        // No step resolves before its notice is in the archive.
+        self.publish_open_notice(&g.id)
+            .context("the open step's notice cannot be published")?;
+        if g.status != GameStatus::Active {
+            return Ok(());
+        }
+        while let Some(r) = self.try_resolve(&g.id, outbox)? {
+            let over = r.over;
+            done.push(r);
+            if over {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Resolve the open step of `game` if every side that owes orders has sent them.
@@ -668,44 +772,61 @@ impl Server {
         // rather than after them: nothing reads them back.
         let reports =
             report::write_reports_aside(&self.key.private_openssh, &g, &open, &rendered, outbox);
-        staging.stage("map.png", &archive_png)?;
-        let mut files = files;
-        files.insert("map.png".into(), archive_png);
-        let mut mails = match &self.mail {
-            Some(m) => report::mails(self, m, &g, &open, next.as_ref().map(|(n, _)| n), &rendered, &files)?,
-            None => Vec::new(),
-        };
-        admin::rerun_ids(&self.archive_dir(game), open.step, &mut mails);
-        let manifest = staging.manifest()?;
+        // Whatever fails below, the reports' thread is waited for, so that
+        // no folder is still being written (and no temporary file left)
+        // when the failure is reported and the next game goes on.
         drop(reading);
-        let next = match next {
-            Some((mut n, run)) => {
-                let commitment = state_after_commitment(&open, &state_after);
-                let follows = sha256_hex(manifest.as_bytes());
-                self.write_notice(&mut n, run, follows, &after_due, commitment)?;
-                self.publish_notice(&n)?;
-                Some(n)
-            }
-            None => None,
-        };
-        staging.finish_signed(&self.key.private_openssh)?;
-        self.store
-            .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
-        if next.is_none() {
-            let outcome = match &after_outcome {
-                Some(o) => outcome_words(o),
-                None => "over".to_string(),
+        let over = next.is_none();
+        let finished = (|| -> anyhow::Result<()> {
+            staging.stage("map.png", &archive_png)?;
+            let mut files = files;
+            files.insert("map.png".into(), archive_png);
+            let mut mails = match &self.mail {
+                Some(m) => report::mails(
+                    self,
+                    m,
+                    &g,
+                    &open,
+                    next.as_ref().map(|(n, _)| n),
+                    &rendered,
+                    &files,
+                )?,
+                None => Vec::new(),
             };
-            self.seal(game, &outcome)?;
-        }
-        reports
+            admin::rerun_ids(&self.archive_dir(game), open.step, &mut mails);
+            let manifest = staging.manifest()?;
+            let next = match next {
+                Some((mut n, run)) => {
+                    let commitment = state_after_commitment(&open, &state_after);
+                    let follows = sha256_hex(manifest.as_bytes());
+                    self.write_notice(&mut n, run, follows, &after_due, commitment)?;
+                    self.publish_notice(&n)?;
+                    Some(n)
+                }
+                None => None,
+            };
+            staging.finish_signed(&self.key.private_openssh)?;
+            self.store
+                .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
+            if next.is_none() {
+                let outcome = match &after_outcome {
+                    Some(o) => outcome_words(o),
+                    None => "over".to_string(),
+                };
+                self.seal(game, &outcome)?;
+            }
+            Ok(())
+        })();
+        let written = reports
             .join()
-            .map_err(|_| anyhow!("writing the reports folders panicked"))??;
+            .map_err(|_| anyhow!("writing the reports folders panicked"))?;
+        finished?;
+        written?;
         Ok(Some(Resolved {
             game: game.into(),
             step: open.step,
             heading: due.heading,
-            over: next.is_none(),
+            over,
         }))
     }
 
@@ -1000,10 +1121,40 @@ pub fn resolve_loaded(
     Ok((res, inputs))
 }
 
+/// The server's key pair as stored in the data folder.
+fn read_key(dir: &Path) -> anyhow::Result<sig::KeyPair> {
+    let private_openssh = std::fs::read_to_string(dir.join("server_key"))
+        .with_context(|| format!("cannot read the server key in {}", dir.display()))?;
+    let public_line = std::fs::read_to_string(dir.join("server_key.pub"))
+        .with_context(|| format!("cannot read server_key.pub in {}", dir.display()))?
+        .trim()
+        .to_string();
+    Ok(sig::KeyPair {
+        private_openssh,
+        public_line,
+    })
+}
+
+/// Make a data folder that an older galloper left open to other users
+/// 0700: the store and the reports inside hold every secret of every game.
 #[cfg(unix)]
-fn restrict(path: &Path) {
+fn narrow(dir: &Path) -> anyhow::Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+    let mode = crate::files::mode(dir)?;
+    if mode & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode & 0o700)).with_context(
+            || {
+                format!(
+                    "cannot make the data folder {} private (chmod 700 it)",
+                    dir.display()
+                )
+            },
+        )?;
+        tracing::warn!(folder = %dir.display(), was = %format!("{mode:o}"), "data folder made 0700: publish the archive by copying it out (docs/MAIL.md)");
+    }
+    Ok(())
 }
 #[cfg(not(unix))]
-fn restrict(_: &Path) {}
+fn narrow(_: &Path) -> anyhow::Result<()> {
+    Ok(())
+}

@@ -508,6 +508,12 @@ pub fn mails(
             png,
             attachments,
             date: Some(date.clone()),
+        })
+        .map_err(|e| {
+            anyhow::Error::new(e).context(format!(
+                "the report mail of step {} for {} at {:?}",
+                step.step, player.side, player.email
+            ))
         })?;
         out.push(super::store::OutboxRow {
             id: 0,

@@ -1,5 +1,6 @@
 //! Mail: reading orders out of messages, and the messages Galloper sends.
 
+pub mod address;
 pub mod compose;
 pub mod imap;
 pub mod inbound;

@@ -17,32 +17,33 @@ impl Server {
     ) -> Result<String, CommandRefusal> {
         let game = &c.file.game;
         self.not_over(game)?;
-        let email = email.trim();
-        let plausible = email
-            .split_once('@')
-            .is_some_and(|(l, d)| !l.is_empty() && d.contains('.') && !d.contains('@'))
-            && !email
-                .chars()
-                .any(|ch| ch.is_whitespace() || ch.is_control());
-        if !plausible {
-            return Err(CommandRefusal::NotNow(format!(
-                "{email:?} is not an email address such as player@example.org"
-            )));
-        }
+        let email = crate::mail::address::check(email)
+            .map_err(|e| CommandRefusal::NotNow(e.to_string()))?;
+        let email = email.as_str();
         let old = self.player(game, side)?.email;
-        let text = format!(
+        let mut text = format!(
             "The game master has changed the address of {side} in game {game} from {old} to {email}: reports and replies go to the new address from now on."
         );
+        // An address stored before addresses were checked cannot be written
+        // to: the repair must not fail on the very address it repairs.
+        let old_deliverable = crate::mail::address::check(&old).is_ok();
+        if !old_deliverable {
+            text.push_str(
+                "\nThe old address is not one mail can be sent to: only the new one is told.",
+            );
+        }
         let mut mails = Vec::new();
         mails.extend(self.notice_mail(c, game, side.as_str(), email, "New address", &text)?);
-        mails.extend(self.notice_mail(
-            c,
-            game,
-            &format!("{side}-old"),
-            &old,
-            "New address",
-            &text,
-        )?);
+        if old_deliverable {
+            mails.extend(self.notice_mail(
+                c,
+                game,
+                &format!("{side}-old"),
+                &old,
+                "New address",
+                &text,
+            )?);
+        }
         let change = AdminChange::Address {
             side: side.clone(),
             email: email.to_string(),

@@ -31,14 +31,28 @@ impl Server {
             if g.status == GameStatus::Over {
                 continue;
             }
-            let Some(sched) = self.schedule(&g.id)? else {
-                continue;
+            // One game's failure stays that game's: logged with what to
+            // do, and the other games' clocks go on (Server::process_games).
+            let sched = match self.schedule(&g.id) {
+                Ok(Some(s)) => s,
+                Ok(None) => continue,
+                Err(e) => {
+                    let stuck = crate::game::Stuck::new(&g.id, e);
+                    tracing::error!(game = %stuck.game, error = %stuck.error, todo = %stuck.advice, "game clock not run; the other games go on");
+                    continue;
+                }
             };
             // A resolution opens a step that needs its own deadline: a
             // few rounds at most, as each new deadline lies ahead of `now`.
             for _ in 0..4 {
-                if !self.tick_game(&g, &sched, now, outbox, &mut out)? {
-                    break;
+                match self.tick_game(&g, &sched, now, outbox, &mut out) {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(e) => {
+                        let stuck = crate::game::Stuck::new(&g.id, e);
+                        tracing::error!(game = %stuck.game, error = %stuck.error, todo = %stuck.advice, "game clock not run; the other games go on");
+                        break;
+                    }
                 }
             }
         }

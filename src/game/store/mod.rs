@@ -7,6 +7,7 @@
 
 mod admin;
 mod life;
+mod recipient;
 mod runs;
 
 pub use life::{AbsenceRow, AppliedRow, DeadlinePass, DeadlineRow, Mark};
@@ -27,6 +28,8 @@ pub enum StoreError {
     Sql(#[from] rusqlite::Error),
     #[error("stored data is damaged: {0}")]
     Damaged(String),
+    #[error("cannot create the store: {0} (is the data folder writable?)")]
+    Create(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -144,6 +147,18 @@ fn secret(v: Vec<u8>) -> Result<[u8; 32]> {
 
 impl Store {
     pub fn open(path: &Path) -> Result<Store> {
+        // SQLite would make the file 0644 less the umask; made here first,
+        // it is 0600 from its first byte, and SQLite gives its -wal and
+        // -shm files the database's own mode.
+        if !path.exists() {
+            match crate::files::create_new(path) {
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    return Err(StoreError::Create(format!("{}: {e}", path.display())));
+                }
+            }
+        }
         let conn = Connection::open(path)?;
         conn.execute_batch(
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",

@@ -47,12 +47,14 @@ impl Inbox {
     }
 
     /// Hands every pending message to `handle` (with its UID) and marks it
-    /// done once `handle` returned; stops early when `stop` is set. Returns
-    /// how many were handled. An error of `handle` is returned as is and
-    /// leaves the message pending.
+    /// done once `handle` returned `true`; stops early when `stop` is set.
+    /// Returns how many were handled. `false` leaves the message pending
+    /// (it failed on its own: the others go on, and it is tried again at
+    /// the next batch); an error of `handle` is returned as is and leaves
+    /// the message pending.
     pub fn drain<F>(&mut self, stop: &AtomicBool, mut handle: F) -> anyhow::Result<usize>
     where
-        F: FnMut(u32, &[u8]) -> anyhow::Result<()>,
+        F: FnMut(u32, &[u8]) -> anyhow::Result<bool>,
     {
         let imap = match self.connection() {
             Ok(Some(i)) => i,
@@ -67,18 +69,23 @@ impl Inbox {
                 Err(e) => return self.failed(e, n),
             };
             let full = pending.len() == PENDING_MAX;
+            let mut left = 0;
             for m in pending {
                 if stop.load(Ordering::SeqCst) {
                     return Ok(n);
                 }
-                handle(m.uid, &m.raw)?;
+                if !handle(m.uid, &m.raw)? {
+                    left += 1;
+                    continue;
+                }
                 // A failure here leaves it pending: handled again, it is a duplicate.
                 if let Err(e) = imap.done(m.uid) {
                     return self.failed(e, n);
                 }
                 n += 1;
             }
-            if !full {
+            // A round of messages all left pending would come back whole.
+            if !full || left == PENDING_MAX {
                 return Ok(n);
             }
         }

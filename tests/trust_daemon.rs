@@ -1,0 +1,662 @@
+//! Issue 12, items 12 to 14, played as attacks against the daemon and the
+//! command line: a bad address refused where it enters, one game's failure
+//! kept out of the other games' way, no temporary files left; forged mail
+//! that cannot silence or flood a player or the game master; files that
+//! no other local user can read, whatever the umask, and read-only commands
+//! that create nothing. None of these needs the mail lab.
+
+#[path = "support/base64.rs"]
+mod base64;
+#[path = "support/smtp_sink.rs"]
+mod smtp_sink;
+
+use base64::b64;
+use galloper::daemon::config::Config;
+use galloper::daemon::serve;
+use galloper::game::admin::GameMaster;
+use galloper::game::store::OutboxRow;
+use galloper::game::{PlayerSpec, Server};
+use galloper::mail::maildir::Maildir;
+use galloper::side::SideId;
+use galloper::sig::{self, KeyPair};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+const SIDES: [&str; 2] = ["french", "austrians"];
+const NOW: i64 = 1_795_000_000;
+
+struct Club {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    cfg: Config,
+    server: Server,
+    keys: BTreeMap<String, KeyPair>,
+    gm_key: KeyPair,
+    md: Maildir,
+    n: u32,
+}
+
+/// A club with a Maildir, a game master and `extra` configuration lines.
+fn club(extra: &str) -> Club {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().to_path_buf();
+    let gm_key = sig::keygen("gm").unwrap();
+    std::fs::write(root.join("gm.pub"), &gm_key.public_line).unwrap();
+    std::fs::write(
+        root.join("galloper.yaml"),
+        format!(
+            "data: {}\nreports: {}\nclub_address: club@pbem.test\nmaildir: {}\ngame_master: gm@pbem.test\ngame_master_key: {}\n{extra}",
+            root.join("data").display(),
+            root.join("reports").display(),
+            root.join("Maildir").display(),
+            root.join("gm.pub").display(),
+        ),
+    )
+    .unwrap();
+    let cfg = Config::load(&root.join("galloper.yaml")).unwrap();
+    let server = serve::open(&cfg).unwrap();
+    let keys = SIDES
+        .iter()
+        .map(|s| (s.to_string(), sig::keygen(s).unwrap()))
+        .collect();
+    let md = Maildir::open(&root.join("Maildir")).unwrap();
+    Club {
+        _tmp: tmp,
+        root,
+        cfg,
+        server,
+        keys,
+        gm_key,
+        md,
+        n: 0,
+    }
+}
+
+impl Club {
+    /// A game whose players are `SIDE-GAME@players.test`.
+    fn game(&mut self, id: &str) {
+        let players: Vec<PlayerSpec> = self
+            .keys
+            .iter()
+            .map(|(s, k)| PlayerSpec {
+                side: SideId::new(s.as_str()),
+                email: format!("{s}-{id}@players.test"),
+                public_key: k.public_line.clone(),
+            })
+            .collect();
+        self.server
+            .new_game(id, galloper::demo::SCENARIO, &players)
+            .unwrap();
+    }
+    /// A side's orders for the open step of `game`, and their signature by `key`.
+    fn orders(&self, game: &str, side: &str, entropy: &str, key: &KeyPair) -> (String, String) {
+        let t = galloper::cli::template(&self.server, game, &SideId::new(side)).unwrap();
+        let t = galloper::envelope::with_entropy(&t, &entropy.repeat(32));
+        let s = sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
+        (t, s)
+    }
+    /// Every side's orders for the open step, straight into the store.
+    fn submit_all(&mut self, game: &str) {
+        for side in SIDES {
+            let (t, s) = self.orders(game, side, "cd", &self.keys[side].clone());
+            self.server
+                .submit(&format!("{side}.yaml"), t.as_bytes(), &s)
+                .unwrap();
+        }
+    }
+    fn batch(&mut self) -> serve::Batch {
+        serve::batch(&mut self.server, &self.cfg, &AtomicBool::new(false)).unwrap()
+    }
+    /// A command signed by the game master's key, run through the library.
+    fn gm(&mut self, game: &str, command: &str) -> Result<String, String> {
+        self.n += 1;
+        let file = format!(
+            "galloper: 1\ngame: {game}\nissued: 2026-11-22T10:00:{:02}Z\nby: gm\ncommand:\n  {command}\n",
+            self.n
+        );
+        let s = sig::sign(
+            &self.gm_key.private_openssh,
+            sig::COMMAND_NAMESPACE,
+            file.as_bytes(),
+        )
+        .unwrap();
+        let gm = GameMaster {
+            key: Some(self.gm_key.public_line.clone()),
+            email: Some("gm@pbem.test".into()),
+        };
+        self.server
+            .run_command("c.yaml", file.as_bytes(), &s, &gm, NOW)
+            .map(|a| a.reply)
+            .map_err(|e| e.to_string())
+    }
+    /// Change the store behind the server's back, as damage or an older
+    /// galloper would have left it.
+    fn sql(&self, statement: &str) {
+        let c = rusqlite::Connection::open(self.root.join("data/galloper.db")).unwrap();
+        assert_eq!(c.execute(statement, []).unwrap(), 1, "{statement}");
+    }
+    fn mails_to(&self, to: &str) -> Vec<OutboxRow> {
+        self.server
+            .store()
+            .mails()
+            .unwrap()
+            .into_iter()
+            .filter(|m| m.recipients == [to])
+            .collect()
+    }
+}
+
+/// A player's mail with an orders file and its signature attached.
+fn orders_mail(from: &str, id: &str, orders: &str, signature: &str) -> Vec<u8> {
+    format!(
+        "From: <{from}>\r\nTo: club+g1@pbem.test\r\nSubject: orders\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"XX\"\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nHere.\r\n--XX\r\nContent-Type: application/yaml; name=\"o.yaml\"\r\nContent-Disposition: attachment; filename=\"o.yaml\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX\r\nContent-Type: application/octet-stream; name=\"o.yaml.sig\"\r\nContent-Disposition: attachment; filename=\"o.yaml.sig\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX--\r\n",
+        b64(orders.as_bytes()),
+        b64(signature.as_bytes())
+    )
+    .into_bytes()
+}
+
+fn body(m: &OutboxRow) -> String {
+    mail_parser::MessageParser::default()
+        .parse(&m.bytes)
+        .and_then(|p| p.body_text(0).map(|t| t.into_owned()))
+        .unwrap_or_default()
+}
+
+/// Every temporary file of a staged write under `root`.
+fn temporaries(root: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.file_type().unwrap().is_dir() {
+                dirs.push(e.path());
+            } else if name.starts_with('.') && name.ends_with(".tmp") {
+                found.push(e.path());
+            }
+        }
+    }
+    found
+}
+
+// ---- Item 12: one bad address stops every game ----
+
+#[test]
+fn a_bad_address_is_refused_at_new_at_replace_address_and_in_the_configuration() {
+    let mut c = club("");
+    // The library refuses it, and nothing of the game exists.
+    let players: Vec<PlayerSpec> = SIDES
+        .iter()
+        .map(|s| PlayerSpec {
+            side: SideId::new(*s),
+            email: if *s == "french" {
+                "alice at example".into()
+            } else {
+                "bob@example.org".into()
+            },
+            public_key: c.keys[*s].public_line.clone(),
+        })
+        .collect();
+    let e = c
+        .server
+        .new_game("g1", galloper::demo::SCENARIO, &players)
+        .unwrap_err();
+    let e = format!("{e:#}");
+    assert!(
+        e.contains("the address for french")
+            && e.contains("\"alice at example\" is not an email address"),
+        "{e}"
+    );
+    assert!(c.server.store().game("g1").unwrap().is_none());
+    assert!(!c.root.join("data/archive/g1").exists());
+
+    // The game master cannot bring one in either.
+    c.game("g1");
+    let e = c
+        .gm(
+            "g1",
+            "replace_address: {side: french, email: alice at example}",
+        )
+        .unwrap_err();
+    assert!(e.contains("is not an email address"), "{e}");
+    let e = c
+        .gm(
+            "g1",
+            "replace_address: {side: french, email: \"Alice <alice@example.org>\"}",
+        )
+        .unwrap_err();
+    assert!(e.contains("without a name or angle brackets"), "{e}");
+    let french = c.server.players("g1").unwrap();
+    assert_eq!(french[1].email, "french-g1@players.test");
+
+    // Nor the configuration.
+    let text = std::fs::read_to_string(c.root.join("galloper.yaml"))
+        .unwrap()
+        .replace("game_master: gm@pbem.test", "game_master: gm at pbem");
+    std::fs::write(c.root.join("bad.yaml"), text).unwrap();
+    let e = Config::load(&c.root.join("bad.yaml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("game_master") && e.contains("not an email address"),
+        "{e}"
+    );
+}
+
+#[test]
+fn galloper_new_refuses_a_bad_address_and_creates_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let key = sig::keygen("k").unwrap();
+    std::fs::write(d.join("k.pub"), &key.public_line).unwrap();
+    std::fs::write(d.join("s.yaml"), galloper::demo::SCENARIO).unwrap();
+    let data = d.join("data");
+    let o = run(
+        &[
+            "--data",
+            &data.to_string_lossy(),
+            "new",
+            &d.join("s.yaml").to_string_lossy(),
+            "--game",
+            "g1",
+            "--player",
+            &format!("french:alice at example:{}", d.join("k.pub").display()),
+            "--player",
+            &format!("austrians:bob@example.org:{}", d.join("k.pub").display()),
+        ],
+        false,
+    );
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--player french") && err.contains("is not an email address"),
+        "{err}"
+    );
+    assert!(!data.exists(), "nothing is created for a refused game");
+}
+
+#[test]
+fn one_games_failure_does_not_stop_the_other_games_reports() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let got = Arc::new(Mutex::new(Vec::new()));
+    smtp_sink::smtp_sink(listener, got.clone());
+    let mut c = club(&format!(
+        "smtp: {{host: 127.0.0.1, port: {port}, security: plain, timeout_seconds: 5}}\n"
+    ));
+    for g in ["g1", "g2", "g3"] {
+        c.game(g);
+        c.submit_all(g);
+    }
+    // g1: an address stored before addresses were checked (its report
+    // mail cannot be composed); g3: stored orders damaged (its step cannot
+    // be resolved). g2 is sound.
+    c.sql("UPDATE players SET email = 'alice at example' WHERE game = 'g1' AND side = 'french'");
+    c.sql("UPDATE orders SET text = CAST('galloper: [' AS BLOB) WHERE game = 'g3' AND side = 'french'");
+    let b = c.batch();
+    assert_eq!(b.stuck, ["g1", "g3"], "both failures are reported");
+    assert_eq!(b.steps, 1, "g2 resolved");
+    assert_eq!(b.sent.sent, 2, "g2's two reports went out");
+    {
+        let got = got.lock().unwrap();
+        let texts: Vec<String> = got
+            .iter()
+            .map(|m| String::from_utf8_lossy(m).into_owned())
+            .collect();
+        assert_eq!(texts.len(), 2);
+        assert!(texts.iter().all(|t| t.contains("[g2] Step 1")), "{texts:?}");
+    }
+    for g in ["g1", "g3"] {
+        assert_eq!(
+            c.server.store().open_step(g).unwrap().unwrap().step,
+            1,
+            "{g} stays open"
+        );
+    }
+    // No temporary file is left by the failures, in the archive, the data
+    // folder or the reports folder.
+    assert_eq!(temporaries(&c.root), Vec::<PathBuf>::new());
+
+    // The game master repairs g1 with a new address; the old one, which
+    // mail cannot reach, is not written to, and g1 goes on.
+    let reply = c
+        .gm(
+            "g1",
+            "replace_address: {side: french, email: alice@example.org}",
+        )
+        .unwrap();
+    assert!(reply.contains("only the new one is told"), "{reply}");
+    let b = c.batch();
+    assert_eq!(b.stuck, ["g3"]);
+    assert_eq!(b.steps, 1, "g1 resolved after the repair");
+    let got = got.lock().unwrap();
+    let texts: Vec<String> = got
+        .iter()
+        .map(|m| String::from_utf8_lossy(m).into_owned())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("[g1] Step 1") && t.contains("alice@example.org")),
+        "g1's report goes to the new address"
+    );
+    assert_eq!(temporaries(&c.root), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn temporary_files_are_removed_after_a_failure_and_at_start_up() {
+    use galloper::game::folder::{Durability, Staging};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data/archive/g1/step-0001");
+    // A staging that fails before it finishes leaves nothing behind.
+    let mut s = Staging::new(&dir, Durability::Synced).unwrap();
+    s.stage("notice.yaml", b"notice").unwrap();
+    s.stage("notice.yaml.sig", b"sig").unwrap();
+    assert_eq!(temporaries(tmp.path()).len(), 2);
+    drop(s);
+    assert_eq!(temporaries(tmp.path()), Vec::<PathBuf>::new());
+    assert!(!dir.join("notice.yaml").exists());
+    // A crash's leftovers are removed when the server opens; a fresh one
+    // (another galloper process at work) is left alone.
+    let old = dir.join(".notice.yaml.tmp");
+    std::fs::write(&old, b"half").unwrap();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+    let fresh = dir.join(".view.yaml.tmp");
+    std::fs::write(&fresh, b"being written").unwrap();
+    Server::open(&tmp.path().join("data")).unwrap();
+    assert!(!old.exists(), "a crash's leftover is removed at start-up");
+    assert!(fresh.exists(), "another process's file in progress is kept");
+}
+
+// ---- Item 13: forged mail that silences or floods a player ----
+
+#[test]
+fn forged_mail_cannot_use_up_the_acknowledgement_of_real_orders() {
+    let mut c = club("");
+    c.game("g1");
+    let alice = "french-g1@players.test";
+    let mallory = sig::keygen("mallory").unwrap();
+    // 25 forged mails "from" alice, orders signed by another key.
+    for n in 0..25 {
+        let (t, s) = c.orders("g1", "french", &format!("{:02}", n), &mallory);
+        c.md.deliver(&orders_mail(
+            alice,
+            &format!("forged-{n}@evil.test"),
+            &t,
+            &s,
+        ))
+        .unwrap();
+    }
+    assert_eq!(c.batch().messages, 25);
+    let refusals = c.mails_to(alice);
+    assert_eq!(refusals.len(), 20, "refusals stop at replies_per_hour");
+    assert!(refusals.iter().all(|m| body(m).contains("another key")));
+    // Her real orders are acknowledged all the same.
+    let (t, s) = c.orders("g1", "french", "ab", &c.keys["french"].clone());
+    c.md.deliver(&orders_mail(alice, "real@players.test", &t, &s))
+        .unwrap();
+    c.batch();
+    let mails = c.mails_to(alice);
+    assert_eq!(mails.len(), 21);
+    let ack = body(&mails[20]);
+    assert!(
+        ack.contains("accepted for game g1 step 1 (french)"),
+        "{ack}"
+    );
+    // The same signed file sent again changes nothing: that answer is
+    // limited like any other, so a replay cannot flood her either.
+    c.md.deliver(&orders_mail(alice, "replay@evil.test", &t, &s))
+        .unwrap();
+    c.batch();
+    assert_eq!(c.mails_to(alice).len(), 21, "the replay is not answered");
+}
+
+#[test]
+fn report_copies_are_limited_and_replies_say_what_happened() {
+    let mut c = club("");
+    c.game("g1");
+    c.submit_all("g1");
+    c.batch();
+    let alice = "french-g1@players.test";
+    assert_eq!(c.mails_to(alice).len(), 1, "her report");
+    let report_size = c.mails_to(alice)[0].bytes.len();
+    // 25 one-line requests (identical bodies, new Message-IDs).
+    for n in 0..25 {
+        c.md.deliver(
+            format!("From: <{alice}>\r\nTo: club+g1@pbem.test\r\nSubject: report\r\nMessage-ID: <ask-{n}@evil.test>\r\n\r\nplease\r\n")
+                .as_bytes(),
+        )
+        .unwrap();
+    }
+    c.batch();
+    let mails = c.mails_to(alice);
+    let copies: Vec<_> = mails.iter().filter(|m| m.kind == "report-again").collect();
+    let replies: Vec<_> = mails.iter().filter(|m| m.kind == "reply").collect();
+    assert_eq!(copies.len(), 1, "one copy an hour");
+    assert_eq!(
+        replies.len() + copies.len(),
+        20,
+        "the copy counts within replies_per_hour"
+    );
+    let total: usize = mails.iter().map(|m| m.bytes.len()).sum();
+    assert!(
+        total < 3 * report_size,
+        "{total} bytes for a report of {report_size}"
+    );
+    assert!(body(replies[0]).contains("is sent again in a separate mail"));
+    for r in &replies[1..] {
+        let b = body(r);
+        assert!(
+            b.contains("already sent at") && !b.contains("is sent again"),
+            "a reply says what happened: {b}"
+        );
+    }
+}
+
+#[test]
+fn alerts_to_the_game_master_are_limited_but_not_about_reports() {
+    use galloper::daemon::sender;
+    use galloper::mail::smtp::{Security, Smtp, SmtpConfig};
+    // A port nobody listens on: every mail fails, and is given up.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut c = club("give_up_hours: 1\n");
+    let queued = |n: usize, kind: &str| OutboxRow {
+        game: Some("g1".into()),
+        ..OutboxRow::queued(
+            format!("{kind}-{n}@pbem.test"),
+            kind,
+            "club@pbem.test",
+            &format!("nobody-{n}@nowhere.test"),
+            format!("Subject: {n}\r\n\r\nx\r\n").into_bytes(),
+            0,
+        )
+    };
+    // 30 replies to forged senders that do not exist, then one report.
+    let mut rows: Vec<OutboxRow> = (0..30).map(|n| queued(n, "reply")).collect();
+    rows.push(queued(30, "report"));
+    c.server.store_mut().queue_mails(&rows).unwrap();
+    let smtp = Smtp::new(&SmtpConfig {
+        host: "127.0.0.1".into(),
+        port,
+        security: Security::Plain,
+        user: None,
+        password: None,
+        timeout_secs: 5,
+    })
+    .unwrap();
+    let r = sender::drain(&mut c.server, &smtp, &c.cfg, 3600).unwrap();
+    assert_eq!(r.failed, 31);
+    let alerts = c.mails_to("gm@pbem.test");
+    assert!(alerts.iter().all(|m| m.kind == "alert"));
+    assert_eq!(
+        alerts.len(),
+        21,
+        "20 about replies, and the one about the report"
+    );
+    assert!(
+        String::from_utf8_lossy(&alerts[20].bytes).contains("report-30@pbem.test"),
+        "an alert about a report is never held back"
+    );
+}
+
+// ---- Item 14: local readers ----
+
+/// Run galloper, with umask 000 when `open_umask`.
+fn run(args: &[&str], open_umask: bool) -> Output {
+    let umask = if open_umask { "000" } else { "022" };
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_galloper"))
+        .args(args)
+        .output()
+        .expect("galloper runs")
+}
+
+fn ok(o: Output) -> String {
+    assert!(
+        o.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Every folder and file under `root` with its mode.
+fn modes(root: &Path) -> Vec<(PathBuf, bool, u32)> {
+    let mut out = vec![(
+        root.to_path_buf(),
+        true,
+        galloper::files::mode(root).unwrap(),
+    )];
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            let dir = e.file_type().unwrap().is_dir();
+            out.push((e.path(), dir, galloper::files::mode(&e.path()).unwrap()));
+            if dir {
+                dirs.push(e.path());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn store_reports_and_keys_are_private_whatever_the_umask() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let data = d.join("data");
+    let out = d.join("out");
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let dflag = ["--data".to_string(), s(&data)];
+    let with = |args: &[&str]| {
+        let mut v: Vec<&str> = dflag.iter().map(String::as_str).collect();
+        v.extend_from_slice(args);
+        ok(run(&v, true))
+    };
+    with(&["keygen", &s(&d.join("keys/french"))]);
+    with(&["keygen", &s(&d.join("keys/austrians"))]);
+    std::fs::write(d.join("s.yaml"), galloper::demo::SCENARIO).unwrap();
+    with(&[
+        "new",
+        &s(&d.join("s.yaml")),
+        "--game",
+        "g1",
+        "--player",
+        &format!("french:f@x.example:{}.pub", s(&d.join("keys/french"))),
+        "--player",
+        &format!("austrians:a@x.example:{}.pub", s(&d.join("keys/austrians"))),
+    ]);
+    for side in SIDES {
+        let t = with(&["orders", "template", "g1", side]);
+        let file = d.join(format!("{side}.yaml"));
+        std::fs::write(&file, t).unwrap();
+        with(&["sign", &s(&file), "--key", &s(&d.join("keys").join(side))]);
+        with(&["submit", &s(&file)]);
+    }
+    assert!(with(&["process", "--outbox", &s(&out)]).contains("resolved g1 step 1"));
+    assert!(out.join("g1/step-0001/french/report.html").exists());
+    assert!(data.join("archive/g1/step-0001/reveal.yaml").exists());
+    let mut checked = 0;
+    for root in [&data, &out, &d.join("keys")] {
+        for (path, dir, mode) in modes(root) {
+            let want = if dir { 0o700 } else { 0o600 };
+            assert_eq!(mode, want, "{} is {mode:o}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "{checked}");
+    for name in ["galloper.db", "server_key", "server_key.pub"] {
+        assert!(data.join(name).exists(), "{name}");
+    }
+}
+
+#[test]
+fn a_data_folder_left_open_by_an_older_galloper_is_narrowed() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).unwrap();
+    Server::open(&data).unwrap();
+    assert_eq!(galloper::files::mode(&data).unwrap(), 0o700);
+}
+
+#[test]
+fn read_only_commands_create_no_data_folder_and_no_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let missing = d.join("missing");
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    for args in [
+        vec!["status"],
+        vec!["status", "g1"],
+        vec!["render", "g1", "--out", &s(&d.join("r"))],
+        vec!["orders", "template", "g1", "french"],
+    ] {
+        let m = s(&missing);
+        let mut v = vec!["--data", m.as_str()];
+        v.extend(args.iter().copied());
+        let o = run(&v, true);
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("there is no data folder"), "{args:?}: {err}");
+        assert!(!missing.exists(), "{args:?} created the data folder");
+        assert!(!d.join("r").exists(), "{args:?} created its output");
+    }
+    let o = run(
+        &["--data", &s(&missing), "audit", &s(&d.join("archive"))],
+        true,
+    );
+    assert!(!o.status.success());
+    assert!(!missing.exists() && !d.join("archive").exists());
+    // A folder that exists but is not a data folder gets no store nor key.
+    let empty = d.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = run(&["--data", &s(&empty), "status"], true);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a galloper data folder"));
+    assert_eq!(
+        std::fs::read_dir(&empty).unwrap().count(),
+        0,
+        "nothing created in it"
+    );
+}
