@@ -378,7 +378,12 @@ fn rollback_reopens_the_step_with_fresh_secrets_and_the_audit_keeps_the_undone_r
         now_view[Path::new("reveal.yaml")],
         first_view[Path::new("reveal.yaml")]
     );
-    for name in ["dice.yaml", "reveal.yaml", "events.yaml", "state.commitment"] {
+    for name in [
+        "dice.yaml",
+        "reveal.yaml",
+        "events.yaml",
+        "state.commitment",
+    ] {
         assert_eq!(
             now_view[&Path::new("rollback-1").join(name)],
             first_view[Path::new(name)],

@@ -254,12 +254,7 @@ impl Server {
         // writes again, byte for byte.
         let root = self.archive_dir(id);
         archive::write_atomic(&root.join("scenario.yaml"), scenario.as_bytes())?;
-        archive::write_signed(
-            &root,
-            "game.yaml",
-            gf.as_bytes(),
-            &self.key.private_openssh,
-        )?;
+        archive::write_signed(&root, "game.yaml", gf.as_bytes(), &self.key.private_openssh)?;
         let mut first = self.step_secrets(id, 1, 1, &state)?;
         self.write_notice(
             &mut first,
@@ -670,7 +665,15 @@ impl Server {
         let mut files = files;
         files.insert("map.png".into(), archive_png);
         let mut mails = match &self.mail {
-            Some(m) => report::mails(self, m, &g, &open, next.as_ref().map(|(n, _)| n), &rendered, &files)?,
+            Some(m) => report::mails(
+                self,
+                m,
+                &g,
+                &open,
+                next.as_ref().map(|(n, _)| n),
+                &rendered,
+                &files,
+            )?,
             None => Vec::new(),
         };
         admin::rerun_ids(&self.archive_dir(game), open.step, &mut mails);
@@ -775,7 +778,10 @@ impl Server {
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
         let steps = self.store.steps(game)?;
         let outcome = match steps.last().and_then(|s| s.result.as_ref()) {
-            Some(res) => rules.load(&res.state_after)?.outcome().map(|o| outcome_words(&o)),
+            Some(res) => rules
+                .load(&res.state_after)?
+                .outcome()
+                .map(|o| outcome_words(&o)),
             None => None,
         };
         self.seal(
@@ -802,7 +808,10 @@ impl Server {
                 files.insert(format!("orders-{side}.yaml"), o.text.clone());
             }
             let inputs = dice_inputs_for(&step, &orders, &sides);
-            files.insert("hidden.yaml".into(), hidden_reveal(&step, inputs.hidden_seed)?);
+            files.insert(
+                "hidden.yaml".into(),
+                hidden_reveal(&step, inputs.hidden_seed)?,
+            );
             files.insert("state.yaml".into(), res.state_after.clone().into_bytes());
             files.insert("events.yaml".into(), res.events.clone().into_bytes());
             files.insert("dice.yaml".into(), res.dice.clone().into_bytes());

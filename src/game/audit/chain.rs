@@ -66,10 +66,12 @@ pub fn links(
                 (Link::Notice(rel.clone(), Box::new(n)), f)
             }
             Role::Manifest => {
-                let m: Manifest =
-                    crate::yaml::from_slice(&bytes).map_err(parse("the manifest"))?;
+                let m: Manifest = crate::yaml::from_slice(&bytes).map_err(parse("the manifest"))?;
                 let f = m.files.get("notice.yaml").cloned().ok_or_else(|| {
-                    fail(&place, "the manifest names no notice.yaml: it is outside the chain")
+                    fail(
+                        &place,
+                        "the manifest names no notice.yaml: it is outside the chain",
+                    )
                 })?;
                 let folder = rel.parent().map(Path::to_path_buf).unwrap_or_default();
                 (Link::Manifest(folder), f)
@@ -110,8 +112,14 @@ enum Role {
 /// (and is accounted for by a manifest, or reported).
 fn role(rel: &Path) -> Option<Role> {
     let parts: Vec<&str> = rel.iter().filter_map(|p| p.to_str()).collect();
-    let step_dir = |s: &str| s.strip_prefix("step-").is_some_and(|n| n.len() == 4 && n.bytes().all(|b| b.is_ascii_digit()));
-    let run_dir = |s: &str| s.strip_prefix("rollback-").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let step_dir = |s: &str| {
+        s.strip_prefix("step-")
+            .is_some_and(|n| n.len() == 4 && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let run_dir = |s: &str| {
+        s.strip_prefix("rollback-")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
     match parts.as_slice() {
         ["end.yaml"] => Some(Role::End),
         [s, "notice.yaml"] if step_dir(s) => Some(Role::Notice),
