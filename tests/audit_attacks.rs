@@ -210,6 +210,9 @@ fn a_rolled_back_step_cannot_be_ground_with_its_revealed_secret() {
     println!("rollback removed: {e}");
 }
 
+/// A way to spoil a copy of an archive.
+type Spoil<'a> = Box<dyn Fn(&Path) + 'a>;
+
 /// Items 3, 4, 8, 9 and 10 on the demo's archive.
 #[test]
 fn the_demo_archive_resists_guessing_counting_cutting_forging_and_traps() {
@@ -256,7 +259,7 @@ fn the_demo_archive_resists_guessing_counting_cutting_forging_and_traps() {
 
     // Item 8: cut, reordered or padded, the archive fails.
     let last = archive::step_dir(&archive, v.steps);
-    let cases: Vec<(&str, Box<dyn Fn(&Path)>, &str)> = vec![
+    let cases: Vec<(&str, Spoil, &str)> = vec![
         (
             "last step removed",
             Box::new(|a: &Path| {
@@ -361,7 +364,7 @@ fn the_demo_archive_resists_guessing_counting_cutting_forging_and_traps() {
 
     // Item 10: a link to /dev/zero, a FIFO, a huge sparse file: refused at
     // once, each with its path.
-    let traps: Vec<(&str, Box<dyn Fn(&Path)>, &str)> = vec![
+    let traps: Vec<(&str, Spoil, &str)> = vec![
         (
             "a link to /dev/zero",
             Box::new(|a: &Path| {

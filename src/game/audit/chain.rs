@@ -35,14 +35,21 @@ struct Found {
     follows: Option<String>,
 }
 
+/// The game's links in the order they were made, and the files they are.
+pub struct Chain {
+    pub links: Vec<Link>,
+    /// Each link's file and its signature, relative to the archive.
+    pub files: BTreeSet<PathBuf>,
+}
+
 /// The links of the archive in the order they were made, each signed by
-/// the server; the paths of the files they are (with their signatures).
+/// the server.
 pub fn links(
     dir: &Path,
     files: &BTreeSet<PathBuf>,
     game: &GameFile,
     game_bytes: &[u8],
-) -> Result<(Vec<(Link, String)>, BTreeSet<PathBuf>), Failure> {
+) -> Result<Chain, Failure> {
     let key = game.server_key.as_str();
     let mut found = vec![Found {
         link: Link::Game,
@@ -134,7 +141,7 @@ fn role(rel: &Path) -> Option<Role> {
 }
 
 /// Put the links in one line from `game.yaml`, or say why they are not one.
-fn order(found: Vec<Found>) -> Result<(Vec<(Link, String)>, BTreeSet<PathBuf>), Failure> {
+fn order(found: Vec<Found>) -> Result<Chain, Failure> {
     let mut by_hash: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, f) in found.iter().enumerate() {
         if let Some(j) = by_hash.insert(&f.hash, i) {
@@ -187,14 +194,17 @@ fn order(found: Vec<Found>) -> Result<(Vec<(Link, String)>, BTreeSet<PathBuf>), 
         named.insert(f.path.clone());
         named.insert(sig_of(&f.path));
     }
-    let mut out = Vec::new();
+    let mut links = Vec::new();
     let mut found: Vec<Option<Found>> = found.into_iter().map(Some).collect();
     for i in line {
         if let Some(f) = found[i].take() {
-            out.push((f.link, f.hash));
+            links.push(f.link);
         }
     }
-    Ok((out, named))
+    Ok(Chain {
+        links,
+        files: named,
+    })
 }
 
 pub fn sig_of(path: &Path) -> PathBuf {

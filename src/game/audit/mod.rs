@@ -326,9 +326,9 @@ pub fn audit_with(dir: &Path, opts: &Options) -> Result<Verdict, Failure> {
         .map_err(|e| fail("scenario.yaml", e.to_string()))?;
     let keys = key_history(dir, &game, &mut named)?;
 
-    let (links, link_files) = chain::links(dir, &files, &game, &game_bytes)?;
-    named.extend(link_files);
-    let walked = walk_chain(dir, &game, &start, &links, &mut named, &mut v)?;
+    let chain = chain::links(dir, &files, &game, &game_bytes)?;
+    named.extend(chain.files);
+    let walked = walk_chain(dir, &game, &start, &chain.links, &mut named, &mut v)?;
 
     let sealed = safe::is_dir(&dir.join("sealed"));
     match &walked.end {
@@ -431,7 +431,7 @@ fn walk_chain(
     dir: &Path,
     game: &GameFile,
     start: &str,
-    links: &[(Link, String)],
+    links: &[Link],
     named: &mut BTreeSet<PathBuf>,
     v: &mut Verdict,
 ) -> Result<Walked, Failure> {
@@ -451,7 +451,7 @@ fn walk_chain(
     let mut rollbacks: BTreeMap<u32, u32> = BTreeMap::new();
     let mut open: Option<(PathBuf, Notice)> = None;
     let mut prev = &Link::Game;
-    for (link, _) in links.iter().skip(1) {
+    for link in links.iter().skip(1) {
         let place = chain::describe(link);
         if w.end.is_some() {
             return Err(fail(place, "comes after the game's signed end"));
