@@ -580,6 +580,9 @@ impl Server {
             .ok_or_else(|| anyhow!("no game called {game:?}"))?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+        // No step resolves before its notice is in the archive (the
+        // deadline watch comes here too, not only `process`).
+        self.publish_open_notice(game)?;
         let Some(open) = self.store.open_step(game)? else {
             return Ok(None);
         };
