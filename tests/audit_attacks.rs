@@ -456,3 +456,56 @@ fn a_notice_once_written_is_never_drawn_again() {
     let v = audit::audit(&t.archive()).unwrap();
     assert_eq!(v.open_step, Some(2));
 }
+
+/// Step 2 rolled back, then step 1 as well before step 2 resolved again:
+/// both undone runs stay on the chain, the steps reopen as run 2, the
+/// audit passes during the game and after the end, and each undone run's
+/// folder is missed if removed.
+#[test]
+fn two_rollbacks_in_a_row_keep_both_undone_runs_on_the_chain() {
+    let mut t = table();
+    let owed = |t: &Table| -> Vec<String> {
+        let (_, due) = t.server.due("g1").unwrap().unwrap();
+        due.owed.iter().map(|o| o.side.to_string()).collect()
+    };
+    for round in 0..2 {
+        for side in owed(&t) {
+            let o = t.orders(&side, &format!("{round:064x}"));
+            t.send(&side, &o);
+        }
+        assert_eq!(t.process().unwrap(), 1);
+    }
+    t.gm("rollback: {step: 2, reason: first}").unwrap();
+    t.gm("rollback: {step: 1, reason: second}").unwrap();
+    let root = t.archive();
+    assert!(root.join("step-0002/rollback-1/rollback.yaml").exists());
+    assert!(root.join("step-0001/rollback-1/rollback.yaml").exists());
+    assert!(!root.join("step-0002/notice.yaml").exists());
+    let v = audit::audit(&root).unwrap();
+    assert_eq!(v.open_step, Some(1));
+    t.gm("resume").unwrap();
+    assert_eq!(t.process().unwrap(), 1);
+    let n2: Notice = yaml(&root.join("step-0002/notice.yaml"));
+    assert_eq!((n2.step, n2.run), (2, 2));
+    let v = audit::audit(&root).unwrap();
+    assert_eq!(v.open_step, Some(2));
+    assert_eq!(
+        v.lines
+            .iter()
+            .filter(|l| l.contains("was rolled back"))
+            .count(),
+        2,
+        "{:?}",
+        v.lines
+    );
+    t.gm("end: {reason: enough}").unwrap();
+    let v = audit::audit(&root).unwrap();
+    assert!(v.replayed && v.over.is_some(), "{:?}", v.lines);
+    for undone in ["step-0001/rollback-1", "step-0002/rollback-1"] {
+        let copy = t.dir.join(undone.replace('/', "-"));
+        copy_dir(&root, &copy);
+        std::fs::remove_dir_all(copy.join(undone)).unwrap();
+        let e = audit::audit(&copy).unwrap_err().to_string();
+        assert!(e.contains("not in the archive"), "{undone}: {e}");
+    }
+}
