@@ -831,3 +831,53 @@ fn commands_by_mail_are_applied_once_and_refusals_answered() {
         "{r}"
     );
 }
+
+/// A rollback by mail is applied inside the intake's group of writes: its
+/// new notice waits for the group's commit, and the same batch publishes
+/// it before anything resolves.
+#[test]
+fn a_rollback_by_mail_publishes_its_new_notice_after_the_group_commits() {
+    let mut t = table();
+    t.submit_owed("ab");
+    assert_eq!(t.process(), 1);
+    let d = t.dir.clone();
+    std::fs::write(d.join("gm.pub"), format!("{}\n", t.gm_key.public_line)).unwrap();
+    std::fs::write(
+        d.join("galloper.yaml"),
+        format!(
+            "data: {}\nclub_address: club@pbem.test\nmaildir: {}\ngame_master: gm@pbem.test\ngame_master_key: {}\n",
+            d.join("data").display(),
+            d.join("Maildir").display(),
+            d.join("gm.pub").display()
+        ),
+    )
+    .unwrap();
+    let cfg = Config::load(&d.join("galloper.yaml")).unwrap();
+    let mut server = serve::open(&cfg).unwrap();
+    let file = t.file("g1", "gm", "rollback: {step: 1, reason: by mail}");
+    let s = Table::sign(&t.gm_key, &file);
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "rb@gm",
+        "rollback.yaml",
+        &file,
+        Some(&s),
+    );
+    galloper::mail::maildir::Maildir::open(&d.join("Maildir"))
+        .unwrap()
+        .deliver(&raw)
+        .unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    serve::batch(&mut server, &cfg, &stop).unwrap();
+    let steps = server.store().steps("g1").unwrap();
+    assert_eq!(steps.len(), 1);
+    assert!(steps[0].notice.contains("run: 2"), "{}", steps[0].notice);
+    let root = t.archive();
+    assert_eq!(
+        std::fs::read_to_string(root.join("step-0001/notice.yaml")).unwrap(),
+        steps[0].notice
+    );
+    let v = audit::audit(&root).unwrap();
+    assert_eq!(v.open_step, Some(1));
+}
