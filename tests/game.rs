@@ -307,7 +307,7 @@ fn the_audit_passes_the_demo_and_catches_five_kinds_of_tampering() {
                 });
                 resign(&dir, &key);
             }),
-            "state.yaml",
+            "published state commitment",
         ),
         (
             "one signature",

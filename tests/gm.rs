@@ -310,7 +310,7 @@ fn commands_signed_by_ssh_keygen_are_taken_in_their_own_namespace() {
 }
 
 #[test]
-fn rollback_then_resume_resolves_the_same_step_with_the_same_dice() {
+fn rollback_reopens_the_step_with_fresh_secrets_and_the_audit_keeps_the_undone_run() {
     let mut t = table();
     t.submit("french", "ab");
     t.submit("austrians", "cd");
@@ -326,16 +326,28 @@ fn rollback_then_resume_resolves_the_same_step_with_the_same_dice() {
         .gm("rollback: {step: 1, reason: the Austrian deployment was misread}")
         .unwrap();
     assert!(a.reply.contains("rolled back step 1"), "{}", a.reply);
+    assert!(a.reply.contains("fresh secrets"), "{}", a.reply);
     assert_eq!(t.status(), GameStatus::Paused);
     let steps = t.server.store().steps("g1").unwrap();
     assert_eq!(steps.len(), 1, "step 2 is gone");
     assert!(steps[0].result.is_none());
-    assert_eq!(steps[0].public_secret, first.public_secret, "same secrets");
-    assert_eq!(steps[0].hidden_secret, first.hidden_secret);
+    assert_ne!(steps[0].public_secret, first.public_secret, "fresh secrets");
+    assert_ne!(steps[0].hidden_secret, first.hidden_secret);
     let root = t.archive();
+    assert_eq!(
+        std::fs::read_to_string(root.join("step-0001/notice.yaml")).unwrap(),
+        steps[0].notice,
+        "the new run's notice is published, as stored"
+    );
+    assert!(steps[0].notice.contains("run: 2"), "{}", steps[0].notice);
     let run1 = root.join("step-0001/rollback-1");
     assert!(run1.join("rollback.yaml").exists() && run1.join("dice.yaml").exists());
     assert!(run1.join("next-notice.yaml").exists());
+    assert_eq!(
+        std::fs::read(run1.join("notice.yaml")).unwrap(),
+        first.notice.as_bytes(),
+        "the undone run keeps its own notice"
+    );
     assert!(!root.join("step-0001/manifest.yaml").exists());
     assert!(!root.join("step-0002").exists());
     let told = t
@@ -344,30 +356,38 @@ fn rollback_then_resume_resolves_the_same_step_with_the_same_dice() {
         .filter(|m| m.kind == "notice" && body(m).contains("misread"))
         .count();
     assert_eq!(told, 2, "every side is told");
-    let v = audit::audit(&root);
-    // Step 1 is open again: nothing resolved to audit but the earlier run.
-    let err = v.unwrap_err();
-    assert!(err.to_string().contains("no resolved step"), "{err}");
+    // Step 1 is open again, run 2; the undone run checks.
+    let v = audit::audit(&root).unwrap();
+    assert_eq!(v.open_step, Some(1));
+    assert!(v.over.is_none());
+    assert!(
+        v.lines.iter().any(|l| l.contains("run 1 was rolled back")),
+        "{:?}",
+        v.lines
+    );
 
-    // Nothing resolves while paused; on resume the step resolves again.
+    // Nothing resolves while paused; on resume the step resolves again,
+    // with the same orders but the new secrets.
     assert_eq!(t.process(), 0);
     t.gm("resume").unwrap();
     assert_eq!(t.process(), 1);
     let again = t.server.store().steps("g1").unwrap()[0].clone();
-    assert_eq!(
-        again.result, first.result,
-        "same orders, same dice, same result"
-    );
+    assert_ne!(again.result, first.result, "new secrets, new deal");
     let now_view = snapshot(&galloper::game::archive::step_dir(&root, 1));
-    for name in ["dice.yaml", "reveal.yaml", "events.yaml", "state.sha256"] {
-        assert_eq!(
-            now_view[Path::new(name)],
-            first_view[Path::new(name)],
-            "{name}"
-        );
+    assert_ne!(
+        now_view[Path::new("reveal.yaml")],
+        first_view[Path::new("reveal.yaml")]
+    );
+    for name in [
+        "dice.yaml",
+        "reveal.yaml",
+        "events.yaml",
+        "state.commitment",
+    ] {
         assert_eq!(
             now_view[&Path::new("rollback-1").join(name)],
-            first_view[Path::new(name)]
+            first_view[Path::new(name)],
+            "{name}"
         );
     }
     let reports: Vec<_> = t
@@ -388,11 +408,20 @@ fn rollback_then_resume_resolves_the_same_step_with_the_same_dice() {
         "{:?}",
         v.lines
     );
-    // End the game: sealed, replayed, and the earlier run still checks.
+    // End the game: sealed, replayed, and the undone run's hidden secret,
+    // hidden dice and state commitment check too.
     t.gm("end: {reason: test over}").unwrap();
     let v = audit::audit(&root).unwrap();
     assert!(v.replayed);
+    assert!(v.over.as_deref().is_some_and(|o| o.contains("test over")));
     assert!(v.lines.iter().any(|l| l.contains("run 1 was rolled back")));
+    assert!(
+        v.lines
+            .iter()
+            .any(|l| l.contains("rolled-back run 1: its hidden secret")),
+        "{:?}",
+        v.lines
+    );
 }
 
 #[test]
@@ -945,4 +974,54 @@ fn commands_by_mail_are_applied_once_and_refusals_answered() {
         r.contains("zone.yaml") && r.to_lowercase().contains("zone"),
         "{r}"
     );
+}
+
+/// A rollback by mail is applied inside the intake's group of writes: its
+/// new notice waits for the group's commit, and the same batch publishes
+/// it before anything resolves.
+#[test]
+fn a_rollback_by_mail_publishes_its_new_notice_after_the_group_commits() {
+    let mut t = table();
+    t.submit_owed("ab");
+    assert_eq!(t.process(), 1);
+    let d = t.dir.clone();
+    std::fs::write(d.join("gm.pub"), format!("{}\n", t.gm_key.public_line)).unwrap();
+    std::fs::write(
+        d.join("galloper.yaml"),
+        format!(
+            "data: {}\nclub_address: club@pbem.test\nmaildir: {}\ngame_master: gm@pbem.test\ngame_master_key: {}\n",
+            d.join("data").display(),
+            d.join("Maildir").display(),
+            d.join("gm.pub").display()
+        ),
+    )
+    .unwrap();
+    let cfg = Config::load(&d.join("galloper.yaml")).unwrap();
+    let mut server = serve::open(&cfg).unwrap();
+    let file = t.file("g1", "gm", "rollback: {step: 1, reason: by mail}");
+    let s = Table::sign(&t.gm_key, &file);
+    let raw = mail(
+        "gm@pbem.test",
+        "club+g1@pbem.test",
+        "rb@gm",
+        "rollback.yaml",
+        &file,
+        Some(&s),
+    );
+    galloper::mail::maildir::Maildir::open(&d.join("Maildir"))
+        .unwrap()
+        .deliver(&raw)
+        .unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    serve::batch(&mut server, &cfg, &stop).unwrap();
+    let steps = server.store().steps("g1").unwrap();
+    assert_eq!(steps.len(), 1);
+    assert!(steps[0].notice.contains("run: 2"), "{}", steps[0].notice);
+    let root = t.archive();
+    assert_eq!(
+        std::fs::read_to_string(root.join("step-0001/notice.yaml")).unwrap(),
+        steps[0].notice
+    );
+    let v = audit::audit(&root).unwrap();
+    assert_eq!(v.open_step, Some(1));
 }

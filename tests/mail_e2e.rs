@@ -266,7 +266,7 @@ fn orders_by_smtp_are_answered_resolved_and_reported_through_postfix() {
             "dice.yaml",
             "events.yaml",
             "view.yaml",
-            "state.sha256",
+            "state.commitment",
         ] {
             assert!(
                 names.contains(&format!("archive-step-1-{f}")),

@@ -34,7 +34,7 @@ pub struct Notice {
     /// (each run draws fresh secrets under a notice of its own).
     pub run: u32,
     /// The SHA-256 of the signed file this notice follows in the game's
-    /// chain ([`follows`]): `game.yaml` for step 1, the previous step's
+    /// chain: `game.yaml` for step 1, the previous step's
     /// `manifest.yaml`, or the `rollback.yaml` of the run it replaces.
     pub follows: String,
     pub heading: String,
@@ -296,21 +296,6 @@ pub struct RollbackNote {
     /// of the step the undone run opened, withdrawn with it and kept here
     /// as `next-notice.yaml`.
     pub follows: String,
-}
-
-pub fn end_file(root: &Path) -> PathBuf {
-    root.join("end.yaml")
-}
-
-/// The SHA-256 a notice for `step` names as the link it follows, read from
-/// the archive: `game.yaml` for step 1, else the previous step's manifest.
-pub fn follows(root: &Path, step: u32) -> std::io::Result<String> {
-    let link = if step <= 1 {
-        root.join("game.yaml")
-    } else {
-        step_dir(root, step - 1).join("manifest.yaml")
-    };
-    Ok(sha256_hex(&std::fs::read(link)?))
 }
 
 pub fn keys_dir(root: &Path) -> PathBuf {

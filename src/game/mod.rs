@@ -338,12 +338,7 @@ impl Server {
         // writes again, byte for byte.
         let root = self.archive_dir(id);
         archive::write_atomic(&root.join("scenario.yaml"), scenario.as_bytes())?;
-        archive::write_signed(
-            &root,
-            "game.yaml",
-            gf.as_bytes(),
-            &self.key.private_openssh,
-        )?;
+        archive::write_signed(&root, "game.yaml", gf.as_bytes(), &self.key.private_openssh)?;
         let mut first = self.step_secrets(id, 1, 1, &state)?;
         self.write_notice(
             &mut first,
@@ -690,6 +685,9 @@ impl Server {
             .ok_or_else(|| anyhow!("no game called {game:?}"))?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+        // No step resolves before its notice is in the archive (the
+        // deadline watch comes here too, not only `process`).
+        self.publish_open_notice(game)?;
         let Some(open) = self.store.open_step(game)? else {
             return Ok(None);
         };
@@ -898,7 +896,10 @@ impl Server {
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
         let steps = self.store.steps(game)?;
         let outcome = match steps.last().and_then(|s| s.result.as_ref()) {
-            Some(res) => rules.load(&res.state_after)?.outcome().map(|o| outcome_words(&o)),
+            Some(res) => rules
+                .load(&res.state_after)?
+                .outcome()
+                .map(|o| outcome_words(&o)),
             None => None,
         };
         self.seal(
@@ -925,7 +926,10 @@ impl Server {
                 files.insert(format!("orders-{side}.yaml"), o.text.clone());
             }
             let inputs = dice_inputs_for(&step, &orders, &sides);
-            files.insert("hidden.yaml".into(), hidden_reveal(&step, inputs.hidden_seed)?);
+            files.insert(
+                "hidden.yaml".into(),
+                hidden_reveal(&step, inputs.hidden_seed)?,
+            );
             files.insert("state.yaml".into(), res.state_after.clone().into_bytes());
             files.insert("events.yaml".into(), res.events.clone().into_bytes());
             files.insert("dice.yaml".into(), res.dice.clone().into_bytes());

@@ -255,9 +255,10 @@ impl<'a> StepReading<'a> {
             ),
             format!("orders mix: {}", hex::encode(&inputs.mix)),
             format!("public seed: {}", hex::encode(inputs.public_seed)),
+            // Salted: a plain hash of the state let hands be guessed.
             format!(
-                "state after: sha256 {}",
-                sha256_hex(self.res.state_after.as_bytes())
+                "state after: commitment {} (salted; opened when the game ends)",
+                super::state_after_commitment(step, &self.res.state_after)
             ),
         ];
         for o in &inputs.index {

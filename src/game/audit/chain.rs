@@ -35,14 +35,21 @@ struct Found {
     follows: Option<String>,
 }
 
+/// The game's links in the order they were made, and the files they are.
+pub struct Chain {
+    pub links: Vec<Link>,
+    /// Each link's file and its signature, relative to the archive.
+    pub files: BTreeSet<PathBuf>,
+}
+
 /// The links of the archive in the order they were made, each signed by
-/// the server; the paths of the files they are (with their signatures).
+/// the server.
 pub fn links(
     dir: &Path,
     files: &BTreeSet<PathBuf>,
     game: &GameFile,
     game_bytes: &[u8],
-) -> Result<(Vec<(Link, String)>, BTreeSet<PathBuf>), Failure> {
+) -> Result<Chain, Failure> {
     let key = game.server_key.as_str();
     let mut found = vec![Found {
         link: Link::Game,
@@ -66,10 +73,12 @@ pub fn links(
                 (Link::Notice(rel.clone(), Box::new(n)), f)
             }
             Role::Manifest => {
-                let m: Manifest =
-                    crate::yaml::from_slice(&bytes).map_err(parse("the manifest"))?;
+                let m: Manifest = crate::yaml::from_slice(&bytes).map_err(parse("the manifest"))?;
                 let f = m.files.get("notice.yaml").cloned().ok_or_else(|| {
-                    fail(&place, "the manifest names no notice.yaml: it is outside the chain")
+                    fail(
+                        &place,
+                        "the manifest names no notice.yaml: it is outside the chain",
+                    )
                 })?;
                 let folder = rel.parent().map(Path::to_path_buf).unwrap_or_default();
                 (Link::Manifest(folder), f)
@@ -110,8 +119,14 @@ enum Role {
 /// (and is accounted for by a manifest, or reported).
 fn role(rel: &Path) -> Option<Role> {
     let parts: Vec<&str> = rel.iter().filter_map(|p| p.to_str()).collect();
-    let step_dir = |s: &str| s.strip_prefix("step-").is_some_and(|n| n.len() == 4 && n.bytes().all(|b| b.is_ascii_digit()));
-    let run_dir = |s: &str| s.strip_prefix("rollback-").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let step_dir = |s: &str| {
+        s.strip_prefix("step-")
+            .is_some_and(|n| n.len() == 4 && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let run_dir = |s: &str| {
+        s.strip_prefix("rollback-")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
     match parts.as_slice() {
         ["end.yaml"] => Some(Role::End),
         [s, "notice.yaml"] if step_dir(s) => Some(Role::Notice),
@@ -126,7 +141,7 @@ fn role(rel: &Path) -> Option<Role> {
 }
 
 /// Put the links in one line from `game.yaml`, or say why they are not one.
-fn order(found: Vec<Found>) -> Result<(Vec<(Link, String)>, BTreeSet<PathBuf>), Failure> {
+fn order(found: Vec<Found>) -> Result<Chain, Failure> {
     let mut by_hash: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, f) in found.iter().enumerate() {
         if let Some(j) = by_hash.insert(&f.hash, i) {
@@ -179,14 +194,17 @@ fn order(found: Vec<Found>) -> Result<(Vec<(Link, String)>, BTreeSet<PathBuf>), 
         named.insert(f.path.clone());
         named.insert(sig_of(&f.path));
     }
-    let mut out = Vec::new();
+    let mut links = Vec::new();
     let mut found: Vec<Option<Found>> = found.into_iter().map(Some).collect();
     for i in line {
         if let Some(f) = found[i].take() {
-            out.push((f.link, f.hash));
+            links.push(f.link);
         }
     }
-    Ok((out, named))
+    Ok(Chain {
+        links,
+        files: named,
+    })
 }
 
 pub fn sig_of(path: &Path) -> PathBuf {

@@ -237,7 +237,9 @@ fn public_part(
     let records: Vec<DieRecord> = dice.iter().map(|d| d.die.clone()).collect();
     check_stream(seed, StreamKind::Public, &records)
         .map_err(|e| fail(place, format!("public dice: {e}")))?;
-    let state = read_text(&sdir.join("state.commitment"))?.trim().to_string();
+    let state = read_text(&sdir.join("state.commitment"))?
+        .trim()
+        .to_string();
     Ok(PublicPart {
         secret: p,
         mix,
@@ -257,21 +259,18 @@ struct Run {
     public: PublicPart,
 }
 
-/// Whether the given pin names this key: a fingerprint, or a key line.
-fn pin_matches(pin: &str, server_key: &str) -> Result<bool, Failure> {
+/// The fingerprint a pin names: a fingerprint as given, or a key line's.
+fn pinned_fingerprint(pin: &str) -> Result<String, Failure> {
     let pin = pin.trim();
-    let have = sig::fingerprint(server_key)
-        .map_err(|e| fail("game.yaml", format!("the server key does not parse: {e}")))?;
     if pin.starts_with("SHA256:") {
-        return Ok(pin == have);
+        return Ok(pin.to_string());
     }
-    let want = sig::fingerprint(pin).map_err(|e| {
+    sig::fingerprint(pin).map_err(|e| {
         fail(
             "--server-key",
             format!("neither a SHA256: fingerprint nor a public key line: {e}"),
         )
-    })?;
-    Ok(want == have)
+    })
 }
 
 /// Audit the archive in `dir`, trusting the server key it names.
@@ -289,12 +288,12 @@ pub fn audit_with(dir: &Path, opts: &Options) -> Result<Verdict, Failure> {
         .map_err(|e| fail("game.yaml", format!("does not parse: {e}")))?;
     let fp = sig::fingerprint(&game.server_key).unwrap_or_default();
     if let Some(pin) = &opts.server_key {
-        if !pin_matches(pin, &game.server_key)? {
+        let want = pinned_fingerprint(pin)?;
+        if fp.is_empty() || want != fp {
             return Err(fail(
                 "game.yaml",
                 format!(
-                    "the archive is signed by server key {fp}, not by the pinned key {}: it is not the server you trust",
-                    pin.trim()
+                    "the archive is signed by server key {fp}, not by the pinned key {want}: it is not the server you trust"
                 ),
             ));
         }
@@ -327,9 +326,9 @@ pub fn audit_with(dir: &Path, opts: &Options) -> Result<Verdict, Failure> {
         .map_err(|e| fail("scenario.yaml", e.to_string()))?;
     let keys = key_history(dir, &game, &mut named)?;
 
-    let (links, link_files) = chain::links(dir, &files, &game, &game_bytes)?;
-    named.extend(link_files);
-    let walked = walk_chain(dir, &game, &start, &links, &mut named, &mut v)?;
+    let chain = chain::links(dir, &files, &game, &game_bytes)?;
+    named.extend(chain.files);
+    let walked = walk_chain(dir, &game, &start, &chain.links, &mut named, &mut v)?;
 
     let sealed = safe::is_dir(&dir.join("sealed"));
     match &walked.end {
@@ -385,7 +384,9 @@ pub fn audit_with(dir: &Path, opts: &Options) -> Result<Verdict, Failure> {
         }
     }
     if sealed {
-        check_sealed(dir, &game, rules, &sides, &start, &keys, &walked, &mut named, &mut v)?;
+        check_sealed(
+            dir, &game, rules, &sides, &start, &keys, &walked, &mut named, &mut v,
+        )?;
     }
     if walked.last_resolved == 0 && walked.undone.is_empty() && v.over.is_none() {
         return Err(fail(
@@ -430,7 +431,7 @@ fn walk_chain(
     dir: &Path,
     game: &GameFile,
     start: &str,
-    links: &[(Link, String)],
+    links: &[Link],
     named: &mut BTreeSet<PathBuf>,
     v: &mut Verdict,
 ) -> Result<Walked, Failure> {
@@ -450,7 +451,7 @@ fn walk_chain(
     let mut rollbacks: BTreeMap<u32, u32> = BTreeMap::new();
     let mut open: Option<(PathBuf, Notice)> = None;
     let mut prev = &Link::Game;
-    for (link, _) in links.iter().skip(1) {
+    for link in links.iter().skip(1) {
         let place = chain::describe(link);
         if w.end.is_some() {
             return Err(fail(place, "comes after the game's signed end"));
@@ -550,9 +551,10 @@ fn walk_chain(
                         ),
                     ));
                 }
-                let undone = w.current.remove(&r.step).ok_or_else(|| {
-                    fail(&place, "the rolled-back run is not on the chain")
-                })?;
+                let undone = w
+                    .current
+                    .remove(&r.step)
+                    .ok_or_else(|| fail(&place, "the rolled-back run is not on the chain"))?;
                 let m = sha256_hex(&read(&dir.join(&undone.dir).join("manifest.yaml"))?);
                 if undone.dir != *folder || m != r.manifest_sha256 {
                     return Err(fail(
@@ -754,8 +756,12 @@ fn hidden_part(
 ) -> Result<([u8; 32], Vec<u8>), Failure> {
     let hidden: HiddenReveal = yaml(&sd.join("hidden.yaml"))?;
     let h = unhex32(&hidden.hidden_secret, splace)?;
-    if hex::encode(protocol::commit(StreamKind::Hidden, &game.game, run.step, &h))
-        != run.notice.hidden_commitment
+    if hex::encode(protocol::commit(
+        StreamKind::Hidden,
+        &game.game,
+        run.step,
+        &h,
+    )) != run.notice.hidden_commitment
     {
         return Err(fail(
             splace,

@@ -38,9 +38,8 @@ pub fn walk(root: &Path) -> Result<BTreeSet<PathBuf>, Failure> {
                 ));
             }
             let path = rel.join(e.file_name());
-            let meta = std::fs::symlink_metadata(root.join(&path)).map_err(|err| {
-                fail(path.display().to_string(), format!("cannot stat: {err}"))
-            })?;
+            let meta = std::fs::symlink_metadata(root.join(&path))
+                .map_err(|err| fail(path.display().to_string(), format!("cannot stat: {err}")))?;
             let t = meta.file_type();
             if t.is_dir() {
                 if depth + 1 > MAX_DEPTH {
@@ -126,4 +125,36 @@ pub fn is_file(path: &Path) -> bool {
 /// Whether `path` is there as a folder (a link there is not).
 pub fn is_dir(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The walk finds links and FIFOs first; `read` refuses them too, for
+    /// one put there after the walk.
+    #[test]
+    fn read_refuses_a_link_and_a_fifo_at_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let link = tmp.path().join("link.yaml");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let e = read(&link).unwrap_err();
+        assert!(e.what.contains("symbolic link"), "{e}");
+        let fifo = tmp.path().join("fifo.yaml");
+        let st = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let e = read(&fifo).unwrap_err();
+        assert!(e.what.contains("FIFO"), "{e}");
+        let plain = tmp.path().join("plain.yaml");
+        std::fs::write(&plain, "a: 1\n").unwrap();
+        assert_eq!(read(&plain).unwrap(), b"a: 1\n");
+        let e = walk(tmp.path()).unwrap_err();
+        assert!(
+            e.what.contains("symbolic link") || e.what.contains("FIFO"),
+            "{e}"
+        );
+    }
 }

@@ -9,7 +9,7 @@
 //! of drawing a second one. `undone` keeps each rolled-back run's secrets
 //! and result, for the archive's `sealed/` when the game ends.
 
-use super::{Result, Store, StoreError, StepRow, secret};
+use super::{Result, StepRow, Store, StoreError, secret};
 use rusqlite::{OptionalExtension, params};
 
 pub(super) const SCHEMA: &str = "
