@@ -159,7 +159,7 @@ pub fn main() -> ExitCode {
 }
 
 /// A scenario file, refused unread when it is bigger than any scenario may be.
-fn read_scenario(path: &Path) -> anyhow::Result<String> {
+pub fn read_scenario(path: &Path) -> anyhow::Result<String> {
     use std::io::Read as _;
     let limit = crate::scenario_check::MAX_BYTES;
     let mut bytes = Vec::new();

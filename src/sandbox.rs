@@ -42,8 +42,7 @@ struct Output {
 }
 
 pub fn run(args: &ResolveArgs) -> anyhow::Result<()> {
-    let scenario = std::fs::read_to_string(&args.scenario)
-        .with_context(|| format!("cannot read {}", args.scenario.display()))?;
+    let scenario = crate::cli::read_scenario(&args.scenario)?;
     #[derive(serde::Deserialize)]
     struct Head {
         ruleset: String,

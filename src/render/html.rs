@@ -56,7 +56,6 @@ struct ReportHtml {
     events: Vec<EventOut>,
     next: Vec<String>,
     audit: Vec<String>,
-    keys_note: &'static str,
     keys: Vec<String>,
     orders: Option<String>,
 }
@@ -88,7 +87,6 @@ pub fn report_html_with_map(report: &ReportView, svg: &str) -> Result<String, Re
         events: events(&report.events),
         next: report.next.iter().map(|l| clean::line(l)).collect(),
         audit: report.audit.iter().map(|l| clean::line(l)).collect(),
-        keys_note: super::text::KEYS_NOTE,
         keys: report.keys.iter().map(|l| clean::line(l)).collect(),
         orders: report.orders_template.as_deref().map(clean::block),
     };

@@ -10,8 +10,9 @@ use askama::Template;
 /// Line width of the text report.
 pub(crate) const WIDTH: usize = 78;
 
-/// What the keys on record are for, above their fingerprints.
-pub(crate) const KEYS_NOTE: &str = "The keys on record: the server's own, which signs every notice, report and the archive, and the key the server takes as each side's. Compare yours with `ssh-keygen -l -f YOUR-KEY.pub` and the server's with the one you were given; if one differs, tell the game master at once.";
+/// What the keys on record are for, above their fingerprints (the HTML
+/// report says the same in `templates/report.html`).
+const KEYS_NOTE: &str = "The keys on record: the server's own, which signs every notice, report and the archive, and the key the server takes as each side's. Compare yours with `ssh-keygen -l -f YOUR-KEY.pub` and the server's with the one you were given; if one differs, tell the game master at once.";
 
 /// A titled section, already wrapped.
 struct Section {

@@ -136,3 +136,34 @@ fn the_draw_follows_the_command_choice() {
         );
     }
 }
+
+#[test]
+fn conceal_shuffles_the_deck_and_keeps_everything_else() {
+    // The game master's preview resolves from a concealed state: the deck's
+    // order drawn again from throw-away dice, so the cards it draws tell
+    // nothing of the cards to come. Hands and the rest stay as they are.
+    use galloper::ruleset::Ruleset;
+    use galloper::rulesets::maurice_lite::MauriceLite;
+    let mut s = table();
+    let mut dice = Dice::from_seeds([1; 32], [2; 32]);
+    let (piles, hands) = Piles::deal(&deck(), 2, &mut dice);
+    s.piles = piles;
+    s.armies.get_mut(&blue()).unwrap().hand = hands[0].clone();
+    let mut orders = Vec::new();
+    for seed in 0..8u8 {
+        let mut throwaway = Dice::from_seeds([seed; 32], [seed ^ 0x55; 32]);
+        let c = MauriceLite.conceal(&s, &mut throwaway);
+        let (mut a, mut b) = (c.piles.draw.clone(), s.piles.draw.clone());
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "the same cards");
+        let mut same = c.clone();
+        same.piles.draw = s.piles.draw.clone();
+        assert_eq!(same, s, "nothing but the deck's order changes");
+        orders.push(c.piles.draw);
+    }
+    assert!(
+        orders.iter().all(|o| o != &s.piles.draw),
+        "the order is drawn again"
+    );
+}

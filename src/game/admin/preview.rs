@@ -132,7 +132,7 @@ impl Server {
 }
 
 /// The words a preview carries in place of the dice audit.
-pub const NOT_THE_STEP_DICE: &str = "PREVIEW: these dice are not the step's dice. They come from a throw-away secret drawn for this preview alone and then forgotten, and the hidden deck was shuffled again for it: nothing here tells the step's secrets, seeds, hands or cards to come.";
+pub const NOT_THE_STEP_DICE: &str = "PREVIEW: these dice are not the step's dice. They come from a throw-away secret drawn for this preview alone and then forgotten, and whatever the state hides (a deck's order) was drawn again for it: nothing here tells the step's secrets, seeds, hands or cards to come.";
 
 /// The open step resolved in memory for the game master, as the public
 /// sees it. The step still takes orders, so nothing of its secrets may show:
