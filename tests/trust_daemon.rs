@@ -151,8 +151,12 @@ impl Club {
 
 /// A player's mail with an orders file and its signature attached.
 fn orders_mail(from: &str, id: &str, orders: &str, signature: &str) -> Vec<u8> {
+    orders_mail_to("g1", from, id, orders, signature)
+}
+
+fn orders_mail_to(game: &str, from: &str, id: &str, orders: &str, signature: &str) -> Vec<u8> {
     format!(
-        "From: <{from}>\r\nTo: club+g1@pbem.test\r\nSubject: orders\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"XX\"\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nHere.\r\n--XX\r\nContent-Type: application/yaml; name=\"o.yaml\"\r\nContent-Disposition: attachment; filename=\"o.yaml\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX\r\nContent-Type: application/octet-stream; name=\"o.yaml.sig\"\r\nContent-Disposition: attachment; filename=\"o.yaml.sig\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX--\r\n",
+        "From: <{from}>\r\nTo: club+{game}@pbem.test\r\nSubject: orders\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"XX\"\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nHere.\r\n--XX\r\nContent-Type: application/yaml; name=\"o.yaml\"\r\nContent-Disposition: attachment; filename=\"o.yaml\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX\r\nContent-Type: application/octet-stream; name=\"o.yaml.sig\"\r\nContent-Disposition: attachment; filename=\"o.yaml.sig\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX--\r\n",
         b64(orders.as_bytes()),
         b64(signature.as_bytes())
     )
@@ -346,6 +350,46 @@ fn one_games_failure_does_not_stop_the_other_games_reports() {
         "g1's report goes to the new address"
     );
     assert_eq!(temporaries(&c.root), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn a_message_that_fails_stays_pending_and_the_others_go_through() {
+    let mut c = club("");
+    c.game("g1");
+    c.game("g2");
+    // g1's stored schedule is damaged: a status request for g1 cannot be
+    // answered (an error, not a refusal), nor can g1's clock run.
+    c.sql("INSERT INTO schedules (game, yaml) VALUES ('g1', 'deadline: [')");
+    c.md.deliver(
+        b"From: <french-g1@players.test>\r\nTo: club+g1@pbem.test\r\nSubject: status\r\nMessage-ID: <poison@players.test>\r\n\r\nstatus\r\n",
+    )
+    .unwrap();
+    for side in SIDES {
+        let (t, s) = c.orders("g2", side, "cd", &c.keys[side].clone());
+        c.md.deliver(&orders_mail_to(
+            "g2",
+            &format!("{side}-g2@players.test"),
+            &format!("{side}@players.test"),
+            &t,
+            &s,
+        ))
+        .unwrap();
+    }
+    let b = c.batch();
+    assert_eq!((b.messages, b.failed_messages), (2, 1));
+    assert_eq!(b.steps, 1, "g2 resolved");
+    for side in SIDES {
+        let to = format!("{side}-g2@players.test");
+        let kinds: Vec<String> = c.mails_to(&to).into_iter().map(|m| m.kind).collect();
+        assert_eq!(kinds, ["reply", "report"], "{to}");
+    }
+    let pending = c.md.pending().unwrap();
+    assert_eq!(pending.len(), 1, "the failing message stays pending");
+    assert!(
+        std::fs::read_to_string(&pending[0].path)
+            .unwrap()
+            .contains("poison@players.test")
+    );
 }
 
 #[test]
