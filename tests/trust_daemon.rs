@@ -305,16 +305,29 @@ fn one_games_failure_does_not_stop_the_other_games_reports() {
     let b = c.batch();
     assert_eq!(b.stuck, ["g1", "g3"], "both failures are reported");
     assert_eq!(b.steps, 1, "g2 resolved");
-    assert_eq!(b.sent.sent, 2, "g2's two reports went out");
+    assert_eq!(b.sent.sent, 4, "g2's two reports and two alerts went out");
     {
         let got = got.lock().unwrap();
         let texts: Vec<String> = got
             .iter()
             .map(|m| String::from_utf8_lossy(m).into_owned())
             .collect();
-        assert_eq!(texts.len(), 2);
-        assert!(texts.iter().all(|t| t.contains("[g2] Step 1")), "{texts:?}");
+        let reports = texts.iter().filter(|t| t.contains("[g2] Step 1")).count();
+        assert_eq!(reports, 2, "{texts:?}");
+        // The game master hears of each failed game, with what to do.
+        for (g, todo) in [("g1", "replace_address"), ("g3", "tried again")] {
+            assert!(
+                texts
+                    .iter()
+                    .any(|t| t.contains(&format!("game {g} cannot go on"))
+                        && t.replace("=\r\n", "").contains(todo)),
+                "{g}: {texts:?}"
+            );
+        }
     }
+    // Once a day, not at every batch.
+    c.batch();
+    assert_eq!(c.mails_to("gm@pbem.test").len(), 2);
     for g in ["g1", "g3"] {
         assert_eq!(
             c.server.store().open_step(g).unwrap().unwrap().step,
