@@ -678,6 +678,33 @@ fn a_data_folder_left_open_by_an_older_galloper_is_narrowed() {
 }
 
 #[test]
+fn a_key_is_never_written_into_a_file_another_user_could_open() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // A world-writable leftover under the key's temporary name, opened by
+    // another user before the key is written, would hand him the key: it is
+    // removed, and the key goes into a file made 0600 by the open itself.
+    let trap = data.join(".server_key.tmp");
+    std::fs::write(&trap, b"").unwrap();
+    std::fs::set_permissions(&trap, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let held = std::fs::File::open(&trap).unwrap();
+    Server::open(&data).unwrap();
+    assert_eq!(
+        galloper::files::mode(&data.join("server_key")).unwrap(),
+        0o600
+    );
+    assert_eq!(
+        held.metadata().unwrap().len(),
+        0,
+        "nothing was written into the trap"
+    );
+    assert!(!trap.exists());
+}
+
+#[test]
 fn read_only_commands_create_no_data_folder_and_no_key() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
