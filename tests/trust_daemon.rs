@@ -151,8 +151,12 @@ impl Club {
 
 /// A player's mail with an orders file and its signature attached.
 fn orders_mail(from: &str, id: &str, orders: &str, signature: &str) -> Vec<u8> {
+    orders_mail_to("g1", from, id, orders, signature)
+}
+
+fn orders_mail_to(game: &str, from: &str, id: &str, orders: &str, signature: &str) -> Vec<u8> {
     format!(
-        "From: <{from}>\r\nTo: club+g1@pbem.test\r\nSubject: orders\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"XX\"\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nHere.\r\n--XX\r\nContent-Type: application/yaml; name=\"o.yaml\"\r\nContent-Disposition: attachment; filename=\"o.yaml\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX\r\nContent-Type: application/octet-stream; name=\"o.yaml.sig\"\r\nContent-Disposition: attachment; filename=\"o.yaml.sig\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX--\r\n",
+        "From: <{from}>\r\nTo: club+{game}@pbem.test\r\nSubject: orders\r\nMessage-ID: <{id}>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"XX\"\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nHere.\r\n--XX\r\nContent-Type: application/yaml; name=\"o.yaml\"\r\nContent-Disposition: attachment; filename=\"o.yaml\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX\r\nContent-Type: application/octet-stream; name=\"o.yaml.sig\"\r\nContent-Disposition: attachment; filename=\"o.yaml.sig\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX--\r\n",
         b64(orders.as_bytes()),
         b64(signature.as_bytes())
     )
@@ -301,16 +305,29 @@ fn one_games_failure_does_not_stop_the_other_games_reports() {
     let b = c.batch();
     assert_eq!(b.stuck, ["g1", "g3"], "both failures are reported");
     assert_eq!(b.steps, 1, "g2 resolved");
-    assert_eq!(b.sent.sent, 2, "g2's two reports went out");
+    assert_eq!(b.sent.sent, 4, "g2's two reports and two alerts went out");
     {
         let got = got.lock().unwrap();
         let texts: Vec<String> = got
             .iter()
             .map(|m| String::from_utf8_lossy(m).into_owned())
             .collect();
-        assert_eq!(texts.len(), 2);
-        assert!(texts.iter().all(|t| t.contains("[g2] Step 1")), "{texts:?}");
+        let reports = texts.iter().filter(|t| t.contains("[g2] Step 1")).count();
+        assert_eq!(reports, 2, "{texts:?}");
+        // The game master hears of each failed game, with what to do.
+        for (g, todo) in [("g1", "replace_address"), ("g3", "tried again")] {
+            assert!(
+                texts
+                    .iter()
+                    .any(|t| t.contains(&format!("game {g} cannot go on"))
+                        && t.replace("=\r\n", "").contains(todo)),
+                "{g}: {texts:?}"
+            );
+        }
     }
+    // Once a day, not at every batch.
+    c.batch();
+    assert_eq!(c.mails_to("gm@pbem.test").len(), 2);
     for g in ["g1", "g3"] {
         assert_eq!(
             c.server.store().open_step(g).unwrap().unwrap().step,
@@ -346,6 +363,46 @@ fn one_games_failure_does_not_stop_the_other_games_reports() {
         "g1's report goes to the new address"
     );
     assert_eq!(temporaries(&c.root), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn a_message_that_fails_stays_pending_and_the_others_go_through() {
+    let mut c = club("");
+    c.game("g1");
+    c.game("g2");
+    // g1's stored schedule is damaged: a status request for g1 cannot be
+    // answered (an error, not a refusal), nor can g1's clock run.
+    c.sql("INSERT INTO schedules (game, yaml) VALUES ('g1', 'deadline: [')");
+    c.md.deliver(
+        b"From: <french-g1@players.test>\r\nTo: club+g1@pbem.test\r\nSubject: status\r\nMessage-ID: <poison@players.test>\r\n\r\nstatus\r\n",
+    )
+    .unwrap();
+    for side in SIDES {
+        let (t, s) = c.orders("g2", side, "cd", &c.keys[side].clone());
+        c.md.deliver(&orders_mail_to(
+            "g2",
+            &format!("{side}-g2@players.test"),
+            &format!("{side}@players.test"),
+            &t,
+            &s,
+        ))
+        .unwrap();
+    }
+    let b = c.batch();
+    assert_eq!((b.messages, b.failed_messages), (2, 1));
+    assert_eq!(b.steps, 1, "g2 resolved");
+    for side in SIDES {
+        let to = format!("{side}-g2@players.test");
+        let kinds: Vec<String> = c.mails_to(&to).into_iter().map(|m| m.kind).collect();
+        assert_eq!(kinds, ["reply", "report"], "{to}");
+    }
+    let pending = c.md.pending().unwrap();
+    assert_eq!(pending.len(), 1, "the failing message stays pending");
+    assert!(
+        std::fs::read_to_string(&pending[0].path)
+            .unwrap()
+            .contains("poison@players.test")
+    );
 }
 
 #[test]
@@ -618,6 +675,33 @@ fn a_data_folder_left_open_by_an_older_galloper_is_narrowed() {
     std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).unwrap();
     Server::open(&data).unwrap();
     assert_eq!(galloper::files::mode(&data).unwrap(), 0o700);
+}
+
+#[test]
+fn a_key_is_never_written_into_a_file_another_user_could_open() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // A world-writable leftover under the key's temporary name, opened by
+    // another user before the key is written, would hand him the key: it is
+    // removed, and the key goes into a file made 0600 by the open itself.
+    let trap = data.join(".server_key.tmp");
+    std::fs::write(&trap, b"").unwrap();
+    std::fs::set_permissions(&trap, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let held = std::fs::File::open(&trap).unwrap();
+    Server::open(&data).unwrap();
+    assert_eq!(
+        galloper::files::mode(&data.join("server_key")).unwrap(),
+        0o600
+    );
+    assert_eq!(
+        held.metadata().unwrap().len(),
+        0,
+        "nothing was written into the trap"
+    );
+    assert!(!trap.exists());
 }
 
 #[test]

@@ -69,14 +69,36 @@ pub fn drain(server: &mut Server, smtp: &Smtp, cfg: &Config, now: i64) -> anyhow
 /// Tell the game master that the SMTP login is refused, once a day at most
 /// (the alert waits in the outbox for the login to work again, like any mail).
 fn login_alert(server: &mut Server, cfg: &Config, advice: &str, now: i64) -> anyhow::Result<()> {
+    daily_alert(
+        server,
+        cfg,
+        ("club", "smtp-login"),
+        "Galloper: the SMTP server refuses the login",
+        &format!(
+            "Galloper cannot send mail: {advice}.\n\nEvery mail stays queued and goes out once the login works.\n"
+        ),
+        now,
+    )
+}
+
+/// Queue an alert for the game master (if the configuration names one),
+/// at most once a day for one `(game, what)`: its Message-ID is made of
+/// them and the day, and the outbox keeps one mail per Message-ID.
+pub fn daily_alert(
+    server: &mut Server,
+    cfg: &Config,
+    (game, what): (&str, &str),
+    subject: &str,
+    text: &str,
+    now: i64,
+) -> anyhow::Result<()> {
     use crate::mail::compose::{self, Party, ReplyMail};
     let Some(gm) = &cfg.game_master else {
         return Ok(());
     };
     let (_, domain) = cfg.club_parts();
     let day = now.div_euclid(86_400);
-    let message_id =
-        compose::message_id(&domain, "club", 0, "gm", &format!("alert-smtp-login-{day}"));
+    let message_id = compose::message_id(&domain, game, 0, "gm", &format!("alert-{what}-{day}"));
     let bytes = compose::reply(&ReplyMail {
         from: &Party {
             name: Some(cfg.name.clone()),
@@ -86,25 +108,27 @@ fn login_alert(server: &mut Server, cfg: &Config, advice: &str, now: i64) -> any
             name: None,
             email: gm.clone(),
         },
-        subject: "Galloper: the SMTP server refuses the login".into(),
+        subject: subject.into(),
         message_id: message_id.clone(),
         in_reply_to: None,
         thread: None,
-        text: format!(
-            "Galloper cannot send mail: {advice}.\n\nEvery mail stays queued and goes out once the login works.\n"
-        ),
+        text: text.into(),
         date: Some(super::serve::rfc2822(now)),
     })?;
+    let game = (game != "club").then(|| game.to_string());
     server
         .store_mut()
-        .queue_mails(&[crate::game::store::OutboxRow::queued(
-            message_id,
-            "alert",
-            &cfg.club_address,
-            gm,
-            bytes,
-            now,
-        )])?;
+        .queue_mails(&[crate::game::store::OutboxRow {
+            game,
+            ..crate::game::store::OutboxRow::queued(
+                message_id,
+                "alert",
+                &cfg.club_address,
+                gm,
+                bytes,
+                now,
+            )
+        }])?;
     Ok(())
 }
 

@@ -167,6 +167,24 @@ fn batch_with(
         tracing::info!(game = %r.game, step = r.step, heading = %r.heading, over = r.over, "step resolved");
         b.steps += 1;
     }
+    for s in &processed.stuck {
+        // The game master can often fix it (replace_address, pause): he
+        // hears of it once a day while it lasts, not at every batch.
+        let alerted = sender::daily_alert(
+            server,
+            cfg,
+            (&s.game, "stuck"),
+            &format!("Galloper: game {} cannot go on", s.game),
+            &format!(
+                "The open step of game {} could not be processed:\n\n  {}\n\nWhat to do: {}.\n\nThe other games go on. This alert comes at most once a day while the failure lasts.\n",
+                s.game, s.error, s.advice
+            ),
+            now().0,
+        );
+        if let Err(e) = alerted {
+            tracing::error!(game = %s.game, error = %format!("{e:#}"), "the game master could not be told");
+        }
+    }
     b.stuck = processed.stuck.into_iter().map(|s| s.game).collect();
     if let Some(smtp) = smtp(cfg)? {
         let (secs, _) = now();

@@ -629,10 +629,16 @@ impl Server {
         })
     }
 
-    /// Resolve every step that has all it needs, in every game. A game
-    /// that fails is logged and left as it was (see [`Server::process_games`]).
+    /// Resolve every step that has all it needs, in every game, as
+    /// [`Server::process_games`] does, but fail with the first game that
+    /// failed (the other games' steps are resolved all the same): for
+    /// callers that play one game, such as the demo and the benchmark.
     pub fn process(&mut self, outbox: &Path) -> anyhow::Result<Vec<Resolved>> {
-        Ok(self.process_games(outbox)?.resolved)
+        let done = self.process_games(outbox)?;
+        match done.stuck.into_iter().next() {
+            Some(s) => Err(anyhow!("game {}: {} ({})", s.game, s.error, s.advice)),
+            None => Ok(done.resolved),
+        }
     }
 
     /// Resolve every step that has all it needs, in every game. One game's
