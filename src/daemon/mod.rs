@@ -3,6 +3,7 @@
 
 pub mod commands;
 pub mod config;
+pub mod copies;
 pub mod intake;
 pub mod sender;
 pub mod serve;
