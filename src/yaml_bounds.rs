@@ -42,7 +42,14 @@ impl fmt::Display for TooDeep {
 
 /// Check that `text` nests no deeper than `limit` levels.
 pub fn check(text: &str, limit: usize) -> Result<(), TooDeep> {
-    Scan::new(text.as_bytes(), limit).run()
+    Scan::new(text.as_bytes(), limit).run().map(|_| ())
+}
+
+/// The deepest nesting the scan finds in `text` (for tests and figures).
+pub fn depth(text: &str) -> usize {
+    Scan::new(text.as_bytes(), usize::MAX)
+        .run()
+        .unwrap_or(usize::MAX)
 }
 
 fn blank(b: u8) -> bool {
@@ -70,6 +77,8 @@ struct Scan<'a> {
     /// simple key (a `:` after it on the same line makes it one).
     key: Option<(usize, usize)>,
     limit: usize,
+    /// The deepest seen so far.
+    max: usize,
 }
 
 impl<'a> Scan<'a> {
@@ -83,6 +92,7 @@ impl<'a> Scan<'a> {
             indents: Vec::new(),
             key: None,
             limit,
+            max: 0,
         };
         if t.starts_with("\u{FEFF}".as_bytes()) {
             s.i = 3;
@@ -114,7 +124,8 @@ impl<'a> Scan<'a> {
         self.flow + self.indents.len()
     }
 
-    fn guard(&self) -> Result<(), TooDeep> {
+    fn guard(&mut self) -> Result<(), TooDeep> {
+        self.max = self.max.max(self.depth());
         if self.depth() > self.limit {
             Err(TooDeep {
                 line: self.line,
@@ -133,7 +144,7 @@ impl<'a> Scan<'a> {
         self.guard()
     }
 
-    fn run(mut self) -> Result<(), TooDeep> {
+    fn run(mut self) -> Result<usize, TooDeep> {
         loop {
             // To the next token: blanks, line breaks and comments.
             while let Some(b) = self.at(0) {
@@ -147,7 +158,9 @@ impl<'a> Scan<'a> {
                     break;
                 }
             }
-            let Some(b) = self.at(0) else { return Ok(()) };
+            let Some(b) = self.at(0) else {
+                return Ok(self.max);
+            };
             let col = self.col;
             if self.flow == 0 {
                 while self.indents.last().is_some_and(|&top| top > col) {
@@ -218,7 +231,7 @@ impl<'a> Scan<'a> {
                     }
                 }
                 // The parser stops at characters that cannot start a token.
-                b'@' | b'`' => return Ok(()),
+                b'@' | b'`' => return Ok(self.max),
                 _ => {
                     self.simple_key(col);
                     self.plain();
@@ -441,6 +454,47 @@ mod tests {
         // A quote inside a plain scalar starts no string: the `]` after it
         // closes, and the parser's depth stays one.
         assert!(depth_ok(&"[it's], ".repeat(200), 2));
+    }
+
+    fn value_depth(v: &serde_yaml::Value) -> usize {
+        use serde_yaml::Value;
+        match v {
+            Value::Sequence(s) => 1 + s.iter().map(value_depth).max().unwrap_or(0),
+            Value::Mapping(m) => {
+                1 + m
+                    .iter()
+                    .map(|(k, v)| value_depth(k).max(value_depth(v)))
+                    .max()
+                    .unwrap_or(0)
+            }
+            Value::Tagged(t) => value_depth(&t.value),
+            _ => 0,
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// Whatever the parser reads, the scan saw at least as deep: on one
+        /// line exactly its levels; over several, an indentless sequence
+        /// under a key adds a level the parser's indentation stack has not.
+        #[test]
+        fn the_scan_never_sees_less_than_the_parser(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "[", "]", "{", "}", ", ", ",", " ", "\n", "\n  ", "'", "\"", "a", "it's", ": ", ":", "#",
+                "- ", "? ", "|\n", ">2\n", "!t ", "&a ", "*a", "\\", "''", "k: ", "\n- ",
+            ]), 0..40)
+        ) {
+            let text: String = parts.concat();
+            if let Ok(v) = serde_yaml::from_str::<serde_yaml::Value>(&text) {
+                let real = value_depth(&v);
+                let seen = depth(&text);
+                if text.contains('\n') {
+                    proptest::prop_assert!(real <= 2 * seen + 1, "{text:?}: parser {real}, scan {seen}");
+                } else {
+                    proptest::prop_assert!(real <= seen + 1, "{text:?}: parser {real}, scan {seen}");
+                }
+            }
+        }
     }
 
     #[test]
