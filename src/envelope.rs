@@ -103,8 +103,9 @@ impl Problem {
     }
 }
 
-/// Parse an orders file. `file` names it in messages.
-pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
+/// The text of an orders file, once its size, encoding and nesting allow
+/// a parser to read it.
+fn text_of<'b>(file: &str, bytes: &'b [u8]) -> Result<&'b str, Box<Problem>> {
     if bytes.len() > MAX_BYTES {
         return Err(Box::new(Problem::plain(
             file,
@@ -131,6 +132,32 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
             message: e.to_string(),
         })
     })?;
+    Ok(text)
+}
+
+/// The game and side an orders file names on its top-level `game:` and
+/// `side:` lines, read without the YAML parser: the server checks the
+/// signature with that side's key before it parses the whole file, so
+/// that a stranger's file costs no full parse. [`parse`] must agree.
+pub fn head(file: &str, bytes: &[u8]) -> Result<(String, SideId), Box<Problem>> {
+    let text = text_of(file, bytes)?;
+    let value = |key: &str| {
+        field(text.trim_start_matches('\u{FEFF}'), key)
+            .map(|v| v.trim_matches(|c| c == '"' || c == '\''))
+            .filter(|v| !v.is_empty())
+    };
+    match (value("game"), value("side")) {
+        (Some(game), Some(side)) => Ok((game.to_string(), SideId::new(side))),
+        _ => Err(Box::new(Problem::plain(
+            file,
+            "an orders file needs a `game:` line and a `side:` line at the start of a line, as the orders template writes them",
+        ))),
+    }
+}
+
+/// Parse an orders file. `file` names it in messages.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
+    let text = text_of(file, bytes)?;
     let env: Envelope = crate::yaml::from_str(text).map_err(|e| {
         let loc = e.location();
         Box::new(Problem {

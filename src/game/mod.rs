@@ -409,12 +409,14 @@ impl Server {
         signature: &str,
         pending: &[OrdersRow],
     ) -> Result<OrdersRow, Refusal> {
-        let env = envelope::parse(file_name, bytes).map_err(Refusal::Invalid)?;
+        // The game and side from their lines, so that the signature is
+        // checked before a stranger's file costs a full parse.
+        let (game, side) = envelope::head(file_name, bytes).map_err(Refusal::Invalid)?;
         let g = self
             .store
-            .game(&env.game)
+            .game(&game)
             .map_err(|e| Refusal::Server(e.to_string()))?
-            .ok_or_else(|| Refusal::UnknownGame(env.game.clone()))?;
+            .ok_or_else(|| Refusal::UnknownGame(game.clone()))?;
         if g.status == GameStatus::Over {
             return Err(Refusal::GameOver(g.id));
         }
@@ -425,15 +427,29 @@ impl Server {
         let player =
             players
                 .iter()
-                .find(|p| p.side == env.side)
+                .find(|p| p.side == side)
                 .ok_or_else(|| Refusal::UnknownSide {
                     game: g.id.clone(),
-                    side: env.side.to_string(),
+                    side: side.to_string(),
                 })?;
         // The signature covers the game, step and side inside the file, so a
         // signature is good for one game, one step and one side only.
         sig::verify(&player.public_key, sig::ORDERS_NAMESPACE, bytes, signature)
             .map_err(Refusal::Signature)?;
+        let env = envelope::parse(file_name, bytes).map_err(Refusal::Invalid)?;
+        if env.game != g.id || env.side != side {
+            return Err(Refusal::Invalid(Box::new(Problem {
+                file: file_name.into(),
+                line: None,
+                column: None,
+                unit: None,
+                rule: None,
+                message: format!(
+                    "the `game:` and `side:` lines say {} and {side}, but the file read as YAML says {} and {}: write each once, at the start of a line",
+                    g.id, env.game, env.side
+                ),
+            })));
+        }
         let open = self
             .store
             .open_step(&g.id)
