@@ -59,12 +59,18 @@ enum Command {
         #[command(subcommand)]
         command: OrdersCommand,
     },
-    /// Fill in fresh entropy and sign an orders file, writing FILE.sig.
+    /// Fill in fresh entropy (and the notice and revision when missing) and
+    /// sign an orders file, writing FILE.sig.
     Sign {
         file: PathBuf,
         /// The player's OpenSSH private key.
         #[arg(long)]
         key: PathBuf,
+        /// The notice of the step the orders answer (step-NNNN/notice.yaml
+        /// of the game's archive): fills in the file's `notice:` line, or
+        /// checks it.
+        #[arg(long)]
+        notice: Option<PathBuf>,
         /// Keep the entropy already in the file.
         #[arg(long)]
         keep_entropy: bool,
@@ -236,14 +242,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Sign {
             file,
             key,
+            notice,
             keep_entropy,
         } => {
             let private = std::fs::read_to_string(&key)
                 .with_context(|| format!("cannot read the key {}", key.display()))?;
-            let mut text = std::fs::read_to_string(&file)
+            let read = std::fs::read_to_string(&file)
                 .with_context(|| format!("cannot read {}", file.display()))?;
+            let mut text = sign_fields(&cli.data, &file, &read, notice.as_deref())?;
             if !keep_entropy {
                 text = envelope::with_entropy(&text, &fresh_entropy()?);
+            }
+            if text != read {
                 std::fs::write(&file, &text)?;
             }
             let signature = sig::sign(&private, sig::ORDERS_NAMESPACE, text.as_bytes())?;
@@ -431,6 +441,92 @@ fn parse_player(s: &str) -> anyhow::Result<PlayerSpec> {
     })
 }
 
+/// An orders file's `notice:` and `revision:` lines as `galloper sign`
+/// leaves them: a notice in the file is kept if it agrees with `notice`
+/// (the step's notice file, when given); a missing one comes from
+/// `notice`, else from the data folder when it holds the game; a missing
+/// revision is 1 (the server's next one when the data folder knows it).
+fn sign_fields(
+    data: &Path,
+    file: &Path,
+    text: &str,
+    notice: Option<&Path>,
+) -> anyhow::Result<String> {
+    let mut text = text.to_string();
+    let game = envelope::field(&text, "game")
+        .unwrap_or_default()
+        .to_string();
+    let step = envelope::field(&text, "step")
+        .unwrap_or_default()
+        .to_string();
+    let side = SideId::new(envelope::field(&text, "side").unwrap_or_default());
+    let has = envelope::field(&text, "notice").map(str::to_string);
+    // A server's data folder is only read when it exists: signing never creates one.
+    let local = || -> Option<Server> {
+        data.join("galloper.db")
+            .exists()
+            .then(|| Server::open(data).ok())
+            .flatten()
+            .filter(
+                |s| matches!(s.due(&game), Ok(Some((open, _))) if open.step.to_string() == step),
+            )
+    };
+    let wanted = match notice {
+        Some(path) => {
+            let bytes = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the notice {}", path.display()))?;
+            let n: serde_yaml::Value = crate::yaml::from_str(&bytes)
+                .with_context(|| format!("{} is not a step's notice.yaml", path.display()))?;
+            let said = |k: &str| match n.get(k) {
+                Some(serde_yaml::Value::String(v)) => v.clone(),
+                Some(serde_yaml::Value::Number(v)) => v.to_string(),
+                _ => String::new(),
+            };
+            let (ngame, nstep) = (said("game"), said("step"));
+            if ngame != game || nstep != step {
+                bail!(
+                    "{} is the notice of game {ngame} step {nstep}, but {} is for game {game} step {step}",
+                    path.display(),
+                    file.display()
+                );
+            }
+            Some(envelope::notice_sha256(&bytes))
+        }
+        None if has.is_none() => local().and_then(|s| {
+            s.due(&game)
+                .ok()
+                .flatten()
+                .map(|(open, _)| envelope::notice_sha256(&open.notice))
+        }),
+        None => None,
+    };
+    match (&has, &wanted) {
+        (Some(h), Some(w)) if !h.eq_ignore_ascii_case(w) => bail!(
+            "{} answers notice {h}, but the notice given hashes to {w}: if that notice is the one of the step these orders are for, put `notice: {w}` in the file (or take the line out) and sign again",
+            file.display()
+        ),
+        (None, Some(w)) => {
+            text = envelope::with_field(&text, "notice", w);
+            println!("notice: {w} (filled in)");
+        }
+        (None, None) => bail!(
+            "{} names no notice: copy the `notice:` line from the orders template of game {game} step {step}, or pass --notice with that step's notice.yaml from the game's archive",
+            file.display()
+        ),
+        _ => {}
+    }
+    if envelope::field(&text, "revision").is_none() {
+        let next = local()
+            .and_then(|s| s.next_revision(&game, &side).ok())
+            .unwrap_or(1);
+        text = envelope::with_field(&text, "revision", &next.to_string());
+        println!(
+            "revision: {next} (filled in; a file that replaces orders sent before needs a higher one)"
+        );
+    }
+    Ok(text)
+}
+
 /// A ready orders file for `side`'s next step.
 pub fn template(server: &Server, game: &str, side: &SideId) -> anyhow::Result<String> {
     let (step, due) = server
@@ -451,10 +547,15 @@ pub fn template(server: &Server, game: &str, side: &SideId) -> anyhow::Result<St
                 due.heading
             )
         })?;
-    Ok(envelope::compose(
+    let head = envelope::Head {
         game,
-        step.step,
+        step: step.step,
         side,
+        notice: &envelope::notice_sha256(&step.notice),
+        revision: 1,
+    };
+    Ok(envelope::compose(
+        &head,
         "FILLED-IN-BY-GALLOPER-SIGN",
         &body,
     ))

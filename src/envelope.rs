@@ -5,10 +5,16 @@
 //! game: hollowbrook-1
 //! step: 3
 //! side: french
+//! notice: 9f86d0...    # SHA-256 of the step's signed notice (step-0003/notice.yaml)
+//! revision: 1          # grows with each new file a side sends for the step
 //! entropy: 5be0c7...   # at least 16 random bytes, hex
 //! orders:
 //!   round: {...}       # the ruleset's own orders
 //! ```
+//!
+//! `notice` and `revision` are optional here, so that archives written
+//! before them still parse for the audit; the server requires both of what
+//! a player sends (`game::fresh`).
 
 use crate::ruleset::Violation;
 use crate::side::SideId;
@@ -30,8 +36,26 @@ pub struct Envelope {
     pub game: String,
     pub step: u32,
     pub side: SideId,
+    /// The SHA-256 (hex) of the signed notice that opened the step: the
+    /// orders answer that notice and no other (a new game that reuses the
+    /// id, or a step opened again, has another).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+    /// The side's count of files sent for this step: each accepted file
+    /// must carry a higher one than the last, so an older file cannot
+    /// replace a newer one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u32>,
     pub entropy: String,
     pub orders: serde_yaml::Value,
+}
+
+/// The SHA-256 (hex) of a step's notice text, exactly as stored and
+/// published (`step-NNNN/notice.yaml`): the value of an orders file's
+/// `notice:` line.
+pub fn notice_sha256(notice: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(notice.as_bytes()))
 }
 
 /// Something wrong with a file a player sent, said so that he can fix it.
@@ -79,8 +103,9 @@ impl Problem {
     }
 }
 
-/// Parse an orders file. `file` names it in messages.
-pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
+/// The text of an orders file, once its size, encoding and nesting allow
+/// a parser to read it.
+fn text_of<'b>(file: &str, bytes: &'b [u8]) -> Result<&'b str, Box<Problem>> {
     if bytes.len() > MAX_BYTES {
         return Err(Box::new(Problem::plain(
             file,
@@ -96,6 +121,43 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
             format!("the file is not UTF-8 text ({e})"),
         ))
     })?;
+    // Measured before the parser runs: deep nesting costs it quadratic time.
+    crate::yaml_bounds::check(text, crate::yaml_bounds::MAX_DEPTH).map_err(|e| {
+        Box::new(Problem {
+            file: file.into(),
+            line: Some(e.line),
+            column: Some(e.column),
+            unit: None,
+            rule: None,
+            message: e.to_string(),
+        })
+    })?;
+    Ok(text)
+}
+
+/// The game and side an orders file names on its top-level `game:` and
+/// `side:` lines, read without the YAML parser: the server checks the
+/// signature with that side's key before it parses the whole file, so
+/// that a stranger's file costs no full parse. [`parse`] must agree.
+pub fn head(file: &str, bytes: &[u8]) -> Result<(String, SideId), Box<Problem>> {
+    let text = text_of(file, bytes)?;
+    let value = |key: &str| {
+        field(text.trim_start_matches('\u{FEFF}'), key)
+            .map(|v| v.trim_matches(|c| c == '"' || c == '\''))
+            .filter(|v| !v.is_empty())
+    };
+    match (value("game"), value("side")) {
+        (Some(game), Some(side)) => Ok((game.to_string(), SideId::new(side))),
+        _ => Err(Box::new(Problem::plain(
+            file,
+            "an orders file needs a `game:` line and a `side:` line at the start of a line, as the orders template writes them",
+        ))),
+    }
+}
+
+/// Parse an orders file. `file` names it in messages.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
+    let text = text_of(file, bytes)?;
     let env: Envelope = crate::yaml::from_str(text).map_err(|e| {
         let loc = e.location();
         Box::new(Problem {
@@ -181,10 +243,29 @@ pub fn locate(file: &str, text: &str, v: &Violation) -> Problem {
     }
 }
 
+/// What an orders file says before its entropy and orders.
+#[derive(Clone, Copy, Debug)]
+pub struct Head<'a> {
+    pub game: &'a str,
+    pub step: u32,
+    pub side: &'a SideId,
+    /// [`notice_sha256`] of the open step's notice.
+    pub notice: &'a str,
+    /// 1 in a template; the server writes 0 in orders it applies itself.
+    pub revision: u32,
+}
+
 /// Write an orders file around a ruleset's `orders:` body.
-pub fn compose(game: &str, step: u32, side: &SideId, entropy_hex: &str, body: &str) -> String {
+pub fn compose(head: &Head, entropy_hex: &str, body: &str) -> String {
+    let Head {
+        game,
+        step,
+        side,
+        notice,
+        revision,
+    } = *head;
     let mut out = format!(
-        "galloper: {FORMAT}\ngame: {game}\nstep: {step}\nside: {side}\nentropy: {entropy_hex}\norders:\n"
+        "galloper: {FORMAT}\ngame: {game}\nstep: {step}\nside: {side}\nnotice: {notice}\nrevision: {revision}\nentropy: {entropy_hex}\norders:\n"
     );
     for line in body.lines() {
         if line.is_empty() {
@@ -200,21 +281,40 @@ pub fn compose(game: &str, step: u32, side: &SideId, entropy_hex: &str, body: &s
 
 /// Replace (or add) the entropy line with fresh hex.
 pub fn with_entropy(text: &str, entropy_hex: &str) -> String {
+    with_field(text, "entropy", entropy_hex)
+}
+
+/// Replace the first top-level `key:` line with `key: value`, or add one
+/// before the `orders:` line (at the top when there is none).
+pub fn with_field(text: &str, key: &str, value: &str) -> String {
+    let prefix = format!("{key}:");
     let mut found = false;
     let mut out = String::with_capacity(text.len() + 80);
     for line in text.lines() {
-        if !found && line.starts_with("entropy:") {
-            out.push_str(&format!("entropy: {entropy_hex}"));
+        if !found && line.starts_with(&prefix) {
+            out.push_str(&format!("{key}: {value}"));
             found = true;
         } else {
+            if !found && line.starts_with("orders:") {
+                out.push_str(&format!("{key}: {value}\n"));
+                found = true;
+            }
             out.push_str(line);
         }
         out.push('\n');
     }
     if !found {
-        out = format!("entropy: {entropy_hex}\n{out}");
+        out = format!("{key}: {value}\n{out}");
     }
     out
+}
+
+/// The value of the first top-level `key:` line, without a comment.
+pub fn field<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let prefix = format!("{key}:");
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .map(|v| v.split(" #").next().unwrap_or_default().trim())
 }
 
 /// The YAML library's message, with what to do when it names a limit that
@@ -304,16 +404,25 @@ mod tests {
 
     #[test]
     fn compose_and_fresh_entropy_round_trip() {
-        let text = compose(
-            "g1",
-            3,
-            &SideId::new("austrians"),
-            "FILL",
-            "round:\n  command: pass\n",
-        );
+        let side = SideId::new("austrians");
+        let head = Head {
+            game: "g1",
+            step: 3,
+            side: &side,
+            notice: &notice_sha256("notice"),
+            revision: 1,
+        };
+        let text = compose(&head, "FILL", "round:\n  command: pass\n");
         let text = with_entropy(&text, &"ab".repeat(16));
         let e = parse("o.yaml", text.as_bytes()).unwrap();
         assert_eq!(e.step, 3);
         assert_eq!(e.entropy, "ab".repeat(16));
+        assert_eq!(e.notice, Some(notice_sha256("notice")));
+        assert_eq!(e.revision, Some(1));
+        let text = with_field(&text, "revision", "2");
+        assert_eq!(field(&text, "revision"), Some("2"));
+        let bare = with_field(GOOD, "revision", "7");
+        assert!(bare.contains("revision: 7\norders:\n"), "{bare}");
+        assert_eq!(parse("o.yaml", bare.as_bytes()).unwrap().revision, Some(7));
     }
 }

@@ -25,3 +25,4 @@ pub mod side;
 pub mod sig;
 pub mod view;
 pub mod yaml;
+pub mod yaml_bounds;

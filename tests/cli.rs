@@ -72,11 +72,21 @@ fn a_game_from_keys_to_audit() {
         let out = ok(&galloper(&data, &["submit", &file.to_string_lossy()]));
         assert!(out.contains("accepted"), "{out}");
     }
-    // Sending the French file again replaces the earlier one and says so.
-    let again = ok(&galloper(
+    // Sending the French file again changes nothing; a file with a higher
+    // revision replaces the earlier one and says so.
+    let french = d.join("french.yaml");
+    let o = galloper(&data, &["submit", &french.to_string_lossy()]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("already the accepted orders"),
+        "{o:?}"
+    );
+    let t = std::fs::read_to_string(&french).unwrap();
+    std::fs::write(&french, galloper::envelope::with_field(&t, "revision", "2")).unwrap();
+    ok(&galloper(
         &data,
-        &["submit", &d.join("french.yaml").to_string_lossy()],
+        &["sign", &french.to_string_lossy(), "--key", &key("f")],
     ));
+    let again = ok(&galloper(&data, &["submit", &french.to_string_lossy()]));
     assert!(again.contains("replaces"), "{again}");
     let out = ok(&galloper(
         &data,

@@ -459,6 +459,8 @@ fn new_orders_replace_the_earlier_ones_and_the_reply_says_which() {
             &galloper::cli::template(&server, "g1", &SideId::new("french")).unwrap(),
             &entropy.repeat(32),
         );
+        // The second file replaces the first: it carries a higher revision.
+        let t = galloper::envelope::with_field(&t, "revision", &(n + 1).to_string());
         hashes.push(galloper::game::archive::sha256_hex(t.as_bytes()));
         let signature = sig::sign(
             &keys[0].1.private_openssh,

@@ -68,13 +68,15 @@ impl Club {
     }
     fn pass(&mut self, side: &SideId) {
         let (step, _) = self.active();
-        let t = envelope::compose(
-            GAME,
+        let open = self.server.store().open_step(GAME).unwrap().unwrap();
+        let head = envelope::Head {
+            game: GAME,
             step,
             side,
-            &"ef".repeat(32),
-            "round:\n  command: pass\n",
-        );
+            notice: &envelope::notice_sha256(&open.notice),
+            revision: self.server.next_revision(GAME, side).unwrap(),
+        };
+        let t = envelope::compose(&head, &"ef".repeat(32), "round:\n  command: pass\n");
         self.submit(side.as_str(), &t);
     }
     fn mails(&self, kind: &str) -> Vec<OutboxRow> {

@@ -4,6 +4,7 @@
 
 pub mod chromium;
 pub mod generate;
+pub mod hostile;
 pub mod mailgen;
 pub mod phases;
 pub mod play;
@@ -349,6 +350,21 @@ fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
             t.accepted,
             human(t.secs),
             yes(t.per_second() >= 500.0)
+        ),
+    );
+    let w = hostile::measure(author.as_mut())?;
+    r.add(
+        "targets",
+        "worst hostile message, CPU time of the intake",
+        human(w.cpu.as_secs_f64()),
+        format!(
+            "{} ({} bytes), the costliest of {} crafted messages up to {} bytes; goal < {} ms of CPU: {}",
+            w.name,
+            w.bytes,
+            w.messages,
+            w.largest,
+            hostile::GOAL.as_millis(),
+            yes(w.cpu < hostile::GOAL)
         ),
     );
 

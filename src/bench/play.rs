@@ -102,7 +102,8 @@ pub fn open_game(
 }
 
 impl Played {
-    /// Sign `body` as `side`'s orders for `step`.
+    /// Sign `body` as `side`'s orders for `step`, the open step, with the
+    /// revision its `n`th file would have.
     pub fn sign(
         &self,
         step: u32,
@@ -110,10 +111,19 @@ impl Played {
         body: &serde_yaml::Value,
         n: u32,
     ) -> anyhow::Result<Signed> {
-        let text = envelope::compose(
-            &self.game,
+        let notice = match self.server.store().open_step(&self.game)? {
+            Some(open) if open.step == step => envelope::notice_sha256(&open.notice),
+            _ => bail!("step {step} of {} is not open", self.game),
+        };
+        let head = envelope::Head {
+            game: &self.game,
             step,
             side,
+            notice: &notice,
+            revision: self.server.next_revision(&self.game, side)? + n,
+        };
+        let text = envelope::compose(
+            &head,
             &entropy(&self.game, step, side, n),
             &crate::yaml::to_string(body)?,
         );
@@ -142,18 +152,20 @@ impl Played {
         )
     }
 
-    /// The player's orders for `owed`, or its pass when the ruleset refuses them.
+    /// The player's orders for `owed`, or its pass when the ruleset refuses
+    /// them, as the side's `n`th file of the step.
     fn orders_for(
         &self,
         author: &mut dyn DemoPlayer,
         state: &str,
         step: u32,
         owed: &Owed,
+        n: u32,
     ) -> anyhow::Result<Signed> {
         let body = author
             .orders(state, owed)
             .map_err(|e| anyhow!("the demo player failed: {e}"))?;
-        let s = self.sign(step, &owed.side, &body, 0)?;
+        let s = self.sign(step, &owed.side, &body, n)?;
         if self
             .server
             .prepare(&s.name, s.text.as_bytes(), &s.signature)
@@ -161,7 +173,7 @@ impl Played {
         {
             return Ok(s);
         }
-        self.sign(step, &owed.side, &author.pass(owed), 1)
+        self.sign(step, &owed.side, &author.pass(owed), n)
     }
 
     /// Play until the game is over or `max_steps` steps are resolved. With
@@ -184,7 +196,11 @@ impl Played {
                     .optional(&step.state_before, owed, step.step)
                     .map_err(|e| anyhow!("the demo player failed: {e}"))?
                 {
-                    let s = self.sign(step.step, &owed.side, &body, 0)?;
+                    let n = files
+                        .iter()
+                        .filter(|f: &&Signed| f.side == owed.side)
+                        .count();
+                    let s = self.sign(step.step, &owed.side, &body, n as u32)?;
                     if self
                         .server
                         .prepare(&s.name, s.text.as_bytes(), &s.signature)
@@ -195,7 +211,14 @@ impl Played {
                 }
             }
             for owed in &due.owed {
-                files.push(self.orders_for(author, &step.state_before, step.step, owed)?);
+                let n = files.iter().filter(|f| f.side == owed.side).count();
+                files.push(self.orders_for(
+                    author,
+                    &step.state_before,
+                    step.step,
+                    owed,
+                    n as u32,
+                )?);
             }
             let t = if mail {
                 // Delivery is the MTA's part: the clock starts when the

@@ -74,6 +74,23 @@ pub fn peak_rss_kib() -> Option<u64> {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
+/// The CPU time this thread has used so far; none where the system does
+/// not say. Unlike the wall clock, other work on the machine does not
+/// count in it.
+pub fn thread_cpu() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        use nix::time::{ClockId, clock_gettime};
+        let t = clock_gettime(ClockId::CLOCK_THREAD_CPUTIME_ID).ok()?;
+        Some(Duration::new(
+            u64::try_from(t.tv_sec()).ok()?,
+            u32::try_from(t.tv_nsec()).ok()?,
+        ))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 /// Seconds as a short human figure (`412 us`, `3.1 ms`, `1.25 s`).
 pub fn human(secs: f64) -> String {
     if secs < 1e-3 {

@@ -91,7 +91,7 @@ pub fn handle(
         ));
     }
     for sub in &subs {
-        let result = server.prepare(&sub.file_name, &sub.orders, &sub.signature);
+        let result = server.prepare_after(&sub.file_name, &sub.orders, &sub.signature, &accepted);
         match (result, &routed) {
             (Ok(row), Some(r)) if r.game() != row.game => {
                 lines.push(format!(
@@ -120,6 +120,9 @@ pub fn handle(
                 }
                 lines.push(line);
                 accepted.push(row);
+            }
+            (Err(e @ Refusal::AlreadyAccepted { .. }), _) => {
+                lines.push(format!("{}: {e}", sub.file_name));
             }
             (Err(e), _) => {
                 let mut text = format!("{}: refused: {e}", sub.file_name);
@@ -252,6 +255,17 @@ pub fn handle(
     if answered {
         mails.extend(extra_mails);
     }
+    // The registered address hears of orders accepted from another one,
+    // whatever the reply limit: accepted orders are never kept quiet.
+    mails.extend(super::copies::to_registered(
+        server,
+        cfg,
+        &accepted,
+        sender.as_deref(),
+        &detail,
+        (&inb.message_id, &key),
+        (now, date),
+    )?);
     let row = InboxRow {
         key,
         sender: sender.clone(),

@@ -3,6 +3,7 @@
 
 pub mod commands;
 pub mod config;
+pub mod copies;
 pub mod intake;
 pub mod limit;
 pub mod sender;

@@ -223,10 +223,19 @@ fn submit(
     body: &serde_yaml::Value,
     key: &sig::KeyPair,
 ) -> anyhow::Result<Result<(), String>> {
-    let text = envelope::compose(
+    let notice = match server.store().open_step(game)? {
+        Some(open) if open.step == step => envelope::notice_sha256(&open.notice),
+        _ => anyhow::bail!("step {step} of {game} is not open"),
+    };
+    let head = envelope::Head {
         game,
         step,
         side,
+        notice: &notice,
+        revision: server.next_revision(game, side)?,
+    };
+    let text = envelope::compose(
+        &head,
         &crate::cli::fresh_entropy()?,
         &crate::yaml::to_string(body)?,
     );

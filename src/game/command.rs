@@ -122,6 +122,9 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<CommandFile, Box<Problem>> {
     }
     let text = std::str::from_utf8(bytes)
         .map_err(|_| problem(None, None, "the file is not UTF-8 text".into()))?;
+    // Measured before the parser runs: deep nesting costs it quadratic time.
+    crate::yaml_bounds::check(text, crate::yaml_bounds::MAX_DEPTH)
+        .map_err(|e| problem(Some(e.line), Some(e.column), e.to_string()))?;
     let c: CommandFile = crate::yaml::from_str(text).map_err(|e| {
         let loc = e.location();
         problem(

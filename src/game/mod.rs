@@ -7,6 +7,7 @@ pub mod archive;
 pub mod audit;
 pub mod command;
 pub mod folder;
+mod fresh;
 pub mod life;
 pub mod report;
 pub mod schedule;
@@ -64,6 +65,23 @@ pub enum Refusal {
     },
     #[error("signature refused: {0}")]
     Signature(sig::SigError),
+    /// The file names no notice, or another than the open step's.
+    #[error("{0}")]
+    Notice(Box<Problem>),
+    /// The file has no revision, one not above the last accepted, or was
+    /// accepted and replaced before.
+    #[error("{0}")]
+    Superseded(Box<Problem>),
+    /// The very file accepted last for this side and step, sent again.
+    #[error(
+        "these orders (sha256 {sha256}) are already the accepted orders of {side} for step {step} of game {game}; nothing was changed"
+    )]
+    AlreadyAccepted {
+        game: String,
+        step: u32,
+        side: String,
+        sha256: String,
+    },
     #[error("server error: {0}")]
     Server(String),
 }
@@ -528,12 +546,27 @@ impl Server {
         bytes: &[u8],
         signature: &str,
     ) -> Result<OrdersRow, Refusal> {
-        let env = envelope::parse(file_name, bytes).map_err(Refusal::Invalid)?;
+        self.prepare_after(file_name, bytes, signature, &[])
+    }
+
+    /// [`Server::prepare`], with the files of the same message accepted
+    /// before this one and not stored yet (`pending`): a file is refused if
+    /// it is not newer than those too.
+    pub fn prepare_after(
+        &self,
+        file_name: &str,
+        bytes: &[u8],
+        signature: &str,
+        pending: &[OrdersRow],
+    ) -> Result<OrdersRow, Refusal> {
+        // The game and side from their lines, so that the signature is
+        // checked before a stranger's file costs a full parse.
+        let (game, side) = envelope::head(file_name, bytes).map_err(Refusal::Invalid)?;
         let g = self
             .store
-            .game(&env.game)
+            .game(&game)
             .map_err(|e| Refusal::Server(e.to_string()))?
-            .ok_or_else(|| Refusal::UnknownGame(env.game.clone()))?;
+            .ok_or_else(|| Refusal::UnknownGame(game.clone()))?;
         if g.status == GameStatus::Over {
             return Err(Refusal::GameOver(g.id));
         }
@@ -544,15 +577,29 @@ impl Server {
         let player =
             players
                 .iter()
-                .find(|p| p.side == env.side)
+                .find(|p| p.side == side)
                 .ok_or_else(|| Refusal::UnknownSide {
                     game: g.id.clone(),
-                    side: env.side.to_string(),
+                    side: side.to_string(),
                 })?;
         // The signature covers the game, step and side inside the file, so a
         // signature is good for one game, one step and one side only.
         sig::verify(&player.public_key, sig::ORDERS_NAMESPACE, bytes, signature)
             .map_err(Refusal::Signature)?;
+        let env = envelope::parse(file_name, bytes).map_err(Refusal::Invalid)?;
+        if env.game != g.id || env.side != side {
+            return Err(Refusal::Invalid(Box::new(Problem {
+                file: file_name.into(),
+                line: None,
+                column: None,
+                unit: None,
+                rule: None,
+                message: format!(
+                    "the `game:` and `side:` lines say {} and {side}, but the file read as YAML says {} and {}: write each once, at the start of a line",
+                    g.id, env.game, env.side
+                ),
+            })));
+        }
         let open = self
             .store
             .open_step(&g.id)
@@ -571,6 +618,9 @@ impl Server {
                 hint,
             });
         }
+        let text = String::from_utf8_lossy(bytes);
+        let sha256 = sha256_hex(bytes);
+        self.check_fresh((file_name, &text, &sha256), &env, &open, pending)?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| Refusal::Server(format!("unknown ruleset {}", g.ruleset)))?;
         // One parse of the state for both questions.
@@ -591,7 +641,6 @@ impl Server {
                 due: due.heading,
             });
         }
-        let text = String::from_utf8_lossy(bytes);
         let violations = match state.check(&env.side, &env.orders) {
             Ok(v) => v,
             Err(e) => {
@@ -625,7 +674,7 @@ impl Server {
             file_name: file_name.into(),
             text: bytes.to_vec(),
             signature: signature.into(),
-            sha256: sha256_hex(bytes),
+            sha256,
         })
     }
 

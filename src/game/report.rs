@@ -82,9 +82,10 @@ pub fn build(
         .report(viewer)
 }
 
-/// The step that follows: its number, what it owes, and its state when it
-/// differs from the state after this one.
-type Next<'a> = (u32, Due, Option<Box<dyn LoadedState + 'a>>);
+/// The step that follows: its number, what it owes, its state when it
+/// differs from the state after this one, and the SHA-256 of its notice
+/// (which its orders name).
+type Next<'a> = (u32, Due, Option<Box<dyn LoadedState + 'a>>, String);
 
 /// A resolved step read once for all its readers: its states parsed, its
 /// events and dice loaded, what comes next worked out.
@@ -155,10 +156,20 @@ impl<'a> StepReading<'a> {
         next: Option<&'a StepRow>,
     ) -> anyhow::Result<StepReading<'a>> {
         let next = match next {
-            Some(n) if n.state_before == res.state_after => Some((n.step, after.due(), None)),
+            Some(n) if n.state_before == res.state_after => Some((
+                n.step,
+                after.due(),
+                None,
+                envelope::notice_sha256(&n.notice),
+            )),
             Some(n) => {
                 let state = rules.load(&n.state_before)?;
-                Some((n.step, state.due(), Some(state)))
+                Some((
+                    n.step,
+                    state.due(),
+                    Some(state),
+                    envelope::notice_sha256(&n.notice),
+                ))
             }
             None => None,
         };
@@ -197,7 +208,7 @@ impl<'a> StepReading<'a> {
         let mut next_lines = Vec::new();
         let mut template = None;
         match &self.next {
-            Some((n, due, state)) => {
+            Some((n, due, state, notice)) => {
                 next_lines.push(format!("Next: step {n} ({})", due.heading));
                 for o in &due.owed {
                     next_lines.push(format!("{} owes orders: {}", o.side, o.note));
@@ -206,10 +217,15 @@ impl<'a> StepReading<'a> {
                 if let Viewer::Side(me) = viewer
                     && let Some(body) = state.orders_template(me)
                 {
+                    let head = envelope::Head {
+                        game: self.game,
+                        step: *n,
+                        side: me,
+                        notice,
+                        revision: 1,
+                    };
                     template = Some(envelope::compose(
-                        self.game,
-                        *n,
-                        me,
+                        &head,
                         "FILLED-IN-BY-GALLOPER-SIGN",
                         &body,
                     ));
@@ -273,7 +289,7 @@ impl<'a> StepReading<'a> {
             ));
             audit.push(format!("hidden seed: {}", hex::encode(inputs.hidden_seed)));
         }
-        if let Some((n, _, _)) = &self.next {
+        if let Some((n, _, _, _)) = &self.next {
             audit.push(format!(
                 "step {n} is committed: see its notice.yaml in the archive"
             ));

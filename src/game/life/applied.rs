@@ -58,18 +58,29 @@ impl Server {
     /// what it adds to the dice mix.
     pub(super) fn applied_row(
         &self,
-        game: &str,
-        step: u32,
+        open: &StepRow,
         side: &SideId,
         body: &serde_yaml::Value,
         note: &str,
     ) -> anyhow::Result<OrdersRow> {
+        let (game, step) = (open.game.as_str(), open.step);
         let entropy = sha256_hex(format!("{APPLIED_NAMESPACE}\n{game}\n{step}\n{side}").as_bytes());
         let body_text = crate::yaml::to_string(body)?;
         let text = format!(
             "# {}\n# Applied and signed by the server (namespace {APPLIED_NAMESPACE}).\n{}",
             note.replace(['\n', '\r'], " "),
-            envelope::compose(game, step, side, &entropy, &body_text)
+            envelope::compose(
+                &envelope::Head {
+                    game,
+                    step,
+                    side,
+                    notice: &envelope::notice_sha256(&open.notice),
+                    // Below any player's: his own orders, if they come, replace these.
+                    revision: 0,
+                },
+                &entropy,
+                &body_text
+            )
         );
         let signature = crate::sig::sign(
             &self.key.private_openssh,

@@ -204,7 +204,7 @@ impl Server {
             }
             match self.choose_orders(rules, sched, open, side)? {
                 Some((policy, body, note)) => {
-                    let row = self.applied_row(&g.id, open.step, side, &body, &note)?;
+                    let row = self.applied_row(open, side, &body, &note)?;
                     out.push(Life::Applied {
                         game: g.id.clone(),
                         step: open.step,

@@ -333,6 +333,41 @@ impl Store {
         latest_sha256(&self.conn, game, step, side)
     }
 
+    /// The receipt number and sha256 of every file accepted for one side
+    /// at a step, newest first.
+    pub fn side_orders(&self, game: &str, step: u32, side: &SideId) -> Result<Vec<(i64, String)>> {
+        let mut st = self.conn.prepare(
+            "SELECT seq, sha256 FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 ORDER BY seq DESC",
+        )?;
+        let rows = st.query_map(params![game, step, side.as_str()], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// One accepted file by its receipt number.
+    pub fn orders_by_seq(&self, seq: i64) -> Result<Option<OrdersRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders WHERE seq = ?1",
+                [seq],
+                |r| {
+                    Ok(OrdersRow {
+                        seq: r.get(0)?,
+                        game: r.get(1)?,
+                        step: r.get(2)?,
+                        side: SideId(r.get(3)?),
+                        file_name: r.get(4)?,
+                        text: r.get(5)?,
+                        signature: r.get(6)?,
+                        sha256: r.get(7)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
     /// The latest accepted orders of each side for a step (by receipt order).
     pub fn latest_orders(&self, game: &str, step: u32) -> Result<BTreeMap<SideId, OrdersRow>> {
         let mut st = self.conn.prepare(
