@@ -51,6 +51,16 @@ enum Command {
         /// deploy/schedule.yaml); without it steps wait for every side.
         #[arg(long)]
         schedule: Option<PathBuf>,
+        /// Mix a public randomness beacon into every step's dice (protocol
+        /// version 2, docs/DICE.md): `quicknet`, drand's 3-second chain.
+        /// Needs --schedule: each step's round is the first after its deadline.
+        #[arg(long, requires = "schedule")]
+        beacon: Option<String>,
+    },
+    /// Beacon rounds for games that take their dice from a beacon.
+    Beacon {
+        #[command(subcommand)]
+        command: BeaconCommand,
     },
     /// Show games, their open step and who owes orders.
     Status { game: Option<String> },
@@ -120,6 +130,21 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum BeaconCommand {
+    /// Verify a round and put it in the server's round folder
+    /// (DATA/beacon/CHAIN/ROUND.json), where a waiting step finds it. Copy
+    /// ROUND and SIGNATURE from the chain's relay, e.g.
+    /// https://api.drand.sh/52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971/public/ROUND
+    Add {
+        round: u64,
+        /// The round's signature, hex.
+        signature: String,
+        #[arg(long, default_value = "quicknet")]
+        chain: String,
+    },
+}
+
+#[derive(Subcommand)]
 enum OrdersCommand {
     /// Print a ready orders file for a side's next step.
     Template { game: String, side: String },
@@ -167,6 +192,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             game,
             players,
             schedule,
+            beacon,
         } => {
             let text = std::fs::read_to_string(&scenario)
                 .with_context(|| format!("cannot read {}", scenario.display()))?;
@@ -185,16 +211,34 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .iter()
                 .map(|p| parse_player(p))
                 .collect::<anyhow::Result<Vec<_>>>()?;
+            let beacon = match &beacon {
+                Some(name) => Some(crate::game::beacon::BeaconStart {
+                    chain: crate::dice::beacon::chain(name).ok_or_else(|| {
+                        anyhow!("unknown beacon {name:?}: the server knows quicknet")
+                    })?,
+                    now: unix_now(),
+                }),
+                None => None,
+            };
             let mut server = Server::open(&cli.data)?;
-            server.new_game(&game, &text, &specs)?;
-            if let Some(y) = &schedule {
-                server.set_schedule(&game, y)?;
-            }
+            server.new_game_with(&game, &text, &specs, schedule.as_deref(), beacon)?;
             println!(
                 "game {game} created; archive in {}",
                 server.archive_dir(&game).display()
             );
             print_status(&server, Some(&game))?;
+        }
+        Command::Beacon {
+            command:
+                BeaconCommand::Add {
+                    round,
+                    signature,
+                    chain,
+                },
+        } => {
+            let server = Server::open(&cli.data)?;
+            let path = server.add_beacon_round(&chain, round, &signature)?;
+            println!("{chain} round {round} verified; written to {}", path.display());
         }
         Command::Status { game } => {
             let server = Server::open(&cli.data)?;
@@ -443,6 +487,17 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
             }
             None => println!("{} ({}): over", g.id, g.ruleset),
         }
+        if let Some(b) = server.beacon_wait(&g.id)? {
+            println!("  beacon: {b}");
+        }
     }
     Ok(())
+}
+
+/// The time now, read at the edge (unix seconds).
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }

@@ -11,6 +11,7 @@ use super::archive::{
     self, ArchivedDie, GameFile, HiddenReveal, Manifest, Notice, OrdersIndex, Reveal, sha256_hex,
 };
 use super::store::{OrdersRow, StepRow};
+use crate::dice::beacon::seed_of;
 use crate::dice::{DieRecord, StreamKind, check_stream, protocol};
 use crate::event::Event;
 use crate::rulesets;
@@ -106,6 +107,8 @@ struct PublicPart {
     mix: Vec<u8>,
     index: OrdersIndex,
     dice: usize,
+    /// The verified beacon round of a step of protocol version 2.
+    beacon: Option<crate::dice::beacon::Round>,
 }
 
 /// Check the public files of one run of a step (the current one or a
@@ -119,7 +122,7 @@ fn public_part(
     notice: &Notice,
     place: &str,
 ) -> Result<PublicPart, Failure> {
-    manifest(sdir, &game.server_key)?;
+    let listed = manifest(sdir, &game.server_key)?;
     let reveal: Reveal = yaml(&sdir.join("reveal.yaml"))?;
     let p = unhex32(&reveal.public_secret, place)?;
     if hex::encode(protocol::commit(StreamKind::Public, &game.game, step, &p))
@@ -143,7 +146,9 @@ fn public_part(
             "the mix is not the orders' hashes in side order",
         ));
     }
-    let seed = protocol::seed(StreamKind::Public, &p, &mix);
+    let beacon = super::beacon::audited_round(sdir, &listed, game, notice, place)?;
+    let b = beacon.as_ref().map(|r| r.randomness());
+    let seed = seed_of(StreamKind::Public, &p, &mix, b.as_ref());
     if hex::encode(seed) != reveal.public_seed {
         return Err(fail(
             place,
@@ -159,6 +164,7 @@ fn public_part(
         mix,
         index,
         dice: records.len(),
+        beacon,
     })
 }
 
@@ -222,11 +228,16 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
             mix,
             index,
             dice,
+            beacon,
         } = public_part(&sdir, &game, step, &notice, &place)?;
         v.public_dice += dice;
         let state_hash = read_text(&sdir.join("state.sha256"))?.trim().to_string();
         let mut line =
             format!("step {step}: signatures, commitment, seed and {dice} public dice check");
+        if let Some(r) = &beacon {
+            line.push_str(&format!("; beacon round {} verified and mixed in", r.round));
+        }
+        let b = beacon.as_ref().map(|r| r.randomness());
 
         if sealed {
             let sd = archive::sealed_dir(dir, step);
@@ -242,7 +253,7 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
                     "the revealed hidden secret does not match its commitment",
                 ));
             }
-            if hex::encode(protocol::seed(StreamKind::Hidden, &h, &mix)) != hidden.hidden_seed {
+            if hex::encode(seed_of(StreamKind::Hidden, &h, &mix, b.as_ref())) != hidden.hidden_seed {
                 return Err(fail(
                     &splace,
                     "the hidden seed does not follow from the secret and the mix",
@@ -311,6 +322,7 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
                 notice: String::new(),
                 notice_sig: String::new(),
                 result: None,
+                beacon: beacon.clone(),
             };
             let (res, _) = super::resolve_step(rules, &sides, &row, &orders)
                 .map_err(|e| fail(&splace, format!("replay failed: {e}")))?;

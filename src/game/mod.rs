@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod archive;
 pub mod audit;
+pub mod beacon;
 pub mod command;
 pub mod folder;
 pub mod life;
@@ -13,6 +14,7 @@ pub mod schedule;
 mod states;
 pub mod store;
 
+use crate::dice::beacon::seed_of;
 use crate::dice::{Dice, StreamKind, protocol};
 use crate::envelope::{self, Problem};
 use crate::ruleset::{AnyRuleset, Due, LoadedState};
@@ -93,6 +95,9 @@ pub struct Server {
     key: sig::KeyPair,
     mail: Option<MailSettings>,
     states: states::States,
+    /// The latest time the server knows has passed (a tick's, a verified
+    /// beacon round's): a beacon game's new step takes its deadline from it.
+    clock: Option<i64>,
 }
 
 // A server may be moved to another thread (the mail fuzz target keeps one
@@ -169,6 +174,7 @@ impl Server {
             key,
             mail: None,
             states: states::States::default(),
+            clock: None,
         })
     }
 
@@ -199,6 +205,19 @@ impl Server {
         scenario: &str,
         players: &[PlayerSpec],
     ) -> anyhow::Result<()> {
+        self.new_game_with(id, scenario, players, None, None)
+    }
+
+    /// Create a game with its schedule (YAML) and, for protocol version 2,
+    /// a public randomness beacon (which needs the schedule).
+    pub fn new_game_with(
+        &mut self,
+        id: &str,
+        scenario: &str,
+        players: &[PlayerSpec],
+        schedule: Option<&str>,
+        beacon: Option<beacon::BeaconStart>,
+    ) -> anyhow::Result<()> {
         if !valid_game_id(id) {
             bail!("game ids are 1 to 40 lowercase letters, digits and dashes: {id:?} is not");
         }
@@ -227,6 +246,10 @@ impl Server {
             sig::parse_public(&p.public_key).with_context(|| format!("the key for {}", p.side))?;
         }
         let state = rules.start(scenario)?;
+        let game_beacon = match &beacon {
+            Some(b) => Some(self.prepare_beacon(id, schedule, b)?),
+            None => None,
+        };
         let first = self.open_step_row(id, 1, &rules.due(&state)?, &state)?;
         let game = GameRow {
             id: id.into(),
@@ -244,6 +267,9 @@ impl Server {
             })
             .collect();
         self.store.create_game(&game, &rows, &first)?;
+        if let (Some(y), None) = (schedule, &beacon) {
+            self.set_schedule(id, y)?;
+        }
         let gf = GameFile {
             galloper: 1,
             game: id.into(),
@@ -255,6 +281,7 @@ impl Server {
                 .collect(),
             server_key: self.key.public_line.clone(),
             scenario_sha256: sha256_hex(scenario.as_bytes()),
+            beacon: game_beacon,
         };
         let root = self.archive_dir(id);
         archive::write_atomic(&root.join("scenario.yaml"), scenario.as_bytes())?;
@@ -300,6 +327,7 @@ impl Server {
                 &hidden_secret,
             )),
             state_before_sha256: sha256_hex(state.as_bytes()),
+            beacon: self.beacon_for_opening(game, due)?,
         };
         let notice = crate::yaml::to_string(&notice)?;
         let notice_sig = sig::sign(
@@ -316,6 +344,7 @@ impl Server {
             notice,
             notice_sig,
             result: None,
+            beacon: None,
         })
     }
 
@@ -508,7 +537,7 @@ impl Server {
             .ok_or_else(|| anyhow!("no game called {game:?}"))?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
-        let Some(open) = self.store.open_step(game)? else {
+        let Some(mut open) = self.store.open_step(game)? else {
             return Ok(None);
         };
         let before = self.states.load(rules, &open.state_before)?;
@@ -518,6 +547,10 @@ impl Server {
         }
         let orders = self.store.latest_orders(game, open.step)?;
         if !due.owed.iter().all(|o| orders.contains_key(&o.side)) {
+            return Ok(None);
+        }
+        // Protocol version 2: the seeds wait for the round the notice named.
+        if !self.beacon_ready(game, &mut open)? {
             return Ok(None);
         }
         let sides = rules.sides(&g.scenario)?;
@@ -653,6 +686,9 @@ impl Server {
             "state.sha256".into(),
             format!("{}\n", sha256_hex(res.state_after.as_bytes())).into_bytes(),
         );
+        if let Some(b) = beacon::step_archive_file(step)? {
+            files.insert(beacon::BEACON_FILE.into(), b);
+        }
         Ok(files)
     }
 
@@ -776,9 +812,10 @@ pub fn dice_inputs_for(
     let used: Vec<&OrdersRow> = sides.iter().filter_map(|s| orders.get(s)).collect();
     let hashes: Vec<[u8; 32]> = used.iter().map(|o| protocol::order_hash(&o.text)).collect();
     let mix = protocol::mix(&hashes);
+    let b = step.beacon.as_ref().map(|r| r.randomness());
     DiceInputs {
-        public_seed: protocol::seed(StreamKind::Public, &step.public_secret, &mix),
-        hidden_seed: protocol::seed(StreamKind::Hidden, &step.hidden_secret, &mix),
+        public_seed: seed_of(StreamKind::Public, &step.public_secret, &mix, b.as_ref()),
+        hidden_seed: seed_of(StreamKind::Hidden, &step.hidden_secret, &mix, b.as_ref()),
         mix,
         index: used
             .iter()
