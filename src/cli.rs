@@ -238,7 +238,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => {
             let server = Server::open(&cli.data)?;
             let path = server.add_beacon_round(&chain, round, &signature)?;
-            println!("{chain} round {round} verified; written to {}", path.display());
+            println!(
+                "{chain} round {round} verified; written to {}",
+                path.display()
+            );
         }
         Command::Status { game } => {
             let server = Server::open(&cli.data)?;

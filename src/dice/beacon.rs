@@ -58,7 +58,9 @@ pub enum BeaconError {
     Length(usize, &'static str),
     #[error("the signature is not a point of the curve: {0}")]
     NotAPoint(String),
-    #[error("the signature does not verify for round {round} under the {chain} public key: not a round of this chain, or another round's signature")]
+    #[error(
+        "the signature does not verify for round {round} under the {chain} public key: not a round of this chain, or another round's signature"
+    )]
     Refused { chain: &'static str, round: u64 },
 }
 

@@ -253,7 +253,8 @@ pub fn audit(dir: &Path) -> Result<Verdict, Failure> {
                     "the revealed hidden secret does not match its commitment",
                 ));
             }
-            if hex::encode(seed_of(StreamKind::Hidden, &h, &mix, b.as_ref())) != hidden.hidden_seed {
+            if hex::encode(seed_of(StreamKind::Hidden, &h, &mix, b.as_ref())) != hidden.hidden_seed
+            {
                 return Err(fail(
                     &splace,
                     "the hidden seed does not follow from the secret and the mix",

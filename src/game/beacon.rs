@@ -164,7 +164,12 @@ pub fn read_round(data: &Path, chain: &Chain, round: u64) -> anyhow::Result<Opti
 }
 
 /// Verify a round and write it to the folder, as a fetcher would.
-pub fn add_round(data: &Path, chain: &Chain, round: u64, signature_hex: &str) -> anyhow::Result<PathBuf> {
+pub fn add_round(
+    data: &Path,
+    chain: &Chain,
+    round: u64,
+    signature_hex: &str,
+) -> anyhow::Result<PathBuf> {
     let signature = hex::decode(signature_hex.trim())
         .map_err(|_| anyhow!("the signature must be hex, as drand's relays give it"))?;
     let r = Round { round, signature };
@@ -435,14 +440,20 @@ pub fn audited_round(
     let (gb, nb) = match (&game.beacon, &notice.beacon) {
         (None, None) => {
             if manifest.files.contains_key(BEACON_FILE) {
-                return Err(fail(place, "a beacon round in a step whose notice names none"));
+                return Err(fail(
+                    place,
+                    "a beacon round in a step whose notice names none",
+                ));
             }
             return Ok(None);
         }
         (Some(g), None) => {
             return Err(fail(
                 place,
-                format!("the game takes its dice from the {} beacon, but this step's notice names no round", g.chain),
+                format!(
+                    "the game takes its dice from the {} beacon, but this step's notice names no round",
+                    g.chain
+                ),
             ));
         }
         (None, Some(_)) => {
@@ -458,15 +469,23 @@ pub fn audited_round(
     if gb.chain_hash != chain.hash {
         return Err(fail(
             "game.yaml",
-            format!("the {} chain hash is {}, not {}", chain.name, chain.hash, gb.chain_hash),
+            format!(
+                "the {} chain hash is {}, not {}",
+                chain.name, chain.hash, gb.chain_hash
+            ),
         ));
     }
     if nb.chain != chain.name || nb.protocol != PROTOCOL {
-        return Err(fail(place, "the notice names another beacon or protocol than game.yaml"));
+        return Err(fail(
+            place,
+            "the notice names another beacon or protocol than game.yaml",
+        ));
     }
     let close = parse_utc(&nb.orders_close)
         .ok_or_else(|| fail(place, "the notice's orders_close is not a time"))?;
-    if nb.round != chain.first_round_after(close) || nb.round_time != utc(chain.round_time(nb.round)) {
+    if nb.round != chain.first_round_after(close)
+        || nb.round_time != utc(chain.round_time(nb.round))
+    {
         return Err(fail(
             place,
             format!(
@@ -497,12 +516,9 @@ pub fn audited_round(
         signature: hex::decode(&file.signature)
             .map_err(|_| fail(place, "beacon.yaml: the signature is not hex"))?,
     };
-    let randomness = chain.verify(&round).map_err(|e| {
-        fail(
-            place,
-            format!("{} round {}: {e}", chain.name, round.round),
-        )
-    })?;
+    let randomness = chain
+        .verify(&round)
+        .map_err(|e| fail(place, format!("{} round {}: {e}", chain.name, round.round)))?;
     if hex::encode(randomness) != file.randomness {
         return Err(fail(
             place,

@@ -50,9 +50,9 @@ impl Store {
 
     /// Give each step its recorded round, if it has one.
     pub(super) fn fill_beacon_rounds(&self, game: &str, steps: &mut [StepRow]) -> Result<()> {
-        let mut st = self
-            .conn
-            .prepare_cached("SELECT round, signature FROM beacon_rounds WHERE game = ?1 AND step = ?2")?;
+        let mut st = self.conn.prepare_cached(
+            "SELECT round, signature FROM beacon_rounds WHERE game = ?1 AND step = ?2",
+        )?;
         for s in steps {
             s.beacon = st
                 .query_row(params![game, s.step], |r| {
