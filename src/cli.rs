@@ -320,6 +320,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             config: None,
         } => {
             let mut server = Server::open(&cli.data)?;
+            // A beacon game's next step takes its deadline from the time.
+            server.see_time(unix_now());
             let done = server.process(&outbox)?;
             for r in &done {
                 println!(

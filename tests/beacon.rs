@@ -587,3 +587,63 @@ fn an_altered_beacon_file_fails_the_audit() {
     // The untouched archive still passes.
     audit::audit(&root).unwrap_or_else(|f| panic!("{f}"));
 }
+
+fn galloper(data: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_galloper"))
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .output()
+        .expect("galloper runs")
+}
+
+#[test]
+fn the_command_line_creates_a_beacon_game_and_takes_only_rounds_that_verify() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let data = d.join("data");
+    let mut args: Vec<String> = Vec::new();
+    for side in ["french", "austrians"] {
+        let k = sig::keygen(side).unwrap();
+        let path = d.join(format!("{side}.pub"));
+        std::fs::write(&path, &k.public_line).unwrap();
+        args.push("--player".into());
+        args.push(format!("{side}:{side}@x.example:{}", path.display()));
+    }
+    let scenario = d.join("scenario.yaml");
+    std::fs::write(&scenario, galloper::demo::SCENARIO).unwrap();
+    let schedule = d.join("schedule.yaml");
+    std::fs::write(&schedule, SCHEDULE).unwrap();
+    let new = |extra: &[&str]| {
+        let mut a: Vec<&str> = vec!["new", scenario.to_str().unwrap(), "--game", GAME];
+        a.extend(args.iter().map(String::as_str));
+        a.extend(extra);
+        galloper(&data, &a)
+    };
+
+    let o = new(&["--beacon", "quicknet"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--schedule"));
+    let o = new(&[
+        "--schedule",
+        schedule.to_str().unwrap(),
+        "--beacon",
+        "quicknet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("beacon: step 1 takes quicknet round"), "{out}");
+
+    let o = galloper(&data, &["beacon", "add", "1", &signature(2)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("does not verify for round 1"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!data.join("beacon/quicknet/1.json").exists());
+    let o = galloper(&data, &["beacon", "add", "1", &signature(1)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = std::fs::read_to_string(data.join("beacon/quicknet/1.json")).unwrap();
+    assert!(file.contains(&signature(1)), "{file}");
+}

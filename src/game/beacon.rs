@@ -245,8 +245,9 @@ impl Server {
     }
 
     /// The server knows that `t` has passed (a tick's time, a verified
-    /// round's time): beacon steps opened from now on count from it.
-    pub(super) fn see_time(&mut self, t: i64) {
+    /// round's time, the command line's clock): beacon steps opened from
+    /// now on take their deadlines from the latest such time.
+    pub fn see_time(&mut self, t: i64) {
         self.clock = Some(self.clock.map_or(t, |c| c.max(t)));
     }
 
