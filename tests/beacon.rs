@@ -389,6 +389,14 @@ fn a_beacon_game_plays_archives_and_audits_with_real_rounds() {
         );
     }
 
+    // Each report names the round, for a player who recomputes the seed.
+    let report =
+        std::fs::read_to_string(c.outbox().join(GAME).join("step-0002/french/report.txt")).unwrap();
+    assert!(
+        report.contains("beacon: quicknet round 14517013, randomness 97d920a0817f74b4dbff89a721faeda4ea307bc5d8890ebb833700ea68b2d106"),
+        "{report}"
+    );
+
     let v = audit::audit(&root).unwrap_or_else(|f| panic!("{f}"));
     assert!(v.replayed, "{:?}", v.lines);
     assert_eq!(v.steps, 2);

@@ -207,6 +207,19 @@ pub fn step_archive_file(step: &StepRow) -> anyhow::Result<Option<Vec<u8>>> {
     }
 }
 
+/// The report's line on the round a step's seeds took, for a reader who
+/// recomputes them (version 2 seeds, docs/DICE.md).
+pub fn report_line(step: &StepRow) -> Option<String> {
+    let r = step.beacon.as_ref()?;
+    let b = notice_beacon(&step.notice)?;
+    Some(format!(
+        "beacon: {} round {}, randomness {} (protocol version 2: the seeds mix it in)",
+        b.chain,
+        r.round,
+        hex::encode(r.randomness())
+    ))
+}
+
 fn known_chain(name: &str) -> anyhow::Result<&'static Chain> {
     beacon::chain(name).ok_or_else(|| {
         anyhow!(
