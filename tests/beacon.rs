@@ -655,3 +655,115 @@ fn the_command_line_creates_a_beacon_game_and_takes_only_rounds_that_verify() {
     let file = std::fs::read_to_string(data.join("beacon/quicknet/1.json")).unwrap();
     assert!(file.contains(&signature(1)), "{file}");
 }
+
+/// A drand relay on loopback serving `rounds` (round -> signature hex) at
+/// `/CHAINHASH/public/ROUND`, 404 otherwise; it answers at most `max`
+/// requests and counts them.
+fn relay(
+    rounds: BTreeMap<u64, String>,
+    max: usize,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(max) {
+            let Ok(mut stream) = stream else { continue };
+            seen.fetch_add(1, Ordering::SeqCst);
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut first = String::new();
+            reader.read_line(&mut first).unwrap();
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap() == 0 || line == "\r\n" {
+                    break;
+                }
+            }
+            let path = first.split_whitespace().nth(1).unwrap_or("").to_string();
+            let prefix = format!("/{}/public/", QUICKNET.hash);
+            let found = path
+                .strip_prefix(&prefix)
+                .and_then(|r| r.parse::<u64>().ok())
+                .and_then(|r| rounds.get(&r).map(|s| (r, s)));
+            let (status, body) = match found {
+                Some((r, s)) => (
+                    "200 OK",
+                    format!("{{\"round\":{r},\"randomness\":\"00\",\"signature\":\"{s}\"}}"),
+                ),
+                None => ("404 Not Found", "not found".to_string()),
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (url, count)
+}
+
+fn fetch(c: &mut Club, relay: &str, now: i64) {
+    galloper::daemon::beacon::fetch_due(
+        &mut c.server,
+        relay,
+        now,
+        std::time::Duration::from_secs(5),
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_daemon_fetches_due_rounds_from_a_relay_and_verifies_them() {
+    use std::sync::atomic::Ordering;
+    let served: BTreeMap<u64, String> = [1, 14517013].map(|r| (r, signature(r))).into();
+    let (url, requests) = relay(served, 10);
+    let mut c = club();
+    c.deploy("french");
+    c.deploy("austrians");
+    let t = at("2025-01-08T10:00:00Z");
+    c.tick(t);
+    fetch(&mut c, &url, t);
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+    assert!(c.data().join("beacon/quicknet/1.json").exists());
+    assert_eq!(c.process(), 1);
+    // Round 14517013 is published at 16:40:03: not asked for before.
+    c.pass();
+    fetch(&mut c, &url, at("2025-01-08T16:40:02Z"));
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+    assert_eq!(c.process(), 0);
+    fetch(&mut c, &url, at("2025-01-08T16:40:05Z"));
+    assert_eq!(requests.load(Ordering::SeqCst), 2);
+    assert_eq!(c.process(), 1);
+    // Step 3's round is not served (404): the step waits, nothing breaks.
+    fetch(&mut c, &url, at("2025-01-10T00:00:00Z"));
+    assert_eq!(requests.load(Ordering::SeqCst), 3);
+    assert_eq!(c.open_step(), 3);
+    audit::audit(&c.archive()).unwrap_or_else(|f| panic!("{f}"));
+}
+
+#[test]
+fn a_relay_serving_a_round_that_does_not_verify_stops_the_step_and_tells_the_game_master() {
+    // Round 2's real signature served as round 1.
+    let served: BTreeMap<u64, String> = [(1, signature(2))].into();
+    let (url, _) = relay(served, 10);
+    let mut c = club();
+    c.deploy("french");
+    c.deploy("austrians");
+    let t = at("2025-01-08T10:00:00Z");
+    c.tick(t);
+    fetch(&mut c, &url, t);
+    fetch(&mut c, &url, t + 60);
+    assert!(!c.data().join("beacon/quicknet/1.json").exists());
+    assert_eq!(c.process(), 0);
+    assert_eq!(c.open_step(), 1);
+    let told = c.gm_mails();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].contains("does not verify for round 1"),
+        "{}",
+        told[0]
+    );
+}

@@ -10,7 +10,7 @@
 //! chain's built-in public key before it is used (`dice::beacon`).
 
 use super::Server;
-use super::archive::{GameFile, Manifest, Notice};
+use super::archive::{GameFile, Manifest, Notice, sha256_hex};
 use super::audit::Failure;
 use super::schedule::Absence;
 use super::store::{Mark, StepRow};
@@ -149,18 +149,37 @@ pub fn read_round(data: &Path, chain: &Chain, round: u64) -> anyhow::Result<Opti
     }
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;
-    let r: RelayRound = serde_json::from_str(&text).with_context(|| {
-        format!(
-            "{} is not a drand round (JSON with `round` and `signature`)",
-            path.display()
-        )
+    parse_round(&text, round, &path.display().to_string()).map(Some)
+}
+
+/// A round in the JSON a drand relay serves, which must be round `round`;
+/// `origin` names where it came from, for the message.
+fn parse_round(text: &str, round: u64, origin: &str) -> anyhow::Result<Round> {
+    if text.len() as u64 > MAX_ROUND_FILE {
+        bail!("{origin} is not a round: more than {MAX_ROUND_FILE} bytes");
+    }
+    let r: RelayRound = serde_json::from_str(text).with_context(|| {
+        format!("{origin} is not a drand round (JSON with `round` and `signature`)")
     })?;
     if r.round != round {
-        bail!("{} holds round {}, not {round}", path.display(), r.round);
+        bail!("{origin} holds round {}, not {round}", r.round);
     }
     let signature = hex::decode(r.signature.trim())
-        .map_err(|_| anyhow!("{}: the signature is not hex", path.display()))?;
-    Ok(Some(Round { round, signature }))
+        .map_err(|_| anyhow!("{origin}: the signature is not hex"))?;
+    Ok(Round { round, signature })
+}
+
+/// Write a verified round to the folder, in the relay's JSON.
+fn write_round(data: &Path, chain: &Chain, r: &Round) -> anyhow::Result<PathBuf> {
+    let path = round_file(data, chain, r.round);
+    let body = serde_json::to_string(&RelayRound {
+        round: r.round,
+        signature: hex::encode(&r.signature),
+        randomness: Some(hex::encode(r.randomness())),
+    })?;
+    std::fs::create_dir_all(round_folder(data, chain))?;
+    super::archive::write_atomic(&path, format!("{body}\n").as_bytes())?;
+    Ok(path)
 }
 
 /// Verify a round and write it to the folder, as a fetcher would.
@@ -173,18 +192,10 @@ pub fn add_round(
     let signature = hex::decode(signature_hex.trim())
         .map_err(|_| anyhow!("the signature must be hex, as drand's relays give it"))?;
     let r = Round { round, signature };
-    let randomness = chain
+    chain
         .verify(&r)
         .with_context(|| format!("{} round {round} refused", chain.name))?;
-    let path = round_file(data, chain, round);
-    let body = serde_json::to_string(&RelayRound {
-        round,
-        signature: hex::encode(&r.signature),
-        randomness: Some(hex::encode(randomness)),
-    })?;
-    std::fs::create_dir_all(round_folder(data, chain))?;
-    super::archive::write_atomic(&path, format!("{body}\n").as_bytes())?;
-    Ok(path)
+    write_round(data, chain, &r)
 }
 
 /// The archive's `beacon.yaml` of a step that used a round.
@@ -398,6 +409,71 @@ impl Server {
         };
         self.store.record_marks(game, &[mark], &mails, now)?;
         Ok(())
+    }
+
+    /// Fetch the rounds that open steps need and that are published by
+    /// `now`, with `fetch` (the edge: a relay over HTTP gives the body of
+    /// `/public/ROUND`, or none while it has no such round). A round that
+    /// verifies goes to the folder; one that does not is not written, and
+    /// stops its step as a bad file would (the game master is told). Returns
+    /// a line for the log per round fetched or refused.
+    pub fn fetch_beacon_rounds(
+        &mut self,
+        now: i64,
+        fetch: &mut dyn FnMut(&Chain, u64) -> anyhow::Result<Option<String>>,
+    ) -> anyhow::Result<Vec<String>> {
+        let mut lines = Vec::new();
+        for g in self.store.games()? {
+            if g.status != super::store::GameStatus::Active {
+                continue;
+            }
+            let Some(open) = self.store.open_step(&g.id)? else {
+                continue;
+            };
+            let Some(named) = notice_beacon(&open.notice) else {
+                continue;
+            };
+            let chain = known_chain(&named.chain)?;
+            if chain.round_time(named.round) > now
+                || round_file(&self.dir, chain, named.round).exists()
+            {
+                continue;
+            }
+            let body = match fetch(chain, named.round) {
+                Ok(Some(b)) => b,
+                Ok(None) => continue,
+                Err(e) => {
+                    lines.push(format!(
+                        "{} step {}: {} round {} not fetched: {e:#}",
+                        g.id, open.step, chain.name, named.round
+                    ));
+                    continue;
+                }
+            };
+            let origin = format!("the relay's {} round {}", chain.name, named.round);
+            let checked = parse_round(&body, named.round, &origin).and_then(|r| {
+                chain.verify(&r)?;
+                Ok(r)
+            });
+            match checked {
+                Ok(r) => {
+                    write_round(&self.dir, chain, &r)?;
+                    lines.push(format!(
+                        "{} step {}: {} round {} fetched and verified",
+                        g.id, open.step, chain.name, named.round
+                    ));
+                }
+                Err(e) => {
+                    let tag = format!("relay-{}", &sha256_hex(body.as_bytes())[..8]);
+                    self.beacon_refused(&g.id, open.step, &named, &format!("{e:#}"), &tag)?;
+                    lines.push(format!(
+                        "{} step {}: {} round {} from the relay refused: {e:#}",
+                        g.id, open.step, chain.name, named.round
+                    ));
+                }
+            }
+        }
+        Ok(lines)
     }
 
     /// What the open step of a beacon game waits for, for `status`.
