@@ -245,9 +245,26 @@ fn known_chain(name: &str) -> anyhow::Result<&'static Chain> {
 }
 
 impl Server {
-    /// Check a beacon game's settings and record them, just before its first
-    /// step opens: the schedule (a beacon needs deadlines) and the chain.
-    pub(super) fn prepare_beacon(
+    /// Just before a new game's first step opens: record a beacon game's
+    /// settings (its schedule, which a beacon needs, and its chain), or make
+    /// sure a game without one has no chain left from a creation that
+    /// failed half-way under the same id.
+    pub(super) fn settle_beacon(
+        &mut self,
+        id: &str,
+        schedule: Option<&str>,
+        start: Option<&BeaconStart>,
+    ) -> anyhow::Result<Option<GameBeacon>> {
+        match start {
+            Some(s) => self.prepare_beacon(id, schedule, s).map(Some),
+            None => {
+                self.store.forget_beacon_chain(id)?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn prepare_beacon(
         &mut self,
         id: &str,
         schedule: Option<&str>,

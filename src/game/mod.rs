@@ -246,10 +246,7 @@ impl Server {
             sig::parse_public(&p.public_key).with_context(|| format!("the key for {}", p.side))?;
         }
         let state = rules.start(scenario)?;
-        let game_beacon = match &beacon {
-            Some(b) => Some(self.prepare_beacon(id, schedule, b)?),
-            None => None,
-        };
+        let game_beacon = self.settle_beacon(id, schedule, beacon.as_ref())?;
         let first = self.open_step_row(id, 1, &rules.due(&state)?, &state)?;
         let game = GameRow {
             id: id.into(),

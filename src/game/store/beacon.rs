@@ -23,6 +23,13 @@ impl Store {
         Ok(())
     }
 
+    /// Forget a game's chain (left by a creation that failed half-way).
+    pub fn forget_beacon_chain(&mut self, game: &str) -> Result<()> {
+        self.conn
+            .execute("DELETE FROM beacon_games WHERE game = ?1", [game])?;
+        Ok(())
+    }
+
     /// The chain a game's steps take their rounds from; none for a game of
     /// protocol version 1.
     pub fn beacon_chain(&self, game: &str) -> Result<Option<String>> {
