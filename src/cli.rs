@@ -51,6 +51,16 @@ enum Command {
         /// deploy/schedule.yaml); without it steps wait for every side.
         #[arg(long)]
         schedule: Option<PathBuf>,
+        /// Mix a public randomness beacon into every step's dice (protocol
+        /// version 2, docs/DICE.md): `quicknet`, drand's 3-second chain.
+        /// Needs --schedule: each step's round is the first after its deadline.
+        #[arg(long, requires = "schedule")]
+        beacon: Option<String>,
+    },
+    /// Beacon rounds for games that take their dice from a beacon.
+    Beacon {
+        #[command(subcommand)]
+        command: BeaconCommand,
     },
     /// Show games, their open step and who owes orders.
     Status { game: Option<String> },
@@ -134,6 +144,21 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum BeaconCommand {
+    /// Verify a round and put it in the server's round folder
+    /// (DATA/beacon/CHAIN/ROUND.json), where a waiting step finds it. Copy
+    /// ROUND and SIGNATURE from the chain's relay, e.g.
+    /// https://api.drand.sh/52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971/public/ROUND
+    Add {
+        round: u64,
+        /// The round's signature, hex.
+        signature: String,
+        #[arg(long, default_value = "quicknet")]
+        chain: String,
+    },
+}
+
+#[derive(Subcommand)]
 enum OrdersCommand {
     /// Print a ready orders file for a side's next step.
     Template { game: String, side: String },
@@ -198,6 +223,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             game,
             players,
             schedule,
+            beacon,
         } => {
             let text = read_scenario(&scenario)?;
             // Checked before the game exists, so a bad file creates nothing.
@@ -217,16 +243,37 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .collect::<anyhow::Result<Vec<_>>>()?;
             // The scenario too, before the data folder is made.
             crate::game::ruleset_of_scenario(&text)?.start(&text)?;
+            let beacon = match &beacon {
+                Some(name) => Some(crate::game::beacon::BeaconStart {
+                    chain: crate::dice::beacon::chain(name).ok_or_else(|| {
+                        anyhow!("unknown beacon {name:?}: the server knows quicknet")
+                    })?,
+                    now: unix_now(),
+                }),
+                None => None,
+            };
             let mut server = Server::open(&cli.data)?;
-            server.new_game(&game, &text, &specs)?;
-            if let Some(y) = &schedule {
-                server.set_schedule(&game, y)?;
-            }
+            server.new_game_with(&game, &text, &specs, schedule.as_deref(), beacon)?;
             println!(
                 "game {game} created; archive in {}",
                 server.archive_dir(&game).display()
             );
             print_status(&server, Some(&game))?;
+        }
+        Command::Beacon {
+            command:
+                BeaconCommand::Add {
+                    round,
+                    signature,
+                    chain,
+                },
+        } => {
+            let server = Server::open(&cli.data)?;
+            let path = server.add_beacon_round(&chain, round, &signature)?;
+            println!(
+                "{chain} round {round} verified; written to {}",
+                path.display()
+            );
         }
         Command::Status { game } => {
             // Read-only commands create nothing: no folder, no store, no key.
@@ -320,6 +367,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             config: None,
         } => {
             let mut server = Server::open_existing(&cli.data)?;
+            // A beacon game's next step takes its deadline from the time.
+            server.see_time(unix_now());
             let processed = server.process_games(&outbox)?;
             let done = &processed.resolved;
             for r in done {
@@ -588,6 +637,9 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
             }
             None => println!("{} ({}): over", g.id, g.ruleset),
         }
+        if let Some(b) = server.beacon_wait(&g.id)? {
+            println!("  beacon: {b}");
+        }
     }
     Ok(())
 }
@@ -602,4 +654,12 @@ fn pinned_key(arg: &str) -> anyhow::Result<String> {
         format!("--server-key {arg:?} is neither a SHA256: fingerprint nor a readable key file")
     })?;
     Ok(text.trim().to_string())
+}
+
+/// The time now, read at the edge (unix seconds).
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }

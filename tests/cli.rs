@@ -28,7 +28,7 @@ fn every_command_has_help() {
     let tmp = tempfile::tempdir().unwrap();
     for cmd in [
         "keygen", "new", "status", "orders", "sign", "submit", "process", "serve", "render",
-        "audit", "schema", "resolve", "demo",
+        "audit", "schema", "resolve", "demo", "beacon",
     ] {
         let out = ok(&galloper(tmp.path(), &[cmd, "--help"]));
         assert!(out.contains("Usage"), "{cmd}: {out}");

@@ -31,6 +31,11 @@ def seed(kind: str, secret: bytes, mix: bytes) -> bytes:
     return sha256(b"galloper-" + kind.encode() + b"-v1" + b"\0" + secret + mix)
 
 
+def seed_v2(kind: str, secret: bytes, mix: bytes, beacon: bytes) -> bytes:
+    """Protocol version 2: the beacon round's randomness (32 bytes) comes last."""
+    return sha256(b"galloper-" + kind.encode() + b"-v2" + b"\0" + secret + mix + beacon)
+
+
 class Stream:
     """ChaCha20 keystream of `key`, counter 0, nonce 0, as little-endian u32 words."""
 
@@ -106,6 +111,29 @@ def check_vector(v: dict, check) -> None:
     check(name, "public_big_die", rolls, big["rolls"])
 
 
+def check_beacon_vector(v: dict, check) -> None:
+    """Protocol version 2. The BLS signature itself is verified by the Rust
+    tests (drand-verify); here, everything that follows from it."""
+    name = v["name"]
+    p = bytes.fromhex(v["public_secret"])
+    h = bytes.fromhex(v["hidden_secret"])
+    mix = bytes.fromhex(v["mix"])
+    b = sha256(bytes.fromhex(v["signature"]))
+    check(name, "randomness", b.hex(), v["randomness"])
+    ps = seed_v2("public", p, mix, b)
+    hs = seed_v2("hidden", h, mix, b)
+    check(name, "public_seed", ps.hex(), v["public_seed"])
+    check(name, "hidden_seed", hs.hex(), v["hidden_seed"])
+    check(name, "public_words", words(ps, len(v["public_words"])), v["public_words"])
+    check(name, "hidden_words", words(hs, len(v["hidden_words"])), v["hidden_words"])
+    s = Stream(ps)
+    check(name, "public_d6", [s.roll(6) for _ in v["public_d6"]], v["public_d6"])
+    s = Stream(hs)
+    deck = list(range(len(v["hidden_shuffle"])))
+    s.shuffle(deck)
+    check(name, "hidden_shuffle", deck, v["hidden_shuffle"])
+
+
 def main() -> int:
     default = pathlib.Path(__file__).parent / "data" / "dice-vectors.json"
     path = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else default
@@ -125,6 +153,8 @@ def main() -> int:
     check("chacha20 reference", "words", words(key, len(ref["words"])), ref["words"])
     for v in data["vectors"]:
         check_vector(v, check)
+    for v in data.get("beacon_vectors", []):
+        check_beacon_vector(v, check)
 
     print(f"dice vectors: {passed} passed, {failed} failed")
     return 1 if failed or not passed else 0

@@ -242,3 +242,101 @@ fn docs_carry_the_same_vectors() {
         }
     }
 }
+
+#[derive(Deserialize)]
+struct BeaconVector {
+    name: String,
+    based_on: String,
+    public_secret: String,
+    hidden_secret: String,
+    mix: String,
+    chain: String,
+    chain_hash: String,
+    round: u64,
+    signature: String,
+    randomness: String,
+    public_seed: String,
+    hidden_seed: String,
+    public_words: Vec<String>,
+    hidden_words: Vec<String>,
+    public_d6: Vec<u32>,
+    hidden_shuffle: Vec<u32>,
+}
+
+#[derive(Deserialize)]
+struct BeaconFile {
+    beacon_vectors: Vec<BeaconVector>,
+}
+
+fn load_beacon() -> Vec<BeaconVector> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dice-vectors.json");
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str::<BeaconFile>(&text)
+        .unwrap()
+        .beacon_vectors
+}
+
+/// Protocol version 2: the round verifies against the chain's key (with
+/// drand-verify, which tests/dice_vectors.py cannot do), and the seeds,
+/// words and dice follow from it.
+#[test]
+fn beacon_vectors_reproduce() {
+    use galloper::dice::beacon::{self, Round};
+    let vectors = load_beacon();
+    assert!(!vectors.is_empty());
+    let file = load();
+    for v in &vectors {
+        let name = &v.name;
+        let base = file.vectors.iter().find(|b| b.name == v.based_on).unwrap();
+        assert_eq!(
+            (&v.public_secret, &v.hidden_secret, &v.mix),
+            (&base.public_secret, &base.hidden_secret, &base.mix),
+            "{name}: the inputs of the vector it is based on"
+        );
+        let chain = beacon::chain(&v.chain).unwrap();
+        assert_eq!(chain.hash, v.chain_hash, "{name}: chain hash");
+        let round = Round {
+            round: v.round,
+            signature: hex::decode(&v.signature).unwrap(),
+        };
+        let b = chain.verify(&round).expect("a real round");
+        assert_eq!(hex::encode(b), v.randomness, "{name}: randomness");
+        let (p, h) = (bytes32(&v.public_secret), bytes32(&v.hidden_secret));
+        let mix = hex::decode(&v.mix).unwrap();
+        let ps = beacon::seed(StreamKind::Public, &p, &mix, &b);
+        let hs = beacon::seed(StreamKind::Hidden, &h, &mix, &b);
+        assert_eq!(hex::encode(ps), v.public_seed, "{name}: public seed");
+        assert_eq!(hex::encode(hs), v.hidden_seed, "{name}: hidden seed");
+        assert_ne!(hex::encode(ps), base.public_seed, "{name}: not the v1 seed");
+        assert_eq!(words(ps, 8), v.public_words, "{name}: public words");
+        assert_eq!(words(hs, 8), v.hidden_words, "{name}: hidden words");
+        let mut d = Dice::from_seeds(ps, hs);
+        let d6: Vec<u32> = (0..v.public_d6.len()).map(|_| d.d6("vector")).collect();
+        assert_eq!(d6, v.public_d6, "{name}: d6");
+        let mut d = Dice::from_seeds(ps, hs);
+        let mut deck: Vec<u32> = (0..v.hidden_shuffle.len() as u32).collect();
+        d.shuffle(StreamKind::Hidden, &mut deck, "vector");
+        assert_eq!(deck, v.hidden_shuffle, "{name}: hidden shuffle");
+    }
+}
+
+#[test]
+fn docs_carry_the_beacon_vectors() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/DICE.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let join = |xs: &[u32]| xs.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    for v in load_beacon() {
+        for text in [
+            v.signature.clone(),
+            v.randomness.clone(),
+            v.public_seed.clone(),
+            v.hidden_seed.clone(),
+            v.public_words.join(" "),
+            v.hidden_words.join(" "),
+            format!("| {} |", join(&v.public_d6)),
+            format!("| {} |", join(&v.hidden_shuffle)),
+        ] {
+            assert!(doc.contains(&text), "{}: docs/DICE.md lacks {text}", v.name);
+        }
+    }
+}

@@ -50,6 +50,11 @@ pub struct Config {
     /// commands are taken only when it is set.
     #[serde(default)]
     pub game_master_key: Option<PathBuf>,
+    /// A drand relay (`https://api.drand.sh`) from which the daemon fetches
+    /// the rounds of beacon games' steps; without it, rounds are put in
+    /// `DATA/beacon/CHAIN/` by the operator (`galloper beacon add`).
+    #[serde(default)]
+    pub beacon_relay: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -154,6 +154,12 @@ fn batch_with(
             }
         })?;
     }
+    if let Some(relay) = &cfg.beacon_relay {
+        // A relay that is down delays beacon steps; it stops nothing else.
+        if let Err(e) = super::beacon::fetch_due(server, relay, now().0, Duration::from_secs(10)) {
+            tracing::warn!(error = %format!("{e:#}"), "beacon rounds not fetched");
+        }
+    }
     // Deadlines before resolution: a step whose time is up resolves in this batch.
     for e in server.tick(now().0, &cfg.reports_dir())? {
         tracing::info!(event = %e, "game life");

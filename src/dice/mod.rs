@@ -11,8 +11,10 @@
 //! - [`stream`]: a seed's ChaCha20 word stream and the sampling rules.
 //! - [`Dice`]: what a ruleset rolls with; it keeps a log of every die.
 //! - [`check_stream`]: the audit, replaying a stream against a log.
+//! - [`beacon`]: protocol version 2, a drand round mixed into both seeds.
 
 mod audit;
+pub mod beacon;
 pub mod protocol;
 mod roller;
 pub mod stream;

@@ -23,6 +23,9 @@ pub struct GameFile {
     pub players: BTreeMap<String, String>,
     pub server_key: String,
     pub scenario_sha256: String,
+    /// The public randomness beacon of a game of protocol version 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<super::beacon::GameBeacon>,
 }
 
 /// `notice.yaml`: published when a step opens, before any order for it exists.
@@ -44,6 +47,9 @@ pub struct Notice {
     /// The salted commitment to the state the step starts from
     /// ([`state_commitment`]): it cannot be tested by guessing hands.
     pub state_before_commitment: String,
+    /// Protocol version 2: the beacon round the step's seeds will take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<super::beacon::NoticeBeacon>,
 }
 
 /// `orders.yaml`: the hash and signature of each side's orders.

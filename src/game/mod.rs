@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod archive;
 pub mod audit;
+pub mod beacon;
 pub mod command;
 pub mod folder;
 mod fresh;
@@ -14,6 +15,7 @@ pub mod schedule;
 mod states;
 pub mod store;
 
+use crate::dice::beacon::seed_of;
 use crate::dice::{Dice, StreamKind, protocol};
 use crate::envelope::{self, Problem};
 use crate::ruleset::{AnyRuleset, Due, LoadedState};
@@ -159,6 +161,9 @@ pub struct Server {
     key: sig::KeyPair,
     mail: Option<MailSettings>,
     states: states::States,
+    /// The latest time the server knows has passed (a tick's, a verified
+    /// beacon round's): a beacon game's new step takes its deadline from it.
+    clock: Option<i64>,
 }
 
 // A server may be moved to another thread (the mail fuzz target keeps one
@@ -243,6 +248,7 @@ impl Server {
             key,
             mail: None,
             states: states::States::default(),
+            clock: None,
         })
     }
 
@@ -269,6 +275,7 @@ impl Server {
             key: read_key(dir)?,
             mail: None,
             states: states::States::default(),
+            clock: None,
         })
     }
 
@@ -298,6 +305,19 @@ impl Server {
         id: &str,
         scenario: &str,
         players: &[PlayerSpec],
+    ) -> anyhow::Result<()> {
+        self.new_game_with(id, scenario, players, None, None)
+    }
+
+    /// Create a game with its schedule (YAML) and, for protocol version 2,
+    /// a public randomness beacon (which needs the schedule).
+    pub fn new_game_with(
+        &mut self,
+        id: &str,
+        scenario: &str,
+        players: &[PlayerSpec],
+        schedule: Option<&str>,
+        beacon: Option<beacon::BeaconStart>,
     ) -> anyhow::Result<()> {
         if !valid_game_id(id) {
             bail!("game ids are 1 to 40 lowercase letters, digits and dashes: {id:?} is not");
@@ -329,6 +349,7 @@ impl Server {
                 .with_context(|| format!("the address for {}", p.side))?;
         }
         let state = rules.start(scenario)?;
+        let game_beacon = self.settle_beacon(id, schedule, beacon.as_ref())?;
         let rows: Vec<PlayerRow> = players
             .iter()
             .map(|p| PlayerRow {
@@ -349,6 +370,7 @@ impl Server {
                 .collect(),
             server_key: self.key.public_line.clone(),
             scenario_sha256: sha256_hex(scenario.as_bytes()),
+            beacon: game_beacon,
         };
         let gf = crate::yaml::to_string(&gf)?;
         // The game's files first: the first notice names game.yaml, and a
@@ -372,6 +394,9 @@ impl Server {
             status: GameStatus::Active,
         };
         self.store.create_game(&game, &rows, &first)?;
+        if let (Some(y), None) = (schedule, &beacon) {
+            self.set_schedule(id, y)?;
+        }
         self.publish_open_notice(id)?;
         Ok(())
     }
@@ -399,6 +424,7 @@ impl Server {
             notice: String::new(),
             notice_sig: String::new(),
             result: None,
+            beacon: None,
         })
     }
 
@@ -438,6 +464,7 @@ impl Server {
                 &row.hidden_secret,
             )),
             state_before_commitment,
+            beacon: self.beacon_for_opening(game, due)?,
         };
         row.notice = crate::yaml::to_string(&notice)?;
         row.notice_sig = sig::sign(
@@ -743,7 +770,7 @@ impl Server {
         // No step resolves before its notice is in the archive (the
         // deadline watch comes here too, not only `process`).
         self.publish_open_notice(game)?;
-        let Some(open) = self.store.open_step(game)? else {
+        let Some(mut open) = self.store.open_step(game)? else {
             return Ok(None);
         };
         let before = self.states.load(rules, &open.state_before)?;
@@ -753,6 +780,10 @@ impl Server {
         }
         let orders = self.store.latest_orders(game, open.step)?;
         if !due.owed.iter().all(|o| orders.contains_key(&o.side)) {
+            return Ok(None);
+        }
+        // Protocol version 2: the seeds wait for the round the notice named.
+        if !self.beacon_ready(game, &mut open)? {
             return Ok(None);
         }
         let sides = rules.sides(&g.scenario)?;
@@ -931,6 +962,9 @@ impl Server {
             "state.commitment".into(),
             format!("{}\n", state_after_commitment(step, &res.state_after)).into_bytes(),
         );
+        if let Some(b) = beacon::step_archive_file(step)? {
+            files.insert(beacon::BEACON_FILE.into(), b);
+        }
         Ok(files)
     }
 
@@ -1134,9 +1168,10 @@ pub fn dice_inputs_for(
     let used: Vec<&OrdersRow> = sides.iter().filter_map(|s| orders.get(s)).collect();
     let hashes: Vec<[u8; 32]> = used.iter().map(|o| protocol::order_hash(&o.text)).collect();
     let mix = protocol::mix(&hashes);
+    let b = step.beacon.as_ref().map(|r| r.randomness());
     DiceInputs {
-        public_seed: protocol::seed(StreamKind::Public, &step.public_secret, &mix),
-        hidden_seed: protocol::seed(StreamKind::Hidden, &step.hidden_secret, &mix),
+        public_seed: seed_of(StreamKind::Public, &step.public_secret, &mix, b.as_ref()),
+        hidden_seed: seed_of(StreamKind::Hidden, &step.hidden_secret, &mix, b.as_ref()),
         mix,
         index: used
             .iter()

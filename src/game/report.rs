@@ -280,6 +280,7 @@ impl<'a> StepReading<'a> {
         for o in &inputs.index {
             audit.push(format!("orders of {}: sha256 {}", o.side, o.sha256));
         }
+        audit.extend(super::beacon::report_line(step));
         if *viewer == Viewer::Umpire {
             // The umpire may see what stays sealed from the players until the end.
             audit.push(format!(

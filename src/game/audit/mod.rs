@@ -19,6 +19,7 @@ use super::archive::{
     self, ArchivedDie, GameFile, HiddenReveal, Manifest, Notice, OrdersIndex, Reveal, sha256_hex,
 };
 use super::store::{OrdersRow, StepRow};
+use crate::dice::beacon::seed_of;
 use crate::dice::{DieRecord, StreamKind, check_stream, protocol};
 use crate::event::Event;
 use crate::rulesets;
@@ -181,6 +182,8 @@ struct PublicPart {
     index: OrdersIndex,
     dice: Vec<ArchivedDie>,
     state: String,
+    /// The verified beacon round of a step of protocol version 2.
+    beacon: Option<crate::dice::beacon::Round>,
 }
 
 /// Check the public files of one run of a step (the current one or a
@@ -189,6 +192,7 @@ struct PublicPart {
 /// against the stream, numbered among the public dice alone.
 fn public_part(
     sdir: &Path,
+    listed: &Manifest,
     game: &GameFile,
     step: u32,
     notice: &Notice,
@@ -217,7 +221,9 @@ fn public_part(
             "the mix is not the orders' hashes in side order",
         ));
     }
-    let seed = protocol::seed(StreamKind::Public, &p, &mix);
+    let beacon = super::beacon::audited_round(sdir, listed, game, notice, place)?;
+    let b = beacon.as_ref().map(|r| r.randomness());
+    let seed = seed_of(StreamKind::Public, &p, &mix, b.as_ref());
     if hex::encode(seed) != reveal.public_seed {
         return Err(fail(
             place,
@@ -246,6 +252,7 @@ fn public_part(
         index,
         dice,
         state,
+        beacon,
     })
 }
 
@@ -508,8 +515,9 @@ fn walk_chain(
                 } else {
                     format!("step {step}")
                 };
-                manifest(dir, folder, &game.server_key, named)?;
-                let public = public_part(&dir.join(folder), game, step, &notice, &splace)?;
+                let listed = manifest(dir, folder, &game.server_key, named)?;
+                let public =
+                    public_part(&dir.join(folder), &listed, game, step, &notice, &splace)?;
                 after.insert(step, public.state.clone());
                 v.public_dice += public.dice.len();
                 w.current.insert(
@@ -682,6 +690,7 @@ fn check_sealed(
             notice: String::new(),
             notice_sig: String::new(),
             result: None,
+            beacon: run.public.beacon.clone(),
         };
         let (res, _) = super::resolve_step(rules, sides, &row, &orders)
             .map_err(|e| fail(&splace, format!("replay failed: {e}")))?;
@@ -768,7 +777,8 @@ fn hidden_part(
             "the revealed hidden secret does not match its commitment",
         ));
     }
-    let seed = protocol::seed(StreamKind::Hidden, &h, &run.public.mix);
+    let b = run.public.beacon.as_ref().map(|r| r.randomness());
+    let seed = seed_of(StreamKind::Hidden, &h, &run.public.mix, b.as_ref());
     if hex::encode(seed) != hidden.hidden_seed {
         return Err(fail(
             splace,

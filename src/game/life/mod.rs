@@ -17,6 +17,8 @@ mod tick;
 mod warnings;
 mod zones;
 
+pub(crate) use warnings::life_mail;
+
 use super::Resolved;
 use super::Server;
 use super::schedule::{self, MissedPolicy, Schedule};
@@ -155,6 +157,7 @@ impl Server {
         let (open, _) = self
             .due(game)?
             .ok_or_else(|| anyhow!("game {game} is over: it has no deadline"))?;
+        crate::game::beacon::check_new_close(&open.notice, sched.closes_at(until))?;
         let opened = self
             .store
             .deadline(game, open.step)?

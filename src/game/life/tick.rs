@@ -27,6 +27,7 @@ impl Server {
     /// Paused games' clocks stand still; over games are left alone.
     pub fn tick(&mut self, now: i64, outbox: &Path) -> anyhow::Result<Vec<Life>> {
         let mut out = Vec::new();
+        self.see_time(now);
         for g in self.store.games()? {
             if g.status == GameStatus::Over {
                 continue;
@@ -134,7 +135,11 @@ impl Server {
                         end: a.end,
                     })
                     .collect();
-                let deadline = sched.moved_by_all(sched.deadline_after(now)?, &absences)?;
+                // A beacon step's deadline was fixed with its round, in its notice.
+                let deadline = match crate::game::beacon::notice_deadline(&open.notice) {
+                    Some(d) => d,
+                    None => sched.moved_by_all(sched.deadline_after(now)?, &absences)?,
+                };
                 let d = DeadlineRow {
                     step: open.step,
                     opened: now,

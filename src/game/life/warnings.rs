@@ -121,7 +121,7 @@ fn policy_words(p: MissedPolicy) -> &'static str {
 
 /// A short plain mail from the club (a warning, a notice to the game master).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn life_mail(
+pub(crate) fn life_mail(
     mail: &MailSettings,
     game: &str,
     step: u32,

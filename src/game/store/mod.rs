@@ -6,6 +6,7 @@
 //! gives that for free, where plain files would need a journal of our own.
 
 mod admin;
+mod beacon;
 mod life;
 mod recipient;
 mod runs;
@@ -97,6 +98,9 @@ pub struct StepRow {
     pub notice: String,
     pub notice_sig: String,
     pub result: Option<StepResult>,
+    /// The verified beacon round the step's seeds use (protocol version 2);
+    /// none in a game without a beacon, and until the round is fetched.
+    pub beacon: Option<crate::dice::beacon::Round>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -167,6 +171,7 @@ impl Store {
         conn.execute_batch(life::SCHEMA)?;
         conn.execute_batch(admin::SCHEMA)?;
         conn.execute_batch(runs::SCHEMA)?;
+        conn.execute_batch(beacon::SCHEMA)?;
         Ok(Store { conn })
     }
 
@@ -302,8 +307,10 @@ impl Store {
                 notice,
                 notice_sig: sig,
                 result,
+                beacon: None,
             });
         }
+        self.fill_beacon_rounds(game, &mut out)?;
         Ok(out)
     }
 

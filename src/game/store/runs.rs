@@ -107,6 +107,7 @@ impl Store {
                     state_before: before,
                     notice,
                     notice_sig,
+                    beacon: None,
                     result: Some(super::StepResult {
                         state_after: after,
                         events,

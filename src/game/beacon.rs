@@ -1,0 +1,636 @@
+//! A game's public randomness beacon, at the edge (protocol version 2,
+//! docs/DICE.md): where rounds come from, how a step names its round when it
+//! opens, the wait for the round before the step resolves, what the archive
+//! keeps of it and what the audit checks.
+//!
+//! Rounds come from a folder, `DATA/beacon/CHAIN/ROUND.json`, in the JSON a
+//! drand relay serves for `/public/ROUND`: a fetcher (a cron job with curl)
+//! or the operator (`galloper beacon add ROUND SIGNATURE`) drops them there.
+//! The server never trusts a file: each round is verified against the
+//! chain's built-in public key before it is used (`dice::beacon`).
+
+use super::Server;
+use super::archive::{GameFile, Manifest, Notice, sha256_hex};
+use super::audit::Failure;
+use super::schedule::Absence;
+use super::store::{Mark, StepRow};
+use crate::dice::beacon::{self, Chain, Round};
+use crate::ruleset::Due;
+use crate::side::SideId;
+use anyhow::{Context, anyhow, bail};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The archive's file of a step's round, listed in the step's manifest.
+pub const BEACON_FILE: &str = "beacon.yaml";
+
+/// The protocol version of a step whose seeds take a beacon round.
+pub const PROTOCOL: u32 = 2;
+
+/// A round file is a few hundred bytes; anything much larger is not one.
+const MAX_ROUND_FILE: u64 = 4096;
+
+/// `game.yaml`'s beacon: the chain every step of the game takes its round from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameBeacon {
+    pub chain: String,
+    pub chain_hash: String,
+}
+
+/// A notice's beacon: the round the step's seeds will take, fixed before
+/// any order for the step exists.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NoticeBeacon {
+    pub protocol: u32,
+    pub chain: String,
+    /// The step's deadline and the end of its grace (UTC, RFC 3339).
+    pub deadline: String,
+    pub orders_close: String,
+    /// The first round of the chain published strictly after `orders_close`.
+    pub round: u64,
+    pub round_time: String,
+}
+
+/// `step-NNNN/beacon.yaml`: the round as published, and what it gives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BeaconFile {
+    pub protocol: u32,
+    pub chain: String,
+    pub round: u64,
+    pub signature: String,
+    /// SHA-256 of the signature: the 32 bytes mixed into both seeds.
+    pub randomness: String,
+}
+
+/// A round as a drand relay serves it (`randomness` is ignored: it is
+/// derived from the signature).
+#[derive(Debug, Serialize, Deserialize)]
+struct RelayRound {
+    round: u64,
+    signature: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    randomness: Option<String>,
+}
+
+/// What `galloper new --beacon` asks for: the chain, and the time the game
+/// is created (its first step's deadline follows from it).
+#[derive(Clone, Copy, Debug)]
+pub struct BeaconStart {
+    pub chain: &'static Chain,
+    pub now: i64,
+}
+
+fn utc(secs: i64) -> String {
+    jiff::Timestamp::from_second(secs)
+        .map(|t| t.to_string())
+        .unwrap_or_else(|_| format!("{secs} (unix time)"))
+}
+
+fn parse_utc(text: &str) -> Option<i64> {
+    text.parse::<jiff::Timestamp>().ok().map(|t| t.as_second())
+}
+
+/// The beacon a step's notice names, if any. A notice that does not parse
+/// names none (the caller has refused it long before).
+pub fn notice_beacon(notice_yaml: &str) -> Option<NoticeBeacon> {
+    crate::yaml::from_str::<Notice>(notice_yaml).ok()?.beacon
+}
+
+/// The deadline a beacon step's notice fixed (unix seconds): the clock uses
+/// it, since the round was chosen from it.
+pub fn notice_deadline(notice_yaml: &str) -> Option<i64> {
+    parse_utc(&notice_beacon(notice_yaml)?.deadline)
+}
+
+/// Refuse to move a beacon step's close of orders to or past its round's
+/// time: orders taken once the round is public could be chosen knowing the
+/// dice.
+pub fn check_new_close(notice_yaml: &str, close: i64) -> anyhow::Result<()> {
+    let Some(b) = notice_beacon(notice_yaml) else {
+        return Ok(());
+    };
+    let round_time = parse_utc(&b.round_time).unwrap_or(i64::MIN);
+    if close >= round_time {
+        bail!(
+            "this step's dice take {} round {}, published at {}: orders must close before it, so the deadline (with its grace) can be moved to {} at the latest",
+            b.chain,
+            b.round,
+            b.round_time,
+            utc(round_time - 1)
+        );
+    }
+    Ok(())
+}
+
+/// The folder of round files of a chain.
+pub fn round_folder(data: &Path, chain: &Chain) -> PathBuf {
+    data.join("beacon").join(chain.name)
+}
+
+/// A round file's name in its folder.
+pub fn round_file(data: &Path, chain: &Chain, round: u64) -> PathBuf {
+    round_folder(data, chain).join(format!("{round}.json"))
+}
+
+/// Read a round from the folder: none when it is not there yet, an error
+/// saying what is wrong with a file that is there.
+pub fn read_round(data: &Path, chain: &Chain, round: u64) -> anyhow::Result<Option<Round>> {
+    let path = round_file(data, chain, round);
+    let meta = match std::fs::symlink_metadata(&path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    if !meta.is_file() || meta.len() > MAX_ROUND_FILE {
+        bail!(
+            "{} is not a round file (a plain file of at most {MAX_ROUND_FILE} bytes)",
+            path.display()
+        );
+    }
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    parse_round(&text, round, &path.display().to_string()).map(Some)
+}
+
+/// A round in the JSON a drand relay serves, which must be round `round`;
+/// `origin` names where it came from, for the message.
+fn parse_round(text: &str, round: u64, origin: &str) -> anyhow::Result<Round> {
+    if text.len() as u64 > MAX_ROUND_FILE {
+        bail!("{origin} is not a round: more than {MAX_ROUND_FILE} bytes");
+    }
+    let r: RelayRound = serde_json::from_str(text).with_context(|| {
+        format!("{origin} is not a drand round (JSON with `round` and `signature`)")
+    })?;
+    if r.round != round {
+        bail!("{origin} holds round {}, not {round}", r.round);
+    }
+    let signature = hex::decode(r.signature.trim())
+        .map_err(|_| anyhow!("{origin}: the signature is not hex"))?;
+    Ok(Round { round, signature })
+}
+
+/// Write a verified round to the folder, in the relay's JSON.
+fn write_round(data: &Path, chain: &Chain, r: &Round) -> anyhow::Result<PathBuf> {
+    let path = round_file(data, chain, r.round);
+    let body = serde_json::to_string(&RelayRound {
+        round: r.round,
+        signature: hex::encode(&r.signature),
+        randomness: Some(hex::encode(r.randomness())),
+    })?;
+    std::fs::create_dir_all(round_folder(data, chain))?;
+    super::archive::write_atomic(&path, format!("{body}\n").as_bytes())?;
+    Ok(path)
+}
+
+/// Verify a round and write it to the folder, as a fetcher would.
+pub fn add_round(
+    data: &Path,
+    chain: &Chain,
+    round: u64,
+    signature_hex: &str,
+) -> anyhow::Result<PathBuf> {
+    let signature = hex::decode(signature_hex.trim())
+        .map_err(|_| anyhow!("the signature must be hex, as drand's relays give it"))?;
+    let r = Round { round, signature };
+    chain
+        .verify(&r)
+        .with_context(|| format!("{} round {round} refused", chain.name))?;
+    write_round(data, chain, &r)
+}
+
+/// The archive's `beacon.yaml` of a step that used a round.
+pub fn archive_file(chain: &str, round: &Round) -> anyhow::Result<Vec<u8>> {
+    Ok(crate::yaml::to_string(&BeaconFile {
+        protocol: PROTOCOL,
+        chain: chain.into(),
+        round: round.round,
+        signature: hex::encode(&round.signature),
+        randomness: hex::encode(round.randomness()),
+    })?
+    .into_bytes())
+}
+
+/// The archive file of a step, when its seeds took a round.
+pub fn step_archive_file(step: &StepRow) -> anyhow::Result<Option<Vec<u8>>> {
+    match (&step.beacon, notice_beacon(&step.notice)) {
+        (Some(r), Some(b)) => Ok(Some(archive_file(&b.chain, r)?)),
+        _ => Ok(None),
+    }
+}
+
+/// The report's line on the round a step's seeds took, for a reader who
+/// recomputes them (version 2 seeds, docs/DICE.md).
+pub fn report_line(step: &StepRow) -> Option<String> {
+    let r = step.beacon.as_ref()?;
+    let b = notice_beacon(&step.notice)?;
+    Some(format!(
+        "beacon: {} round {}, randomness {} (protocol version 2: the seeds mix it in)",
+        b.chain,
+        r.round,
+        hex::encode(r.randomness())
+    ))
+}
+
+fn known_chain(name: &str) -> anyhow::Result<&'static Chain> {
+    beacon::chain(name).ok_or_else(|| {
+        anyhow!(
+            "unknown beacon {name:?}; known: {}",
+            beacon::CHAINS
+                .iter()
+                .map(|c| c.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+impl Server {
+    /// Just before a new game's first step opens: record a beacon game's
+    /// settings (its schedule, which a beacon needs, and its chain), or make
+    /// sure a game without one has no chain left from a creation that
+    /// failed half-way under the same id.
+    pub(super) fn settle_beacon(
+        &mut self,
+        id: &str,
+        schedule: Option<&str>,
+        start: Option<&BeaconStart>,
+    ) -> anyhow::Result<Option<GameBeacon>> {
+        match start {
+            Some(s) => self.prepare_beacon(id, schedule, s).map(Some),
+            None => {
+                self.store.forget_beacon_chain(id)?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn prepare_beacon(
+        &mut self,
+        id: &str,
+        schedule: Option<&str>,
+        start: &BeaconStart,
+    ) -> anyhow::Result<GameBeacon> {
+        let Some(yaml) = schedule else {
+            bail!(
+                "a beacon game needs a schedule (--schedule FILE): its steps' rounds are named from their deadlines, and without deadlines the server could choose when a step resolves"
+            );
+        };
+        super::schedule::Schedule::parse(yaml)?;
+        self.store.set_schedule(id, yaml)?;
+        self.store.set_beacon_chain(id, start.chain.name)?;
+        self.see_time(start.now);
+        Ok(GameBeacon {
+            chain: start.chain.name.into(),
+            chain_hash: start.chain.hash.into(),
+        })
+    }
+
+    /// The server knows that `t` has passed (a tick's time, a verified
+    /// round's time, the command line's clock): beacon steps opened from
+    /// now on take their deadlines from the latest such time.
+    pub fn see_time(&mut self, t: i64) {
+        self.clock = Some(self.clock.map_or(t, |c| c.max(t)));
+    }
+
+    /// The beacon block of a new step's notice: its deadline from the
+    /// schedule and the time the server knows, and the first round after its
+    /// orders close. None for a game without a beacon.
+    pub(super) fn beacon_for_opening(
+        &self,
+        game: &str,
+        due: &Due,
+    ) -> anyhow::Result<Option<NoticeBeacon>> {
+        let Some(name) = self.store.beacon_chain(game)? else {
+            return Ok(None);
+        };
+        let chain = known_chain(&name)?;
+        let sched = self.schedule(game)?.ok_or_else(|| {
+            anyhow!("game {game} names a beacon but has no schedule to set its deadlines")
+        })?;
+        let now = self.clock.ok_or_else(|| {
+            anyhow!("the server does not know the time, so it cannot name a beacon round for game {game}: run a tick (the daemon does) before resolving")
+        })?;
+        let owed: Vec<&SideId> = due.owed.iter().map(|o| &o.side).collect();
+        let absences: Vec<Absence> = self
+            .store
+            .absences(game, None)?
+            .into_iter()
+            .filter(|a| owed.contains(&&a.side))
+            .map(|a| Absence {
+                start: a.start,
+                end: a.end,
+            })
+            .collect();
+        let deadline = sched.moved_by_all(sched.deadline_after(now)?, &absences)?;
+        let close = sched.closes_at(deadline);
+        let round = chain.first_round_after(close);
+        Ok(Some(NoticeBeacon {
+            protocol: PROTOCOL,
+            chain: chain.name.into(),
+            deadline: utc(deadline),
+            orders_close: utc(close),
+            round,
+            round_time: utc(chain.round_time(round)),
+        }))
+    }
+
+    /// Whether the open step may resolve as far as the beacon goes: true for
+    /// a step without one, and for a step whose named round is there and
+    /// verifies (then `open.beacon` holds it). A missing round makes the
+    /// step wait; a round that fails verification stops it, tells the game
+    /// master, and changes nothing.
+    pub(super) fn beacon_ready(&mut self, game: &str, open: &mut StepRow) -> anyhow::Result<bool> {
+        let Some(named) = notice_beacon(&open.notice) else {
+            return Ok(true);
+        };
+        if open.beacon.as_ref().map(|r| r.round) == Some(named.round) {
+            return Ok(true);
+        }
+        let chain = known_chain(&named.chain)?;
+        let found = match read_round(&self.dir, chain, named.round) {
+            Ok(Some(r)) => r,
+            Ok(None) => {
+                tracing::info!(
+                    game,
+                    step = open.step,
+                    round = named.round,
+                    due = %named.round_time,
+                    file = %round_file(&self.dir, chain, named.round).display(),
+                    "step waits for its beacon round"
+                );
+                return Ok(false);
+            }
+            Err(e) => {
+                self.beacon_refused(game, open.step, &named, &format!("{e:#}"), "unreadable")?;
+                return Ok(false);
+            }
+        };
+        if let Err(e) = chain.verify(&found) {
+            let tag = hex::encode(&found.randomness()[..4]);
+            self.beacon_refused(game, open.step, &named, &e.to_string(), &tag)?;
+            return Ok(false);
+        }
+        self.store.record_beacon_round(game, open.step, &found)?;
+        self.see_time(chain.round_time(found.round));
+        open.beacon = Some(found);
+        Ok(true)
+    }
+
+    /// A round that cannot be used: log it, and tell the game master once
+    /// per step and bad file.
+    fn beacon_refused(
+        &mut self,
+        game: &str,
+        step: u32,
+        named: &NoticeBeacon,
+        why: &str,
+        tag: &str,
+    ) -> anyhow::Result<()> {
+        let text = format!(
+            "Game {game}, step {step}: the {} beacon round {} the step's dice need was refused: {why}. The step waits and nothing was changed. Put the round as the chain's relays publish it in {} (or run `galloper beacon add {} SIGNATURE`); if the chain's relays themselves serve this round, the beacon is not to be trusted and the game should stop.",
+            named.chain,
+            named.round,
+            round_folder(&self.dir, known_chain(&named.chain)?).display(),
+            named.round,
+        );
+        tracing::error!(game, step, round = named.round, "{text}");
+        let what = format!("beacon-refused-{}-{tag}", named.round);
+        let nobody = SideId::new("");
+        if self.store.marked(game, step, &nobody, &what)? {
+            return Ok(());
+        }
+        let now = self
+            .clock
+            .unwrap_or_else(|| parse_utc(&named.round_time).unwrap_or(0));
+        let mut mails = Vec::new();
+        if let Some(mail) = &self.mail
+            && let Some(gm) = &mail.game_master
+        {
+            mails.push(super::life::life_mail(
+                mail,
+                game,
+                step,
+                "gm",
+                &what,
+                "gm",
+                gm,
+                format!("[{game}] Step {step}: beacon round refused"),
+                format!("{text}\n"),
+                now,
+            )?);
+        }
+        let mark = Mark {
+            step,
+            side: nobody,
+            what,
+        };
+        self.store.record_marks(game, &[mark], &mails, now)?;
+        Ok(())
+    }
+
+    /// Fetch the rounds that open steps need and that are published by
+    /// `now`, with `fetch` (the edge: a relay over HTTP gives the body of
+    /// `/public/ROUND`, or none while it has no such round). A round that
+    /// verifies goes to the folder; one that does not is not written, and
+    /// stops its step as a bad file would (the game master is told). Returns
+    /// a line for the log per round fetched or refused.
+    pub fn fetch_beacon_rounds(
+        &mut self,
+        now: i64,
+        fetch: &mut dyn FnMut(&Chain, u64) -> anyhow::Result<Option<String>>,
+    ) -> anyhow::Result<Vec<String>> {
+        let mut lines = Vec::new();
+        for g in self.store.games()? {
+            if g.status != super::store::GameStatus::Active {
+                continue;
+            }
+            let Some(open) = self.store.open_step(&g.id)? else {
+                continue;
+            };
+            let Some(named) = notice_beacon(&open.notice) else {
+                continue;
+            };
+            let chain = known_chain(&named.chain)?;
+            if chain.round_time(named.round) > now
+                || round_file(&self.dir, chain, named.round).exists()
+            {
+                continue;
+            }
+            let body = match fetch(chain, named.round) {
+                Ok(Some(b)) => b,
+                Ok(None) => continue,
+                Err(e) => {
+                    lines.push(format!(
+                        "{} step {}: {} round {} not fetched: {e:#}",
+                        g.id, open.step, chain.name, named.round
+                    ));
+                    continue;
+                }
+            };
+            let origin = format!("the relay's {} round {}", chain.name, named.round);
+            let checked = parse_round(&body, named.round, &origin).and_then(|r| {
+                chain.verify(&r)?;
+                Ok(r)
+            });
+            match checked {
+                Ok(r) => {
+                    write_round(&self.dir, chain, &r)?;
+                    lines.push(format!(
+                        "{} step {}: {} round {} fetched and verified",
+                        g.id, open.step, chain.name, named.round
+                    ));
+                }
+                Err(e) => {
+                    let tag = format!("relay-{}", &sha256_hex(body.as_bytes())[..8]);
+                    self.beacon_refused(&g.id, open.step, &named, &format!("{e:#}"), &tag)?;
+                    lines.push(format!(
+                        "{} step {}: {} round {} from the relay refused: {e:#}",
+                        g.id, open.step, chain.name, named.round
+                    ));
+                }
+            }
+        }
+        Ok(lines)
+    }
+
+    /// What the open step of a beacon game waits for, for `status`.
+    pub fn beacon_wait(&self, game: &str) -> anyhow::Result<Option<String>> {
+        let Some(open) = self.store.open_step(game)? else {
+            return Ok(None);
+        };
+        let Some(b) = notice_beacon(&open.notice) else {
+            return Ok(None);
+        };
+        let chain = known_chain(&b.chain)?;
+        let there = round_file(&self.dir, chain, b.round).exists();
+        Ok(Some(format!(
+            "step {} takes {} round {} (published {}){}",
+            open.step,
+            b.chain,
+            b.round,
+            b.round_time,
+            if there {
+                ""
+            } else {
+                "; not in the round folder yet"
+            }
+        )))
+    }
+
+    /// `galloper beacon add`: verify a round and put it in the folder.
+    pub fn add_beacon_round(
+        &self,
+        chain: &str,
+        round: u64,
+        signature_hex: &str,
+    ) -> anyhow::Result<PathBuf> {
+        add_round(&self.dir, known_chain(chain)?, round, signature_hex)
+    }
+}
+
+fn fail(place: &str, what: impl Into<String>) -> Failure {
+    Failure {
+        place: place.into(),
+        what: what.into(),
+    }
+}
+
+/// The audit's part: the round a step's seeds took, checked. None for a
+/// step of protocol version 1 (and then the game must have no beacon).
+pub fn audited_round(
+    sdir: &Path,
+    manifest: &Manifest,
+    game: &GameFile,
+    notice: &Notice,
+    place: &str,
+) -> Result<Option<Round>, Failure> {
+    let (gb, nb) = match (&game.beacon, &notice.beacon) {
+        (None, None) => {
+            if manifest.files.contains_key(BEACON_FILE) {
+                return Err(fail(
+                    place,
+                    "a beacon round in a step whose notice names none",
+                ));
+            }
+            return Ok(None);
+        }
+        (Some(g), None) => {
+            return Err(fail(
+                place,
+                format!(
+                    "the game takes its dice from the {} beacon, but this step's notice names no round",
+                    g.chain
+                ),
+            ));
+        }
+        (None, Some(_)) => {
+            return Err(fail(
+                place,
+                "the notice names a beacon round, but game.yaml names no beacon",
+            ));
+        }
+        (Some(g), Some(n)) => (g, n),
+    };
+    let chain = beacon::chain(&gb.chain)
+        .ok_or_else(|| fail("game.yaml", format!("unknown beacon {:?}", gb.chain)))?;
+    if gb.chain_hash != chain.hash {
+        return Err(fail(
+            "game.yaml",
+            format!(
+                "the {} chain hash is {}, not {}",
+                chain.name, chain.hash, gb.chain_hash
+            ),
+        ));
+    }
+    if nb.chain != chain.name || nb.protocol != PROTOCOL {
+        return Err(fail(
+            place,
+            "the notice names another beacon or protocol than game.yaml",
+        ));
+    }
+    let close = parse_utc(&nb.orders_close)
+        .ok_or_else(|| fail(place, "the notice's orders_close is not a time"))?;
+    if nb.round != chain.first_round_after(close)
+        || nb.round_time != utc(chain.round_time(nb.round))
+    {
+        return Err(fail(
+            place,
+            format!(
+                "round {} is not the first {} round after the close of orders ({})",
+                nb.round, chain.name, nb.orders_close
+            ),
+        ));
+    }
+    if !manifest.files.contains_key(BEACON_FILE) {
+        return Err(fail(place, "the step's manifest lists no beacon.yaml"));
+    }
+    let path = sdir.join(BEACON_FILE);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| fail(place, format!("cannot read beacon.yaml: {e}")))?;
+    let file: BeaconFile = crate::yaml::from_str(&text)
+        .map_err(|e| fail(place, format!("beacon.yaml does not parse: {e}")))?;
+    if file.protocol != PROTOCOL || file.chain != chain.name || file.round != nb.round {
+        return Err(fail(
+            place,
+            format!(
+                "beacon.yaml holds {} round {}, the notice named {} round {}",
+                file.chain, file.round, nb.chain, nb.round
+            ),
+        ));
+    }
+    let round = Round {
+        round: file.round,
+        signature: hex::decode(&file.signature)
+            .map_err(|_| fail(place, "beacon.yaml: the signature is not hex"))?,
+    };
+    let randomness = chain
+        .verify(&round)
+        .map_err(|e| fail(place, format!("{} round {}: {e}", chain.name, round.round)))?;
+    if hex::encode(randomness) != file.randomness {
+        return Err(fail(
+            place,
+            "beacon.yaml: the randomness is not the SHA-256 of the signature",
+        ));
+    }
+    Ok(Some(round))
+}
