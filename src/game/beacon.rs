@@ -292,6 +292,25 @@ impl Server {
         self.clock = Some(self.clock.map_or(t, |c| c.max(t)));
     }
 
+    /// The round the notice of the `run`-th opening of `step` names: named
+    /// once from the clock, then the same on every retry.
+    pub(super) fn named_beacon(
+        &self,
+        game: &str,
+        step: u32,
+        run: u32,
+        due: &Due,
+    ) -> anyhow::Result<Option<NoticeBeacon>> {
+        if self.store.beacon_chain(game)?.is_none() {
+            return Ok(None);
+        }
+        let named = self.store.named_round(game, step, run, || {
+            let b = self.beacon_for_opening(game, due)?;
+            Ok(crate::yaml::to_string(&b)?)
+        })?;
+        Ok(crate::yaml::from_str(&named)?)
+    }
+
     /// The beacon block of a new step's notice: its deadline from the
     /// schedule and the time the server knows, and the first round after its
     /// orders close. None for a game without a beacon.

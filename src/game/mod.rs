@@ -464,7 +464,7 @@ impl Server {
                 &row.hidden_secret,
             )),
             state_before_commitment,
-            beacon: self.beacon_for_opening(game, due)?,
+            beacon: self.named_beacon(game, step, run, due)?,
         };
         row.notice = crate::yaml::to_string(&notice)?;
         row.notice_sig = sig::sign(

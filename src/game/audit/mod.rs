@@ -593,8 +593,12 @@ fn walk_chain(
             && let Some(r) = w.current.get(&w.last_resolved)
             && r.dir.iter().count() == 1
         {
+            let beacon = match &r.public.beacon {
+                Some(b) => format!("; beacon round {} verified and mixed in", b.round),
+                None => String::new(),
+            };
             v.lines.push(format!(
-                "step {}: signatures, commitment, seed and {} public dice check",
+                "step {}: signatures, commitment, seed and {} public dice check{beacon}",
                 r.step,
                 r.public.dice.len()
             ));

@@ -10,9 +10,44 @@ pub(super) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS beacon_games (game TEXT PRIMARY KEY, chain TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS beacon_rounds (game TEXT NOT NULL, step INTEGER NOT NULL, round INTEGER NOT NULL,
   signature BLOB NOT NULL, PRIMARY KEY (game, step));
+CREATE TABLE IF NOT EXISTS beacon_named (game TEXT NOT NULL, step INTEGER NOT NULL, run INTEGER NOT NULL,
+  named TEXT NOT NULL, PRIMARY KEY (game, step, run));
 ";
 
 impl Store {
+    /// The round named (as YAML) in the notice of the `run`-th opening of
+    /// `step`: the first one `name()` gave, kept, so that a retried notice
+    /// names the same round even though the clock moved (a notice once
+    /// written is never drawn again).
+    pub fn named_round(
+        &self,
+        game: &str,
+        step: u32,
+        run: u32,
+        name: impl FnOnce() -> anyhow::Result<String>,
+    ) -> anyhow::Result<String> {
+        let found: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT named FROM beacon_named WHERE game = ?1 AND step = ?2 AND run = ?3",
+                params![game, step, run],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(StoreError::from)?;
+        if let Some(named) = found {
+            return Ok(named);
+        }
+        let named = name()?;
+        self.conn
+            .execute(
+                "INSERT INTO beacon_named (game, step, run, named) VALUES (?1, ?2, ?3, ?4)",
+                params![game, step, run, named],
+            )
+            .map_err(StoreError::from)?;
+        Ok(named)
+    }
+
     /// Record that `game` names rounds of `chain` (before the game's first
     /// step is stored, so that no step of it opens without a round).
     pub fn set_beacon_chain(&mut self, game: &str, chain: &str) -> Result<()> {
