@@ -500,6 +500,20 @@ impl Server {
             return Ok(());
         };
         let root = self.archive_dir(game);
+        // A rollback whose archive was written but whose commit never
+        // landed did not happen: nobody was told, and its folder goes.
+        if open.step > 1 {
+            let last = open.step - 1;
+            let stale = archive::rollback_dir(&root, last, self.store.undone_runs(game, last)? + 1);
+            if stale.exists() {
+                tracing::warn!(
+                    game,
+                    step = last,
+                    "removing the folder of a rollback that was never committed"
+                );
+                std::fs::remove_dir_all(&stale)?;
+            }
+        }
         let dir = archive::step_dir(&root, open.step);
         match std::fs::read(dir.join("notice.yaml")) {
             Ok(b) if b == open.notice.as_bytes() && dir.join("notice.yaml.sig").exists() => {

@@ -49,7 +49,9 @@ impl Store {
         if let Some((p, h)) = found {
             return Ok((secret(p)?, secret(h)?));
         }
-        let (p, h) = draw()?;
+        let (p, h) = draw().map_err(|e| {
+            anyhow::anyhow!("the operating system gave no randomness for a step's secrets: {e}")
+        })?;
         self.conn
             .execute(
                 "INSERT INTO drawn (game, step, run, public_secret, hidden_secret) VALUES (?1, ?2, ?3, ?4, ?5)",
