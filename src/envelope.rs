@@ -360,11 +360,24 @@ mod tests {
         let (game, side) = head("o.yaml", GOOD.as_bytes()).unwrap();
         assert_eq!((game.as_str(), side.as_str()), ("g1", "french"));
         let quoted = GOOD.replace("side: french", "side: 'french' # me");
-        assert_eq!(head("o.yaml", quoted.as_bytes()).unwrap().1.as_str(), "french");
+        assert_eq!(
+            head("o.yaml", quoted.as_bytes()).unwrap().1.as_str(),
+            "french"
+        );
         let flow = "{galloper: 1, game: g1, step: 2, side: french}\n";
-        assert!(head("o.yaml", flow.as_bytes()).unwrap_err().message.contains("`side:` line"));
+        assert!(
+            head("o.yaml", flow.as_bytes())
+                .unwrap_err()
+                .message
+                .contains("`side:` line")
+        );
         let deep = format!("game: g1\nside: french\norders: {}", "[".repeat(1000));
-        assert!(head("o.yaml", deep.as_bytes()).unwrap_err().message.contains("deep"));
+        assert!(
+            head("o.yaml", deep.as_bytes())
+                .unwrap_err()
+                .message
+                .contains("deep")
+        );
     }
 
     #[test]

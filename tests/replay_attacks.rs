@@ -338,11 +338,24 @@ fn sign_fills_in_the_notice_from_the_notice_file_or_the_data_folder_and_checks_i
     let o = galloper(&nowhere, &["sign", &f, "--key", &k]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("names no notice") && err.contains("--notice"), "{err}");
+    assert!(
+        err.contains("names no notice") && err.contains("--notice"),
+        "{err}"
+    );
     assert!(!nowhere.exists(), "signing never creates a data folder");
     // With the step's notice from the archive.
     let notice = data.join("archive/g1/step-0001/notice.yaml");
-    let o = galloper(&nowhere, &["sign", &f, "--key", &k, "--notice", &notice.to_string_lossy()]);
+    let o = galloper(
+        &nowhere,
+        &[
+            "sign",
+            &f,
+            "--key",
+            &k,
+            "--notice",
+            &notice.to_string_lossy(),
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let signed = std::fs::read_to_string(&file).unwrap();
     assert_eq!(envelope::field(&signed, "notice"), Some(expected.as_str()));
@@ -355,11 +368,27 @@ fn sign_fills_in_the_notice_from_the_notice_file_or_the_data_folder_and_checks_i
     assert_eq!(envelope::field(&signed, "notice"), Some(expected.as_str()));
     let sig_text = std::fs::read_to_string(d.join("orders.yaml.sig")).unwrap();
     let mut server = Server::open(&data).unwrap();
-    server.submit("orders.yaml", signed.as_bytes(), &sig_text).unwrap();
+    server
+        .submit("orders.yaml", signed.as_bytes(), &sig_text)
+        .unwrap();
     drop(server);
     // A notice line that disagrees with the notice given is not signed.
-    std::fs::write(&file, envelope::with_field(&bare, "notice", &"0".repeat(64))).unwrap();
-    let o = galloper(&nowhere, &["sign", &f, "--key", &k, "--notice", &notice.to_string_lossy()]);
+    std::fs::write(
+        &file,
+        envelope::with_field(&bare, "notice", &"0".repeat(64)),
+    )
+    .unwrap();
+    let o = galloper(
+        &nowhere,
+        &[
+            "sign",
+            &f,
+            "--key",
+            &k,
+            "--notice",
+            &notice.to_string_lossy(),
+        ],
+    );
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains(&format!("put `notice: {expected}`")), "{err}");
