@@ -356,6 +356,31 @@ mod tests {
     }
 
     #[test]
+    fn the_head_names_game_and_side_without_the_parser() {
+        let (game, side) = head("o.yaml", GOOD.as_bytes()).unwrap();
+        assert_eq!((game.as_str(), side.as_str()), ("g1", "french"));
+        let quoted = GOOD.replace("side: french", "side: 'french' # me");
+        assert_eq!(
+            head("o.yaml", quoted.as_bytes()).unwrap().1.as_str(),
+            "french"
+        );
+        let flow = "{galloper: 1, game: g1, step: 2, side: french}\n";
+        assert!(
+            head("o.yaml", flow.as_bytes())
+                .unwrap_err()
+                .message
+                .contains("`side:` line")
+        );
+        let deep = format!("game: g1\nside: french\norders: {}", "[".repeat(1000));
+        assert!(
+            head("o.yaml", deep.as_bytes())
+                .unwrap_err()
+                .message
+                .contains("deep")
+        );
+    }
+
+    #[test]
     fn entropy_must_be_sixteen_bytes_of_hex() {
         let short = GOOD.replace("00112233445566778899aabbccddeeff", "0011");
         let p = parse("o.yaml", short.as_bytes()).unwrap_err();

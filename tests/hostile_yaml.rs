@@ -89,6 +89,12 @@ fn nesting_bombs_are_refused_in_well_under_100_ms_of_cpu() {
     let big = format!("{head}{}", "[".repeat(500 * 1024 - head.len()));
     let strings = format!("{head}{}", "[ \"]\", ".repeat(500 * 1024 / 7));
     let command = format!("galloper: 1\ngame: g1\ncommand:\n{}", "{".repeat(60_000));
+    // Flat and well formed, 500 KB: no nesting to refuse, but the
+    // signature is checked before the file is parsed.
+    let mut flat = format!("{head}  units:\n");
+    while flat.len() < 500 * 1024 {
+        flat.push_str("    - {unit: a1, at: {x: 1.5, y: 2.5}, facing: 90}\n");
+    }
     let cases: Vec<(&str, Vec<u8>)> = vec![
         (
             "[ x 100,000 attached",
@@ -132,14 +138,24 @@ fn nesting_bombs_are_refused_in_well_under_100_ms_of_cpu() {
                 ],
             ),
         ),
+        (
+            "a flat 500 KB with a forged signature",
+            message(
+                "f@h",
+                "Orders.",
+                &[("o.yaml", flat.as_bytes()), ("o.yaml.sig", SIG.as_bytes())],
+            ),
+        ),
     ];
     for (name, raw) in cases {
         let (outcome, detail, cpu) = timed(&mut server, &cfg, &raw);
         assert_eq!(outcome, "refused", "{name}: {detail}");
-        assert!(
-            detail.contains("nests lists and maps more than 64 deep"),
-            "{name}: {detail}"
-        );
+        let why = if name.starts_with("a flat") {
+            "signature refused"
+        } else {
+            "nests lists and maps more than 64 deep"
+        };
+        assert!(detail.contains(why), "{name}: {detail}");
         assert!(cpu < Duration::from_millis(100), "{name}: {cpu:?} of CPU");
         eprintln!("{name}: {cpu:?} of CPU");
     }

@@ -301,3 +301,95 @@ fn orders_accepted_from_another_address_are_told_to_the_registered_one() {
         .count();
     assert_eq!(copies, 1);
 }
+
+fn galloper(data: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_galloper"))
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .output()
+        .expect("galloper runs")
+}
+
+#[test]
+fn sign_fills_in_the_notice_from_the_notice_file_or_the_data_folder_and_checks_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let keys = keys();
+    let data = d.join("data");
+    let mut server = Server::open(&data).unwrap();
+    server.new_game("g1", SCENARIO, &players(&keys)).unwrap();
+    let template = galloper::cli::template(&server, "g1", &SideId::new("french")).unwrap();
+    drop(server);
+    let expected = envelope::field(&template, "notice").unwrap().to_string();
+    let bare: String = template
+        .lines()
+        .filter(|l| !l.starts_with("notice:") && !l.starts_with("revision:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let key = d.join("french_key");
+    std::fs::write(&key, &keys[0].1.private_openssh).unwrap();
+    let file = d.join("orders.yaml");
+    let k = key.to_string_lossy().to_string();
+    let f = file.to_string_lossy().to_string();
+    // Far from the server's data, with no notice: refused, saying what to do.
+    std::fs::write(&file, &bare).unwrap();
+    let nowhere = d.join("nowhere");
+    let o = galloper(&nowhere, &["sign", &f, "--key", &k]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("names no notice") && err.contains("--notice"),
+        "{err}"
+    );
+    assert!(!nowhere.exists(), "signing never creates a data folder");
+    // With the step's notice from the archive.
+    let notice = data.join("archive/g1/step-0001/notice.yaml");
+    let o = galloper(
+        &nowhere,
+        &[
+            "sign",
+            &f,
+            "--key",
+            &k,
+            "--notice",
+            &notice.to_string_lossy(),
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let signed = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(envelope::field(&signed, "notice"), Some(expected.as_str()));
+    assert_eq!(envelope::field(&signed, "revision"), Some("1"));
+    // From the data folder that holds the game.
+    std::fs::write(&file, &bare).unwrap();
+    let o = galloper(&data, &["sign", &f, "--key", &k]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let signed = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(envelope::field(&signed, "notice"), Some(expected.as_str()));
+    let sig_text = std::fs::read_to_string(d.join("orders.yaml.sig")).unwrap();
+    let mut server = Server::open(&data).unwrap();
+    server
+        .submit("orders.yaml", signed.as_bytes(), &sig_text)
+        .unwrap();
+    drop(server);
+    // A notice line that disagrees with the notice given is not signed.
+    std::fs::write(
+        &file,
+        envelope::with_field(&bare, "notice", &"0".repeat(64)),
+    )
+    .unwrap();
+    let o = galloper(
+        &nowhere,
+        &[
+            "sign",
+            &f,
+            "--key",
+            &k,
+            "--notice",
+            &notice.to_string_lossy(),
+        ],
+    );
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("put `notice: {expected}`")), "{err}");
+}

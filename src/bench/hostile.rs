@@ -161,8 +161,8 @@ pub fn messages(game: &str, limit: usize) -> Vec<(String, Vec<u8>)> {
         mail_with("pasted", &[], &body)
     };
     out.push(("orders pasted in the body, nesting `[`".into(), pasted));
-    // As many attachments as fit, three orders files with signatures.
-    let third = room(limit, 6);
+    // Three orders files with signatures, as large as the limit allows.
+    let third = room(limit, 3);
     let mut parts = Vec::new();
     for i in 0..3 {
         parts.push((format!("o{i}.yaml"), fill(&head, "[", third)));

@@ -92,14 +92,14 @@ impl Server {
             .filter(|o| o.game == open.game && o.step == open.step && &o.side == side)
             .map(Earlier::of)
             .collect();
-        let stored = self
-            .store
-            .side_orders(&open.game, open.step, side)
-            .map_err(|e| Refusal::Server(e.to_string()))?;
-        let latest = earlier
-            .first()
-            .map(|e| e.sha256.clone())
-            .or_else(|| stored.first().map(|(_, sha)| sha.clone()));
+        let err = |e: super::store::StoreError| Refusal::Server(e.to_string());
+        let latest = match earlier.first() {
+            Some(e) => Some(e.sha256.clone()),
+            None => self
+                .store
+                .latest_sha256(&open.game, open.step, side)
+                .map_err(err)?,
+        };
         if latest.as_deref() == Some(sha256) {
             return Err(Refusal::AlreadyAccepted {
                 game: open.game.clone(),
@@ -108,7 +108,11 @@ impl Server {
                 sha256: sha256.into(),
             });
         }
-        if pending.iter().any(|o| o.sha256 == sha256) || stored.iter().any(|(_, sha)| sha == sha256)
+        if pending.iter().any(|o| o.sha256 == sha256)
+            || self
+                .store
+                .accepted_before(&open.game, open.step, side, sha256)
+                .map_err(err)?
         {
             return Err(Refusal::Superseded(at(
                 file,
@@ -121,7 +125,7 @@ impl Server {
                 ),
             )));
         }
-        let high = self.highest(open, side, &earlier, &stored)?;
+        let high = self.highest(open, side, &earlier)?;
         let next = high.as_ref().map_or(1, |(r, _)| r.saturating_add(1));
         match (env.revision, &high) {
             (None, _) => Err(Refusal::Superseded(at(
@@ -158,9 +162,8 @@ impl Server {
             .store
             .open_step(game)?
             .ok_or_else(|| anyhow::anyhow!("game {game} has no open step"))?;
-        let stored = self.store.side_orders(game, open.step, side)?;
         let high = self
-            .highest(&open, side, &[], &stored)
+            .highest(&open, side, &[])
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(high.map_or(1, |(r, _)| r.saturating_add(1)))
     }
@@ -174,7 +177,6 @@ impl Server {
         open: &StepRow,
         side: &SideId,
         earlier: &[Earlier],
-        stored: &[(i64, String)],
     ) -> Result<Option<(u32, String)>, Refusal> {
         let expected = envelope::notice_sha256(&open.notice);
         let of = |e: &Earlier| match (&e.notice, e.revision) {
@@ -184,10 +186,14 @@ impl Server {
         if let Some(h) = earlier.iter().find_map(of) {
             return Ok(Some(h));
         }
-        for (seq, _) in stored {
+        let stored = self
+            .store
+            .side_orders(&open.game, open.step, side)
+            .map_err(|e| Refusal::Server(e.to_string()))?;
+        for seq in stored {
             let row = self
                 .store
-                .orders_by_seq(*seq)
+                .orders_by_seq(seq)
                 .map_err(|e| Refusal::Server(e.to_string()))?;
             if let Some(row) = row.filter(|r| &r.side == side)
                 && let Some(h) = of(&Earlier::of(&row))

@@ -340,16 +340,33 @@ impl Store {
         latest_sha256(&self.conn, game, step, side)
     }
 
-    /// The receipt number and sha256 of every file accepted for one side
-    /// at a step, newest first.
-    pub fn side_orders(&self, game: &str, step: u32, side: &SideId) -> Result<Vec<(i64, String)>> {
+    /// The receipt numbers of the files accepted for one side at a step,
+    /// newest first.
+    pub fn side_orders(&self, game: &str, step: u32, side: &SideId) -> Result<Vec<i64>> {
         let mut st = self.conn.prepare(
-            "SELECT seq, sha256 FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 ORDER BY seq DESC",
+            "SELECT seq FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 ORDER BY seq DESC",
         )?;
-        let rows = st.query_map(params![game, step, side.as_str()], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+        let rows = st.query_map(params![game, step, side.as_str()], |r| r.get(0))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Whether a file with this sha256 was accepted for the side at the step.
+    pub fn accepted_before(
+        &self,
+        game: &str,
+        step: u32,
+        side: &SideId,
+        sha256: &str,
+    ) -> Result<bool> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 AND sha256 = ?4 LIMIT 1",
+                params![game, step, side.as_str(), sha256],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
     }
 
     /// One accepted file by its receipt number.
