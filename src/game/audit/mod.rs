@@ -515,8 +515,7 @@ fn walk_chain(
                     format!("step {step}")
                 };
                 let listed = manifest(dir, folder, &game.server_key, named)?;
-                let public =
-                    public_part(&dir.join(folder), &listed, game, step, &notice, &splace)?;
+                let public = public_part(&dir.join(folder), &listed, game, step, &notice, &splace)?;
                 after.insert(step, public.state.clone());
                 v.public_dice += public.dice.len();
                 w.current.insert(
