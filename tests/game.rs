@@ -421,3 +421,60 @@ fn keys_on_record_show_in_every_report_from_the_first() {
         .unwrap();
     assert!(view.keys.iter().any(|k| k == &format!("french: {mallory}")));
 }
+
+/// The orders template a report carries names the next step's notice as
+/// published (that notice is written after the report is made, since it
+/// names the step's manifest), so a player who fills in the template from
+/// his report and signs it with ssh-keygen is accepted.
+#[test]
+fn the_template_in_a_report_names_the_next_notice_and_is_accepted() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = tmp.path();
+    let (fkey, fpub) = ssh_keygen(d, "french");
+    let (akey, apub) = ssh_keygen(d, "austrians");
+    let mut server = Server::open(&d.join("data")).expect("server");
+    let players = vec![
+        PlayerSpec {
+            side: SideId::new("french"),
+            email: "f@x.example".into(),
+            public_key: fpub,
+        },
+        PlayerSpec {
+            side: SideId::new("austrians"),
+            email: "a@x.example".into(),
+            public_key: apub,
+        },
+    ];
+    server.new_game("g1", SCENARIO, &players).expect("new game");
+    for (side, key) in [("french", &fkey), ("austrians", &akey)] {
+        let file = deployment(&server, d, side);
+        let signature = ssh_sign(key, &file);
+        server
+            .submit(
+                &format!("deploy-{side}.yaml"),
+                &std::fs::read(&file).unwrap(),
+                &signature,
+            )
+            .expect("accepted");
+    }
+    assert_eq!(server.process(&d.join("outbox")).expect("process").len(), 1);
+    let notice = std::fs::read(server.archive_dir("g1").join("step-0002/notice.yaml")).unwrap();
+    let hash = galloper::game::archive::sha256_hex(&notice);
+    let (open, due) = server.due("g1").unwrap().unwrap();
+    assert_eq!(open.step, 2);
+    let side = due.owed[0].side.to_string();
+    let key = if side == "french" { &fkey } else { &akey };
+    let dir = d.join("outbox/g1/step-0001").join(&side);
+    let template = std::fs::read_to_string(dir.join("orders-template.yaml")).unwrap();
+    assert!(template.contains(&format!("notice: {hash}")), "{template}");
+    for page in ["report.txt", "report.html"] {
+        let text = std::fs::read_to_string(dir.join(page)).unwrap();
+        assert!(!text.contains("not-yet-written"), "{page}: {text}");
+    }
+    let file = d.join("next.yaml");
+    std::fs::write(&file, envelope::with_entropy(&template, &"cd".repeat(32))).unwrap();
+    let signature = ssh_sign(key, &file);
+    server
+        .submit("next.yaml", &std::fs::read(&file).unwrap(), &signature)
+        .expect("the report's template, signed, is accepted");
+}

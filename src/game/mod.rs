@@ -865,6 +865,28 @@ impl Server {
         let archive_png = pngs
             .remove(&archive_key)
             .ok_or_else(|| anyhow!("the archive's map was not rasterised"))?;
+        drop(reading);
+        let over = next.is_none();
+        let mut rendered = rendered;
+        let mut files = files;
+        // The next notice names this step's manifest, which holds the map:
+        // it is written once the map is in, and the reports made meanwhile
+        // get its hash (their orders template's `notice:`) only then.
+        let next = (|| -> anyhow::Result<Option<StepRow>> {
+            staging.stage("map.png", &archive_png)?;
+            files.insert("map.png".into(), archive_png);
+            let manifest = staging.manifest()?;
+            Ok(match next {
+                Some((mut n, run)) => {
+                    let commitment = state_after_commitment(&open, &state_after);
+                    let follows = sha256_hex(manifest.as_bytes());
+                    self.write_notice(&mut n, run, follows, &after_due, commitment)?;
+                    report::fill_next_notice(&mut rendered, &envelope::notice_sha256(&n.notice));
+                    Some(n)
+                }
+                None => None,
+            })
+        })()?;
         // The reports folders can be made again from the store, so they are
         // written beside the archive's last files and the store's commit
         // rather than after them: nothing reads them back.
@@ -873,36 +895,15 @@ impl Server {
         // Whatever fails below, the reports' thread is waited for, so that
         // no folder is still being written (and no temporary file left)
         // when the failure is reported and the next game goes on.
-        drop(reading);
-        let over = next.is_none();
         let finished = (|| -> anyhow::Result<()> {
-            staging.stage("map.png", &archive_png)?;
-            let mut files = files;
-            files.insert("map.png".into(), archive_png);
             let mut mails = match &self.mail {
-                Some(m) => report::mails(
-                    self,
-                    m,
-                    &g,
-                    &open,
-                    next.as_ref().map(|(n, _)| n),
-                    &rendered,
-                    &files,
-                )?,
+                Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered, &files)?,
                 None => Vec::new(),
             };
             admin::rerun_ids(&self.archive_dir(game), open.step, &mut mails);
-            let manifest = staging.manifest()?;
-            let next = match next {
-                Some((mut n, run)) => {
-                    let commitment = state_after_commitment(&open, &state_after);
-                    let follows = sha256_hex(manifest.as_bytes());
-                    self.write_notice(&mut n, run, follows, &after_due, commitment)?;
-                    self.publish_notice(&n)?;
-                    Some(n)
-                }
-                None => None,
-            };
+            if let Some(n) = &next {
+                self.publish_notice(n)?;
+            }
             staging.finish_signed(&self.key.private_openssh)?;
             self.store
                 .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;

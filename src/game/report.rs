@@ -156,20 +156,12 @@ impl<'a> StepReading<'a> {
         next: Option<&'a StepRow>,
     ) -> anyhow::Result<StepReading<'a>> {
         let next = match next {
-            Some(n) if n.state_before == res.state_after => Some((
-                n.step,
-                after.due(),
-                None,
-                envelope::notice_sha256(&n.notice),
-            )),
+            Some(n) if n.state_before == res.state_after => {
+                Some((n.step, after.due(), None, next_notice_hash(n)))
+            }
             Some(n) => {
                 let state = rules.load(&n.state_before)?;
-                Some((
-                    n.step,
-                    state.due(),
-                    Some(state),
-                    envelope::notice_sha256(&n.notice),
-                ))
+                Some((n.step, state.due(), Some(state), next_notice_hash(n)))
             }
             None => None,
         };
@@ -300,6 +292,32 @@ impl<'a> StepReading<'a> {
 }
 
 /// A reader's report, rendered once for the reports folder and the mail.
+/// What a report says for the next step's notice hash while that notice is
+/// not yet written: it names this step's manifest, which holds the map, so
+/// the reports are made first and [`fill_next_notice`] puts the hash in.
+pub const NEXT_NOTICE_PENDING: &str = "next-notice-sha256-not-yet-written";
+
+/// The hash an orders template for the next step names.
+fn next_notice_hash(next: &StepRow) -> String {
+    if next.notice.is_empty() {
+        NEXT_NOTICE_PENDING.to_string()
+    } else {
+        envelope::notice_sha256(&next.notice)
+    }
+}
+
+/// Put the next step's notice hash, now written, in every report's orders
+/// template (as a file, in the HTML and in the text).
+pub fn fill_next_notice(rendered: &mut ByReader, hash: &str) {
+    for r in rendered.values_mut() {
+        if let Some(t) = &mut r.view.orders_template {
+            *t = t.replace(NEXT_NOTICE_PENDING, hash);
+        }
+        r.html = r.html.replace(NEXT_NOTICE_PENDING, hash);
+        r.text = r.text.replace(NEXT_NOTICE_PENDING, hash);
+    }
+}
+
 pub struct Rendered {
     pub view: ReportView,
     pub html: String,
