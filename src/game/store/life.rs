@@ -314,18 +314,7 @@ impl Store {
                  WHERE game = ?1 AND side = ?2 AND step < ?3 AND seq NOT IN (SELECT seq FROM applied_orders)
                  ORDER BY seq DESC LIMIT 1",
                 params![game, side.as_str(), step],
-                |r| {
-                    Ok(OrdersRow {
-                        seq: r.get(0)?,
-                        game: r.get(1)?,
-                        step: r.get(2)?,
-                        side: SideId(r.get(3)?),
-                        file_name: r.get(4)?,
-                        text: r.get(5)?,
-                        signature: r.get(6)?,
-                        sha256: r.get(7)?,
-                    })
-                },
+                OrdersRow::read,
             )
             .optional()?)
     }

@@ -122,6 +122,23 @@ pub struct OrdersRow {
     pub sha256: String,
 }
 
+impl OrdersRow {
+    /// A row of `SELECT seq, game, step, side, file_name, text, signature,
+    /// sha256 FROM orders`.
+    fn read(r: &rusqlite::Row) -> rusqlite::Result<OrdersRow> {
+        Ok(OrdersRow {
+            seq: r.get(0)?,
+            game: r.get(1)?,
+            step: r.get(2)?,
+            side: SideId(r.get(3)?),
+            file_name: r.get(4)?,
+            text: r.get(5)?,
+            signature: r.get(6)?,
+            sha256: r.get(7)?,
+        })
+    }
+}
+
 pub struct Store {
     conn: Connection,
 }
@@ -376,18 +393,7 @@ impl Store {
             .query_row(
                 "SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders WHERE seq = ?1",
                 [seq],
-                |r| {
-                    Ok(OrdersRow {
-                        seq: r.get(0)?,
-                        game: r.get(1)?,
-                        step: r.get(2)?,
-                        side: SideId(r.get(3)?),
-                        file_name: r.get(4)?,
-                        text: r.get(5)?,
-                        signature: r.get(6)?,
-                        sha256: r.get(7)?,
-                    })
-                },
+                OrdersRow::read,
             )
             .optional()?)
     }
@@ -397,18 +403,7 @@ impl Store {
         let mut st = self.conn.prepare(
             "SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders WHERE game = ?1 AND step = ?2 ORDER BY seq",
         )?;
-        let rows = st.query_map(params![game, step], |r| {
-            Ok(OrdersRow {
-                seq: r.get(0)?,
-                game: r.get(1)?,
-                step: r.get(2)?,
-                side: SideId(r.get(3)?),
-                file_name: r.get(4)?,
-                text: r.get(5)?,
-                signature: r.get(6)?,
-                sha256: r.get(7)?,
-            })
-        })?;
+        let rows = st.query_map(params![game, step], OrdersRow::read)?;
         let mut out = BTreeMap::new();
         for row in rows {
             let row = row?;
