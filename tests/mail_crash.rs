@@ -87,6 +87,13 @@ fn serve(exe: &str, config: &Path, log: &Path) -> Child {
         .expect("serve starts")
 }
 
+/// The last lines the daemon wrote, for a failure message.
+fn log_tail(log: &Path) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(30)..].join("\n")
+}
+
 /// The store, read-only, as the test sees it between runs.
 fn store(data: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open_with_flags(
@@ -321,8 +328,8 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
         std::thread::sleep(Duration::from_millis(delay));
         assert!(
             child.try_wait().unwrap().is_none(),
-            "serve stopped on its own; see {}",
-            log.display()
+            "serve stopped on its own; the log ends:\n{}",
+            log_tail(&log)
         );
         child.kill().unwrap();
         child.wait().unwrap();
@@ -364,7 +371,12 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
         .status()
         .unwrap();
     assert!(st.success());
-    assert!(child.wait().unwrap().success(), "a clean stop at the end");
+    let status = child.wait().unwrap();
+    assert!(
+        status.success(),
+        "a clean stop at the end, not {status}; the log ends:\n{}",
+        log_tail(&log)
+    );
     let t_done = t_start.elapsed();
 
     // Orders: exactly one row per (game, step 1, side), for the 200 mails sent.
