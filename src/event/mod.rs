@@ -1,4 +1,10 @@
-//! What happened during a step, in words a player can read.
+//! What happened during a step: its kind and facts as data, and the words
+//! a player reads, which each ruleset makes from the facts in one place (its
+//! `words.rs`).
+
+mod facts;
+
+pub use facts::{Facts, Kind, Loss, Modifier, UnitRef};
 
 use crate::side::SideId;
 use serde::{Deserialize, Serialize};
@@ -20,6 +26,14 @@ pub enum Visibility {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     pub visibility: Visibility,
+    /// The shared kind (pages draw and campaigns count by it).
+    pub kind: Kind,
+    /// The ruleset's own name for this kind of event, in snake_case
+    /// ("volley", "declare", "rally_table").
+    pub what: String,
+    #[serde(default)]
+    pub facts: Facts,
+    /// The words, made from the kind and facts by the ruleset.
     pub text: String,
     /// Indexes into the step's dice log of the dice this event reports.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -27,19 +41,42 @@ pub struct Event {
 }
 
 impl Event {
-    pub fn public(text: impl Into<String>) -> Self {
+    /// An event with its facts and the words a ruleset made from them.
+    pub fn new(
+        visibility: Visibility,
+        kind: Kind,
+        what: impl Into<String>,
+        facts: Facts,
+        text: impl Into<String>,
+    ) -> Self {
         Event {
-            visibility: Visibility::Public,
+            visibility,
+            kind,
+            what: what.into(),
+            facts,
             text: text.into(),
             dice: Vec::new(),
         }
     }
+    /// A public note with no facts beyond its words.
+    pub fn public(text: impl Into<String>) -> Self {
+        Self::new(
+            Visibility::Public,
+            Kind::Note,
+            "note",
+            Facts::default(),
+            text,
+        )
+    }
+    /// A note for one side only.
     pub fn private(side: &SideId, text: impl Into<String>) -> Self {
-        Event {
-            visibility: Visibility::Side(side.clone()),
-            text: text.into(),
-            dice: Vec::new(),
-        }
+        Self::new(
+            Visibility::Side(side.clone()),
+            Kind::Note,
+            "note",
+            Facts::default(),
+            text,
+        )
     }
     pub fn with_dice(mut self, dice: impl IntoIterator<Item = usize>) -> Self {
         self.dice.extend(dice);
