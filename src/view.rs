@@ -186,6 +186,11 @@ pub struct ReportView {
     pub viewer: String,
     pub map: MapView,
     pub panels: Vec<Panel>,
+    /// What changed in the step, in a few lines built from the events'
+    /// kinds and facts (units broken, DISR gained, cards played, morale);
+    /// the events follow in detail.
+    #[serde(default)]
+    pub changed: Vec<String>,
     pub events: Vec<EventLine>,
     /// What comes next, such as "You owe orders for step 5 (round 5)".
     pub next: Vec<String>,

@@ -302,6 +302,7 @@ fn sample_map() -> MapView {
 
 fn sample() -> ReportView {
     ReportView {
+        changed: vec!["Broken or lost: Picardie (p1)".into()],
         game: "Waterloo by post".into(),
         ruleset: "maurice-lite".into(),
         step: 4,

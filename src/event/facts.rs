@@ -130,7 +130,56 @@ pub struct Facts {
     /// Why, when the rules give a reason (a refusal, a rule that applied).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The name of [`Facts::side`] as the scenario gives it ("Austrians").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side_name: Option<String>,
+    /// The values the event's dice showed, in the order of
+    /// [`super::Event::dice`] (which refers to them in the step's dice log,
+    /// the record the audit checks): kept here so that the words can be
+    /// made again from the facts alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<u32>,
+    /// Which part of the unit acts, when the rules count its parts (a
+    /// base, 1 for the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<u32>,
+    /// A distance, in the ruleset's measure (BW, inches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+    /// The rule or chapter that applied, as the source numbers it ("B.4", "8.3").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// A named place that is not a unit: a town, a wall, a terrain feature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
+    /// How: the weapon or fire mode ("musketry", "bombardment"), the action
+    /// declared ("march"), the formation taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// Short qualifiers the rules attach, each a phrase (a march's terrain
+    /// notes, special fire, a card's printed effect).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// The formed group the units act as, by its name (a formed regiment),
+    /// its members in [`Facts::units`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// A facing, in degrees as the ruleset measures them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<f64>,
+    /// The army morale of [`Facts::side`] before and after the event, when
+    /// the event changed it (reports sum these up at the top).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale: Option<[i64; 2]>,
+    /// The units named did nothing (held their fire, had nothing to
+    /// rally): players' reports leave such events out, the umpire's keeps them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub idle: bool,
 }
+
+/// The word [`Facts::result`] holds for a card played (for an event, to
+/// modify, as an interrupt): the reports' summary counts these.
+pub const PLAYED: &str = "played";
 
 impl Facts {
     /// Whether the event concerns this unit, as actor, target or other.

@@ -4,7 +4,7 @@
 
 mod facts;
 
-pub use facts::{Facts, Kind, Loss, Modifier, UnitRef};
+pub use facts::{Facts, Kind, Loss, Modifier, PLAYED, UnitRef};
 
 use crate::side::SideId;
 use serde::{Deserialize, Serialize};

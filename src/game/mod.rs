@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod archive;
 pub mod audit;
+pub mod changes;
 pub mod beacon;
 pub mod command;
 pub mod folder;

@@ -4,12 +4,12 @@
 use super::archive::{self, sha256_hex};
 use super::store::{GameRow, PlayerRow, StepResult, StepRow};
 use super::{DiceInputs, Server};
-use crate::dice::{DieRecord, StreamKind};
+use crate::dice::DieRecord;
 use crate::envelope;
 use crate::event::Event;
 use crate::render;
 use crate::ruleset::{AnyRuleset, Due, LoadedState};
-use crate::view::{DieLine, EventLine, ReportView, Viewer};
+use crate::view::{EventLine, ReportView, Viewer};
 use std::path::{Path, PathBuf};
 
 /// Where a reader's report for a step goes.
@@ -20,35 +20,11 @@ pub fn report_dir(outbox: &Path, game: &str, step: u32, reader: &str) -> PathBuf
         .join(reader)
 }
 
-/// The event lines a reader may see, with their dice.
+/// The event lines a reader may see, with their dice: fire as one line per
+/// firing unit, and for players no line for units that did nothing
+/// ([`super::changes::event_lines`]).
 pub fn event_lines(events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Vec<EventLine> {
-    events
-        .iter()
-        .filter(|e| e.visible_to(viewer))
-        .map(|e| EventLine {
-            text: e.text.clone(),
-            dice: e
-                .dice
-                .iter()
-                .filter_map(|i| dice.get(*i))
-                .filter(|d| d.stream == StreamKind::Public || *viewer == Viewer::Umpire)
-                .map(|d| DieLine {
-                    position: format!(
-                        "{} #{}",
-                        if d.stream == StreamKind::Public {
-                            "public"
-                        } else {
-                            "hidden"
-                        },
-                        d.index
-                    ),
-                    sides: d.sides,
-                    value: d.value,
-                    purpose: d.purpose.clone(),
-                })
-                .collect(),
-        })
-        .collect()
+    super::changes::event_lines(events, dice, viewer)
 }
 
 /// What the server applied for sides that sent no orders, first in every
@@ -240,6 +216,7 @@ impl<'a> StepReading<'a> {
             viewer: viewer.label(),
             map: sight.map,
             panels: sight.panels,
+            changed: super::changes::changed(&self.events, viewer),
             events: applied_lines(self.inputs)
                 .into_iter()
                 .chain(event_lines(&self.events, &self.dice, viewer))

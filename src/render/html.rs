@@ -53,6 +53,7 @@ struct ReportHtml {
     viewer: String,
     svg: String,
     panels: Vec<PanelOut>,
+    changed: Vec<String>,
     events: Vec<EventOut>,
     next: Vec<String>,
     audit: Vec<String>,
@@ -84,6 +85,7 @@ pub fn report_html_with_map(report: &ReportView, svg: &str) -> Result<String, Re
                 lines: p.lines.iter().map(|l| clean::line(l)).collect(),
             })
             .collect(),
+        changed: report.changed.iter().map(|l| clean::line(l)).collect(),
         events: events(&report.events),
         next: report.next.iter().map(|l| clean::line(l)).collect(),
         audit: report.audit.iter().map(|l| clean::line(l)).collect(),

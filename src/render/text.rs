@@ -71,11 +71,16 @@ pub fn report_text(report: &ReportView) -> Result<String, RenderError> {
     header.push(String::new());
     header.push("The map is attached as a PNG image.".into());
 
-    let mut sections: Vec<Section> = report
-        .panels
-        .iter()
-        .map(|p| Section::new(&p.title, bullets(&p.lines)))
-        .collect();
+    let mut sections: Vec<Section> = Vec::new();
+    if !report.changed.is_empty() {
+        sections.push(Section::new("What changed", bullets(&report.changed)));
+    }
+    sections.extend(
+        report
+            .panels
+            .iter()
+            .map(|p| Section::new(&p.title, bullets(&p.lines))),
+    );
 
     let digits = report.events.len().to_string().len();
     let mut events = Vec::new();

@@ -6,7 +6,8 @@
 use super::deck::{Effect, Symbol};
 use super::reactions::{On, Play};
 use super::state::State;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts, PLAYED};
 use crate::geometry::bases_distance;
 use crate::side::{BySide, SideId};
 use serde::{Deserialize, Serialize};
@@ -70,12 +71,15 @@ pub fn active_modifier(
         .card(card)
         .map(|k| k.text.clone())
         .unwrap_or_default();
-    ev.push(Event::public(format!(
-        "{} plays {} to modify: {}",
-        s.side_name(side),
-        s.card_name(card),
-        text
-    )));
+    ev.push(words::event(
+        What::Modify,
+        Facts {
+            cards: vec![s.card_name(card)],
+            notes: vec![text],
+            result: Some(PLAYED.into()),
+            ..words::side(s, side)
+        },
+    ));
     take(s, side, card);
     mark(s, side, symbol);
     Some(effect)
@@ -132,13 +136,14 @@ pub fn passive_interrupt(
         }
         let held = s.army(passive).is_some_and(|a| a.hand.contains(&play.card));
         if !held {
-            ev.push(Event::private(
+            ev.push(words::private(
                 passive,
-                format!(
-                    "Your standing interrupt {} ({}) was due but the card is not in your hand",
-                    play.card,
-                    describe(play)
-                ),
+                What::InterruptMissing,
+                Facts {
+                    cards: vec![play.card.clone()],
+                    mode: Some(describe(play)),
+                    ..words::side(s, passive)
+                },
             ));
             continue;
         }
@@ -150,13 +155,16 @@ pub fn passive_interrupt(
             .card(&play.card)
             .map(|k| k.text.clone())
             .unwrap_or_default();
-        ev.push(Event::public(format!(
-            "{} interrupts with {} (standing reaction {}): {}",
-            s.side_name(passive),
-            s.card_name(&play.card),
-            describe(play),
-            text
-        )));
+        ev.push(words::event(
+            What::Interrupt,
+            Facts {
+                cards: vec![s.card_name(&play.card)],
+                mode: Some(describe(play)),
+                notes: vec![text],
+                result: Some(PLAYED.into()),
+                ..words::side(s, passive)
+            },
+        ));
         take(s, passive, &play.card);
         s.cards.interrupted = true;
         return Some(effect);
@@ -192,23 +200,27 @@ pub fn passive_modifier(
             continue;
         }
         if !s.army(passive).is_some_and(|a| a.hand.contains(&play.card)) {
-            ev.push(Event::private(
+            ev.push(words::private(
                 passive,
-                format!(
-                    "Your standing modifier {} ({}) was due but the card is not in your hand",
-                    play.card,
-                    describe(play)
-                ),
+                What::ModifierMissing,
+                Facts {
+                    cards: vec![play.card.clone()],
+                    mode: Some(describe(play)),
+                    ..words::side(s, passive)
+                },
             ));
             continue;
         }
-        ev.push(Event::public(format!(
-            "{} plays {} to modify (standing reaction {}): {}",
-            s.side_name(passive),
-            s.card_name(&play.card),
-            describe(play),
-            card.text
-        )));
+        ev.push(words::event(
+            What::StandingModify,
+            Facts {
+                cards: vec![s.card_name(&play.card)],
+                mode: Some(describe(play)),
+                notes: vec![card.text.clone()],
+                result: Some(PLAYED.into()),
+                ..words::side(s, passive)
+            },
+        ));
         take(s, passive, &play.card);
         mark(s, passive, symbol);
         return Some((effect, play.unit.clone()));

@@ -3,7 +3,8 @@
 use super::area;
 use super::cards::lowest;
 use super::state::State;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::geometry::{Angle, Base, Distance, Point};
 use crate::side::SideId;
 use geo::{Intersects, Line, coord};
@@ -79,12 +80,14 @@ pub fn displace(state: &mut State, side: &SideId, events: &mut Vec<Event>) {
     if let Some(a) = state.army_mut(side) {
         a.cinc = Some(p);
     }
-    events.push(Event::public(format!(
-        "{}'s CinC is displaced to ({:.1}, {:.1})",
-        state.side_name(side),
-        p.x,
-        p.y
-    )));
+    events.push(words::event(
+        What::CincDisplaced,
+        Facts {
+            from: Some(start),
+            to: Some(p),
+            ..words::side(state, side)
+        },
+    ));
 }
 
 /// The price of a displacement at the end of a round: one card, or one army
@@ -108,15 +111,26 @@ pub fn pay_for_displacement(
                 a.hand.retain(|h| h != &c);
             }
             state.piles.discard.push(c);
-            events.push(Event::public(format!(
-                "{name} discards {label} for the displaced CinC"
-            )));
+            events.push(words::event(
+                What::DisplacedDiscard,
+                Facts {
+                    cards: vec![label],
+                    ..words::side(state, side)
+                },
+            ));
         }
         None => {
+            let before = army.morale;
             if let Some(a) = state.army_mut(side) {
                 a.morale -= 1;
             }
-            events.push(Event::public(format!("{name} has no card to give up for the displaced CinC and loses one army morale point")));
+            events.push(words::event(
+                What::DisplacedMorale,
+                Facts {
+                    morale: Some([before as i64, before as i64 - 1]),
+                    ..words::side(state, side)
+                },
+            ));
         }
     }
 }

@@ -28,6 +28,7 @@ mod template;
 pub mod units;
 mod view;
 mod volley;
+pub mod words;
 
 use crate::dice::Dice;
 use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
@@ -115,13 +116,14 @@ impl Ruleset for MauriceLite {
         for (side, o) in orders {
             if let Orders::Reactions(r) = o {
                 renewed.standing.insert(side.clone(), r.clone());
-                first.push(crate::event::Event::public(format!(
-                    "{} renews its standing reactions",
-                    s.side_name(side)
-                )));
-                first.push(crate::event::Event::private(
+                first.push(words::event(
+                    words::What::ReactionsRenewed,
+                    words::side(s, side),
+                ));
+                first.push(words::private(
                     side,
-                    "Your new standing reactions are in force until you replace them",
+                    words::What::ReactionsInForce,
+                    words::side(s, side),
                 ));
             }
         }

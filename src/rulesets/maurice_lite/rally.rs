@@ -4,7 +4,8 @@ use super::forces::in_difficult;
 use super::state::State;
 use super::units::{Arm, NEAR_ENEMY};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts, Loss, Modifier};
 use crate::geometry::bases_distance;
 
 pub const RULE: &str = "9. Rally";
@@ -28,10 +29,13 @@ pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut 
             continue;
         }
         if unit.disruption == 0 {
-            events.push(Event::public(format!(
-                "{} has no DISR to rally",
-                unit.short()
-            )));
+            events.push(words::event(
+                What::NothingToRally,
+                Facts {
+                    idle: true,
+                    ..words::of(state, &unit)
+                },
+            ));
             continue;
         }
         let bases = unit.bases(&m);
@@ -56,6 +60,25 @@ pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut 
             why.push(&card_text);
         }
         let need = rally_number(unit.arm);
+        let mut modifier_list = Vec::new();
+        if bad {
+            modifier_list.push(Modifier {
+                why: "bad terrain".into(),
+                value: -1,
+            });
+        }
+        if !near {
+            modifier_list.push(Modifier {
+                why: "not near the enemy".into(),
+                value: 1,
+            });
+        }
+        if card != 0 {
+            modifier_list.push(Modifier {
+                why: "card".into(),
+                value: card,
+            });
+        }
         let why = if why.is_empty() {
             String::new()
         } else {
@@ -63,6 +86,7 @@ pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut 
         };
         let mut removed = 0;
         let mut rolled = Vec::new();
+        let mut values = Vec::new();
         for k in 0..unit.disruption {
             let v = dice.d6(format!(
                 "{} rally die {} of {}: {}+{}; 1 fails, 6 succeeds",
@@ -73,6 +97,7 @@ pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut 
                 why
             ));
             rolled.extend(dice.last_index());
+            values.push(v);
             let ok = v == 6 || (v != 1 && v as i32 + modifier >= need as i32);
             if ok {
                 removed += 1;
@@ -82,13 +107,23 @@ pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut 
             u.disruption -= removed;
         }
         events.push(
-            Event::public(format!(
-                "{} rallies: {} of {} DISR removed, {} left",
-                unit.short(),
-                removed,
-                unit.disruption,
-                unit.disruption - removed
-            ))
+            words::event(
+                What::Rallies,
+                Facts {
+                    needed: Some(need),
+                    modifiers: modifier_list,
+                    hits: Some(removed),
+                    before: Some(unit.disruption as i64),
+                    after: Some((unit.disruption - removed) as i64),
+                    rolls: values,
+                    losses: vec![Loss {
+                        unit: unit.id.clone(),
+                        amount: removed,
+                        of: "DISR removed".into(),
+                    }],
+                    ..words::of(state, &unit)
+                },
+            )
             .with_dice(rolled),
         );
     }

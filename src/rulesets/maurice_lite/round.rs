@@ -18,7 +18,8 @@ use super::state::{Pending, Phase, State, Trace, TraceKind};
 use super::units::{Arm, NEAR_ENEMY};
 use super::volley;
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts, PLAYED};
 use crate::geometry::bases_distance;
 use crate::ruleset::Outcome;
 use crate::side::SideId;
@@ -37,19 +38,24 @@ pub fn resolve(
     for u in s.units.iter_mut() {
         u.fired = false;
     }
-    let mut ev = vec![Event::public(format!(
-        "Round {}: {} is active",
-        s.round,
-        s.side_name(active)
-    ))];
+    let mut ev = vec![words::event(
+        What::RoundBegins,
+        Facts {
+            round: Some(s.round),
+            ..words::side(&s, active)
+        },
+    )];
     let name = s.side_name(active);
     if orders.volleys {
         volley::volley_phase(&mut s, active, orders, dice, &mut ev);
         if let Some(o) = s.outcome_by_morale() {
-            ev.push(Event::public(format!(
-                "{}: the battle is decided in the volley phase",
-                o.reason
-            )));
+            ev.push(words::event(
+                What::DecidedInVolleys,
+                Facts {
+                    reason: Some(o.reason.clone()),
+                    ..o.winner.as_ref().map(|w| words::side(&s, w)).unwrap_or_default()
+                },
+            ));
             s.phase = Phase::Over(o);
             return (s, ev);
         }
@@ -58,9 +64,13 @@ pub fn resolve(
         Command::Pass => {
             let deck_was_empty = s.piles.draw.is_empty();
             let got = draw(&mut s, active, 3, dice, &mut ev);
-            ev.push(Event::public(format!(
-                "{name} passes and draws {got} card(s)"
-            )));
+            ev.push(words::event(
+                What::Pass,
+                Facts {
+                    count: Some(got as u32),
+                    ..words::side(&s, active)
+                },
+            ));
             s.empty_deck_passes = if deck_was_empty {
                 s.empty_deck_passes + 1
             } else {
@@ -81,18 +91,20 @@ pub fn resolve(
             let n = kind.draws();
             let before = s.army(active).map(|a| a.hand.len()).unwrap_or(0);
             let got = draw(&mut s, active, n, dice, &mut ev);
-            ev.push(Event::public(format!(
-                "{name} declares a {} and draws {got} card(s)",
-                kind.label()
-            )));
+            ev.push(words::event(
+                What::Declare,
+                Facts {
+                    count: Some(got as u32),
+                    mode: Some(kind.label().to_string()),
+                    ..words::side(&s, active)
+                },
+            ));
             let drawn: Vec<String> = s
                 .army(active)
                 .map(|a| a.hand[before..].to_vec())
                 .unwrap_or_default();
             if a.consult {
-                ev.push(Event::public(format!(
-                    "{name} is consulted: the round waits for the choice of force and cards"
-                )));
+                ev.push(words::event(What::Consulted, words::side(&s, active)));
                 s.phase = Phase::Decision {
                     active: active.clone(),
                     pending: Box::new(Pending {
@@ -122,11 +134,13 @@ pub fn resolve_decision(
     let mut s = state.clone();
     s.traces.clear();
     s.detail = Default::default();
-    let mut ev = vec![Event::public(format!(
-        "Round {} resumes: {} has chosen",
-        s.round,
-        s.side_name(active)
-    ))];
+    let mut ev = vec![words::event(
+        What::RoundResumes,
+        Facts {
+            round: Some(s.round),
+            ..words::side(&s, active)
+        },
+    )];
     s.phase = Phase::Round {
         active: active.clone(),
     };
@@ -151,14 +165,23 @@ pub fn draw(s: &mut State, side: &SideId, n: usize, dice: &mut Dice, ev: &mut Ve
         let mut notes = Vec::new();
         let c = s.piles.draw(&deck, dice, &mut notes);
         for note in notes {
-            ev.push(Event::public(match note {
-                DrawNote::ReshuffledDiscards { card, recycled } => {
-                    format!("{} drawn: {recycled} discards are shuffled back into the deck and the card leaves the game", s.card_name(&card))
-                }
-                DrawNote::ReshuffledItself { card } => {
-                    format!("{} drawn: fewer than 15 discards, so it alone is shuffled back into the deck", s.card_name(&card))
-                }
-            }));
+            ev.push(match note {
+                DrawNote::ReshuffledDiscards { card, recycled } => words::event(
+                    What::Reshuffled,
+                    Facts {
+                        cards: vec![s.card_name(&card)],
+                        count: Some(recycled as u32),
+                        ..Facts::default()
+                    },
+                ),
+                DrawNote::ReshuffledItself { card } => words::event(
+                    What::ReshuffledItself,
+                    Facts {
+                        cards: vec![s.card_name(&card)],
+                        ..Facts::default()
+                    },
+                ),
+            });
         }
         match c {
             Some(c) => got.push(c),
@@ -166,12 +189,16 @@ pub fn draw(s: &mut State, side: &SideId, n: usize, dice: &mut Dice, ev: &mut Ve
         }
     }
     if !got.is_empty() {
-        let text = got
-            .iter()
-            .map(|c| s.card_name(c))
-            .collect::<Vec<_>>()
-            .join(", ");
-        ev.push(Event::private(side, format!("You draw {text}")));
+        let cards = got.iter().map(|c| s.card_name(c)).collect();
+        ev.push(words::private(
+            side,
+            What::Draw,
+            Facts {
+                cards,
+                count: Some(got.len() as u32),
+                ..words::side(s, side)
+            },
+        ));
     }
     let count = got.len();
     if let Some(a) = s.army_mut(side) {
@@ -193,25 +220,34 @@ fn play_event(s: &mut State, side: &SideId, card: &str, dice: &mut Dice, ev: &mu
         .army(side)
         .is_some_and(|a| a.hand.iter().any(|h| h == card));
     let (Some(effect), true) = (effect, in_hand) else {
-        ev.push(Event::public(format!(
-            "{} cannot play {card} as an event; the round ends",
-            s.side_name(side)
-        )));
+        ev.push(words::event(
+            What::EventRefused,
+            Facts {
+                cards: vec![card.to_string()],
+                ..words::side(s, side)
+            },
+        ));
         return;
     };
-    ev.push(Event::public(format!(
-        "{} plays {} as an event",
-        s.side_name(side),
-        s.card_name(card)
-    )));
+    ev.push(words::event(
+        What::PlayEvent,
+        Facts {
+            cards: vec![s.card_name(card)],
+            result: Some(PLAYED.into()),
+            ..words::side(s, side)
+        },
+    ));
     discard(s, side, &[card.to_string()]);
     match effect {
         EventEffect::Draw(n) => {
             let got = draw(s, side, n as usize, dice, ev);
-            ev.push(Event::public(format!(
-                "{} draws {got} card(s)",
-                s.side_name(side)
-            )));
+            ev.push(words::event(
+                What::EventDraws,
+                Facts {
+                    count: Some(got as u32),
+                    ..words::side(s, side)
+                },
+            ));
         }
         EventEffect::RallyAroundCinc => {
             let m = s.scenario.measure;
@@ -235,15 +271,17 @@ fn play_event(s: &mut State, side: &SideId, card: &str, dice: &mut Dice, ev: &mu
                     u.disruption -= 1;
                 }
             }
-            let names: Vec<String> = lucky
+            let units = lucky
                 .iter()
-                .filter_map(|id| s.unit(id).map(|u| u.short()))
+                .filter_map(|id| s.unit(id).map(words::unit))
                 .collect();
-            ev.push(Event::public(if names.is_empty() {
-                "No unit near the CinC has DISR to lose".to_string()
-            } else {
-                format!("One DISR removed from {}", names.join(", "))
-            }));
+            ev.push(words::event(
+                What::RallyAroundCinc,
+                Facts {
+                    units,
+                    ..words::side(s, side)
+                },
+            ));
         }
     }
 }
@@ -253,11 +291,14 @@ fn play_event(s: &mut State, side: &SideId, card: &str, dice: &mut Dice, ev: &mu
 fn bluff_fails(s: &mut State, side: &SideId, why: &str, ev: &mut Vec<Event>) {
     let hand = s.army(side).map(|a| a.hand.clone()).unwrap_or_default();
     discard(s, side, &hand);
-    ev.push(Event::public(format!(
-        "{} cannot activate ({why}) and discards all {} card(s) in hand; the round ends",
-        s.side_name(side),
-        hand.len()
-    )));
+    ev.push(words::event(
+        What::Bluff,
+        Facts {
+            reason: Some(why.to_string()),
+            count: Some(hand.len() as u32),
+            ..words::side(s, side)
+        },
+    ));
 }
 
 fn carry_out(
@@ -277,26 +318,29 @@ fn carry_out(
         .filter_map(|id| s.unit(id))
         .find(|u| u.arm == Arm::Artillery && u.fired)
     {
-        ev.push(Event::public(format!(
-            "{name}'s force includes {}, which fired in the volley phase and may not be activated; the round ends",
-            u.short()
-        )));
+        ev.push(words::event(
+            What::GunsFired,
+            Facts {
+                unit: Some(words::unit(u)),
+                ..words::side(s, side)
+            },
+        ));
         return;
     }
-    let (distance, units_text) = match check_force(s, side, &force_ids) {
+    let (distance, force_units) = match check_force(s, side, &force_ids) {
         Ok(units) => {
-            let text = units
-                .iter()
-                .map(|u| u.short())
-                .collect::<Vec<_>>()
-                .join(", ");
-            (activation_distance(s, side, &units), text)
+            let refs: Vec<_> = units.iter().map(|u| words::unit(u)).collect();
+            (activation_distance(s, side, &units), refs)
         }
         Err(v) => {
-            ev.push(Event::public(format!(
-                "{name}'s force can no longer act together: {}; the round ends",
-                v.message
-            )));
+            ev.push(words::event(
+                What::ForceSplit,
+                Facts {
+                    reason: Some(v.message.clone()),
+                    rule: Some(v.rule.to_string()),
+                    ..words::side(s, side)
+                },
+            ));
             return;
         }
     };
@@ -357,26 +401,30 @@ fn carry_out(
     let cards = match pay_after_interrupt(s, &cards, &rest, need, extra) {
         Payment::Paid(c) => c,
         Payment::Foiled { lost } => {
-            let text = lost
-                .iter()
-                .map(|c| s.card_name(c))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let cards = lost.iter().map(|c| s.card_name(c)).collect();
             discard(s, side, &lost);
-            ev.push(Event::public(format!("{name}'s activation is foiled: the force is out of reach, {text} lost; the round ends")));
+            ev.push(words::event(
+                What::Foiled,
+                Facts {
+                    cards,
+                    ..words::side(s, side)
+                },
+            ));
             return;
         }
     };
-    let spans = cards
-        .iter()
-        .map(|c| s.card_name(c))
-        .collect::<Vec<_>>()
-        .join(" + ");
-    ev.push(Event::public(format!(
-        "{name} activates {units_text} to {} with {spans}: total span {} against {distance:.1} BW from the CinC",
-        kind.label(),
-        total_span(s, &cards)
-    )));
+    ev.push(words::event(
+        What::Activate,
+        Facts {
+            units: force_units,
+            mode: Some(kind.label().to_string()),
+            cards: cards.iter().map(|c| s.card_name(c)).collect(),
+            count: Some(total_span(s, &cards)),
+            distance: Some(distance),
+            result: Some(PLAYED.into()),
+            ..words::side(s, side)
+        },
+    ));
     discard(s, side, &cards);
     match kind {
         ActionKind::March => {
@@ -400,7 +448,14 @@ fn carry_out(
             for id in &force_ids {
                 match fire::can_bombard(s, id) {
                     Ok(()) => guns.push(id.clone()),
-                    Err(why) => ev.push(Event::public(format!("{id} does not bombard: {why}"))),
+                    Err(why) => ev.push(words::event(
+                        What::NoBombard,
+                        Facts {
+                            unit: Some(words::unit_id(s, id)),
+                            reason: Some(why.to_string()),
+                            ..words::side(s, side)
+                        },
+                    )),
                 }
             }
             volley::bombard(s, side, &guns, a, modify, dice, ev);
@@ -424,10 +479,13 @@ fn march_force(
             if let Some(u) = s.unit_mut(id) {
                 u.smoke = false;
             }
-            let short = s.unit(id).map(|u| u.short()).unwrap_or_default();
-            ev.push(Event::public(format!(
-                "{short} marches only to clear its smoke"
-            )));
+            ev.push(words::event(
+                What::ClearSmoke,
+                Facts {
+                    unit: Some(words::unit_id(s, id)),
+                    ..words::side(s, side)
+                },
+            ));
         }
     }
     let mut near = march::Nearby::new(s, side);
@@ -436,12 +494,17 @@ fn march_force(
             Ok(p) => {
                 march::apply(s, &p);
                 near.moved(s, &p.unit);
-                let short = s.unit(&p.unit).map(|u| u.short()).unwrap_or_default();
-                let mut text = format!("{short} moves {:.1} BW", p.distance.get());
-                if !p.notes.is_empty() {
-                    text.push_str(&format!(" ({})", p.notes.join("; ")));
-                }
-                ev.push(Event::public(text));
+                ev.push(words::event(
+                    What::March,
+                    Facts {
+                        unit: Some(words::unit_id(s, &p.unit)),
+                        distance: Some(p.distance.get()),
+                        notes: p.notes.clone(),
+                        from: p.trace.first().copied(),
+                        to: p.trace.last().copied(),
+                        ..words::side(s, side)
+                    },
+                ));
                 s.traces.push(Trace {
                     kind: TraceKind::Move,
                     unit: p.unit.clone(),
@@ -450,10 +513,15 @@ fn march_force(
                 });
             }
             Err(v) => {
-                ev.push(Event::public(format!(
-                    "{} stays where it is: {} [{}]",
-                    mv.unit, v.message, v.rule
-                )));
+                ev.push(words::event(
+                    What::Stays,
+                    Facts {
+                        unit: Some(words::unit_id(s, &mv.unit)),
+                        reason: Some(v.message.clone()),
+                        rule: Some(v.rule.to_string()),
+                        ..words::side(s, side)
+                    },
+                ));
             }
         }
     }
@@ -472,14 +540,18 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
             .or_else(|| lowest(s, &hand));
         let from = s.army(active).and_then(|a| a.cinc);
         match (card, from) {
-            (None, _) => ev.push(Event::public(format!(
-                "{name}'s CinC stays: no card left to discard for the move"
-            ))),
+            (None, _) => ev.push(words::event(What::CincStays, words::side(s, active))),
             (_, None) => {}
             (Some(_), Some(f))
                 if cinc::blocked(s, active, f, mv.to) || !cinc::on_table(s, mv.to) =>
             {
-                ev.push(Event::public(format!("{name}'s CinC stays: the way to ({:.1}, {:.1}) crosses the enemy or leaves the table", mv.to.x, mv.to.y)));
+                ev.push(words::event(
+                    What::CincBlocked,
+                    Facts {
+                        to: Some(mv.to),
+                        ..words::side(s, active)
+                    },
+                ));
             }
             (Some(c), Some(_)) => {
                 let label = s.card_name(&c);
@@ -487,10 +559,15 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
                 if let Some(a) = s.army_mut(active) {
                     a.cinc = Some(mv.to);
                 }
-                ev.push(Event::public(format!(
-                    "{name}'s CinC moves to ({:.1}, {:.1}), discarding {label}",
-                    mv.to.x, mv.to.y
-                )));
+                ev.push(words::event(
+                    What::CincMoves,
+                    Facts {
+                        from,
+                        to: Some(mv.to),
+                        cards: vec![label],
+                        ..words::side(s, active)
+                    },
+                ));
             }
         }
     }
@@ -524,14 +601,15 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
                 break;
             };
             discard(s, side, std::slice::from_ref(&c));
-            ev.push(Event::private(
+            ev.push(words::private(
                 side,
-                format!("Hand over ten: you discard {}", s.card_name(&c)),
+                What::HandOverTen,
+                Facts {
+                    cards: vec![s.card_name(&c)],
+                    ..words::side(s, side)
+                },
             ));
-            ev.push(Event::public(format!(
-                "{} discards a card to keep ten in hand",
-                s.side_name(side)
-            )));
+            ev.push(words::event(What::DiscardToTen, words::side(s, side)));
         }
     }
     if let Some(loser) = sides
@@ -540,10 +618,13 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
     {
         let winner = s.other(loser);
         let reason = format!("{}'s army morale is broken", s.side_name(loser));
-        ev.push(Event::public(format!(
-            "{reason}: {} wins",
-            s.side_name(&winner)
-        )));
+        ev.push(words::event(
+            What::MoraleBroken,
+            Facts {
+                reason: Some(reason.clone()),
+                ..words::side(s, &winner)
+            },
+        ));
         s.phase = Phase::Over(Outcome {
             winner: Some(winner),
             reason,
@@ -551,7 +632,7 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
         return;
     }
     if s.empty_deck_passes >= 2 {
-        ev.push(Event::public("The deck is empty and both sides have passed in turn: night falls and the battle is a draw"));
+        ev.push(words::event(What::Nightfall, Facts::default()));
         s.phase = Phase::Over(Outcome {
             winner: None,
             reason: "nightfall".into(),
@@ -560,11 +641,13 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
     }
     let next = s.other(active);
     s.round += 1;
-    ev.push(Event::public(format!(
-        "Round {} goes to {}",
-        s.round,
-        s.side_name(&next)
-    )));
+    ev.push(words::event(
+        What::RoundGoesTo,
+        Facts {
+            round: Some(s.round),
+            ..words::side(s, &next)
+        },
+    ));
     s.phase = Phase::Round { active: next };
 }
 

@@ -8,7 +8,8 @@ use super::orders::Deployment;
 use super::scenario::{default_formation, is_impassable};
 use super::state::{Phase, State};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::geometry::Base;
 use crate::ruleset::Violation;
 use crate::side::{BySide, SideId};
@@ -126,28 +127,31 @@ pub fn resolve(state: &State, orders: &BySide<Deployment>, dice: &mut Dice) -> (
         if let Some(a) = s.army_mut(side) {
             a.cinc = Some(d.cinc);
         }
-        events.push(Event::public(format!(
-            "{} deploys {} units",
-            s.side_name(side),
-            d.units.len()
-        )));
+        events.push(words::event(
+            What::Deploys,
+            Facts {
+                count: Some(d.units.len() as u32),
+                ..words::side(&s, side)
+            },
+        ));
     }
     let (piles, hands): (Piles, Vec<Vec<String>>) = Piles::deal(&s.deck, sides.len(), dice);
     s.piles = piles;
     for (side, hand) in sides.iter().zip(hands) {
-        let text = hand
-            .iter()
-            .map(|c| s.card_name(c))
-            .collect::<Vec<_>>()
-            .join(", ");
-        events.push(Event::private(side, format!("Your opening hand: {text}")));
+        let cards = hand.iter().map(|c| s.card_name(c)).collect();
+        events.push(words::private(
+            side,
+            What::OpeningHand,
+            Facts {
+                cards,
+                ..words::side(&s, side)
+            },
+        ));
         if let Some(a) = s.army_mut(side) {
             a.hand = hand;
         }
     }
-    events.push(Event::public(
-        "Six cards dealt to each side; the two Reshuffle cards go back into the deck",
-    ));
+    events.push(words::event(What::Dealt, Facts::default()));
     // Roll for the first round, re-rolling ties.
     let first = loop {
         let a = dice.d6(format!(
@@ -160,14 +164,12 @@ pub fn resolve(state: &State, orders: &BySide<Deployment>, dice: &mut Dice) -> (
             s.side_name(&sides[1])
         ));
         let ib = dice.last_index();
-        let line = format!(
-            "First-round roll: {} {} against {} {}",
-            s.side_name(&sides[0]),
-            a,
-            s.side_name(&sides[1]),
-            b
-        );
-        events.push(Event::public(line).with_dice(ia.into_iter().chain(ib)));
+        let facts = Facts {
+            notes: vec![s.side_name(&sides[0]), s.side_name(&sides[1])],
+            rolls: vec![a, b],
+            ..Facts::default()
+        };
+        events.push(words::event(What::FirstRoll, facts).with_dice(ia.into_iter().chain(ib)));
         if a != b {
             break if a > b {
                 sides[0].clone()
@@ -176,10 +178,7 @@ pub fn resolve(state: &State, orders: &BySide<Deployment>, dice: &mut Dice) -> (
             };
         }
     };
-    events.push(Event::public(format!(
-        "{} plays the first round",
-        s.side_name(&first)
-    )));
+    events.push(words::event(What::PlaysFirst, words::side(&s, &first)));
     s.phase = Phase::Round { active: first };
     s.round = 1;
     (s, events)

@@ -9,6 +9,7 @@ use super::orders::{Activation, Aim, RoundOrders, Sweep};
 use super::reactions::On;
 use super::state::State;
 use crate::dice::Dice;
+use super::words::{self, What};
 use crate::event::Event;
 use crate::side::SideId;
 
@@ -35,10 +36,7 @@ pub fn volley_phase(
     ev: &mut Vec<Event>,
 ) {
     let passive = s.other(active);
-    ev.push(Event::public(format!(
-        "{} invokes a volley phase",
-        s.side_name(active)
-    )));
+    ev.push(words::event(What::VolleyPhase, words::side(s, active)));
     let first_passive = matches!(
         cardplay::passive_interrupt(s, &passive, On::Volleys, &[], ev),
         Some(Effect::FireFirst)

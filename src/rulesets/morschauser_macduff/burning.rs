@@ -3,7 +3,8 @@
 use super::retreat::walk;
 use super::scenario::TerrainKind;
 use super::state::State;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::geometry::{Point, Shape};
 use crate::side::SideId;
 use std::collections::BTreeSet;
@@ -46,17 +47,16 @@ pub fn leave(s: &mut State, side: &SideId, events: &mut Vec<Event>) -> BTreeSet<
             let out = s.company(&c.id).is_some_and(|x| {
                 !feature.touches_bases(std::slice::from_ref(&x.base(&s.scenario)))
             });
-            events.push(Event::public(format!(
-                "{} leaves the burning {}: {:.1} in{} (C.5)",
-                c.short(),
-                town.name,
-                w.travelled,
-                match (&w.stopped, out) {
-                    (_, true) => String::new(),
-                    (Some(why), false) => format!(", still inside because {why}"),
-                    (None, false) => ", still inside".into(),
-                }
-            )));
+            events.push(words::event(
+                What::LeavesBurning,
+                Facts {
+                    place: Some(town.name.clone()),
+                    distance: Some(w.travelled),
+                    reason: w.stopped.clone(),
+                    result: out.then(|| words::OUT.to_string()),
+                    ..words::of(s, &c)
+                },
+            ));
             moved.insert(c.id.clone());
         }
     }

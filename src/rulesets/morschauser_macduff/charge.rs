@@ -8,7 +8,8 @@ use super::orders::{Action, PathStep};
 use super::retreat::walk;
 use super::state::{Company, State};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::geometry::{Base, Bounds, Distance, base_distance};
 
 /// E.8: how far pursuing cavalry may advance.
@@ -61,11 +62,13 @@ pub fn charge(
         match s.company(&ch.target).filter(|t| t.on_table()) {
             Some(t) => order.path = vec![PathStep::To(t.base(&s.scenario).center)],
             None => {
-                events.push(Event::public(format!(
-                    "{} has no path and its target {} is gone: the charge is called off",
-                    c.short(),
-                    ch.target
-                )));
+                events.push(words::event(
+                    What::ChargeCalledOff,
+                    Facts {
+                        notes: vec![ch.target.clone()],
+                        ..words::of(s, &c)
+                    },
+                ));
                 return None;
             }
         }
@@ -73,31 +76,30 @@ pub fn charge(
     let m = carry_out(s, &c, &order, true);
     apply(s, id, &m, events);
     let Some(Engaged { enemy, before }) = m.engaged.clone() else {
-        events.push(Event::public(format!(
-            "{}'s charge at {} falls short of 3 in",
-            c.short(),
-            ch.target
-        )));
+        events.push(words::event(
+            What::ChargeShort,
+            Facts {
+                notes: vec![ch.target.clone()],
+                ..words::of(s, &c)
+            },
+        ));
         return Some(m);
     };
     if enemy != ch.target {
-        events.push(Event::public(format!(
-            "{} came within 3 in of {} first and must attack it instead of {} (B.3)",
-            c.short(),
-            enemy,
-            ch.target
-        )));
+        events.push(words::event(
+            What::OtherTarget,
+            Facts {
+                notes: vec![enemy.clone(), ch.target.clone()],
+                ..words::of(s, &c)
+            },
+        ));
     }
     let Some(e) = s.company(&enemy).cloned() else {
         return Some(m);
     };
     let flank = behind_front(s, &before, &e);
     if ch.flank && !flank {
-        events.push(Event::public(format!(
-            "{} was not wholly behind {}'s front before coming within 3 in: no flank attack (B.3)",
-            c.short(),
-            e.short()
-        )));
+        events.push(words::event(What::NoFlank, words::at(s, &c, &e)));
     }
     s.initiated.insert(id.to_string());
     let verdict = fight(s, id, &enemy, Attack::charge(flank), dice, events);
@@ -135,10 +137,7 @@ fn pursue(
         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)))
         .map(|(_, e)| e.clone());
     let Some(t) = next else {
-        events.push(Event::public(format!(
-            "{} finds no one within reach to pursue into (E.8)",
-            c.short()
-        )));
+        events.push(words::event(What::NoOneToPursue, words::of(s, &c)));
         return;
     };
     let mut rider = c.clone();
@@ -150,21 +149,13 @@ fn pursue(
     let m = carry_out(s, &rider, &order, true);
     apply(s, id, &m, events);
     let Some(Engaged { enemy, before }) = m.engaged.clone() else {
-        events.push(Event::public(format!(
-            "{} pursues but does not reach {} (E.8)",
-            c.short(),
-            t.short()
-        )));
+        events.push(words::event(What::PursuitShort, words::at(s, &c, &t)));
         return;
     };
     let Some(e) = s.company(&enemy).cloned() else {
         return;
     };
-    events.push(Event::public(format!(
-        "{} pursues into a second melee with {} (E.8)",
-        c.short(),
-        e.short()
-    )));
+    events.push(words::event(What::PursuesInto, words::at(s, &c, &e)));
     let flank = behind_front(s, &before, &e);
     fight(s, id, &enemy, Attack::charge(flank), dice, events);
 }
@@ -199,11 +190,7 @@ pub fn forced(
     let Some(e) = s.company(&enemy).cloned() else {
         return;
     };
-    events.push(Event::public(format!(
-        "{} starts within 3 in of {} and must attack it (B.6)",
-        c.short(),
-        e.short()
-    )));
+    events.push(words::event(What::MustAttack, words::at(s, &c, &e)));
     let flank = behind_front(s, &c.base(&s.scenario), &e);
     fight(s, id, &enemy, Attack::standing(flank), dice, events);
     let Some(a) = a.filter(|a| a.sequence.moves() && !a.path.is_empty()) else {
@@ -227,24 +214,20 @@ pub fn forced(
             let dir = c.base(sc).center - n.base(sc).center;
             let full = c.profile.movement.get();
             let w = walk(s, id, dir, full, |_, _| false);
-            events.push(Event::public(format!(
-                "{} falls back {:.1} in from {} after the melee (B.6){}",
-                c.short(),
-                w.travelled,
-                n.short(),
-                w.stopped
-                    .map(|why| format!("; it stops because {why}"))
-                    .unwrap_or_default()
-            )));
+            events.push(words::event(
+                What::FallsBackAfter,
+                Facts {
+                    distance: Some(w.travelled),
+                    reason: w.stopped.clone(),
+                    ..words::at(s, &c, &n)
+                },
+            ));
         }
         None => {
             let mut order = a.clone();
             order.charge = None;
             let m = carry_out(s, &c, &order, false);
-            events.push(Event::public(format!(
-                "{} advances after the melee; it may not charge afresh (B.6)",
-                c.short()
-            )));
+            events.push(words::event(What::AdvancesAfter, words::of(s, &c)));
             apply(s, id, &m, events);
         }
     }

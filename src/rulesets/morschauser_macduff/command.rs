@@ -12,7 +12,8 @@ use super::scenario::{GeneralSpec, Personality, TerrainKind};
 use super::state::{Company, General, State};
 use super::units::Quality;
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts, Modifier};
 use crate::geometry::{TerrainTag, base_distance, line_of_sight, point_to_bases};
 use crate::side::SideId;
 
@@ -66,10 +67,7 @@ pub fn plan(
         let u = regiment::units(s, members);
         if s.scenario.options.formed_regiments && u.iter().all(|x| x.len() < 2) && members.len() > 1
         {
-            events.push(Event::public(format!(
-                "{} is not formed (its companies do not touch): they act one by one on the same order (E.1)",
-                a.actor()
-            )));
+            events.push(words::event(What::NotFormed, words::actor(&a.actor())));
         }
         u
     } else {
@@ -80,16 +78,12 @@ pub fn plan(
         let mut act = a.clone();
         let name = unit_name(s, &unit);
         if unit.iter().any(|c| s.routing.contains(c)) {
-            events.push(Event::public(format!(
-                "{name} is routing and ignores its orders: no shooting, no charge (E.3)"
-            )));
+            events.push(words::event(What::Routing, words::unit(s, &unit)));
             act.sequence = Sequence::Hold;
             strip_move(&mut act);
         } else if unit.iter().any(|c| s.retreated.contains(c)) {
             if !act.path.is_empty() || act.charge.is_some() {
-                events.push(Event::public(format!(
-                    "{name} used its move in its morale retreat and does not move again (E.3)"
-                )));
+                events.push(words::event(What::RetreatedNoMove, words::unit(s, &unit)));
             }
             strip_move(&mut act);
         } else if s.scenario.options.command_control && act.sequence.moves() {
@@ -168,6 +162,7 @@ pub fn command_die(
     let die = dice.d6(format!(
         "{name}: command die (E.2): 5-6 impetuous charge / cautious hold back, 3-4 obey, 1-2 no advance"
     ));
+    let die_index = dice.last_index();
     let companies: Vec<Company> = unit.iter().filter_map(|c| s.company(c)).cloned().collect();
     let general = unit
         .first()
@@ -192,19 +187,27 @@ pub fn command_die(
                 _ => 0,
             };
             if shift != 0 {
-                events.push(Event::public(format!(
-                    "General {} ({}) {} 1 to the command die of {name}",
-                    g.name,
-                    p.label(),
-                    if shift > 0 { "adds" } else { "takes" }
-                )));
+                events.push(words::event(
+                    What::GeneralShift,
+                    Facts {
+                        target: Some(words::general(&g)),
+                        modifiers: vec![Modifier {
+                            why: p.label().to_string(),
+                            value: shift,
+                        }],
+                        ..words::unit(s, unit)
+                    },
+                ));
             }
             total += shift;
         } else {
-            events.push(Event::public(format!(
-                "General {} is not within 12 in and in sight of {name}: the die stands",
-                g.name
-            )));
+            events.push(words::event(
+                What::GeneralOutOfReach,
+                Facts {
+                    target: Some(words::general(&g)),
+                    ..words::unit(s, unit)
+                },
+            ));
         }
     }
     let quality = |q: Quality| unit.iter().any(|c| regiment::qualities(s, c).contains(&q));
@@ -226,14 +229,18 @@ pub fn command_die(
         Command::MustCharge(t) => format!("is impetuous and must charge {t}"),
         Command::MayNotCharge => "is cautious and will not charge".to_string(),
     };
-    events.push(Event::public(format!(
-        "{name} rolls {die} for command{}: it {read} (E.2)",
-        if total != die as i32 {
-            format!(", {total} with its general")
-        } else {
-            String::new()
-        }
-    )));
+    events.push(
+        words::event(
+            What::CommandDie,
+            Facts {
+                rolls: vec![die],
+                after: Some(total as i64),
+                result: Some(read),
+                ..words::unit(s, unit)
+            },
+        )
+        .with_dice(die_index),
+    );
     result
 }
 
@@ -244,10 +251,7 @@ pub fn apply(s: &State, unit: &[String], a: &mut Action, c: &Command, events: &m
         Command::NoAdvance => strip_move(a),
         Command::MayNotCharge => {
             if a.charge.take().is_some() {
-                events.push(Event::public(format!(
-                    "{} drops its charge and stops short of the enemy (E.7m)",
-                    unit_name(s, unit)
-                )));
+                events.push(words::event(What::DropsCharge, words::unit(s, unit)));
             }
         }
         Command::MustCharge(t) => {

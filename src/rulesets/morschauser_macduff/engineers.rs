@@ -10,7 +10,8 @@ use super::shooting::nearest_on;
 use super::state::{Breach, State};
 use super::units::TroopType;
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::geometry::{Base, Distance, base_distance};
 
 /// The score an engineers' breach needs.
@@ -35,19 +36,24 @@ pub fn blow(s: &mut State, id: &str, wall: &str, dice: &mut Dice, events: &mut V
         return;
     };
     if !in_contact(&c.base(&s.scenario), &w) {
-        events.push(Event::public(format!(
-            "{} is not in contact with {} and cannot blow a breach (C.6)",
-            c.short(),
-            w.name
-        )));
+        events.push(words::event(
+            What::NotInContact,
+            Facts {
+                place: Some(w.name.clone()),
+                ..words::of(s, &c)
+            },
+        ));
         return;
     }
     if let Some(enemy) = enemy_in_range(s, &c, None) {
-        events.push(Event::public(format!(
-            "{} must survive a round of melee with {enemy} before blowing {} (C.6)",
-            c.short(),
-            w.name
-        )));
+        events.push(words::event(
+            What::MeleeFirst,
+            Facts {
+                place: Some(w.name.clone()),
+                notes: vec![enemy.clone()],
+                ..words::of(s, &c)
+            },
+        ));
         s.initiated.insert(id.to_string());
         fight(
             s,
@@ -76,23 +82,30 @@ pub fn blow(s: &mut State, id: &str, wall: &str, dice: &mut Dice, events: &mut V
         now.short(),
         w.name
     ));
+    let di = dice.last_index();
     if d >= BREACH_ON {
         s.breaches.push(Breach {
             wall: w.id.clone(),
             at,
             cause: format!("engineers {}", now.id),
         });
-        events.push(Event::public(format!(
-            "{} blows a breach in {} (C.6)",
-            now.short(),
-            w.name
-        )));
+        events.push(words::event(
+            What::BlowsBreach,
+            Facts {
+                place: Some(w.name.clone()),
+                rolls: vec![d],
+                ..words::of(s, &now)
+            },
+        ).with_dice(di));
     } else {
-        events.push(Event::public(format!(
-            "{}'s charge fails to breach {}",
-            now.short(),
-            w.name
-        )));
+        events.push(words::event(
+            What::BreachFails,
+            Facts {
+                place: Some(w.name.clone()),
+                rolls: vec![d],
+                ..words::of(s, &now)
+            },
+        ).with_dice(di));
     }
 }
 
@@ -106,9 +119,13 @@ pub const DEMOLISH_ON: u32 = 4;
 /// wagon within 3", no enemy within 3"; then 4-6 brings it down.
 pub fn demolish(s: &mut State, id: &str, bridge: &str, dice: &mut Dice, events: &mut Vec<Event>) {
     let (Some(c), Some(t)) = (s.company(id).cloned(), s.scenario.terrain(bridge).cloned()) else {
-        events.push(Event::public(format!(
-            "{id} finds no bridge {bridge} standing to demolish"
-        )));
+        events.push(words::event(
+            What::NoBridge,
+            Facts {
+                place: Some(bridge.to_string()),
+                ..words::actor(id)
+            },
+        ));
         return;
     };
     if !matches!(t.kind, TerrainKind::Bridge) {
@@ -116,11 +133,14 @@ pub fn demolish(s: &mut State, id: &str, bridge: &str, dice: &mut Dice, events: 
     }
     let b = c.base(&s.scenario);
     let refuse = |why: String, events: &mut Vec<Event>| {
-        events.push(Event::public(format!(
-            "{} cannot demolish {}: {why} (E.7k)",
-            c.short(),
-            t.name
-        )));
+        events.push(words::event(
+            What::CannotDemolish,
+            Facts {
+                place: Some(t.name.clone()),
+                reason: Some(why),
+                ..words::of(s, &c)
+            },
+        ));
     };
     if !in_contact(&b, &t) {
         return refuse("it is not in contact with the bridge".into(), events);
@@ -140,19 +160,26 @@ pub fn demolish(s: &mut State, id: &str, bridge: &str, dice: &mut Dice, events: 
         c.short(),
         t.name
     ));
+    let di = dice.last_index();
     if d >= DEMOLISH_ON {
         s.scenario.terrain.retain(|x| x.id != t.id);
         s.demolished.insert(t.id.clone());
-        events.push(Event::public(format!(
-            "{} brings down {} (E.7k)",
-            c.short(),
-            t.name
-        )));
+        events.push(words::event(
+            What::BringsDown,
+            Facts {
+                place: Some(t.name.clone()),
+                rolls: vec![d],
+                ..words::of(s, &c)
+            },
+        ).with_dice(di));
     } else {
-        events.push(Event::public(format!(
-            "{} works at {} but it still stands",
-            c.short(),
-            t.name
-        )));
+        events.push(words::event(
+            What::StillStands,
+            Facts {
+                place: Some(t.name.clone()),
+                rolls: vec![d],
+                ..words::of(s, &c)
+            },
+        ).with_dice(di));
     }
 }

@@ -3,7 +3,8 @@
 use super::scenario::Personality;
 use super::state::State;
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 
 /// E.2: a general's personality, rolled (and announced) the first time it
 /// matters. Player generals start bold, so they never roll.
@@ -21,13 +22,17 @@ pub fn personality(
         "General {}'s personality: 6 rash, 5 indecisive, 3-4 bold, 1-2 cautious (E.2)",
         g.name
     ));
+    let di = dice.last_index();
     let p = Personality::from_die(d);
     g.personality = Some(p);
-    events.push(Event::public(format!(
-        "General {} proves to be {} (E.2)",
-        g.name,
-        p.label()
-    )));
+    let facts = Facts {
+        target: Some(words::general(g)),
+        rolls: vec![d],
+        result: Some(p.label().to_string()),
+        side: Some(g.side.clone()),
+        ..Facts::default()
+    };
+    events.push(words::event(What::Personality, facts).with_dice(di));
     Some(p)
 }
 

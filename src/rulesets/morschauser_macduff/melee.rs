@@ -12,7 +12,8 @@ use super::shooting::{level, tagged, touching};
 use super::squares::in_square;
 use super::state::{Company, State};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::geometry::{Point, TerrainTag, line_of_sight};
 
 /// B.6: melee values never leave this range once modified (house rule,
@@ -123,12 +124,13 @@ pub fn fight(
         && !w.breached
         && !a.ladders
     {
-        events.push(Event::public(format!(
-            "{} cannot attack {} behind {}: a high wall is attacked only with ladders or through a breach (C.6)",
-            a.short(),
-            d.short(),
-            w.name
-        )));
+        events.push(words::event(
+            What::NoLadders,
+            Facts {
+                place: Some(w.name.clone()),
+                ..words::at(s, &a, &d)
+            },
+        ));
         return Verdict::Refused;
     }
     let square = in_square(s, &d);
@@ -176,18 +178,27 @@ pub fn fight(
         d.strength(),
         dv.clamped(),
     );
-    events.push(Event::public(format!(
-        "Melee: {} attacks {}{how}, {} dice needing 1-{} score {a_scored} hit{}; {} fights back, {} dice needing 1-{} score {d_scored} hit{} (B.6)",
-        a.short(),
-        d.short(),
-        a.strength(),
-        av.clamped(),
-        plural(a_scored),
-        d.short(),
-        d.strength(),
-        dv.clamped(),
-        plural(d_scored)
-    )));
+    events.push(words::event(
+        What::Melee,
+        Facts {
+            mode: (!how.is_empty()).then(|| how.to_string()),
+            count: Some(a.strength()),
+            needed: Some(av.clamped()),
+            hits: Some(a_scored),
+            losses: vec![words::hits(&d.id, a_scored)],
+            ..words::at(s, &a, &d)
+        },
+    ));
+    events.push(words::event(
+        What::FightsBack,
+        Facts {
+            count: Some(d.strength()),
+            needed: Some(dv.clamped()),
+            hits: Some(d_scored),
+            losses: vec![words::hits(&a.id, d_scored)],
+            ..words::at(s, &d, &a)
+        },
+    ));
     take(s, &d, a_scored, events);
     take(s, &a, d_scored, events);
     if s.scenario.options.risk_to_generals {
@@ -195,11 +206,7 @@ pub fn fight(
         risk(s, &d, &a, dice, events);
     }
     if a_scored == d_scored {
-        events.push(Event::public(format!(
-            "The melee between {} and {} is drawn",
-            a.short(),
-            d.short()
-        )));
+        events.push(words::event(What::MeleeDrawn, words::at(s, &a, &d)));
         return Verdict::Draw;
     }
     let (winner, loser) = if a_scored > d_scored {
@@ -234,16 +241,20 @@ fn climb(s: &mut State, a: &Company, w: &Wall, events: &mut Vec<Event>) {
     let walked = walk(s, &c.id, c.facing.unit_vector(), depth * 2.0, |_, b| {
         !feature.touches_bases(std::slice::from_ref(b))
     });
-    let text = match walked.stopped {
-        None => format!(
-            "{} climbs over {} ({:.1} in, C.6)",
-            c.short(),
-            w.name,
-            walked.travelled
-        ),
-        Some(why) => format!("{} stays at the foot of {}: {why} (C.6)", c.short(), w.name),
+    let what = if walked.stopped.is_some() {
+        What::StaysAtFoot
+    } else {
+        What::ClimbsOver
     };
-    events.push(Event::public(text));
+    events.push(words::event(
+        what,
+        Facts {
+            place: Some(w.name.clone()),
+            distance: Some(walked.travelled),
+            reason: walked.stopped.clone(),
+            ..words::of(s, c)
+        },
+    ));
 }
 
 fn plural(n: u32) -> &'static str {
@@ -262,13 +273,15 @@ fn take(s: &mut State, c: &Company, hits: u32, events: &mut Vec<Event>) {
         return;
     }
     let left = s.hit(&c.id, hits);
+    let facts = Facts {
+        losses: vec![words::hits(&c.id, hits)],
+        after: Some(left as i64),
+        ..words::of(s, c)
+    };
     if left == 0 {
-        events.push(Event::public(format!(
-            "{} is destroyed and removed (A.1)",
-            c.short()
-        )));
+        events.push(words::event(What::Destroyed, facts));
     } else {
-        events.push(Event::public(format!("{} has {left} SP left", c.short())));
+        events.push(words::event(What::SpLeft, facts));
     }
 }
 
@@ -288,11 +301,13 @@ fn risk(s: &mut State, c: &Company, enemy: &Company, dice: &mut Dice, events: &m
     {
         x.killed = true;
         x.attached = None;
-        events.push(Event::public(format!(
-            "General {} falls in the melee with {} (E.5)",
-            g.name,
-            c.short()
-        )));
+        events.push(words::event(
+            What::GeneralFalls,
+            Facts {
+                target: Some(words::general(&g)),
+                ..words::of(s, c)
+            },
+        ));
     }
 }
 

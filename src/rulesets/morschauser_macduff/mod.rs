@@ -29,6 +29,7 @@ mod squares;
 pub mod state;
 mod template;
 mod turn;
+pub mod words;
 pub mod units;
 mod view;
 

@@ -8,7 +8,8 @@ use super::orders::{Action, PathStep};
 use super::regiment;
 use super::state::{Company, State, Trace};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts, UnitRef};
 use crate::geometry::{Angle, Point, base_distance};
 use crate::side::SideId;
 
@@ -74,10 +75,19 @@ pub fn start_of_half_turn(s: &mut State, side: &SideId, dice: &mut Dice, events:
             continue;
         }
         s.morale_tested.insert(g.clone());
-        events.push(Event::public(format!(
-            "General {name}'s brigade has lost {lost} of its {} companies: each remaining unit tests its morale once (E.3)",
-            all.len()
-        )));
+        events.push(words::event(
+            What::BrigadeTest,
+            Facts {
+                target: Some(UnitRef {
+                    id: g.clone(),
+                    name: name.clone(),
+                    side: side.clone(),
+                }),
+                hits: Some(lost as u32),
+                count: Some(all.len() as u32),
+                ..words::side(s, side)
+            },
+        ));
         let live: Vec<String> = all
             .into_iter()
             .filter(|c| s.company(c).is_some_and(|x| x.on_table()))
@@ -94,23 +104,22 @@ fn test_unit(s: &mut State, unit: &[String], dice: &mut Dice, events: &mut Vec<E
     let d = dice.d6(format!(
         "{name}: brigade morale (E.3): 5-6 leave the field, 3-4 obey, 1-2 retreat a move"
     ));
+    let di = dice.last_index();
+    let facts = Facts {
+        rolls: vec![d],
+        ..words::unit(s, unit)
+    };
     match d {
         5 | 6 => {
-            events.push(Event::public(format!(
-                "{name} rolls {d}: it about-faces and makes for the table edge (E.3)"
-            )));
+            events.push(words::event(What::Flees, facts).with_dice(di));
             for c in unit {
                 s.routing.insert(c.clone());
                 flee(s, c, events);
             }
         }
-        3 | 4 => events.push(Event::public(format!(
-            "{name} rolls {d}: it stands and obeys its orders (E.3)"
-        ))),
+        3 | 4 => events.push(words::event(What::Obeys, facts).with_dice(di)),
         _ => {
-            events.push(Event::public(format!(
-                "{name} rolls {d}: it retreats a full move from the nearest enemy (E.3)"
-            )));
+            events.push(words::event(What::FallsBackMorale, facts).with_dice(di));
             retreat(s, unit, events);
         }
     }
@@ -225,10 +234,7 @@ pub fn flee(s: &mut State, id: &str, events: &mut Vec<Event>) {
     if gone {
         s.destroy(id);
         s.routing.remove(id);
-        events.push(Event::public(format!(
-            "{} leaves the table and is lost (E.3)",
-            moved.short()
-        )));
+        events.push(words::event(What::LeavesTable, words::of(s, &moved)));
     }
 }
 
@@ -254,17 +260,17 @@ fn apply(s: &mut State, c: &Company, m: &Moved, verb: &str, events: &mut Vec<Eve
     x.at = m.at;
     x.facing = m.facing;
     x.halted_in_water = m.in_water;
-    let mut text = format!(
-        "{} {verb} {:.1} in to ({:.1}, {:.1})",
-        c.short(),
-        m.travelled,
-        m.at.x,
-        m.at.y
-    );
-    if let Some(why) = &m.stopped {
-        text.push_str(&format!(", and stops: {why}"));
-    }
-    events.push(Event::public(text));
+    events.push(words::event(
+        What::MoraleMove,
+        Facts {
+            mode: Some(verb.to_string()),
+            distance: Some(m.travelled),
+            from: Some(c.at),
+            to: Some(m.at),
+            reason: m.stopped.clone(),
+            ..words::of(s, c)
+        },
+    ));
     s.traces.push(Trace {
         company: c.id.clone(),
         side: c.side.clone(),

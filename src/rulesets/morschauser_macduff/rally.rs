@@ -7,7 +7,8 @@ use super::regiment;
 use super::state::State;
 use super::units::Quality;
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts, Loss};
 use crate::geometry::{base_distance, point_to_bases};
 use crate::side::SideId;
 
@@ -109,28 +110,41 @@ pub fn rally(s: &mut State, side: &SideId, dice: &mut Dice, events: &mut Vec<Eve
         let die = dice.d6(format!(
             "{name}: rally with General {general} (E.4): 5-6 removes half its hits{notes}"
         ));
+        let di = dice.last_index();
         let total = die as i32 + modifiers.iter().map(|(m, _)| m).sum::<i32>();
         if total < RALLIES_ON {
-            events.push(Event::public(format!(
-                "{name} rolls {die} (total {total}) and does not rally (E.4)"
-            )));
+            events.push(
+                words::event(
+                    What::NoRally,
+                    Facts {
+                        rolls: vec![die],
+                        after: Some(total as i64),
+                        ..words::unit(s, &unit)
+                    },
+                )
+                .with_dice(di),
+            );
             continue;
         }
-        let mut back = Vec::new();
+        let mut facts = Facts {
+            rolls: vec![die],
+            after: Some(total as i64),
+            ..words::unit(s, &unit)
+        };
+        facts.units.clear();
         for id in &unit {
             if let Some(c) = s.company_mut(id) {
                 let k = c.hits / 2;
                 c.hits -= k;
-                back.push(format!(
-                    "{} regains {k} SP, now {}",
-                    c.short(),
-                    c.strength()
-                ));
+                facts.units.push(words::company(c));
+                facts.losses.push(Loss {
+                    unit: c.id.clone(),
+                    amount: k,
+                    of: "SP regained".into(),
+                });
+                facts.notes.push(format!("now {}", c.strength()));
             }
         }
-        events.push(Event::public(format!(
-            "{name} rolls {die} (total {total}) and rallies: {} (E.4)",
-            back.join("; ")
-        )));
+        events.push(words::event(What::Rallies, facts).with_dice(di));
     }
 }

@@ -7,7 +7,8 @@ use super::movement::carry_out;
 use super::orders::{Action, PathStep};
 use super::state::State;
 use super::units::{Quality, TroopType};
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::geometry::{Angle, Distance, Point, base_distance};
 use crate::side::SideId;
 
@@ -151,16 +152,19 @@ pub fn take_shooting_hits(s: &mut State, company: &str, hits: u32, events: &mut 
         taken[best] += 1;
     }
     if group.len() > 1 {
-        let shares: Vec<String> = group
+        let losses = group
             .iter()
             .zip(&taken)
             .filter(|(_, t)| **t > 0)
-            .map(|(c, t)| format!("{t} to {c}"))
+            .map(|(c, t)| words::hits(c, *t))
             .collect();
-        events.push(Event::public(format!(
-            "The formed regiment shares the hits: {} (E.1)",
-            shares.join(", ")
-        )));
+        events.push(words::event(
+            What::SharesHits,
+            Facts {
+                losses,
+                ..words::unit(s, group)
+            },
+        ));
     }
     for (i, id) in group.iter().enumerate() {
         if taken[i] == 0 {
@@ -168,14 +172,17 @@ pub fn take_shooting_hits(s: &mut State, company: &str, hits: u32, events: &mut 
         }
         let Some(c) = s.company_mut(id) else { continue };
         c.hits += taken[i];
-        let name = c.short();
+        let me = c.clone();
+        let facts = Facts {
+            losses: vec![words::hits(id, taken[i])],
+            after: Some(strength[i] as i64),
+            ..words::of(s, &me)
+        };
         if strength[i] == 0 {
             s.destroy(id);
-            events.push(Event::public(format!(
-                "{name} is destroyed and removed (A.1)"
-            )));
+            events.push(words::event(What::Destroyed, facts));
         } else {
-            events.push(Event::public(format!("{name} has {} SP left", strength[i])));
+            events.push(words::event(What::SpLeft, facts));
         }
     }
 }

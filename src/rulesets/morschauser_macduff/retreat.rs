@@ -5,7 +5,8 @@
 
 use super::movement::{Limit, steep_level, terrain_limits};
 use super::state::{State, Trace};
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::geometry::{Base, Bounds, Point, overlaps};
 
 const STEP: f64 = 0.25;
@@ -109,14 +110,12 @@ pub fn retreat_from(s: &mut State, id: &str, enemy: &str, events: &mut Vec<Event
     }
     let full = c.profile.movement.get();
     let w = walk(s, id, dir, full, |_, _| false);
-    let mut text = format!(
-        "{} retreats {:.1} in away from {} (B.6)",
-        c.short(),
-        w.travelled,
-        e.short()
-    );
-    if let Some(why) = &w.stopped {
-        text.push_str(&format!("; it stops because {why}"));
-    }
-    events.push(Event::public(text));
+    events.push(words::event(
+        What::Retreats,
+        Facts {
+            distance: Some(w.travelled),
+            reason: w.stopped.clone(),
+            ..words::at(s, &c, &e)
+        },
+    ));
 }

@@ -3,7 +3,8 @@
 use super::orders::{Deployment, FirstChoice};
 use super::state::{Phase, State};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::side::{BySide, SideId};
 
 /// House rule: after this many tied rolls the first side of the scenario
@@ -33,7 +34,7 @@ pub fn resolve(s: &State, orders: &BySide<Deployment>, dice: &mut Dice) -> (Stat
             }
         }
         if !d.companies.is_empty() || !d.generals.is_empty() {
-            events.push(Event::public(format!("{} deploys", s.side_name(side))));
+            events.push(words::event(What::Deploys, words::side(&s, side)));
         }
     }
     let choices: BySide<FirstChoice> = s
@@ -74,22 +75,20 @@ pub fn dice_off(
         let rb = dice.d6(format!("dice-off for first move: {}", s.side_name(&b)));
         let ib = dice.last_index().unwrap_or(0);
         if ra == rb {
-            events.push(
-                Event::public(format!("Dice-off: both roll {ra}, a tie: roll again"))
-                    .with_dice([ia, ib]),
-            );
+            let facts = Facts {
+                rolls: vec![ra, rb],
+                ..Facts::default()
+            };
+            events.push(words::event(What::DiceOffTie, facts).with_dice([ia, ib]));
             continue;
         }
         winner = if ra > rb { a.clone() } else { b.clone() };
-        events.push(
-            Event::public(format!(
-                "Dice-off: {} {ra}, {} {rb}: {} wins",
-                s.side_name(&a),
-                s.side_name(&b),
-                s.side_name(&winner)
-            ))
-            .with_dice([ia, ib]),
-        );
+        let facts = Facts {
+            rolls: vec![ra, rb],
+            notes: vec![s.side_name(&a), s.side_name(&b)],
+            ..words::side(&s, &winner)
+        };
+        events.push(words::event(What::DiceOff, facts).with_dice([ia, ib]));
         break;
     }
     let choice = choices.get(&winner).copied().unwrap_or_default();
@@ -97,20 +96,26 @@ pub fn dice_off(
         FirstChoice::First => winner.clone(),
         FirstChoice::Second => s.other(&winner),
     };
-    events.push(Event::public(format!(
-        "{} chooses to move {}: {} moves first{}",
-        s.side_name(&winner),
-        if choice == FirstChoice::First {
-            "first"
-        } else {
-            "second"
-        },
-        s.side_name(&first),
-        if s.scenario.options.dice_each_turn {
-            " this turn"
-        } else {
-            " for the whole game"
-        }
-    )));
+    let facts = Facts {
+        mode: Some(
+            if choice == FirstChoice::First {
+                "first"
+            } else {
+                "second"
+            }
+            .into(),
+        ),
+        notes: vec![
+            s.side_name(&first),
+            if s.scenario.options.dice_each_turn {
+                " this turn"
+            } else {
+                " for the whole game"
+            }
+            .into(),
+        ],
+        ..words::side(s, &winner)
+    };
+    events.push(words::event(What::ChoosesOrder, facts));
     first
 }

@@ -10,7 +10,8 @@ use super::scenario::{Terrain, TerrainKind};
 use super::state::{Breach, Company, State};
 use super::units::{Fire, FireKind, GunVariant, TroopType};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::geometry::{
     Angle, Base, Bounds, Distance, Point, Shape, TerrainFeature, TerrainTag, base_distance,
     line_of_sight, point_to_bases, segment_hits_area,
@@ -52,18 +53,12 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
         )
         .find(|e| gap(s, &c, e) <= MELEE_RANGE + 1e-9)
     {
-        events.push(Event::public(format!(
-            "{} is within 3 in of {} and must melee rather than shoot (B.4)",
-            c.short(),
-            e.short()
-        )));
+        let e = e.clone();
+        events.push(words::event(What::MustMelee, words::at(s, &c, &e)));
         return;
     }
     if c.halted_in_water {
-        events.push(Event::public(format!(
-            "{} is crossing water and cannot shoot (C.4)",
-            c.short()
-        )));
+        events.push(words::event(What::InWater, words::of(s, &c)));
         return;
     }
     // C.6: a heavy gun may name a high wall instead of a company.
@@ -81,15 +76,18 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
         match judge_general(s, &c, &g.id) {
             Ok(fire) => return shoot_general(s, &c, &g.id, fire, dice, events),
             Err(why) => {
-                events.push(Event::public(format!(
-                    "{} cannot shoot at {}: {why}; it falls back to {}",
-                    c.short(),
-                    g.name,
-                    fallback_label(a.fallback)
-                )));
+                events.push(words::event(
+                    What::CannotShoot,
+                    Facts {
+                        notes: vec![g.name.clone()],
+                        reason: Some(why.to_string()),
+                        mode: Some(fallback_label(a.fallback).to_string()),
+                        ..words::of(s, &c)
+                    },
+                ));
                 match fallback(s, &c, a.fallback) {
                     Some(shot) => fire(s, &c, &shot, dice, events),
-                    None => events.push(Event::public(format!("{} holds its fire", c.short()))),
+                    None => events.push(holds(s, &c)),
                 }
                 return;
             }
@@ -99,11 +97,15 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
         Some(t) => match judge(s, &c, t) {
             Ok(shot) => Some(shot),
             Err(why) => {
-                events.push(Event::public(format!(
-                    "{} cannot shoot at {t}: {why}; it falls back to {}",
-                    c.short(),
-                    fallback_label(a.fallback)
-                )));
+                events.push(words::event(
+                    What::CannotShoot,
+                    Facts {
+                        notes: vec![t.clone()],
+                        reason: Some(why.to_string()),
+                        mode: Some(fallback_label(a.fallback).to_string()),
+                        ..words::of(s, &c)
+                    },
+                ));
                 fallback(s, &c, a.fallback)
             }
         },
@@ -113,8 +115,19 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
     };
     match shot {
         Some(shot) => fire(s, &c, &shot, dice, events),
-        None => events.push(Event::public(format!("{} holds its fire", c.short()))),
+        None => events.push(holds(s, &c)),
     }
+}
+
+/// A company that holds its fire did nothing: players' reports leave it out.
+fn holds(s: &State, c: &Company) -> Event {
+    words::event(
+        What::HoldsFire,
+        Facts {
+            idle: true,
+            ..words::of(s, c)
+        },
+    )
 }
 
 fn fallback_label(f: Fallback) -> &'static str {
@@ -241,22 +254,30 @@ fn shoot_general(
         c.short(),
         f.hits_on
     );
-    let hits = (0..sp)
-        .filter(|_| dice.d6(purpose.clone()) >= f.hits_on)
-        .count();
+    let mut rolls = Vec::new();
+    let mut index = Vec::new();
+    for _ in 0..sp {
+        rolls.push(dice.d6(purpose.clone()));
+        index.extend(dice.last_index());
+    }
+    let hits = rolls.iter().filter(|v| **v >= f.hits_on).count();
+    let general = s.general(id).map(words::general);
+    let facts = Facts {
+        target: general,
+        count: Some(sp),
+        needed: Some(f.hits_on),
+        distance: Some(d),
+        rolls,
+        hits: Some(hits as u32),
+        ..words::of(s, c)
+    };
     if hits > 0 {
         if let Some(g) = s.generals.iter_mut().find(|g| g.id == id) {
             g.killed = true;
         }
-        events.push(Event::public(format!(
-            "{} shoots at {name} and kills him (E.5)",
-            c.short()
-        )));
+        events.push(words::event(What::KillsGeneral, facts).with_dice(index));
     } else {
-        events.push(Event::public(format!(
-            "{} shoots at {name} and misses",
-            c.short()
-        )));
+        events.push(words::event(What::MissesGeneral, facts).with_dice(index));
     }
 }
 
@@ -525,14 +546,16 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
         format!(", {}", shot.notes.join(", "))
     };
     let sp = c.strength();
+    let facts = Facts {
+        mode: Some(weapon.to_string()),
+        distance: Some(shot.distance),
+        needed: Some(shot.hits_on),
+        notes: shot.notes.clone(),
+        count: Some(sp),
+        ..words::at(s, c, &t)
+    };
     if shot.hits_on > 6 {
-        events.push(Event::public(format!(
-            "{} shoots {weapon} at {} ({:.1} in) but would need {}: no hit is possible{notes}",
-            c.short(),
-            t.short(),
-            shot.distance,
-            shot.hits_on
-        )));
+        events.push(words::event(What::NoHitPossible, facts));
         return;
     }
     let purpose = format!(
@@ -543,19 +566,27 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
         shot.hits_on
     );
     let mut hits = 0;
+    let mut rolls = Vec::new();
+    let mut index = Vec::new();
     for _ in 0..sp {
-        if dice.d6(purpose.clone()) >= shot.hits_on {
+        let v = dice.d6(purpose.clone());
+        rolls.push(v);
+        index.extend(dice.last_index());
+        if v >= shot.hits_on {
             hits += 1;
         }
     }
-    events.push(Event::public(format!(
-        "{} shoots {weapon} at {} ({:.1} in) with {sp} dice needing {}+{notes}: {hits} hit{}",
-        c.short(),
-        t.short(),
-        shot.distance,
-        shot.hits_on,
-        if hits == 1 { "" } else { "s" }
-    )));
+    events.push(
+        words::event(
+            What::Shoots,
+            Facts {
+                rolls,
+                hits: Some(hits),
+                ..facts
+            },
+        )
+        .with_dice(index),
+    );
     // E.1: a formed regiment shares the hits.
     super::regiment::take_shooting_hits(s, &t.id, hits, events);
     // C.5: artillery hits on a town may set it on fire.
@@ -572,11 +603,20 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
             .collect();
         for (id, name) in towns {
             let d = dice.d6(format!("{}: does {name} catch fire? (6)", c.short()));
+            let di = dice.last_index();
             if d == 6 {
                 s.burning.insert(id);
-                events.push(Event::public(format!(
-                    "{name} catches fire and will burn for the rest of the game; its occupants must leave on their next move (C.5)"
-                )));
+                events.push(
+                    words::event(
+                        What::CatchesFire,
+                        Facts {
+                            place: Some(name),
+                            rolls: vec![d],
+                            ..words::of(s, c)
+                        },
+                    )
+                    .with_dice(di),
+                );
             }
         }
     }
@@ -588,19 +628,23 @@ fn breach(s: &mut State, c: &Company, wall: &str, dice: &mut Dice, events: &mut 
         return;
     };
     if !matches!(w.kind, TerrainKind::HighWall | TerrainKind::Gate { .. }) {
-        events.push(Event::public(format!(
-            "{} cannot shoot at {}: only companies, or a high wall for a heavy gun, are targets; it holds its fire",
-            c.short(),
-            w.name
-        )));
+        events.push(words::event(
+            What::NotAWallTarget,
+            Facts {
+                place: Some(w.name.clone()),
+                ..words::of(s, c)
+            },
+        ));
         return;
     }
     if gun_of(s, &c.id) != Some(GunVariant::Heavy) {
-        events.push(Event::public(format!(
-            "{} cannot breach {}: only a heavy gun can (C.6); it holds its fire",
-            c.short(),
-            w.name
-        )));
+        events.push(words::event(
+            What::NotHeavyGun,
+            Facts {
+                place: Some(w.name.clone()),
+                ..words::of(s, c)
+            },
+        ));
         return;
     }
     let cb = c.base(&s.scenario);
@@ -608,11 +652,14 @@ fn breach(s: &mut State, c: &Company, wall: &str, dice: &mut Dice, events: &mut 
         return;
     };
     if d > BREACH_RANGE + 1e-9 {
-        events.push(Event::public(format!(
-            "{} is {d:.1} in from {}, beyond the 12 in a breach needs (C.6); it holds its fire",
-            c.short(),
-            w.name
-        )));
+        events.push(words::event(
+            What::WallOutOfRange,
+            Facts {
+                place: Some(w.name.clone()),
+                distance: Some(d),
+                ..words::of(s, c)
+            },
+        ));
         return;
     }
     let roll = dice.d6(format!(
@@ -620,23 +667,23 @@ fn breach(s: &mut State, c: &Company, wall: &str, dice: &mut Dice, events: &mut 
         c.short(),
         w.name
     ));
+    let di = dice.last_index();
+    let facts = Facts {
+        place: Some(w.name.clone()),
+        distance: Some(d),
+        needed: Some(6),
+        rolls: vec![roll],
+        ..words::of(s, c)
+    };
     if roll == 6 {
         s.breaches.push(Breach {
             wall: w.id.clone(),
             at,
             cause: format!("heavy gun {}", c.id),
         });
-        events.push(Event::public(format!(
-            "{} breaches {} (C.6)",
-            c.short(),
-            w.name
-        )));
+        events.push(words::event(What::Breaches, facts).with_dice(di));
     } else {
-        events.push(Event::public(format!(
-            "{} pounds {} but makes no breach",
-            c.short(),
-            w.name
-        )));
+        events.push(words::event(What::NoBreach, facts).with_dice(di));
     }
 }
 

@@ -14,7 +14,8 @@ use super::shooting;
 use super::state::{Breach, Phase, State, Trace};
 use super::units::TroopType;
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::side::SideId;
 
 /// Resolve `active`'s half-turn of turn `turn`.
@@ -46,10 +47,7 @@ pub fn resolve(
     for a in &orders.actions {
         let members = members(&next, active, a);
         if members.is_empty() {
-            events.push(Event::public(format!(
-                "{} has no company left on the table: nothing happens",
-                a.actor()
-            )));
+            events.push(words::event(What::NothingLeft, words::actor(&a.actor())));
         }
         // E.1-E.3: formed regiments, command dice and morale shape the order.
         for (id, a) in command::plan(&mut next, active, a, &members, dice, &mut events) {
@@ -75,10 +73,14 @@ pub fn resolve(
         };
     } else if turn >= s.scenario.turns {
         let o = outcome::at_time_limit(&next);
-        events.push(Event::public(format!(
-            "Time is up after turn {turn}: {}",
-            o.reason
-        )));
+        events.push(words::event(
+            What::TimeUp,
+            Facts {
+                round: Some(turn),
+                reason: Some(o.reason.clone()),
+                ..o.winner.as_ref().map(|w| words::side(&next, w)).unwrap_or_default()
+            },
+        ));
         next.phase = Phase::Over(o);
     } else {
         let mut first = after;
@@ -95,7 +97,13 @@ pub fn resolve(
     if let Some(o) = outcome::by_losses(&next)
         && !matches!(next.phase, Phase::Over(_))
     {
-        events.push(Event::public(o.reason.clone()));
+        events.push(words::event(
+            What::Decided,
+            Facts {
+                reason: Some(o.reason.clone()),
+                ..o.winner.as_ref().map(|w| words::side(&next, w)).unwrap_or_default()
+            },
+        ));
         next.phase = Phase::Over(o);
     }
     (next, events)
@@ -124,10 +132,7 @@ fn act(
         return;
     };
     if !c.on_table() {
-        events.push(Event::public(format!(
-            "{} was destroyed before it could act",
-            c.short()
-        )));
+        events.push(words::event(What::DestroyedBefore, words::of(s, &c)));
         return;
     }
     // B.6: starting within 3" of an enemy, it must attack; no shooting.
@@ -141,10 +146,7 @@ fn act(
     }
     let may_move = a.sequence.moves() && !evicted;
     if evicted && a.sequence.moves() && (!a.path.is_empty() || a.charge.is_some()) {
-        events.push(Event::public(format!(
-            "{} used its move leaving the burning town (C.5)",
-            c.short()
-        )));
+        events.push(words::event(What::LeftBurningTown, words::of(s, &c)));
     }
     let mut moved: Option<Moved> = None;
     if may_move && a.charge.is_some() && c.profile.troop.may_charge() {
@@ -178,15 +180,21 @@ fn act(
         let early =
             c.profile.no_move_and_shoot && moved.as_ref().is_some_and(|m| m.travelled > 0.0);
         if road_gun {
-            events.push(Event::public(format!(
-                "{} made a road move and cannot shoot (B.2)",
-                c.short()
-            )));
+            events.push(words::event(
+                What::RoadNoShoot,
+                Facts {
+                    rule: Some("B.2".into()),
+                    ..words::of(s, &c)
+                },
+            ));
         } else if early {
-            events.push(Event::public(format!(
-                "{} is early artillery and cannot move and shoot in one turn (E.7f)",
-                c.short()
-            )));
+            events.push(words::event(
+                What::EarlyArtillery,
+                Facts {
+                    rule: Some("E.7f".into()),
+                    ..words::of(s, &c)
+                },
+            ));
         } else {
             shooting::shoot(s, id, a, dice, events);
         }
@@ -203,24 +211,29 @@ fn apply_move(s: &mut State, id: &str, m: &Moved, events: &mut Vec<Event>) {
     if m.travelled > 0.0 {
         c.moved = true;
     }
-    let (name, side) = (c.short(), c.side.clone());
-    let mut text = format!(
-        "{name} moves {:.1} in to ({:.1}, {:.1}) facing {:.0}{}",
-        m.travelled,
-        m.at.x,
-        m.at.y,
-        m.facing.degrees(),
-        if m.road_move { " along the road" } else { "" }
-    );
-    if let Some(why) = &m.stopped {
-        text.push_str(&format!(", and stops: {why}"));
-    }
-    events.push(Event::public(text));
+    let side = c.side.clone();
+    let me = c.clone();
+    events.push(words::event(
+        What::Moves,
+        Facts {
+            distance: Some(m.travelled),
+            from: m.points.first().copied(),
+            to: Some(m.at),
+            facing: Some(m.facing.degrees()),
+            mode: m.road_move.then(|| "road".to_string()),
+            reason: m.stopped.clone(),
+            ..words::of(s, &me)
+        },
+    ));
     for t in &m.trampled {
         if s.trampled.insert(t.clone()) {
-            events.push(Event::public(format!(
-                "{name} tramples the corn of {t} (C.7)"
-            )));
+            events.push(words::event(
+                What::Tramples,
+                Facts {
+                    place: Some(t.clone()),
+                    ..words::of(s, &me)
+                },
+            ));
         }
     }
     s.traces.push(Trace {
@@ -248,8 +261,12 @@ fn fire_mine(s: &mut State, id: &str, events: &mut Vec<Event>) {
         at: mine.at,
         cause: format!("mine {}", mine.id),
     });
-    events.push(Event::public(format!(
-        "The mine {} explodes and breaches {wall} (C.6)",
-        mine.id
-    )));
+    events.push(words::event(
+        What::MineExplodes,
+        Facts {
+            notes: vec![mine.id.clone()],
+            place: Some(wall.to_string()),
+            ..Facts::default()
+        },
+    ));
 }

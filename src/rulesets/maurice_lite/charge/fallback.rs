@@ -6,7 +6,8 @@ use super::super::state::{State, Trace, TraceKind};
 use super::super::units::{Arm, Unit};
 use super::TOUCH;
 use super::report::FallBack;
-use crate::event::Event;
+use super::super::words::{self, What};
+use crate::event::{Event, Facts, Loss};
 use crate::geometry::contact::travel_interval;
 use crate::geometry::{Base, Distance, Point, bases_distance, sweep_straight, translate_bases};
 
@@ -67,6 +68,7 @@ enum Course {
 
 fn fall_back(state: &mut State, unit: &Unit, bases: &[Base], events: &mut Vec<Event>) -> FallBack {
     let m = state.scenario.measure;
+    let morale_before = words::morale(state, &unit.side);
     let due = match unit.arm {
         Arm::Cavalry => 2.0,
         _ => 1.0,
@@ -90,10 +92,16 @@ fn fall_back(state: &mut State, unit: &Unit, bases: &[Base], events: &mut Vec<Ev
     };
     if let Some(why) = blocked {
         state.break_unit(&unit.id);
-        events.push(Event::public(format!(
-            "{} cannot fall back {due:.0} BW: {why}; it breaks",
-            unit.short()
-        )));
+        events.push(words::event(
+            What::CannotFallBack,
+            Facts {
+                distance: Some(due),
+                reason: Some(why.clone()),
+                result: Some(words::BREAKS.into()),
+                morale: words::morale_change(state, &unit.side, morale_before),
+                ..words::of(state, unit)
+            },
+        ));
         record.broken = true;
         record.reason = Some(why);
         return record;
@@ -136,14 +144,24 @@ fn fall_back(state: &mut State, unit: &Unit, bases: &[Base], events: &mut Vec<Ev
         points: vec![start, end],
         kind: TraceKind::FallBack,
     });
-    let mut text = format!("{} falls back {distance:.1} BW", unit.short());
-    if !notes.is_empty() {
-        text.push_str(&format!(" ({})", notes.join("; ")));
-    }
-    if breaks {
-        text.push_str(&format!(": {extra} DISR break it"));
-    }
-    events.push(Event::public(text));
+    events.push(words::event(
+        What::FallsBack,
+        Facts {
+            distance: Some(distance),
+            notes: notes.clone(),
+            count: Some(extra),
+            losses: vec![Loss {
+                unit: unit.id.clone(),
+                amount: extra,
+                of: "DISR".into(),
+            }],
+            result: breaks.then(|| words::BREAKS.to_string()),
+            from: Some(start),
+            to: Some(end),
+            morale: words::morale_change(state, &unit.side, morale_before),
+            ..words::of(state, unit)
+        },
+    ));
     record.extra_disr = extra;
     record.broken = breaks;
     record.reason = (!notes.is_empty()).then(|| notes.join("; "));

@@ -29,7 +29,8 @@ use super::modifiers::Modifier;
 use super::orders::{ChargeOrder, UnitMove};
 use super::state::{State, Trace, TraceKind};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::words::{self, What};
+use crate::event::{Event, Facts};
 use crate::ruleset::Violation;
 use crate::side::SideId;
 
@@ -146,21 +147,28 @@ pub fn resolve(
         match planned {
             Ok(p) => {
                 movement::apply(state, &p);
-                let targets = p
+                let units = p
                     .contacted
                     .iter()
-                    .filter_map(|id| state.unit(id).map(|u| u.short()))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let mut text = format!("{short} charges {:.1} BW", p.distance.get());
+                    .filter_map(|id| state.unit(id).map(words::unit))
+                    .collect();
+                let mut notes = Vec::new();
                 if p.wheel.get() > 0.0 {
-                    text.push_str(&format!(" (wheeling {:.1} BW first)", p.wheel.get()));
+                    notes.push(format!("wheeling {:.1} BW first", p.wheel.get()));
                 }
-                text.push_str(&format!(" into contact with {targets}"));
-                if let Some(t) = &p.difficult {
-                    text.push_str(&format!("; crossing {t} costs 1 DISR"));
-                }
-                events.push(Event::public(text));
+                events.push(words::event(
+                    What::Charges,
+                    Facts {
+                        unit: Some(words::unit_id(state, &c.unit)),
+                        units,
+                        distance: Some(p.distance.get()),
+                        notes,
+                        place: p.difficult.clone(),
+                        from: p.path.first().copied(),
+                        to: p.path.last().copied(),
+                        ..words::side(state, req.side)
+                    },
+                ));
                 state.traces.push(Trace {
                     unit: p.unit.clone(),
                     side: req.side.clone(),
@@ -178,10 +186,15 @@ pub fn resolve(
                 });
             }
             Err(v) => {
-                events.push(Event::public(format!(
-                    "{short} does not charge: {} [{}]",
-                    v.message, v.rule
-                )));
+                events.push(words::event(
+                    What::NoCharge,
+                    Facts {
+                        unit: Some(words::unit_id(state, &c.unit)),
+                        reason: Some(v.message.clone()),
+                        rule: Some(v.rule.to_string()),
+                        ..words::side(state, req.side)
+                    },
+                ));
                 report.charges.push(ChargeRecord {
                     unit: c.unit.clone(),
                     refused: Some(format!("{} [{}]", v.message, v.rule)),
@@ -209,11 +222,17 @@ pub fn resolve(
         match planned {
             Ok(p) => {
                 march::apply(state, &p);
-                let mut text = format!("{short} moves {:.1} BW in support", p.distance.get());
-                if !p.notes.is_empty() {
-                    text.push_str(&format!(" ({})", p.notes.join("; ")));
-                }
-                events.push(Event::public(text));
+                events.push(words::event(
+                    What::Support,
+                    Facts {
+                        unit: Some(words::unit_id(state, &mv.unit)),
+                        distance: Some(p.distance.get()),
+                        notes: p.notes.clone(),
+                        from: p.trace.first().copied(),
+                        to: p.trace.last().copied(),
+                        ..words::side(state, req.side)
+                    },
+                ));
                 state.traces.push(Trace {
                     unit: p.unit.clone(),
                     side: req.side.clone(),
@@ -222,23 +241,25 @@ pub fn resolve(
                 });
                 report.supports.push(p.unit);
             }
-            Err(v) => events.push(Event::public(format!(
-                "{short} stays where it is: {} [{}]",
-                v.message, v.rule
-            ))),
+            Err(v) => events.push(words::event(
+                What::Stays,
+                Facts {
+                    unit: Some(words::unit_id(state, &mv.unit)),
+                    reason: Some(v.message.clone()),
+                    rule: Some(v.rule.to_string()),
+                    ..words::side(state, req.side)
+                },
+            )),
         }
     }
     report.engagements = engagement::engagements(state, &attackers);
     for a in &attackers {
-        let mine: Vec<String> = report
+        let (units, notes): (Vec<_>, Vec<_>) = report
             .engagements
             .iter()
             .filter(|e| &e.attacker == a)
             .map(|e| {
-                let name = state
-                    .unit(&e.defender)
-                    .map(|u| u.short())
-                    .unwrap_or_default();
+                let defender = words::unit_id(state, &e.defender);
                 let mut how = vec![if e.contact {
                     "in contact"
                 } else {
@@ -250,14 +271,18 @@ pub fn resolve(
                 if e.cover {
                     how.push("which has cover");
                 }
-                format!("{name} ({})", how.join(", "))
+                (defender, how.join(", "))
             })
-            .collect();
-        let short = state.unit(a).map(|u| u.short()).unwrap_or_default();
-        events.push(Event::public(format!(
-            "{short} engages {}",
-            mine.join("; ")
-        )));
+            .unzip();
+        events.push(words::event(
+            What::Engages,
+            Facts {
+                unit: Some(words::unit_id(state, a)),
+                units,
+                notes,
+                ..words::side(state, req.side)
+            },
+        ));
     }
     let order = score::fighters(state, &attackers, &report.engagements);
     report.scores = score::score_all(

@@ -3,7 +3,8 @@
 use super::super::state::State;
 use super::report::{CombatResult, Engagement, Score};
 use super::score::opponents;
-use crate::event::Event;
+use super::super::words::{self, What};
+use crate::event::{Event, Facts, Loss};
 use std::collections::BTreeMap;
 
 /// Resolve every engaged unit: defenders in scenario order, then attackers in
@@ -106,17 +107,41 @@ fn apply(
 ) -> CombatResult {
     let short = state.unit(id).map(|u| u.short()).unwrap_or_default();
     let breaks = n == 0 || state.unit(id).is_some_and(|u| u.would_break_with(n));
+    let facts = Facts {
+        reason: Some(why.clone()),
+        losses: vec![Loss {
+            unit: id.to_string(),
+            amount: n,
+            of: "DISR".into(),
+        }],
+        result: breaks.then(|| words::BREAKS.to_string()),
+        ..state
+            .unit(id)
+            .map(|u| words::of(state, u))
+            .unwrap_or_default()
+    };
     let outcome = if breaks && n > 0 {
         format!("{why}, and breaks")
     } else {
         why
     };
+    let side = state.unit(id).map(|u| u.side.clone());
+    let before = side.as_ref().and_then(|s| words::morale(state, s));
     if breaks {
         state.break_unit(id);
     } else if let Some(u) = state.unit_mut(id) {
         u.disruption += n;
     }
-    events.push(Event::public(format!("{short}: {outcome}")));
+    let mut facts = facts;
+    if let Some(side) = &side {
+        facts.morale = words::morale_change(state, side, before);
+    }
+    let what = if breaks {
+        What::CombatBreaks
+    } else {
+        What::CombatResult
+    };
+    events.push(words::event(what, facts));
     CombatResult {
         unit: id.to_string(),
         against,

@@ -9,7 +9,8 @@ use super::ChargeRequest;
 use super::ground::elevation;
 use super::report::{Engagement, Score};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::super::words::{self, What};
+use crate::event::{Event, Facts};
 use std::collections::BTreeMap;
 
 /// Basic combat value: 6 for infantry and cavalry, 1 for artillery.
@@ -171,10 +172,17 @@ pub fn score_all(
         let die_index = dice.last_index().unwrap_or(0);
         let score = floored + die as i32;
         events.push(
-            Event::public(format!(
-                "{} scores {score}: {basic}{why} = {floored}, rolls {die}",
-                unit.short()
-            ))
+            words::event(
+                What::Score,
+                Facts {
+                    before: Some(basic as i64),
+                    modifiers: words::modifiers(&mods),
+                    after: Some(floored as i64),
+                    rolls: vec![die],
+                    result: Some(score.to_string()),
+                    ..words::of(state, unit)
+                },
+            )
             .with_dice([die_index]),
         );
         out.push(Score {

@@ -6,7 +6,8 @@ use super::super::units::Arm;
 use super::hit::BASIC_TO_HIT;
 use super::report::{DisruptRoll, FireMode, FirePlan, FireReport};
 use crate::dice::Dice;
-use crate::event::Event;
+use super::super::words::{self, What};
+use crate::event::{Event, Facts, Loss};
 
 /// Dice each shooting base rolls: two for artillery firing canister.
 pub fn dice_per_base(arm: Arm, mode: FireMode) -> u32 {
@@ -87,22 +88,21 @@ pub fn resolve(
         }
         shot.hits = shot.dice.iter().filter(|v| shot.hits_with(**v)).count() as u32;
         events.push(
-            Event::public(format!(
-                "{} base {} fires at {} ({}, {}): needs {}+{}; rolled {}: {} hit(s)",
-                shooter.short(),
-                shot.base,
-                target.short(),
-                shot.range.label(),
-                shot.chosen_by,
-                shot.need,
-                if shot.modifiers.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", describe(&shot.modifiers))
+            words::event(
+                What::Shot,
+                Facts {
+                    target: Some(words::unit(&target)),
+                    part: Some(shot.base as u32),
+                    notes: vec![shot.range.label().to_string(), shot.chosen_by.clone()],
+                    mode: Some(plan.mode.label().to_string()),
+                    needed: Some(shot.need),
+                    modifiers: words::modifiers(&shot.modifiers),
+                    count: Some(n),
+                    rolls: shot.dice.clone(),
+                    hits: Some(shot.hits),
+                    ..words::of(state, &shooter)
                 },
-                list(&shot.dice),
-                shot.hits
-            ))
+            )
             .with_dice(shot.dice_index.clone()),
         );
         let from = shooter
@@ -131,15 +131,19 @@ pub fn resolve(
         }
     }
     if !report.not_firing.is_empty() {
-        events.push(Event::public(format!(
-            "Not firing: {}",
-            report
-                .not_firing
-                .iter()
-                .map(|(u, why)| format!("{u} ({why})"))
-                .collect::<Vec<_>>()
-                .join("; ")
-        )));
+        events.push(words::event(
+            What::NotFiring,
+            Facts {
+                units: report
+                    .not_firing
+                    .iter()
+                    .map(|(u, _)| words::unit_id(state, u))
+                    .collect(),
+                notes: report.not_firing.iter().map(|(_, why)| why.clone()).collect(),
+                idle: true,
+                ..words::side(state, &plan.side)
+            },
+        ));
     }
     report
 }
@@ -192,23 +196,37 @@ fn disrupt(state: &mut State, report: &mut FireReport, dice: &mut Dice, events: 
             u.disruption += roll.disruptions;
         }
         events.push(
-            Event::public(format!(
-                "{} rolls {} to disrupt ({need}+): {} DISR, now {}{}",
-                target.short(),
-                list(&roll.dice),
-                roll.disruptions,
-                target.disruption + roll.disruptions,
-                if roll.broken { ": it breaks" } else { "" }
-            ))
+            words::event(
+                What::Disrupt,
+                Facts {
+                    needed: Some(need),
+                    count: Some(hits),
+                    rolls: roll.dice.clone(),
+                    hits: Some(roll.disruptions),
+                    before: Some(target.disruption as i64),
+                    after: Some((target.disruption + roll.disruptions) as i64),
+                    losses: vec![Loss {
+                        unit: target.id.clone(),
+                        amount: roll.disruptions,
+                        of: "DISR".into(),
+                    }],
+                    result: roll.broken.then(|| words::BREAKS.to_string()),
+                    mode: Some(by.to_string()),
+                    ..words::of(state, &target)
+                },
+            )
             .with_dice(roll.dice_index.clone()),
         );
+        let before = state.army(&target.side).map_or(0, |a| a.morale);
         if roll.broken && state.break_unit(id).is_some() {
             let morale = state.army(&target.side).map_or(0, |a| a.morale);
-            events.push(Event::public(format!(
-                "{} is broken and leaves the table; {} army morale is now {morale}",
-                target.short(),
-                state.side_name(&target.side)
-            )));
+            events.push(words::event(
+                What::Broken,
+                Facts {
+                    morale: Some([before as i64, morale as i64]),
+                    ..words::of(state, &target)
+                },
+            ));
             broken.push(id.to_string());
         }
         rolls.push(roll);

@@ -1,0 +1,205 @@
+//! Events as data (issue 13, part 1): every event of a demo game of each
+//! ruleset has its kind, its ruleset's name and facts from which the ruleset
+//! makes its words again; the archive keeps them and the audit replays them.
+//! And the reports built from them (part 2): "What changed" first, fire as
+//! one line per firing unit with each die printed once.
+
+use galloper::dice::DieRecord;
+use galloper::event::{Event, Kind};
+use galloper::game::audit;
+use galloper::rulesets::{maurice_lite, morschauser_macduff};
+use galloper::view::Viewer;
+use std::path::{Path, PathBuf};
+
+/// Play a demo of `ruleset` and give its archive.
+fn demo(ruleset: &str, battle: bool) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("demo");
+    let args = galloper::demo::DemoArgs {
+        out: out.clone(),
+        max_steps: 400,
+        battle,
+        ruleset: ruleset.into(),
+    };
+    galloper::demo::run(&args).expect("demo runs");
+    let games = out.join("server/archive");
+    let archive = std::fs::read_dir(&games)
+        .expect("archive folder")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.is_dir())
+        .expect("one game");
+    (tmp, archive)
+}
+
+/// Every sealed step's full events and dice, in step order.
+fn sealed(archive: &Path) -> Vec<(Vec<Event>, Vec<DieRecord>)> {
+    let mut steps: Vec<PathBuf> = std::fs::read_dir(archive.join("sealed"))
+        .expect("sealed folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    steps.sort();
+    steps
+        .iter()
+        .map(|d| {
+            let events = std::fs::read_to_string(d.join("events.yaml")).expect("events");
+            let dice = std::fs::read_to_string(d.join("dice.yaml")).expect("dice");
+            (
+                galloper::yaml::from_str(&events).expect("events parse"),
+                galloper::yaml::from_str(&dice).expect("dice parse"),
+            )
+        })
+        .collect()
+}
+
+/// The words again from the facts, the kind the name gives, the dice the
+/// facts quote being the log's; and no note but those named.
+fn check(
+    steps: &[(Vec<Event>, Vec<DieRecord>)],
+    say: impl Fn(&str, &galloper::event::Facts) -> Option<(String, Kind)>,
+    notes: &[&str],
+) -> usize {
+    let mut n = 0;
+    for (events, dice) in steps {
+        for e in events {
+            let (text, kind) = say(&e.what, &e.facts)
+                .unwrap_or_else(|| panic!("unknown what {:?}: {}", e.what, e.text));
+            assert_eq!(text, e.text, "{} from its facts {:?}", e.what, e.facts);
+            assert_eq!(kind, e.kind, "{}", e.what);
+            assert!(
+                e.kind != Kind::Note || notes.contains(&e.what.as_str()),
+                "{} is a bare note: {}",
+                e.what,
+                e.text
+            );
+            if !e.dice.is_empty() {
+                let logged: Vec<u32> = e.dice.iter().map(|i| dice[*i].value).collect();
+                assert_eq!(e.facts.rolls, logged, "{}: {}", e.what, e.text);
+            }
+            n += 1;
+        }
+    }
+    n
+}
+
+fn ml_say(what: &str, f: &galloper::event::Facts) -> Option<(String, Kind)> {
+    let w = maurice_lite::words::What::from_name(what)?;
+    Some((maurice_lite::words::say(w, f), w.kind()))
+}
+
+fn mm_say(what: &str, f: &galloper::event::Facts) -> Option<(String, Kind)> {
+    let w = morschauser_macduff::words::What::from_name(what)?;
+    Some((morschauser_macduff::words::say(w, f), w.kind()))
+}
+
+/// Maurice Lite's notes: the standing reactions renewed.
+const ML_NOTES: &[&str] = &["reactions_renewed", "reactions_in_force"];
+/// Morschauser's notes: terrain changed (corn trampled, towns burning,
+/// walls breached, bridges down), which no shared kind names.
+const MM_NOTES: &[&str] = &[
+    "tramples",
+    "mine_explodes",
+    "catches_fire",
+    "blows_breach",
+    "breach_fails",
+    "brings_down",
+    "still_stands",
+];
+
+#[test]
+fn maurice_lite_battle_events_are_data_and_the_audit_replays_them() {
+    let (_tmp, archive) = demo("maurice-lite", true);
+    let v = audit::audit(&archive).expect("the audit passes");
+    assert!(v.replayed, "{:?}", v.lines);
+    let steps = sealed(&archive);
+    let n = check(&steps, ml_say, ML_NOTES);
+    let kinds: std::collections::BTreeSet<Kind> = steps
+        .iter()
+        .flat_map(|(e, _)| e.iter().map(|e| e.kind))
+        .collect();
+    assert!(n > 50, "{n} events");
+    for k in [Kind::Setup, Kind::Fire, Kind::Disorder, Kind::Activation] {
+        assert!(kinds.contains(&k), "no {k:?} in {kinds:?}");
+    }
+    // The public archive keeps the facts too.
+    let public = std::fs::read_to_string(archive.join("step-0001/events.yaml")).expect("public");
+    assert!(public.contains("kind: setup") && public.contains("what: deploys"));
+}
+
+#[test]
+fn morschauser_demo_events_are_data_and_the_audit_replays_them() {
+    let (_tmp, archive) = demo("morschauser-macduff", true);
+    let v = audit::audit(&archive).expect("the audit passes");
+    assert!(v.replayed, "{:?}", v.lines);
+    let steps = sealed(&archive);
+    let n = check(&steps, mm_say, MM_NOTES);
+    assert!(n > 20, "{n} events");
+    assert!(
+        steps
+            .iter()
+            .flat_map(|(e, _)| e)
+            .any(|e| e.what == "shoots" && !e.dice.is_empty()),
+        "the demo shoots"
+    );
+}
+
+/// Each die a report line prints: the values of a fire line and the dice
+/// listed under any other line.
+fn printed(lines: &[galloper::view::EventLine]) -> usize {
+    lines
+        .iter()
+        .map(|l| {
+            let fire = l.text.contains("d at ") && l.text.contains("(dice ");
+            let values = if fire {
+                let head = l.text.split(": ").nth(1).unwrap_or("");
+                head.split(',').next().unwrap_or("").split_whitespace().count()
+            } else {
+                0
+            };
+            values + l.dice.len()
+        })
+        .sum()
+}
+
+#[test]
+fn a_battle_report_fires_in_one_line_per_unit_and_prints_each_die_once() {
+    let (_tmp, archive) = demo("maurice-lite", true);
+    let steps = sealed(&archive);
+    let side = Viewer::Side(galloper::side::SideId("french".into()));
+    let mut fire_lines = 0;
+    for (events, dice) in &steps {
+        for viewer in [&side, &Viewer::Umpire] {
+            let lines = galloper::game::report::event_lines(events, dice, viewer);
+            // Every die an event visible to the reader refers to, once.
+            let mut referred: Vec<usize> = events
+                .iter()
+                .filter(|e| e.visible_to(viewer))
+                .filter(|e| !e.facts.idle || *viewer == Viewer::Umpire)
+                .flat_map(|e| e.dice.iter().copied())
+                .filter(|i| {
+                    dice[*i].stream == galloper::dice::StreamKind::Public
+                        || *viewer == Viewer::Umpire
+                })
+                .collect();
+            referred.sort();
+            referred.dedup();
+            assert_eq!(printed(&lines), referred.len(), "{lines:#?}");
+            fire_lines += lines
+                .iter()
+                .filter(|l| l.text.contains("d at ") && l.dice.is_empty())
+                .count();
+            // The shots of one unit at one target are one line.
+            let shots = events
+                .iter()
+                .filter(|e| e.what == "shot" && e.visible_to(viewer))
+                .count();
+            let one_line = lines.iter().filter(|l| l.text.contains("d at ")).count();
+            assert!(one_line <= shots, "{one_line} fire lines for {shots} shots");
+            // Players do not read of units that did nothing.
+            if *viewer != Viewer::Umpire {
+                assert!(!lines.iter().any(|l| l.text.starts_with("Not firing")));
+            }
+        }
+    }
+    assert!(fire_lines > 0, "the battle fires");
+}
