@@ -152,7 +152,11 @@ fn printed(lines: &[galloper::view::EventLine]) -> usize {
             let fire = l.text.contains("d at ") && l.text.contains("(dice ");
             let values = if fire {
                 let head = l.text.split(": ").nth(1).unwrap_or("");
-                head.split(',').next().unwrap_or("").split_whitespace().count()
+                head.split(',')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .count()
             } else {
                 0
             };

@@ -365,7 +365,14 @@ mod tests {
                 "Kaiser is broken",
             ),
         ];
-        let dice = vec![die(0, 5), die(1, 6), die(2, 1), die(3, 4), die(4, 4), die(5, 5)];
+        let dice = vec![
+            die(0, 5),
+            die(1, 6),
+            die(2, 1),
+            die(3, 4),
+            die(4, 4),
+            die(5, 5),
+        ];
         (events, dice)
     }
 

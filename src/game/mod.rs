@@ -5,8 +5,8 @@
 pub mod admin;
 pub mod archive;
 pub mod audit;
-pub mod changes;
 pub mod beacon;
+pub mod changes;
 pub mod command;
 pub mod folder;
 mod fresh;

@@ -103,7 +103,6 @@ pub fn pay_for_displacement(
         .filter(|c| army.hand.iter().any(|h| h == c))
         .map(str::to_string)
         .or_else(|| lowest(state, &army.hand));
-    let name = state.side_name(side);
     match card {
         Some(c) => {
             let label = state.card_name(&c);

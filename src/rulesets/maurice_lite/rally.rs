@@ -3,8 +3,8 @@
 use super::forces::in_difficult;
 use super::state::State;
 use super::units::{Arm, NEAR_ENEMY};
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts, Loss, Modifier};
 use crate::geometry::bases_distance;
 

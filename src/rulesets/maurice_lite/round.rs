@@ -17,8 +17,8 @@ use super::reactions::On;
 use super::state::{Pending, Phase, State, Trace, TraceKind};
 use super::units::{Arm, NEAR_ENEMY};
 use super::volley;
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts, PLAYED};
 use crate::geometry::bases_distance;
 use crate::ruleset::Outcome;
@@ -45,7 +45,6 @@ pub fn resolve(
             ..words::side(&s, active)
         },
     )];
-    let name = s.side_name(active);
     if orders.volleys {
         volley::volley_phase(&mut s, active, orders, dice, &mut ev);
         if let Some(o) = s.outcome_by_morale() {
@@ -53,7 +52,10 @@ pub fn resolve(
                 What::DecidedInVolleys,
                 Facts {
                     reason: Some(o.reason.clone()),
-                    ..o.winner.as_ref().map(|w| words::side(&s, w)).unwrap_or_default()
+                    ..o.winner
+                        .as_ref()
+                        .map(|w| words::side(&s, w))
+                        .unwrap_or_default()
                 },
             ));
             s.phase = Phase::Over(o);
@@ -310,7 +312,6 @@ fn carry_out(
     dice: &mut Dice,
     ev: &mut Vec<Event>,
 ) {
-    let name = s.side_name(side);
     let force_ids = a.force.clone();
     // Guns that fired in the volley phase may not be activated (chapter 7).
     if let Some(u) = force_ids
@@ -530,7 +531,6 @@ fn march_force(
 fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<Event>) {
     // Card effects last for the round only.
     s.cards = Default::default();
-    let name = s.side_name(active);
     if let Some(mv) = &orders.cinc {
         let hand = s.army(active).map(|a| a.hand.clone()).unwrap_or_default();
         let card = mv

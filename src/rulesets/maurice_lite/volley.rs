@@ -8,8 +8,8 @@ use super::modifiers::Modifier;
 use super::orders::{Activation, Aim, RoundOrders, Sweep};
 use super::reactions::On;
 use super::state::State;
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::Event;
 use crate::side::SideId;
 

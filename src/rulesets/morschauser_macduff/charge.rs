@@ -7,8 +7,8 @@ use super::movement::{Engaged, MELEE_RANGE, Moved, carry_out};
 use super::orders::{Action, PathStep};
 use super::retreat::walk;
 use super::state::{Company, State};
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::geometry::{Base, Bounds, Distance, base_distance};
 

@@ -11,8 +11,8 @@ use super::regiment;
 use super::scenario::{GeneralSpec, Personality, TerrainKind};
 use super::state::{Company, General, State};
 use super::units::Quality;
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts, Modifier};
 use crate::geometry::{TerrainTag, base_distance, line_of_sight, point_to_bases};
 use crate::side::SideId;
@@ -76,7 +76,6 @@ pub fn plan(
     let mut out = Vec::new();
     for unit in units {
         let mut act = a.clone();
-        let name = unit_name(s, &unit);
         if unit.iter().any(|c| s.routing.contains(c)) {
             events.push(words::event(What::Routing, words::unit(s, &unit)));
             act.sequence = Sequence::Hold;

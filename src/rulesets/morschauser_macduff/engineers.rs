@@ -9,8 +9,8 @@ use super::scenario::{Terrain, TerrainKind};
 use super::shooting::nearest_on;
 use super::state::{Breach, State};
 use super::units::TroopType;
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::geometry::{Base, Distance, base_distance};
 
@@ -89,23 +89,29 @@ pub fn blow(s: &mut State, id: &str, wall: &str, dice: &mut Dice, events: &mut V
             at,
             cause: format!("engineers {}", now.id),
         });
-        events.push(words::event(
-            What::BlowsBreach,
-            Facts {
-                place: Some(w.name.clone()),
-                rolls: vec![d],
-                ..words::of(s, &now)
-            },
-        ).with_dice(di));
+        events.push(
+            words::event(
+                What::BlowsBreach,
+                Facts {
+                    place: Some(w.name.clone()),
+                    rolls: vec![d],
+                    ..words::of(s, &now)
+                },
+            )
+            .with_dice(di),
+        );
     } else {
-        events.push(words::event(
-            What::BreachFails,
-            Facts {
-                place: Some(w.name.clone()),
-                rolls: vec![d],
-                ..words::of(s, &now)
-            },
-        ).with_dice(di));
+        events.push(
+            words::event(
+                What::BreachFails,
+                Facts {
+                    place: Some(w.name.clone()),
+                    rolls: vec![d],
+                    ..words::of(s, &now)
+                },
+            )
+            .with_dice(di),
+        );
     }
 }
 
@@ -164,22 +170,28 @@ pub fn demolish(s: &mut State, id: &str, bridge: &str, dice: &mut Dice, events: 
     if d >= DEMOLISH_ON {
         s.scenario.terrain.retain(|x| x.id != t.id);
         s.demolished.insert(t.id.clone());
-        events.push(words::event(
-            What::BringsDown,
-            Facts {
-                place: Some(t.name.clone()),
-                rolls: vec![d],
-                ..words::of(s, &c)
-            },
-        ).with_dice(di));
+        events.push(
+            words::event(
+                What::BringsDown,
+                Facts {
+                    place: Some(t.name.clone()),
+                    rolls: vec![d],
+                    ..words::of(s, &c)
+                },
+            )
+            .with_dice(di),
+        );
     } else {
-        events.push(words::event(
-            What::StillStands,
-            Facts {
-                place: Some(t.name.clone()),
-                rolls: vec![d],
-                ..words::of(s, &c)
-            },
-        ).with_dice(di));
+        events.push(
+            words::event(
+                What::StillStands,
+                Facts {
+                    place: Some(t.name.clone()),
+                    rolls: vec![d],
+                    ..words::of(s, &c)
+                },
+            )
+            .with_dice(di),
+        );
     }
 }

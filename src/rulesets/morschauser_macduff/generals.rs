@@ -2,8 +2,8 @@
 
 use super::scenario::Personality;
 use super::state::State;
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts};
 
 /// E.2: a general's personality, rolled (and announced) the first time it

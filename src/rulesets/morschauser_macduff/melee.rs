@@ -11,8 +11,8 @@ use super::scenario::TerrainKind;
 use super::shooting::{level, tagged, touching};
 use super::squares::in_square;
 use super::state::{Company, State};
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::geometry::{Point, TerrainTag, line_of_sight};
 
@@ -252,13 +252,9 @@ fn climb(s: &mut State, a: &Company, w: &Wall, events: &mut Vec<Event>) {
             place: Some(w.name.clone()),
             distance: Some(walked.travelled),
             reason: walked.stopped.clone(),
-            ..words::of(s, c)
+            ..words::of(s, &c)
         },
     ));
-}
-
-fn plural(n: u32) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// One die per strength point; a die at or under `value` hits.

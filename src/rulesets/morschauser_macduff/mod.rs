@@ -29,9 +29,9 @@ mod squares;
 pub mod state;
 mod template;
 mod turn;
-pub mod words;
 pub mod units;
 mod view;
+pub mod words;
 
 use crate::dice::Dice;
 use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};

@@ -162,7 +162,7 @@ pub fn take_shooting_hits(s: &mut State, company: &str, hits: u32, events: &mut 
             What::SharesHits,
             Facts {
                 losses,
-                ..words::unit(s, group)
+                ..words::unit(s, &group)
             },
         ));
     }

@@ -2,8 +2,8 @@
 
 use super::orders::{Deployment, FirstChoice};
 use super::state::{Phase, State};
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::side::{BySide, SideId};
 

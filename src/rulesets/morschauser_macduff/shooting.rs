@@ -9,8 +9,8 @@ use super::orders::{Action, Fallback};
 use super::scenario::{Terrain, TerrainKind};
 use super::state::{Breach, Company, State};
 use super::units::{Fire, FireKind, GunVariant, TroopType};
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::geometry::{
     Angle, Base, Bounds, Distance, Point, Shape, TerrainFeature, TerrainTag, base_distance,

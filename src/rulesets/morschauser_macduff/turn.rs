@@ -13,8 +13,8 @@ use super::setup::dice_off;
 use super::shooting;
 use super::state::{Breach, Phase, State, Trace};
 use super::units::TroopType;
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::side::SideId;
 
@@ -78,7 +78,10 @@ pub fn resolve(
             Facts {
                 round: Some(turn),
                 reason: Some(o.reason.clone()),
-                ..o.winner.as_ref().map(|w| words::side(&next, w)).unwrap_or_default()
+                ..o.winner
+                    .as_ref()
+                    .map(|w| words::side(&next, w))
+                    .unwrap_or_default()
             },
         ));
         next.phase = Phase::Over(o);
@@ -101,7 +104,10 @@ pub fn resolve(
             What::Decided,
             Facts {
                 reason: Some(o.reason.clone()),
-                ..o.winner.as_ref().map(|w| words::side(&next, w)).unwrap_or_default()
+                ..o.winner
+                    .as_ref()
+                    .map(|w| words::side(&next, w))
+                    .unwrap_or_default()
             },
         ));
         next.phase = Phase::Over(o);

@@ -163,7 +163,11 @@ pub fn say(what: What, f: &Facts) -> String {
     let reason = f.reason.clone().unwrap_or_default();
     let dist = f.distance.unwrap_or(0.0);
     // A general, when the event is about one, is its target.
-    let general = f.target.as_ref().map(|g| g.name.clone()).unwrap_or_default();
+    let general = f
+        .target
+        .as_ref()
+        .map(|g| g.name.clone())
+        .unwrap_or_default();
     let die = f.rolls.first().copied().unwrap_or(0);
     let note = |i: usize| f.notes.get(i).cloned().unwrap_or_default();
     let to = f.to.unwrap_or_default();
@@ -227,9 +231,9 @@ pub fn say(what: What, f: &Facts) -> String {
                 }
             )
         }
-        GeneralOutOfReach => format!(
-            "General {general} is not within 12 in and in sight of {me}: the die stands"
-        ),
+        GeneralOutOfReach => {
+            format!("General {general} is not within 12 in and in sight of {me}: the die stands")
+        }
         CommandDie => {
             let total = f.after.unwrap_or(die as i64);
             format!(
@@ -247,7 +251,9 @@ pub fn say(what: What, f: &Facts) -> String {
             "General {general} proves to be {} (E.2)",
             f.result.clone().unwrap_or_default()
         ),
-        MustMelee => format!("{me} is within 3 in of {target} and must melee rather than shoot (B.4)"),
+        MustMelee => {
+            format!("{me} is within 3 in of {target} and must melee rather than shoot (B.4)")
+        }
         InWater => format!("{me} is crossing water and cannot shoot (C.4)"),
         CannotShoot => format!(
             "{me} cannot shoot at {}: {reason}; it falls back to {}",
@@ -379,7 +385,10 @@ pub fn say(what: What, f: &Facts) -> String {
                 .iter()
                 .zip(&f.losses)
                 .zip(&f.notes)
-                .map(|((u, l), now)| format!("{} ({}) regains {} SP, {now}", u.name, u.id, l.amount))
+                .map(|((u, l), now)| format!(
+                    "{} ({}) regains {} SP, {now}",
+                    u.name, u.id, l.amount
+                ))
                 .collect::<Vec<_>>()
                 .join("; ")
         ),

@@ -4,9 +4,9 @@
 use super::super::scenario::{is_difficult, is_impassable};
 use super::super::state::{State, Trace, TraceKind};
 use super::super::units::{Arm, Unit};
+use super::super::words::{self, What};
 use super::TOUCH;
 use super::report::FallBack;
-use super::super::words::{self, What};
 use crate::event::{Event, Facts, Loss};
 use crate::geometry::contact::travel_interval;
 use crate::geometry::{Base, Distance, Point, bases_distance, sweep_straight, translate_bases};

@@ -28,8 +28,8 @@ use super::march;
 use super::modifiers::Modifier;
 use super::orders::{ChargeOrder, UnitMove};
 use super::state::{State, Trace, TraceKind};
-use crate::dice::Dice;
 use super::words::{self, What};
+use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::ruleset::Violation;
 use crate::side::SideId;
@@ -125,10 +125,6 @@ pub fn resolve(
     let mut report = CombatReport::default();
     let mut attackers: Vec<String> = Vec::new();
     for c in req.charges {
-        let short = state
-            .unit(&c.unit)
-            .map(|u| u.short())
-            .unwrap_or_else(|| c.unit.clone());
         let planned = if !req.force.contains(&c.unit) {
             Err(eligibility::refuse(
                 &c.unit,
@@ -204,10 +200,6 @@ pub fn resolve(
         }
     }
     for mv in req.supports {
-        let short = state
-            .unit(&mv.unit)
-            .map(|u| u.short())
-            .unwrap_or_else(|| mv.unit.clone());
         let charging = req.charges.iter().any(|c| c.unit == mv.unit);
         let planned = if req.force.contains(&mv.unit) && !charging {
             support::plan(state, req.side, mv)

@@ -1,9 +1,9 @@
 //! Combat results (chapter 8): passive units first, then active units.
 
 use super::super::state::State;
+use super::super::words::{self, What};
 use super::report::{CombatResult, Engagement, Score};
 use super::score::opponents;
-use super::super::words::{self, What};
 use crate::event::{Event, Facts, Loss};
 use std::collections::BTreeMap;
 
@@ -105,7 +105,6 @@ fn apply(
     why: String,
     events: &mut Vec<Event>,
 ) -> CombatResult {
-    let short = state.unit(id).map(|u| u.short()).unwrap_or_default();
     let breaks = n == 0 || state.unit(id).is_some_and(|u| u.would_break_with(n));
     let facts = Facts {
         reason: Some(why.clone()),

@@ -5,11 +5,11 @@ use super::super::forces::in_difficult;
 use super::super::modifiers::{Modifier, describe, total};
 use super::super::state::State;
 use super::super::units::{Arm, Formation, Unit};
+use super::super::words::{self, What};
 use super::ChargeRequest;
 use super::ground::elevation;
 use super::report::{Engagement, Score};
 use crate::dice::Dice;
-use super::super::words::{self, What};
 use crate::event::{Event, Facts};
 use std::collections::BTreeMap;
 

@@ -3,10 +3,10 @@
 use super::super::modifiers::describe;
 use super::super::state::{State, Trace, TraceKind};
 use super::super::units::Arm;
+use super::super::words::{self, What};
 use super::hit::BASIC_TO_HIT;
 use super::report::{DisruptRoll, FireMode, FirePlan, FireReport};
 use crate::dice::Dice;
-use super::super::words::{self, What};
 use crate::event::{Event, Facts, Loss};
 
 /// Dice each shooting base rolls: two for artillery firing canister.
@@ -139,7 +139,11 @@ pub fn resolve(
                     .iter()
                     .map(|(u, _)| words::unit_id(state, u))
                     .collect(),
-                notes: report.not_firing.iter().map(|(_, why)| why.clone()).collect(),
+                notes: report
+                    .not_firing
+                    .iter()
+                    .map(|(_, why)| why.clone())
+                    .collect(),
                 idle: true,
                 ..words::side(state, &plan.side)
             },
@@ -233,11 +237,4 @@ fn disrupt(state: &mut State, report: &mut FireReport, dice: &mut Dice, events: 
     }
     report.disruption = rolls;
     report.broken = broken;
-}
-
-fn list(dice: &[u32]) -> String {
-    dice.iter()
-        .map(|d| d.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
