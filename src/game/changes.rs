@@ -159,7 +159,7 @@ fn position(d: &DieRecord) -> String {
 fn positions(dice: &[&DieRecord]) -> String {
     let mut runs: Vec<(StreamKind, u64, u64)> = Vec::new();
     for d in dice {
-        let i = d.index as u64;
+        let i = d.index;
         match runs.last_mut() {
             Some((s, _, hi)) if *s == d.stream && *hi + 1 == i => *hi = i,
             _ => runs.push((d.stream, i, i)),

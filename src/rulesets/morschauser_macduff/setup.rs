@@ -34,7 +34,7 @@ pub fn resolve(s: &State, orders: &BySide<Deployment>, dice: &mut Dice) -> (Stat
             }
         }
         if !d.companies.is_empty() || !d.generals.is_empty() {
-            events.push(words::event(What::Deploys, words::side(&s, side)));
+            events.push(words::event(What::Deploys, words::side(s, side)));
         }
     }
     let choices: BySide<FirstChoice> = s
@@ -86,7 +86,7 @@ pub fn dice_off(
         let facts = Facts {
             rolls: vec![ra, rb],
             notes: vec![s.side_name(&a), s.side_name(&b)],
-            ..words::side(&s, &winner)
+            ..words::side(s, &winner)
         };
         events.push(words::event(What::DiceOff, facts).with_dice([ia, ib]));
         break;
