@@ -165,6 +165,7 @@ pub fn command_die(
     events: &mut Vec<Event>,
 ) -> Command {
     let name = unit_name(s, unit);
+    let die_at = dice.log().len();
     let die = dice.d6(format!(
         "{name}: command die (E.2): 5-6 impetuous charge / cautious hold back, 3-4 obey, 1-2 no advance"
     ));
@@ -233,7 +234,7 @@ pub fn command_die(
         } else {
             String::new()
         }
-    )));
+    )).with_dice([die_at]));
     result
 }
 
