@@ -104,7 +104,9 @@ pub fn template_comments(enemy: &[EnemyUnit]) -> String {
     if enemy.is_empty() {
         return t;
     }
-    t.push_str("# The enemy as you see him (centre x, y; facing; state; distance to your nearest unit):\n");
+    t.push_str(
+        "# The enemy as you see him (centre x, y; facing; state; distance to your nearest unit):\n",
+    );
     for e in enemy {
         t.push_str(&format!(
             "#   {:<8} {} - {}, {}, at ({:.1}, {:.1}) facing {:.0}, {}\n",
@@ -124,7 +126,11 @@ pub fn template_comments(enemy: &[EnemyUnit]) -> String {
 /// Turn `map` to `me`'s own table edge: the first side's edge is at the
 /// bottom of every map, so any other side's map is turned half round.
 pub fn turn_to_own_edge(map: &mut MapView, me: &SideId) {
-    map.turned = map.sides.iter().position(|s| &s.side == me).is_some_and(|i| i > 0);
+    map.turned = map
+        .sides
+        .iter()
+        .position(|s| &s.side == me)
+        .is_some_and(|i| i > 0);
 }
 
 /// An orders template's body with the enemy `me` sees on `map` as
@@ -215,10 +221,11 @@ fn overlap(a: &[Point; 4], b: &[Point; 4]) -> bool {
             let e = poly[(i + 1) % 4] - poly[i];
             let axis = Point::new(-e.y, e.x);
             let proj = |q: &[Point; 4]| {
-                q.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-                    let v = p.x * axis.x + p.y * axis.y;
-                    (lo.min(v), hi.max(v))
-                })
+                q.iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                        let v = p.x * axis.x + p.y * axis.y;
+                        (lo.min(v), hi.max(v))
+                    })
             };
             let (a0, a1) = proj(a);
             let (b0, b1) = proj(b);

@@ -569,7 +569,10 @@ fn each_report_shows_the_next_deadline_in_its_players_zone_with_utc() {
         fr.contains("Deadline for step 2: Wed 04 Mar 2026 21:00 CET (Europe/Paris), 20:00 UTC"),
         "{fr}"
     );
-    assert!(fr.contains("Orders are still taken until Wed 04 Mar 2026 21:30 CET"), "{fr}");
+    assert!(
+        fr.contains("Orders are still taken until Wed 04 Mar 2026 21:30 CET"),
+        "{fr}"
+    );
     let au = report("austrians");
     assert!(
         au.contains("Deadline for step 2: Wed 04 Mar 2026 20:00 UTC (UTC)"),

@@ -230,7 +230,10 @@ fn briefing_deadlines_enemy_and_kept_reactions_reach_players_through_postfix() {
         }
         step2.insert(user, t);
     }
-    let (active, passive) = (active.expect("an active side"), passive.expect("a passive side"));
+    let (active, passive) = (
+        active.expect("an active side"),
+        passive.expect("a passive side"),
+    );
 
     // Step 2: the active side passes; the passive side stands its units'
     // return fire down, a standing reaction.

@@ -656,7 +656,10 @@ fn no_two_labels_overlap_on_a_crowded_map_either_way_round() {
         }
         // Labels pushed away from their unit point back to it.
         let svg = map_svg(&crowded_map(turned)).unwrap();
-        assert!(svg.contains("stroke=\"#333333\""), "the leader lines' group");
+        assert!(
+            svg.contains("stroke=\"#333333\""),
+            "the leader lines' group"
+        );
     }
     if let Ok(dir) = std::env::var("GALLOPER_KEEP_MAPS") {
         let png = map_png(&crowded_map(false)).unwrap();
@@ -671,7 +674,10 @@ fn a_map_turned_to_the_second_sides_edge_puts_it_at_the_bottom_with_text_upright
     assert!(plain.contains("French table edge at the bottom"));
     map.turned = true;
     let turned = map_svg(&map).unwrap();
-    assert!(turned.contains("British table edge at the bottom"), "{turned}");
+    assert!(
+        turned.contains("British table edge at the bottom"),
+        "{turned}"
+    );
     // Points move; nothing is rotated, so text stays upright.
     assert!(!turned.contains("rotate("));
     // The table corner (0, 0) is bottom left normally, top right turned:
@@ -701,7 +707,10 @@ fn a_report_shows_the_enemy_the_deadline_and_its_notices_in_html_and_text() {
     assert!(html.contains("21:00 CET (Europe/Paris), 20:00 UTC"));
     assert!(html.contains("<p class=\"notice\">This is step 4 resolved again"));
     let text = report_text(&r).unwrap();
-    assert!(text.contains("The enemy as you see him\n------------------------"), "{text}");
+    assert!(
+        text.contains("The enemy as you see him\n------------------------"),
+        "{text}"
+    );
     assert!(text.contains("RHA Battery [br-3] (British)"), "{text}");
     assert!(text.contains("(Europe/Paris)"));
     assert!(text.contains("** This is step 4 resolved again"));

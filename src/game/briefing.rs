@@ -67,8 +67,8 @@ impl Server {
             .store
             .game(game)?
             .ok_or_else(|| anyhow!("no game called {game:?}"))?;
-        let rules: &dyn AnyRuleset =
-            rulesets::by_name(&g.ruleset).ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+        let rules: &dyn AnyRuleset = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
         let Some((open, due)) = self.due(game)? else {
             return Ok(Vec::new());
         };
@@ -122,7 +122,10 @@ impl Server {
                 events: Vec::new(),
                 next,
                 audit: vec![
-                    format!("step {} is committed: its notice has sha256 {notice}", open.step),
+                    format!(
+                        "step {} is committed: its notice has sha256 {notice}",
+                        open.step
+                    ),
                     "see its notice.yaml in the archive; your orders name it".into(),
                 ],
                 keys: keys.clone(),

@@ -84,7 +84,11 @@ impl Frame {
 
     /// A facing (degrees clockwise from table +y) as the picture shows it.
     pub fn facing(&self, degrees: f64) -> f64 {
-        if self.turned { degrees + 180.0 } else { degrees }
+        if self.turned {
+            degrees + 180.0
+        } else {
+            degrees
+        }
     }
 
     /// Pixel extent of the table drawing.

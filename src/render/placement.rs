@@ -56,8 +56,14 @@ struct Filed {
 
 impl Filed {
     fn cells_of(b: &BoxPx) -> impl Iterator<Item = (i64, i64)> {
-        let (x0, x1) = ((b.x / CELL).floor() as i64, ((b.x + b.w) / CELL).floor() as i64);
-        let (y0, y1) = ((b.y / CELL).floor() as i64, ((b.y + b.h) / CELL).floor() as i64);
+        let (x0, x1) = (
+            (b.x / CELL).floor() as i64,
+            ((b.x + b.w) / CELL).floor() as i64,
+        );
+        let (y0, y1) = (
+            (b.y / CELL).floor() as i64,
+            ((b.y + b.h) / CELL).floor() as i64,
+        );
         (x0..=x1).flat_map(move |x| (y0..=y1).map(move |y| (x, y)))
     }
 
@@ -87,7 +93,16 @@ impl Filed {
 
 /// Place every label in order; no two placed boxes overlap.
 pub(crate) fn place(wanted: &[Wanted]) -> Vec<Placed> {
+    place_around(&[], wanted)
+}
+
+/// [`place`], keeping every label off `obstacles` too (the units' bases)
+/// as long as a candidate or a ring allows.
+pub(crate) fn place_around(obstacles: &[BoxPx], wanted: &[Wanted]) -> Vec<Placed> {
     let mut filed = Filed::default();
+    for o in obstacles {
+        filed.add(*o);
+    }
     let mut out = Vec::with_capacity(wanted.len());
     for w in wanted {
         let first = w.candidates.first().copied().unwrap_or((0.0, 0.0));

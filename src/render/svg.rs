@@ -7,9 +7,9 @@ use super::frame::{Frame, MARGIN_LEFT, num};
 use super::grid::Grid;
 use super::legend::Legend;
 use super::markers::{self, MarkerShape};
+use super::placement::{self, Wanted};
 use super::shapes::{Label, Rect};
 use super::terrain::{self, TerrainShape};
-use super::placement::{self, Wanted};
 use super::units::{self, UnitLayers};
 use super::zones::{self, DeploymentShape, ZoneShape};
 use crate::view::MapView;
@@ -113,7 +113,9 @@ pub(crate) fn labelled(
         at: m.label_box,
         candidates: m.candidates.clone(),
     }));
-    let placed = placement::place(&wanted);
+    // Bases first: a label may not cover a unit, nor another label.
+    let bases: Vec<placement::BoxPx> = units.labels.iter().map(|l| l.geom.unit_box).collect();
+    let placed = placement::place_around(&bases, &wanted);
     let (for_units, for_markers) = placed.split_at(units.labels.len());
     for (l, p) in units.labels.iter_mut().zip(for_units) {
         l.moved(p.offset, p.moved);

@@ -44,6 +44,8 @@ pub(crate) struct LabelGeom {
     pub name_at: (f64, f64),
     pub note_at: Option<(f64, f64)>,
     pub target: (f64, f64),
+    /// The unit's own upright box, which no label should cover.
+    pub unit_box: BoxPx,
     pub candidates: Vec<(f64, f64)>,
     pub name: String,
     pub note: Option<String>,
@@ -57,7 +59,11 @@ impl UnitLabel {
         let (dx, dy) = offset;
         let b = g.bbox.shifted(offset);
         self.backdrop = Rect::new(b.x, b.y, b.w, b.h, "#ffffff");
-        self.label = Label::new((g.name_at.0 + dx, g.name_at.1 + dy), g.name.clone(), "middle");
+        self.label = Label::new(
+            (g.name_at.0 + dx, g.name_at.1 + dy),
+            g.name.clone(),
+            "middle",
+        );
         self.note = match (&g.note, g.note_at) {
             (Some(n), Some(at)) => Some(Label::new((at.0 + dx, at.1 + dy), n.clone(), "middle")),
             _ => None,
@@ -283,6 +289,12 @@ fn unit(
             name_at: (anchor.0, label_y),
             note_at: note.as_ref().map(|_| (anchor.0, note_y)),
             target: anchor,
+            unit_box: BoxPx {
+                x: min_x,
+                y: min_y,
+                w: max_x - min_x,
+                h: max_y - min_y,
+            },
             candidates,
             name,
             note,

@@ -6,6 +6,7 @@
 use super::common::*;
 use galloper::ruleset::Ruleset;
 use galloper::rulesets::maurice_lite::MauriceLite;
+use galloper::rulesets::maurice_lite::state::Phase;
 use galloper::rulesets::maurice_lite::units::Formation;
 use galloper::view::Viewer;
 
@@ -17,17 +18,26 @@ fn the_passive_sides_template_keeps_its_standing_reactions_and_sent_back_as_is_c
     place(&mut s, "r-i1", 10.0, 20.0, 180.0, Formation::Line);
     // Before any are sent: the defaults.
     let t = MauriceLite.orders_template(&s, &red()).unwrap();
-    assert!(t.contains("return_fire: all") && t.contains("interrupts: []"), "{t}");
+    assert!(
+        t.contains("return_fire: all") && t.contains("interrupts: []"),
+        "{t}"
+    );
     let r = resolve(&s, &red(), STANDING, vec![]);
-    let s = r.state;
+    let mut s = r.state;
+    // Red passive again, as two rounds on.
+    s.phase = Phase::Round { active: blue() };
     let kept = s.standing[&red()].clone();
     let t = MauriceLite.orders_template(&s, &red()).unwrap();
     assert!(t.contains("These reactions are in force"), "{t}");
-    assert!(!t.contains("interrupts: []"), "the interrupt is not dropped:\n{t}");
+    assert!(
+        !t.contains("interrupts: []"),
+        "the interrupt is not dropped:\n{t}"
+    );
     // The template read back is the reactions in force, and they pass the check.
     let back = orders(&t);
     assert!(MauriceLite.check(&s, &red(), &back).is_empty());
-    let again = resolve(&s, &red(), &t, vec![]);
+    let mut again = resolve(&s, &red(), &t, vec![]);
+    again.state.phase = Phase::Round { active: blue() };
     assert_eq!(again.state.standing[&red()], kept, "{t}");
     // The report lists them, to Red only.
     let red_view = MauriceLite.view(&s, &Viewer::Side(red()));
@@ -38,9 +48,18 @@ fn the_passive_sides_template_keeps_its_standing_reactions_and_sent_back_as_is_c
         .expect("a panel of standing reactions");
     let lines = panel.lines.join("\n");
     assert!(lines.contains("Return fire: none"), "{lines}");
-    assert!(lines.contains("Interrupt:") && lines.contains("on march"), "{lines}");
-    assert!(lines.contains("when the enemy force comes near Red Foot 1"), "{lines}");
-    assert!(lines.contains("Modifier:") && lines.contains("on charged"), "{lines}");
+    assert!(
+        lines.contains("Interrupt:") && lines.contains("on march"),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("when the enemy force comes near Red Foot 1"),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("Modifier:") && lines.contains("on charged"),
+        "{lines}"
+    );
     let blue_view = MauriceLite.view(&s, &Viewer::Side(blue()));
     let blue_lines: String = blue_view
         .panels
@@ -48,7 +67,10 @@ fn the_passive_sides_template_keeps_its_standing_reactions_and_sent_back_as_is_c
         .flat_map(|p| p.lines.clone())
         .collect::<Vec<_>>()
         .join("\n");
-    assert!(!blue_lines.contains("on march"), "Red's reactions stay Red's");
+    assert!(
+        !blue_lines.contains("on march"),
+        "Red's reactions stay Red's"
+    );
 }
 
 #[test]
@@ -78,14 +100,18 @@ fn what_you_can_do_now_names_volleys_charges_forces_and_cards() {
         "{lines}"
     );
     assert!(
-        lines.contains("You can charge: Blue Foot 1 [b-i1]") && lines.contains("could reach Red Foot 1 [r-i1]"),
+        lines.contains("You can charge: Blue Foot 1 [b-i1]")
+            && lines.contains("could reach Red Foot 1 [r-i1]"),
         "{lines}"
     );
     assert!(
         lines.contains("Force (infantry in line): Blue Foot 1 [b-i1], Blue Foot 2 [b-i2]"),
         "the two foot 1 BW apart make one force:\n{lines}"
     );
-    assert!(lines.contains("Force (cavalry in massed): Blue Horse 1 [b-c1]"), "{lines}");
+    assert!(
+        lines.contains("Force (cavalry in massed): Blue Horse 1 [b-c1]"),
+        "{lines}"
+    );
     assert!(lines.contains("Card "), "each card in hand:\n{lines}");
     // Red sees its own options, not Blue's.
     let red = MauriceLite.view(&s, &Viewer::Side(red()));
@@ -96,5 +122,8 @@ fn what_you_can_do_now_names_volleys_charges_forces_and_cards() {
         .unwrap()
         .lines
         .join("\n");
-    assert!(red_lines.contains("You can volley: Red Foot 1 [r-i1]"), "{red_lines}");
+    assert!(
+        red_lines.contains("You can volley: Red Foot 1 [r-i1]"),
+        "{red_lines}"
+    );
 }

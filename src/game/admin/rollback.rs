@@ -164,9 +164,7 @@ pub(in crate::game) fn rollback_invitation(
             "You owe orders for step {step} ({}): you may send new ones, or keep those you sent.",
             o.note
         ),
-        None => format!(
-            "You owe no orders for step {step}: nothing is asked of you."
-        ),
+        None => format!("You owe no orders for step {step}: nothing is asked of you."),
     }
 }
 

@@ -120,7 +120,8 @@ pub fn standing(s: &State, side: &SideId) -> String {
     let Some(r) = s.standing.get(side).filter(|r| **r != Reactions::default()) else {
         return "reactions:\n  return_fire: all\n  interrupts: []\n  modifiers: []\n".into();
     };
-    let mut t = String::from("# These reactions are in force; send them back as they are to keep them.\n");
+    let mut t =
+        String::from("# These reactions are in force; send them back as they are to keep them.\n");
     match crate::yaml::to_string(&Standing { reactions: r }) {
         Ok(y) => t.push_str(y.trim_start_matches("---\n")),
         // Cannot fail for these plain types; the defaults are still a valid file.

@@ -369,7 +369,11 @@ fn deployment_zones(s: &State) -> Vec<crate::view::ZoneView> {
 pub fn standing_lines(s: &State, side: &SideId) -> Vec<String> {
     use super::reactions::{FirePolicy, Play, ReturnFire};
     let r = s.standing.get(side).cloned().unwrap_or_default();
-    let name = |id: &str| s.unit(id).map(|u| u.short()).unwrap_or_else(|| id.to_string());
+    let name = |id: &str| {
+        s.unit(id)
+            .map(|u| u.short())
+            .unwrap_or_else(|| id.to_string())
+    };
     let mut lines = vec![match &r.return_fire {
         ReturnFire::Policy(FirePolicy::All) => "Return fire: every unit that can".to_string(),
         ReturnFire::Policy(FirePolicy::None) => "Return fire: none".to_string(),
@@ -438,9 +442,7 @@ fn briefing(s: &State) -> Vec<Panel> {
         ));
     }
     victory.push("The first army whose morale falls to 0 breaks: the other side wins".into());
-    victory.push(
-        "When the deck is spent and both sides pass in turn, night falls: a draw".into(),
-    );
+    victory.push("When the deck is spent and both sides pass in turn, night falls: a draw".into());
     vec![
         Panel {
             title: "Briefing".into(),

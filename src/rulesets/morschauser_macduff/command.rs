@@ -227,14 +227,17 @@ pub fn command_die(
         Command::MustCharge(t) => format!("is impetuous and must charge {t}"),
         Command::MayNotCharge => "is cautious and will not charge".to_string(),
     };
-    events.push(Event::public(format!(
-        "{name} rolls {die} for command{}: it {read} (E.2)",
-        if total != die as i32 {
-            format!(", {total} with its general")
-        } else {
-            String::new()
-        }
-    )).with_dice([die_at]));
+    events.push(
+        Event::public(format!(
+            "{name} rolls {die} for command{}: it {read} (E.2)",
+            if total != die as i32 {
+                format!(", {total} with its general")
+            } else {
+                String::new()
+            }
+        ))
+        .with_dice([die_at]),
+    );
     result
 }
 

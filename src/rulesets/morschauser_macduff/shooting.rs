@@ -583,9 +583,7 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
                     "{name} catches fire and will burn for the rest of the game; its occupants must leave on their next move (C.5)"
                 )));
             } else {
-                events.push(Event::public(format!(
-                    "{name} does not catch fire (C.5)"
-                )));
+                events.push(Event::public(format!("{name} does not catch fire (C.5)")));
             }
             super::cite(events, dice, from);
         }
