@@ -261,4 +261,16 @@ fn briefing_deadlines_enemy_and_kept_reactions_reach_players_through_postfix() {
     assert!(t4.contains("return_fire: none"), "kept:\n{t4}");
     assert!(t4.contains("These reactions are in force"), "{t4}");
     assert!(html_of(&raw).contains("Return fire: none"));
+    // For a look in a browser: the reports folder's page, map inline.
+    if let Ok(dir) = std::env::var("GALLOPER_KEEP_REPORT") {
+        let cfg = Config::load(&c.config).unwrap();
+        let from = cfg
+            .reports_dir()
+            .join(GAME)
+            .join("step-0003")
+            .join(side_of(passive));
+        for f in ["report.html", "report.txt", "map.png"] {
+            std::fs::copy(from.join(f), Path::new(&dir).join(f)).unwrap();
+        }
+    }
 }
