@@ -47,6 +47,16 @@ enum Command {
         /// SIDE:EMAIL:PUBLIC_KEY_FILE, once per side.
         #[arg(long = "player", required = true)]
         players: Vec<String>,
+        /// SIDE:ZONE, a player's IANA time zone (e.g. french:Europe/Paris):
+        /// his reports and replies show times in it, with UTC beside.
+        /// Default: the schedule's zone (UTC without one).
+        #[arg(long = "zone")]
+        zones: Vec<String>,
+        /// Whose table edge is at the bottom of each side's map: `first`
+        /// (the first side's, on every map) or `own` (each side's own;
+        /// text stays upright).
+        #[arg(long = "map-edge", default_value = "first")]
+        map_edge: String,
         /// The game's deadlines and missed-orders policy (YAML, see
         /// deploy/schedule.yaml); without it steps wait for every side.
         #[arg(long)]
@@ -222,9 +232,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             scenario,
             game,
             players,
+            zones,
+            map_edge,
             schedule,
             beacon,
         } => {
+            let own_edge = match map_edge.as_str() {
+                "own" => true,
+                "first" => false,
+                other => bail!("--map-edge is `first` or `own`, not {other:?}"),
+            };
             let text = read_scenario(&scenario)?;
             // Checked before the game exists, so a bad file creates nothing.
             let schedule = match &schedule {
@@ -252,11 +269,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }),
                 None => None,
             };
+            let zones = zones
+                .iter()
+                .map(|z| parse_zone(z, &specs))
+                .collect::<anyhow::Result<Vec<_>>>()?;
             let mut server = Server::open(&cli.data)?;
             server.new_game_with(&game, &text, &specs, schedule.as_deref(), beacon)?;
+            for (side, zone) in &zones {
+                server.set_zone(&game, side, zone)?;
+            }
+            if own_edge {
+                server.store_mut().set_own_edge(&game)?;
+            }
             println!(
                 "game {game} created; archive in {}",
                 server.archive_dir(&game).display()
+            );
+            println!(
+                "each player's briefing (scenario, map with the deployment zones, first orders template, deadline) is mailed at the daemon's next batch (galloper serve or process --config)"
             );
             print_status(&server, Some(&game))?;
         }
@@ -490,6 +520,22 @@ fn parse_player(s: &str) -> anyhow::Result<PlayerSpec> {
     })
 }
 
+/// `--zone SIDE:ZONE`, checked before the game exists: a side among the
+/// players and a zone the bundled database knows.
+fn parse_zone(s: &str, players: &[PlayerSpec]) -> anyhow::Result<(SideId, String)> {
+    let Some((side, zone)) = s.split_once(':') else {
+        bail!("--zone takes SIDE:ZONE, such as french:Europe/Paris, not {s:?}");
+    };
+    let side = SideId::new(side.trim());
+    if !players.iter().any(|p| p.side == side) {
+        bail!("--zone {s}: {side} is not one of the sides given with --player");
+    }
+    crate::game::schedule::zone(zone.trim()).map_err(|_| {
+        anyhow!("--zone {s}: {:?} is not an IANA time zone name (such as Europe/Paris or America/New_York)", zone.trim())
+    })?;
+    Ok((side, zone.trim().to_string()))
+}
+
 /// An orders file's `notice:` and `revision:` lines as `galloper sign`
 /// leaves them: a notice in the file is kept if it agrees with `notice`
 /// (the step's notice file, when given); a missing one comes from
@@ -596,6 +642,13 @@ pub fn template(server: &Server, game: &str, side: &SideId) -> anyhow::Result<St
                 due.heading
             )
         })?;
+    let body = crate::enemy::with_enemy(
+        &body,
+        &rules
+            .view(&step.state_before, &crate::view::Viewer::Side(side.clone()))?
+            .map,
+        side,
+    );
     let head = envelope::Head {
         game,
         step: step.step,

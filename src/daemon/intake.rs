@@ -141,6 +141,13 @@ pub fn handle(
             }
         }
     }
+    // The deadline in the player's own zone, under what was accepted.
+    if let Some(row) = accepted.last() {
+        let dl = server.open_deadline_lines(&row.game, Some(&row.side))?;
+        if !dl.is_empty() {
+            lines.push(dl.join("\n"));
+        }
+    }
     let applied = super::commands::apply_all(
         server,
         cfg,

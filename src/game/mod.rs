@@ -6,6 +6,7 @@ pub mod admin;
 pub mod archive;
 pub mod audit;
 pub mod beacon;
+pub mod briefing;
 pub mod command;
 pub mod folder;
 mod fresh;
@@ -822,6 +823,40 @@ impl Server {
                 ))
             }
         };
+        // The new step's deadline, given now so that its reports show it
+        // (the deadline watch finds it set), from the time of the watch's
+        // latest tick: a server that runs no watch leaves it to the watch.
+        // A beacon step's comes with its notice, written later: its reports
+        // leave it to the status reply.
+        let next_deadline = match (&next, self.clock, self.schedule(game)?) {
+            (Some((n, _)), Some(now), Some(sched))
+                if !after_due.owed.is_empty()
+                    && g.status == GameStatus::Active
+                    && beacon::notice_deadline(&open.notice).is_none() =>
+            {
+                let deadline = self.opening_deadline(game, n, &after_due, &sched, now)?;
+                let mut lines = BTreeMap::new();
+                for side in &sides {
+                    lines.insert(
+                        side.to_string(),
+                        self.deadline_lines(game, n.step, deadline, Some(side), &sched),
+                    );
+                }
+                lines.insert(
+                    crate::view::Viewer::Public.label(),
+                    self.deadline_lines(game, n.step, deadline, None, &sched),
+                );
+                Some((
+                    store::DeadlineRow {
+                        step: n.step,
+                        opened: now,
+                        deadline,
+                    },
+                    lines,
+                ))
+            }
+            _ => None,
+        };
         let stored = StepResult {
             state_after: state_after.clone(),
             events: crate::yaml::to_string(&result.events)?,
@@ -835,7 +870,26 @@ impl Server {
             (&open, &stored, &dice_inputs),
             next.as_ref().map(|(n, _)| n),
         )?
-        .with_keys(self.keys_on_record(game)?);
+        .with_keys(self.keys_on_record(game)?)
+        .with_deadlines(
+            next_deadline
+                .as_ref()
+                .map(|(_, l)| l.clone())
+                .unwrap_or_default(),
+        );
+        // A step resolved again after a rollback says so first.
+        let runs = archive::rollback_runs(&self.archive_dir(game), open.step);
+        let reading = reading.with_own_edge(self.store.own_edge(game)?);
+        let reading = reading.with_notices(if runs > 0 {
+            vec![format!(
+                "This is step {} resolved again after a rollback (run {}): the result mailed before for this step is withdrawn; the archive keeps it in step-{:04}/rollback-{runs}/ with the game master's reason.",
+                open.step,
+                runs + 1,
+                open.step
+            )]
+        } else {
+            Vec::new()
+        });
         let files = self.step_files(&reading, sight, (&open, &stored, &dice_inputs))?;
         // The public archive first, the store's commit after: a crash in
         // between leaves the step open, and resolving it again writes the
@@ -907,6 +961,9 @@ impl Server {
             staging.finish_signed(&self.key.private_openssh)?;
             self.store
                 .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
+            if let Some((d, _)) = &next_deadline {
+                self.store.set_deadline(game, d, &[])?;
+            }
             if next.is_none() {
                 let outcome = match &after_outcome {
                     Some(o) => outcome_words(o),

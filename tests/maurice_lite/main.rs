@@ -7,5 +7,6 @@ mod cards;
 mod charges;
 mod common;
 mod march;
+mod report;
 mod round;
 mod volleys;

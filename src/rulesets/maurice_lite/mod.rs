@@ -17,6 +17,7 @@ pub mod forces;
 pub mod march;
 pub mod modifiers;
 mod nearby;
+pub mod options;
 pub mod orders;
 pub mod rally;
 pub mod reactions;

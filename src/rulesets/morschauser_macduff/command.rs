@@ -165,6 +165,7 @@ pub fn command_die(
     events: &mut Vec<Event>,
 ) -> Command {
     let name = unit_name(s, unit);
+    let die_at = dice.log().len();
     let die = dice.d6(format!(
         "{name}: command die (E.2): 5-6 impetuous charge / cautious hold back, 3-4 obey, 1-2 no advance"
     ));
@@ -226,14 +227,17 @@ pub fn command_die(
         Command::MustCharge(t) => format!("is impetuous and must charge {t}"),
         Command::MayNotCharge => "is cautious and will not charge".to_string(),
     };
-    events.push(Event::public(format!(
-        "{name} rolls {die} for command{}: it {read} (E.2)",
-        if total != die as i32 {
-            format!(", {total} with its general")
-        } else {
-            String::new()
-        }
-    )));
+    events.push(
+        Event::public(format!(
+            "{name} rolls {die} for command{}: it {read} (E.2)",
+            if total != die as i32 {
+                format!(", {total} with its general")
+            } else {
+                String::new()
+            }
+        ))
+        .with_dice([die_at]),
+    );
     result
 }
 

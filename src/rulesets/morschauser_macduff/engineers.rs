@@ -71,6 +71,7 @@ pub fn blow(s: &mut State, id: &str, wall: &str, dice: &mut Dice, events: &mut V
     let Some((_, at)) = nearest_on(&w.outline, &now.base(&s.scenario)) else {
         return;
     };
+    let from = dice.log().len();
     let d = dice.d6(format!(
         "{}: engineers blow {}: breach on {BREACH_ON}-6 (C.6)",
         now.short(),
@@ -94,6 +95,7 @@ pub fn blow(s: &mut State, id: &str, wall: &str, dice: &mut Dice, events: &mut V
             w.name
         )));
     }
+    super::cite(events, dice, from);
 }
 
 /// House rule (E.7k): the task needs a friendly wagon within this of the
@@ -135,6 +137,7 @@ pub fn demolish(s: &mut State, id: &str, bridge: &str, dice: &mut Dice, events: 
     if let Some(e) = enemy_in_range(s, &c, None) {
         return refuse(format!("{e} is within 3 in"), events);
     }
+    let from = dice.log().len();
     let d = dice.d6(format!(
         "{}: engineers demolish {}: down on {DEMOLISH_ON}-6 (E.7k)",
         c.short(),
@@ -155,4 +158,5 @@ pub fn demolish(s: &mut State, id: &str, bridge: &str, dice: &mut Dice, events: 
             t.name
         )));
     }
+    super::cite(events, dice, from);
 }

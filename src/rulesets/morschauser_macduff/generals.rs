@@ -17,6 +17,7 @@ pub fn personality(
     if let Some(p) = g.personality {
         return Some(p);
     }
+    let from = dice.log().len();
     let d = dice.d6(format!(
         "General {}'s personality: 6 rash, 5 indecisive, 3-4 bold, 1-2 cautious (E.2)",
         g.name
@@ -28,6 +29,7 @@ pub fn personality(
         g.name,
         p.label()
     )));
+    super::cite(events, dice, from);
     Some(p)
 }
 

@@ -150,6 +150,7 @@ pub fn fight(
         (false, true, true) => " (a square has no flank, E.6)",
         _ => "",
     };
+    let from = dice.log().len();
     let a_scored = roll(
         dice,
         &format!(
@@ -188,6 +189,7 @@ pub fn fight(
         dv.clamped(),
         plural(d_scored)
     )));
+    super::cite(events, dice, from);
     take(s, &d, a_scored, events);
     take(s, &a, d_scored, events);
     if s.scenario.options.risk_to_generals {
@@ -278,11 +280,20 @@ fn risk(s: &mut State, c: &Company, enemy: &Company, dice: &mut Dice, events: &m
     let Some(g) = s.attached_general(&c.id).cloned() else {
         return;
     };
+    let from = dice.log().len();
     let d = dice.d6(format!(
         "{} rolls against General {} in the melee: 6 kills him (E.5)",
         enemy.short(),
         g.name
     ));
+    if d != 6 {
+        events.push(Event::public(format!(
+            "General {} comes through the melee with {} unharmed (E.5)",
+            g.name,
+            c.short()
+        )));
+        super::cite(events, dice, from);
+    }
     if d == 6
         && let Some(x) = s.generals.iter_mut().find(|x| x.id == g.id)
     {
@@ -293,6 +304,7 @@ fn risk(s: &mut State, c: &Company, enemy: &Company, dice: &mut Dice, events: &m
             g.name,
             c.short()
         )));
+        super::cite(events, dice, from);
     }
 }
 

@@ -17,6 +17,7 @@ pub mod melee;
 pub mod morale;
 pub mod movement;
 mod occupancy;
+pub mod options;
 pub mod orders;
 pub mod outcome;
 pub mod rally;
@@ -146,5 +147,13 @@ impl Ruleset for MorschauserMacduff {
             }
             _ => None,
         })
+    }
+}
+
+/// Every die rolled since `from` (a position in the step's dice log), cited
+/// by the latest event: each event shows its own dice, as Maurice Lite's do.
+pub(crate) fn cite(events: &mut [crate::event::Event], dice: &crate::dice::Dice, from: usize) {
+    if let Some(e) = events.last_mut() {
+        e.dice.extend(from..dice.log().len());
     }
 }

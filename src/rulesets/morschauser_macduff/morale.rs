@@ -91,6 +91,7 @@ pub fn start_of_half_turn(s: &mut State, side: &SideId, dice: &mut Dice, events:
 
 fn test_unit(s: &mut State, unit: &[String], dice: &mut Dice, events: &mut Vec<Event>) {
     let name = unit_name(s, unit);
+    let from = dice.log().len();
     let d = dice.d6(format!(
         "{name}: brigade morale (E.3): 5-6 leave the field, 3-4 obey, 1-2 retreat a move"
     ));
@@ -99,18 +100,23 @@ fn test_unit(s: &mut State, unit: &[String], dice: &mut Dice, events: &mut Vec<E
             events.push(Event::public(format!(
                 "{name} rolls {d}: it about-faces and makes for the table edge (E.3)"
             )));
+            super::cite(events, dice, from);
             for c in unit {
                 s.routing.insert(c.clone());
                 flee(s, c, events);
             }
         }
-        3 | 4 => events.push(Event::public(format!(
-            "{name} rolls {d}: it stands and obeys its orders (E.3)"
-        ))),
+        3 | 4 => {
+            events.push(Event::public(format!(
+                "{name} rolls {d}: it stands and obeys its orders (E.3)"
+            )));
+            super::cite(events, dice, from);
+        }
         _ => {
             events.push(Event::public(format!(
                 "{name} rolls {d}: it retreats a full move from the nearest enemy (E.3)"
             )));
+            super::cite(events, dice, from);
             retreat(s, unit, events);
         }
     }

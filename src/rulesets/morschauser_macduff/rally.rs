@@ -106,6 +106,7 @@ pub fn rally(s: &mut State, side: &SideId, dice: &mut Dice, events: &mut Vec<Eve
         }
         let name = unit_name(s, &unit);
         let notes: String = modifiers.iter().map(|(_, t)| format!(", {t}")).collect();
+        let from = dice.log().len();
         let die = dice.d6(format!(
             "{name}: rally with General {general} (E.4): 5-6 removes half its hits{notes}"
         ));
@@ -114,6 +115,7 @@ pub fn rally(s: &mut State, side: &SideId, dice: &mut Dice, events: &mut Vec<Eve
             events.push(Event::public(format!(
                 "{name} rolls {die} (total {total}) and does not rally (E.4)"
             )));
+            super::cite(events, dice, from);
             continue;
         }
         let mut back = Vec::new();
@@ -132,5 +134,6 @@ pub fn rally(s: &mut State, side: &SideId, dice: &mut Dice, events: &mut Vec<Eve
             "{name} rolls {die} (total {total}) and rallies: {} (E.4)",
             back.join("; ")
         )));
+        super::cite(events, dice, from);
     }
 }

@@ -241,6 +241,7 @@ fn shoot_general(
         c.short(),
         f.hits_on
     );
+    let from = dice.log().len();
     let hits = (0..sp)
         .filter(|_| dice.d6(purpose.clone()) >= f.hits_on)
         .count();
@@ -258,6 +259,7 @@ fn shoot_general(
             c.short()
         )));
     }
+    super::cite(events, dice, from);
 }
 
 /// Edge-to-edge distance between two companies' bases.
@@ -543,6 +545,7 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
         shot.hits_on
     );
     let mut hits = 0;
+    let from = dice.log().len();
     for _ in 0..sp {
         if dice.d6(purpose.clone()) >= shot.hits_on {
             hits += 1;
@@ -556,6 +559,7 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
         shot.hits_on,
         if hits == 1 { "" } else { "s" }
     )));
+    super::cite(events, dice, from);
     // E.1: a formed regiment shares the hits.
     super::regiment::take_shooting_hits(s, &t.id, hits, events);
     // C.5: artillery hits on a town may set it on fire.
@@ -571,13 +575,17 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
             .map(|x| (x.id.clone(), x.name.clone()))
             .collect();
         for (id, name) in towns {
+            let from = dice.log().len();
             let d = dice.d6(format!("{}: does {name} catch fire? (6)", c.short()));
             if d == 6 {
                 s.burning.insert(id);
                 events.push(Event::public(format!(
                     "{name} catches fire and will burn for the rest of the game; its occupants must leave on their next move (C.5)"
                 )));
+            } else {
+                events.push(Event::public(format!("{name} does not catch fire (C.5)")));
             }
+            super::cite(events, dice, from);
         }
     }
 }
@@ -615,6 +623,7 @@ fn breach(s: &mut State, c: &Company, wall: &str, dice: &mut Dice, events: &mut 
         )));
         return;
     }
+    let from = dice.log().len();
     let roll = dice.d6(format!(
         "{}: heavy gun at {} ({d:.1} in): breach on 6",
         c.short(),
@@ -638,6 +647,7 @@ fn breach(s: &mut State, c: &Company, wall: &str, dice: &mut Dice, events: &mut 
             w.name
         )));
     }
+    super::cite(events, dice, from);
 }
 
 /// The nearest point of an outline's line to the base's front centre.
