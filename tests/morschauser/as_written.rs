@@ -551,8 +551,8 @@ fn c3_a_stand_is_on_the_contour_under_its_base_centre() {
     place(&mut s, "r-li", 30.0, 17.0, 180.0);
     place(&mut s, "b-li", 30.0, 15.0, 0.0);
     assert!(!uphill(&s));
-    // One inch further back, its centre is on the rise: uphill.
-    place(&mut s, "r-li", 30.0, 18.0, 180.0);
-    place(&mut s, "b-li", 30.0, 16.0, 0.0);
+    // Two inches further back, its centre (y 20.5) is on the rise: uphill.
+    place(&mut s, "r-li", 30.0, 19.0, 180.0);
+    place(&mut s, "b-li", 30.0, 17.0, 0.0);
     assert!(uphill(&s));
 }
