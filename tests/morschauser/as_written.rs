@@ -556,3 +556,53 @@ fn c3_a_stand_is_on_the_contour_under_its_base_centre() {
     place(&mut s, "b-li", 30.0, 17.0, 0.0);
     assert!(uphill(&s));
 }
+
+/// E.1, E.2: the new orders read from YAML as the template prints them, and
+/// a refusal names its file and line, the general and the rule.
+#[test]
+fn e2_new_orders_read_from_yaml_and_refusals_point_at_their_line() {
+    let mut s = table();
+    s.scenario.options.command_control = true;
+    general(&mut s, "wolfe", (20.0, 5.0), &[], Some(Personality::Bold));
+    let text = "orders:\n  turn:\n    actions:\n      - {regiment: b-reg, path: [{forward: 3}], into_line: both}\n    generals:\n      - {general: wolfe, to: {x: 60, y: 5}}\n    hits:\n      - {regiment: b-reg, first: [b-li2, b-li]}\n";
+    let body = text.trim_start_matches("orders:\n");
+    let body: String = body
+        .lines()
+        .map(|l| l.strip_prefix("  ").unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let o: Orders = galloper::yaml::from_str(&body).expect("orders parse");
+    let v = check(&s, &blue(), &o);
+    assert_eq!(v.len(), 1, "{v:?}");
+    let p = galloper::envelope::locate("orders.yaml", text, &v[0]);
+    assert_eq!(p.line, Some(6), "{p}");
+    assert_eq!(p.unit.as_deref(), Some("wolfe"));
+    assert_eq!(p.rule.as_deref(), Some(GENERALS));
+}
+
+/// E.1, E.2: the template offers the new orders, and as printed it is
+/// accepted.
+#[test]
+fn e2_the_template_offers_general_moves_hit_shares_and_into_line() {
+    use galloper::ruleset::Ruleset;
+    use galloper::rulesets::morschauser_macduff::MorschauserMacduff;
+    let mut s = table();
+    s.scenario.options.command_control = true;
+    general(&mut s, "wolfe", (20.0, 5.0), &["b-reg"], Some(Personality::Bold));
+    let t = MorschauserMacduff
+        .orders_template(&s, &blue())
+        .expect("a template");
+    for choice in [
+        "{general: ID, to: {x: 0, y: 0}}",
+        "{general: ID, attach: COMPANY}",
+        "{general: ID, detach: true}",
+        "wolfe",
+        "{regiment: ID, first: [COMPANY, ...]}",
+        "into_line: right | left | both",
+        "breach: WALL",
+    ] {
+        assert!(t.contains(choice), "the template explains {choice:?}:\n{t}");
+    }
+    let o: Orders = galloper::yaml::from_str(&t).expect("the template parses");
+    assert_eq!(check(&s, &blue(), &o), vec![]);
+}

@@ -392,11 +392,11 @@ fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
         } else if howitzer && woods_only {
             overhead = true;
         } else {
-            let why = match (blockers.first(), friends.first()) {
-                (Some(x), _) => x.name.clone(),
-                (None, Some(o)) => o.short(),
-                (None, None) => "nothing".into(),
-            };
+            let why = blockers
+                .first()
+                .map(|x| x.name.clone())
+                .or_else(|| friends.first().map(|o| o.short()))
+                .unwrap_or_default();
             return Err(format!("{why} blocks the line of sight (B.5)"));
         }
     }
