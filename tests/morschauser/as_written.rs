@@ -9,8 +9,7 @@ use galloper::dice::Dice;
 use galloper::geometry::{Point, base_distance};
 use galloper::rulesets::morschauser_macduff::check::{BREACH, GENERALS, HITS, INTO_LINE};
 use galloper::rulesets::morschauser_macduff::orders::{
-    Action, Deployment, GeneralOrder, HitsOrder, LineSide, Orders, PathStep, Sequence,
-    TurnOrders,
+    Action, Deployment, GeneralOrder, HitsOrder, LineSide, Orders, PathStep, Sequence, TurnOrders,
 };
 use galloper::rulesets::morschauser_macduff::regiment::take_shooting_hits;
 use galloper::rulesets::morschauser_macduff::scenario::{Personality, TerrainKind};
@@ -165,12 +164,20 @@ fn c2_wholly_inside_a_wood_it_neither_shoots_out_nor_is_shot() {
 #[test]
 fn c5_at_the_edge_of_a_town_it_fires_out_and_is_shot_back_at_minus_2() {
     let mut s = clear();
-    terrain(&mut s, "town", TerrainKind::Town, rect(5.0, 12.0, 15.0, 22.0));
+    terrain(
+        &mut s,
+        "town",
+        TerrainKind::Town,
+        rect(5.0, 12.0, 15.0, 22.0),
+    );
     place(&mut s, "b-lt", 10.0, 12.0, 180.0);
     place(&mut s, "r-li", 10.0, 7.0, 0.0);
     assert!(judge(&s, s.company("b-lt").unwrap(), "r-li").is_ok());
     let back = judge(&s, s.company("r-li").unwrap(), "b-lt").expect("seen at the edge");
-    assert_eq!(back.hits_on, 7, "5-6 and -2: no hit possible, but a legal shot");
+    assert_eq!(
+        back.hits_on, 7,
+        "5-6 and -2: no hit possible, but a legal shot"
+    );
 }
 
 // ---- Item 11: exactly 3 inches ---------------------------------------------
@@ -205,10 +212,7 @@ fn b6_b4_exactly_3_inches_is_within_for_forced_melee_and_shooting() {
     };
     let r = resolve(&s, turn(vec![a]), vec![1, 1, 1, 1, 1, 1, 1, 1]);
     let t = texts(&r);
-    assert!(
-        t.iter().any(|x| x.contains("starts within 3 in")),
-        "{t:?}"
-    );
+    assert!(t.iter().any(|x| x.contains("starts within 3 in")), "{t:?}");
     // Another company may not shoot at Red: it is in melee range.
     place(&mut s, "b-art", 20.0, 5.0, 0.0);
     let e = judge(&s, s.company("b-art").unwrap(), "r-li").unwrap_err();
@@ -442,7 +446,10 @@ fn e2_on_no_advance_a_column_brings_its_rear_companies_up_into_line() {
         }]),
         vec![1],
     );
-    assert_eq!(r.state().company("b-li2").unwrap().at, Point::new(10.0, 5.0));
+    assert_eq!(
+        r.state().company("b-li2").unwrap().at,
+        Point::new(10.0, 5.0)
+    );
     // On "obey" the regiment moves together and nobody is brought up.
     let r = run(&s, turn(vec![entry]), vec![3]);
     assert!(!r.has("brought up"), "{:?}", r.texts);
@@ -588,7 +595,13 @@ fn e2_the_template_offers_general_moves_hit_shares_and_into_line() {
     use galloper::rulesets::morschauser_macduff::MorschauserMacduff;
     let mut s = table();
     s.scenario.options.command_control = true;
-    general(&mut s, "wolfe", (20.0, 5.0), &["b-reg"], Some(Personality::Bold));
+    general(
+        &mut s,
+        "wolfe",
+        (20.0, 5.0),
+        &["b-reg"],
+        Some(Personality::Bold),
+    );
     let t = MorschauserMacduff
         .orders_template(&s, &blue())
         .expect("a template");

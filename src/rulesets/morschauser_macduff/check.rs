@@ -433,7 +433,9 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
         let why = if a.regiment.is_none() {
             Some("only a formed regiment's entry (`regiment:`) brings companies up into line")
         } else if !state.scenario.options.command_control {
-            Some("command control is not in play, so no die reads \"no advance\": drop `into_line`, or order each company")
+            Some(
+                "command control is not in play, so no die reads \"no advance\": drop `into_line`, or order each company",
+            )
         } else {
             None
         };
@@ -530,7 +532,10 @@ fn check_breach(
                     a.sequence.label()
                 ))
             } else if a.target.is_some() {
-                Some("give the wall as `breach` and drop `target`: the breach is its shooting".into())
+                Some(
+                    "give the wall as `breach` and drop `target`: the breach is its shooting"
+                        .into(),
+                )
             } else {
                 None
             }

@@ -32,10 +32,7 @@ pub fn destination(
     let (to, with) = match (&o.to, &o.attach, o.detach) {
         (Some(p), None, false) => (*p, None),
         (None, Some(c), false) => {
-            let Some(x) = s
-                .company(c)
-                .filter(|x| &x.side == side && x.on_table())
-            else {
+            let Some(x) = s.company(c).filter(|x| &x.side == side && x.on_table()) else {
                 return Err(format!("{c} is not one of your companies on the table"));
             };
             (x.at, Some(c.clone()))

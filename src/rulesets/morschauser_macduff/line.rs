@@ -62,7 +62,10 @@ pub fn bring_up(s: &mut State, unit: &[String], side: LineSide, events: &mut Vec
         return;
     }
     rear.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let right = head.facing.right_vector().scale(s.scenario.base.width.get());
+    let right = head
+        .facing
+        .right_vector()
+        .scale(s.scenario.base.width.get());
     let places: Vec<Point> = (1..=PLACES)
         .flat_map(|k| {
             let r = head.at + right.scale(k as f64);
