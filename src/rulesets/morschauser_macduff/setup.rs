@@ -32,6 +32,7 @@ pub fn resolve(s: &State, orders: &BySide<Deployment>, dice: &mut Dice) -> (Stat
                 x.attached = g.attach.clone();
             }
         }
+        next.set_hit_shares(&d.hits);
         if !d.companies.is_empty() || !d.generals.is_empty() {
             events.push(Event::public(format!("{} deploys", s.side_name(side))));
         }

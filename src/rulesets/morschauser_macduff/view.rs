@@ -100,7 +100,7 @@ pub fn map(s: &State) -> MapView {
             MarkerView {
                 kind: MarkerKind::General,
                 side: Some(index(&g.side)),
-                at: with.map_or(g.at, |c| c.at),
+                at: s.general_at(g),
                 label: general_label(g, with),
             }
         })
