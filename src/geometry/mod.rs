@@ -9,6 +9,7 @@ pub mod base;
 pub mod bounds;
 pub mod contact;
 mod convert;
+pub mod detour;
 pub mod distance;
 pub mod error;
 pub mod formation;
@@ -23,6 +24,7 @@ pub mod zone;
 
 pub use base::Base;
 pub use bounds::{Bounds, bases_beyond};
+pub use detour::Detour;
 pub use distance::{base_distance, bases_distance, overlaps, point_to_bases, touching};
 pub use error::GeometryError;
 pub use formation::{Layout, lay_out};
