@@ -33,7 +33,6 @@ The order in which maurice-lite rolls its dice:
     `charges`, then the defenders in the scenario's order of units.";
 
 #[derive(Args, Debug)]
-#[command(after_long_help = DICE_ORDER)]
 pub struct ResolveArgs {
     /// Scenario YAML file; not needed with --state (a state names its ruleset).
     pub scenario: Option<PathBuf>,
@@ -103,8 +102,7 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<()> {
         }
         (None, None) => bail!("give a scenario file, or a state with --state"),
     };
-    let rules =
-        rulesets::by_name(&ruleset).ok_or_else(|| anyhow!("unknown ruleset {ruleset}"))?;
+    let rules = rulesets::by_name(&ruleset).ok_or_else(|| anyhow!("unknown ruleset {ruleset}"))?;
     let mut state = match (state_text, &scenario) {
         (Some(text), _) => text,
         (None, Some(text)) => rules.start(text)?,

@@ -324,8 +324,16 @@ fn sandbox_resolve_needs_dice_only_to_roll_a_state_alone_and_places_units_in_con
     };
     let fr = tmp.path().join("fr.yaml");
     let au = tmp.path().join("au.yaml");
-    std::fs::write(&fr, galloper::yaml::to_string(&first("french.yaml")).unwrap()).unwrap();
-    std::fs::write(&au, galloper::yaml::to_string(&first("austrians.yaml")).unwrap()).unwrap();
+    std::fs::write(
+        &fr,
+        galloper::yaml::to_string(&first("french.yaml")).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        &au,
+        galloper::yaml::to_string(&first("austrians.yaml")).unwrap(),
+    )
+    .unwrap();
     let seed = "00".repeat(32);
     let out = ok(&galloper(
         tmp.path(),
@@ -392,7 +400,11 @@ fn sandbox_resolve_needs_dice_only_to_roll_a_state_alone_and_places_units_in_con
     assert!((turn - 180.0).abs() < 1e-9, "face to face: {a} {b}");
     // Volleys at contact roll dice: without them the run says what is missing.
     let volley = tmp.path().join("volley.yaml");
-    std::fs::write(&volley, format!("round: {{volleys: [{mine}], command: pass}}\n")).unwrap();
+    std::fs::write(
+        &volley,
+        format!("round: {{volleys: [{mine}], command: pass}}\n"),
+    )
+    .unwrap();
     let o = galloper(
         tmp.path(),
         &[
@@ -408,7 +420,11 @@ fn sandbox_resolve_needs_dice_only_to_roll_a_state_alone_and_places_units_in_con
         ],
     );
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(
+        !o.status.success(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     assert!(
         err.contains("the dice ran out") && err.contains("--dice gave 1") && err.contains("to hit"),
         "{err}"

@@ -256,10 +256,18 @@ mod tests {
     #[test]
     fn without_obstacles_the_distance_is_straight() {
         let d = Detour::new(vec![]);
-        let got = d.distance(&[rect(0.0, 0.0, 1.0, 1.0)], &[rect(4.0, 0.0, 5.0, 1.0)], 10.0);
+        let got = d.distance(
+            &[rect(0.0, 0.0, 1.0, 1.0)],
+            &[rect(4.0, 0.0, 5.0, 1.0)],
+            10.0,
+        );
         assert!((got.unwrap() - 3.0).abs() < 1e-9);
         assert_eq!(
-            d.distance(&[rect(0.0, 0.0, 1.0, 1.0)], &[rect(4.0, 0.0, 5.0, 1.0)], 2.9),
+            d.distance(
+                &[rect(0.0, 0.0, 1.0, 1.0)],
+                &[rect(4.0, 0.0, 5.0, 1.0)],
+                2.9
+            ),
             None
         );
     }
@@ -267,7 +275,11 @@ mod tests {
     #[test]
     fn an_obstacle_off_the_line_changes_nothing() {
         let d = Detour::new(vec![mp(rect(2.0, 3.0, 3.0, 9.0))]);
-        let got = d.distance(&[rect(0.0, 0.0, 1.0, 1.0)], &[rect(4.0, 0.0, 5.0, 1.0)], 10.0);
+        let got = d.distance(
+            &[rect(0.0, 0.0, 1.0, 1.0)],
+            &[rect(4.0, 0.0, 5.0, 1.0)],
+            10.0,
+        );
         assert!((got.unwrap() - 3.0).abs() < 1e-9);
     }
 
@@ -308,14 +320,22 @@ mod tests {
             mp(rect(-2.0, -1.0, -1.0, 2.0)),
             mp(rect(2.0, -1.0, 3.0, 2.0)),
         ]);
-        let got = d.distance(&[rect(0.0, 0.0, 1.0, 1.0)], &[rect(5.0, 0.0, 6.0, 1.0)], 50.0);
+        let got = d.distance(
+            &[rect(0.0, 0.0, 1.0, 1.0)],
+            &[rect(5.0, 0.0, 6.0, 1.0)],
+            50.0,
+        );
         assert_eq!(got, None);
     }
 
     #[test]
     fn touching_or_overlapping_shapes_are_zero_apart() {
         let d = Detour::new(vec![mp(rect(0.5, -3.0, 0.6, 3.0))]);
-        let got = d.distance(&[rect(0.0, 0.0, 1.0, 1.0)], &[rect(1.0, 0.0, 2.0, 1.0)], 1.0);
+        let got = d.distance(
+            &[rect(0.0, 0.0, 1.0, 1.0)],
+            &[rect(1.0, 0.0, 2.0, 1.0)],
+            1.0,
+        );
         assert_eq!(got, Some(0.0));
     }
 }

@@ -163,7 +163,11 @@ fn ch1_ch9_a_unit_across_a_ravine_from_the_enemy_is_not_near_it_for_rally() {
         dice.contains("+1 not near the enemy"),
         "round the ravine it is far: {dice}\n{text}"
     );
-    assert_eq!(after.unit("b-i1").unwrap().disruption, 0, "3+1 rallies: {text}");
+    assert_eq!(
+        after.unit("b-i1").unwrap().disruption,
+        0,
+        "3+1 rallies: {text}"
+    );
 }
 
 #[test]
@@ -195,7 +199,10 @@ fn ch1_ch6_artillery_across_a_ravine_does_not_end_near_the_enemy() {
     };
     assert!(march::plan(&s, &blue(), &mv).is_err(), "3 BW: ends near");
     s.scenario.terrain.push(ravine());
-    assert!(march::plan(&s, &blue(), &mv).is_ok(), "far round the ravine");
+    assert!(
+        march::plan(&s, &blue(), &mv).is_ok(),
+        "far round the ravine"
+    );
 }
 
 #[test]
@@ -249,16 +256,27 @@ fn ch6_enemy_bases_marching_through_the_cinc_displace_him_and_cost_a_morale_poin
     // marker at y 14 and does not end on him.
     assert!(text.contains("b-i1) moves 4.0 BW"), "{text}");
     let c = s.armies[&red()].cinc.unwrap();
-    assert!(c.distance_to(Point::new(20.0, 14.0)).get() >= 0.99, "{c:?}\n{text}");
+    assert!(
+        c.distance_to(Point::new(20.0, 14.0)).get() >= 0.99,
+        "{c:?}\n{text}"
+    );
     assert!(text.contains("Red's CinC is displaced"), "{text}");
-    assert_eq!(s.armies[&red()].morale, 1, "no card: a morale point: {text}");
+    assert_eq!(
+        s.armies[&red()].morale,
+        1,
+        "no card: a morale point: {text}"
+    );
 }
 
 #[test]
 fn ch6_a_cinc_displaced_by_passing_enemies_costs_one_card_when_there_is_one() {
     let (s, text) = march_through_red_cinc(&["c01", "c39"]);
     assert_eq!(s.armies[&red()].morale, 2, "{text}");
-    assert_eq!(s.armies[&red()].hand, vec!["c39".to_string()], "the lowest span goes: {text}");
+    assert_eq!(
+        s.armies[&red()].hand,
+        vec!["c39".to_string()],
+        "the lowest span goes: {text}"
+    );
 }
 
 #[test]
@@ -271,9 +289,16 @@ fn ch6_ch8_a_charge_through_the_enemy_cinc_displaces_him() {
     s.armies.get_mut(&red()).unwrap().cinc = Some(Point::new(20.0, 11.5));
     hand(&mut s, &blue(), &["c39"]);
     let o = "round: {command: {charge: {force: [b-c1], cards: [c39], charges: [{unit: b-c1, target: r-i1}]}}}";
-    assert!(check(&s, &blue(), o).is_empty(), "{}", rules_of(&check(&s, &blue(), o)));
+    assert!(
+        check(&s, &blue(), o).is_empty(),
+        "{}",
+        rules_of(&check(&s, &blue(), o))
+    );
     let (after, text, _) = resolve_logged(&s, &blue(), o, vec![6, 1]);
-    assert!(text.contains("Enemy bases move through Red's CinC"), "{text}");
+    assert!(
+        text.contains("Enemy bases move through Red's CinC"),
+        "{text}"
+    );
     let c = after.armies[&red()].cinc.unwrap();
     assert!(c.distance_to(Point::new(20.0, 11.5)).get() >= 0.99, "{c:?}");
     assert_eq!(after.armies[&red()].morale, 1, "no card: {text}");
@@ -291,19 +316,36 @@ fn ch7_the_active_side_picks_which_of_its_units_fire_in_the_volley_phase() {
     place(&mut s, "r-i1", 10.0, 12.0, 180.0, Formation::Line);
     place(&mut s, "r-i2", 20.0, 12.0, 180.0, Formation::Line);
     let o = "round: {volleys: [b-i2], command: pass}";
-    assert!(check(&s, &blue(), o).is_empty(), "{}", rules_of(&check(&s, &blue(), o)));
+    assert!(
+        check(&s, &blue(), o).is_empty(),
+        "{}",
+        rules_of(&check(&s, &blue(), o))
+    );
     let r = resolve(&s, &blue(), o, vec![2; 16]);
     let fire = &r.state.detail.fire;
-    assert!(fire[0].shots.iter().all(|x| x.shooter == "b-i2"), "{fire:?}");
+    assert!(
+        fire[0].shots.iter().all(|x| x.shooter == "b-i2"),
+        "{fire:?}"
+    );
     assert_eq!(fire[0].shots.len(), 4);
     assert!(!r.state.unit("b-i1").unwrap().fired, "b-i1 holds its fire");
     // The passive side still returns fire: the phase was invoked.
     assert_eq!(fire.len(), 2);
     assert!(!fire[1].shots.is_empty());
     // `true` is still every unit, `false` no phase.
-    let r = resolve(&s, &blue(), "round: {volleys: true, command: pass}", vec![2; 24]);
+    let r = resolve(
+        &s,
+        &blue(),
+        "round: {volleys: true, command: pass}",
+        vec![2; 24],
+    );
     assert!(r.state.unit("b-i1").unwrap().fired && r.state.unit("b-i2").unwrap().fired);
-    let r = resolve(&s, &blue(), "round: {volleys: false, command: pass}", vec![]);
+    let r = resolve(
+        &s,
+        &blue(),
+        "round: {volleys: false, command: pass}",
+        vec![],
+    );
     assert!(r.state.detail.fire.is_empty());
 }
 
@@ -313,7 +355,11 @@ fn ch7_a_volley_list_names_only_units_of_ones_own_that_can_shoot() {
     place(&mut s, "b-i1", 10.0, 10.0, 0.0, Formation::Line);
     place(&mut s, "b-c1", 20.0, 10.0, 0.0, Formation::Line);
     place(&mut s, "r-i1", 10.0, 12.0, 180.0, Formation::Line);
-    let v = check(&s, &blue(), "round: {volleys: [r-i1, b-c1, b-i1, b-i1], command: pass}");
+    let v = check(
+        &s,
+        &blue(),
+        "round: {volleys: [r-i1, b-c1, b-i1, b-i1], command: pass}",
+    );
     let units: Vec<_> = v.iter().filter_map(|x| x.unit.clone()).collect();
     assert_eq!(units, vec!["r-i1", "b-c1", "b-i1"], "{}", rules_of(&v));
     assert!(v.iter().all(|x| x.rule.starts_with("7.")));
@@ -331,13 +377,25 @@ fn ch4_ch6_smoke_a_gun_that_fired_in_the_volleys_may_march_that_round_only_to_cl
     place(&mut s, "r-i1", 10.0, 11.0, 180.0, Formation::Line);
     hand(&mut s, &blue(), &["c39"]);
     let o = "round: {volleys: true, command: {march: {force: [b-a1], cards: fewest, moves: [{unit: b-a1, steps: [{path: [{x: 10, y: 7}]}]}]}}}";
-    assert!(check(&s, &blue(), o).is_empty(), "{}", rules_of(&check(&s, &blue(), o)));
+    assert!(
+        check(&s, &blue(), o).is_empty(),
+        "{}",
+        rules_of(&check(&s, &blue(), o))
+    );
     let r = resolve(&s, &blue(), o, vec![1; 12]);
     let gun = r.state.unit("b-a1").unwrap();
     assert!(gun.fired, "{}", texts(&r));
     assert!(!gun.smoke, "the March clears the smoke: {}", texts(&r));
-    assert_eq!(gun.anchor, Some(Point::new(10.0, 8.0)), "and does not move it");
-    assert!(texts(&r).contains("marches only to clear its smoke"), "{}", texts(&r));
+    assert_eq!(
+        gun.anchor,
+        Some(Point::new(10.0, 8.0)),
+        "and does not move it"
+    );
+    assert!(
+        texts(&r).contains("marches only to clear its smoke"),
+        "{}",
+        texts(&r)
+    );
 }
 
 #[test]
@@ -368,10 +426,18 @@ fn ch1_a_force_refused_for_a_unit_out_of_reach_names_that_unit() {
     place(&mut s, "b-i2", 15.0, 10.0, 0.0, Formation::Line);
     place(&mut s, "b-i3", 25.0, 10.0, 0.0, Formation::Line);
     // The unit out of reach is listed first.
-    let ids: Vec<String> = ["b-i3", "b-i1", "b-i2"].iter().map(|x| x.to_string()).collect();
+    let ids: Vec<String> = ["b-i3", "b-i1", "b-i2"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
     let e = check_force(&s, &blue(), &ids).expect_err("b-i3 is 6 BW off");
     assert_eq!(e.unit.as_deref(), Some("b-i3"), "{}", e.message);
-    assert!(e.message.starts_with("Blue Foot 3 (b-i3) is not within 2 BW"), "{}", e.message);
+    assert!(
+        e.message
+            .starts_with("Blue Foot 3 (b-i3) is not within 2 BW"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
@@ -415,8 +481,9 @@ fn ch6_the_wheel_turns_the_way_the_orders_schema_says() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        schema.contains("the left end comes forward and the unit turns to its right: clockwise seen from above")
-            && schema.contains("(its facing grows by the degrees)"),
+        schema.contains(
+            "the left end comes forward and the unit turns to its right: clockwise seen from above"
+        ) && schema.contains("(its facing grows by the degrees)"),
         "the schema states the direction"
     );
     let mut s = table();
@@ -426,15 +493,31 @@ fn ch6_the_wheel_turns_the_way_the_orders_schema_says() {
             unit: "b-i1".into(),
             steps: vec![Step::Wheel(Wheel {
                 pivot,
-                degrees: 30.0,
+                degrees: 20.0,
                 backward,
             })],
         };
-        march::plan(s, &blue(), &mv).unwrap().facing.normalized().degrees()
+        march::plan(s, &blue(), &mv)
+            .unwrap()
+            .facing
+            .normalized()
+            .degrees()
     };
     let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
-    assert!(close(facing_after(&mut s, Side2::Right, false), 30.0), "clockwise");
-    assert!(close(facing_after(&mut s, Side2::Left, false), 330.0), "anticlockwise");
-    assert!(close(facing_after(&mut s, Side2::Right, true), 330.0), "backward, right: anticlockwise");
-    assert!(close(facing_after(&mut s, Side2::Left, true), 30.0), "backward, left: clockwise");
+    assert!(
+        close(facing_after(&mut s, Side2::Right, false), 20.0),
+        "clockwise"
+    );
+    assert!(
+        close(facing_after(&mut s, Side2::Left, false), 340.0),
+        "anticlockwise"
+    );
+    assert!(
+        close(facing_after(&mut s, Side2::Right, true), 340.0),
+        "backward, right: anticlockwise"
+    );
+    assert!(
+        close(facing_after(&mut s, Side2::Left, true), 20.0),
+        "backward, left: clockwise"
+    );
 }

@@ -9,9 +9,9 @@ use super::fire;
 use super::forces::{activation_distance, check_force, cost};
 use super::march;
 use super::orders::{ActionKind, Activation, CardChoice, Command, Orders, RoundOrders, Volleys};
-use super::units::Arm;
 use super::setup;
 use super::state::{Phase, State};
+use super::units::Arm;
 use crate::ruleset::Violation;
 use crate::side::SideId;
 

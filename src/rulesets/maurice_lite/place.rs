@@ -30,7 +30,9 @@ pub fn in_contact(
         return Err(format!("{} is not on the table", t.short()));
     }
     if state.unit(unit).is_none_or(|u| u.broken) {
-        return Err(format!("there is no unit {unit} that can stand on the table"));
+        return Err(format!(
+            "there is no unit {unit} that can stand on the table"
+        ));
     }
     let f = Frame::of(&t.bases(&m));
     let (ahead, right) = (f.facing.unit_vector(), f.facing.right_vector());

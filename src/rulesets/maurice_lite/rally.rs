@@ -1,8 +1,8 @@
 //! The Rally action (chapter 9).
 
 use super::forces::in_difficult;
-use super::state::State;
 use super::reach::{Barriers, polygons};
+use super::state::State;
 use super::units::Arm;
 use crate::dice::Dice;
 use crate::event::Event;

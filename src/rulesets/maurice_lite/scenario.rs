@@ -3,8 +3,8 @@
 use super::deck::{DEFAULT_DECK, DeckFile};
 use super::units::{Arm, Formation};
 use crate::geometry::{Base, Distance, Measure, MeasureUnit, TerrainFeature, TerrainTag};
-use geo::{Area, BooleanOps};
 use crate::side::SideId;
+use geo::{Area, BooleanOps};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

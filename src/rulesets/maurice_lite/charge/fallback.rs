@@ -7,9 +7,9 @@ use super::super::units::{Arm, Unit};
 use super::TOUCH;
 use super::report::FallBack;
 use crate::event::Event;
-use geo::BooleanOps;
 use crate::geometry::contact::travel_interval;
 use crate::geometry::{Base, Distance, Point, bases_distance, sweep_straight, translate_bases};
+use geo::BooleanOps;
 
 /// Overlap deeper than this is interpenetration.
 const DEEP: f64 = 1e-6;
