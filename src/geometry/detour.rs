@@ -13,7 +13,7 @@
 //! Only obstacles whose boxes lie within the limit of the first shape
 //! take part (a way no longer than the limit never leaves that reach).
 
-use super::convert::{coord, point};
+use super::convert::{coord, point, union_all};
 use super::{Bounds, BoxIndex, Point};
 use geo::{Buffer, Closest, ClosestPoint, Intersects, Line, MultiPolygon, Polygon};
 
@@ -35,14 +35,17 @@ pub struct Detour {
 }
 
 impl Detour {
-    /// Obstacles from their areas (empty areas are left out).
+    /// Obstacles from their areas. Areas that touch or overlap become one
+    /// obstacle first: shrunk apart, they would leave a seam to slip through.
     pub fn new(areas: impl IntoIterator<Item = MultiPolygon<f64>>) -> Detour {
         let mut d = Detour::default();
         let mut entries = Vec::new();
-        for area in areas {
-            if area.0.is_empty() {
-                continue;
-            }
+        let pieces: Vec<Polygon<f64>> = areas.into_iter().flat_map(|a| a.0).collect();
+        if pieces.is_empty() {
+            return d;
+        }
+        for piece in union_all(pieces).0 {
+            let area = MultiPolygon::new(vec![piece]);
             let shrunk = area.buffer(-HAIR);
             let corners: Vec<Point> = area
                 .0

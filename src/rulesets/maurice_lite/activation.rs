@@ -63,8 +63,16 @@ impl Paths {
         }
         // Distances go round impassable ground (chapter 1): so does the
         // string, bending at its corners; it may run along its edges.
-        for t in state.scenario.terrain.iter().filter(|t| is_impassable(t)) {
-            let area = ground(t);
+        // Touching features are one obstacle: shrunk apart they would leave a seam.
+        let pieces: Vec<Polygon<f64>> = state
+            .scenario
+            .terrain
+            .iter()
+            .filter(|t| is_impassable(t))
+            .flat_map(|t| ground(t).0)
+            .collect();
+        if !pieces.is_empty() {
+            let area = crate::geometry::union_of(pieces);
             nodes.extend(
                 area.0
                     .iter()
