@@ -245,7 +245,8 @@ fn sandbox_output_shows_fire_base_by_base_and_combat_scores() {
             "--orders",
             &format!("french={}", round.display()),
             "--dice",
-            "5,5,5,5,2,2,2,2,3,3,3,3,4,4,6,1",
+            // Every die the step rolls: a script that runs out is an error.
+            "5,5,5,5,2,2,2,2,3,3,3,3,4,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1",
             "--format",
             "json",
         ],
