@@ -146,6 +146,7 @@ enum Command {
         what: SchemaWhat,
     },
     /// Sandbox: resolve one step of a scenario with given orders and dice, touching no store.
+    #[command(after_long_help = crate::sandbox::DICE_ORDER)]
     Resolve(crate::sandbox::ResolveArgs),
     /// Play a whole demonstration game, audit it, and leave everything in a folder.
     Demo(crate::demo::DemoArgs),

@@ -150,6 +150,46 @@ pub trait Ruleset: Sync {
         let _ = dice;
         state.clone()
     }
+    /// Extension point for the sandbox (`galloper resolve --contact`): the
+    /// state with `unit` moved so that its front edge touches `edge` of
+    /// `target`, facing it, centred on that edge and slid `offset` along it
+    /// (to the right as the moved unit faces). Default: not offered.
+    fn place_in_contact(
+        &self,
+        state: &Self::State,
+        unit: &str,
+        target: &str,
+        edge: ContactEdge,
+        offset: f64,
+    ) -> Result<Self::State, String> {
+        let _ = (state, unit, target, edge, offset);
+        Err(format!(
+            "ruleset {} cannot place units in contact",
+            self.name()
+        ))
+    }
+}
+
+/// An edge of a unit, as the unit itself faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactEdge {
+    Front,
+    Left,
+    Right,
+    Rear,
+}
+
+impl std::str::FromStr for ContactEdge {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "front" => Ok(ContactEdge::Front),
+            "left" => Ok(ContactEdge::Left),
+            "right" => Ok(ContactEdge::Right),
+            "rear" => Ok(ContactEdge::Rear),
+            _ => Err(format!("an edge is front, left, right or rear, not {s:?}")),
+        }
+    }
 }
 
 /// Extension point: a ruleset's player for `galloper demo`, which writes
@@ -239,6 +279,16 @@ pub trait AnyRuleset: Sync {
     ) -> Result<Option<serde_yaml::Value>, RulesetError>;
     /// JSON Schema of the `orders:` block.
     fn orders_schema(&self) -> serde_json::Value;
+    /// [`Ruleset::place_in_contact`] on a state as YAML text; the error
+    /// says why, in words.
+    fn place_in_contact(
+        &self,
+        state: &str,
+        unit: &str,
+        target: &str,
+        edge: ContactEdge,
+        offset: f64,
+    ) -> Result<String, String>;
 }
 
 /// A parsed state of some ruleset, with the questions the core asks of one.
@@ -407,6 +457,18 @@ impl<R: Ruleset> AnyRuleset for R {
     }
     fn orders_schema(&self) -> serde_json::Value {
         serde_json::to_value(schemars::schema_for!(R::Orders)).unwrap_or_default()
+    }
+    fn place_in_contact(
+        &self,
+        state: &str,
+        unit: &str,
+        target: &str,
+        edge: ContactEdge,
+        offset: f64,
+    ) -> Result<String, String> {
+        let s = parse_state::<R>(state).map_err(|e| e.to_string())?;
+        let moved = Ruleset::place_in_contact(self, &s, unit, target, edge, offset)?;
+        state_to_yaml(&moved).map_err(|e| e.to_string())
     }
 }
 

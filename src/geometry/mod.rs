@@ -9,6 +9,7 @@ pub mod base;
 pub mod bounds;
 pub mod contact;
 mod convert;
+pub mod detour;
 pub mod distance;
 pub mod error;
 pub mod formation;
@@ -23,6 +24,12 @@ pub mod zone;
 
 pub use base::Base;
 pub use bounds::{Bounds, bases_beyond};
+pub use detour::Detour;
+
+/// The union of some polygons, as one area (touching pieces merge).
+pub fn union_of(polygons: Vec<geo::Polygon<f64>>) -> geo::MultiPolygon<f64> {
+    convert::union_all(polygons)
+}
 pub use distance::{base_distance, bases_distance, overlaps, point_to_bases, touching};
 pub use error::GeometryError;
 pub use formation::{Layout, lay_out};

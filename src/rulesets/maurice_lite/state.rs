@@ -34,6 +34,10 @@ pub struct State {
     /// Cards played so far this round.
     #[serde(default)]
     pub cards: super::cardplay::RoundCards,
+    /// Sides whose CinC enemy bases moved through during this round: each
+    /// pays for it at the end of the round (chapter 6, Displacing the CinC).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub displaced: Vec<SideId>,
 }
 
 /// Everything the fire and combat of a step worked out, kept with the state
@@ -151,6 +155,7 @@ impl State {
             detail: Detail::default(),
             standing: BySide::new(),
             cards: Default::default(),
+            displaced: Vec::new(),
         })
     }
 

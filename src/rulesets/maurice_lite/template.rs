@@ -83,11 +83,15 @@ fn header(s: &State, side: &SideId) -> String {
 fn round(s: &State, side: &SideId) -> String {
     let mut t = header(s, side);
     t.push_str(
-        "# volleys: true invokes the volley phase (your infantry and guns fire, then the enemy's).\n\
+        "# volleys: true invokes the volley phase (your infantry and guns fire, then the enemy's);\n\
+         #   or list the units that fire: volleys: [UNIT, UNIT] (the others hold their fire).\n\
          # command: pass | event: CARD | march: {...} | rally: {...} | bombard: {...} | charge: {...}\n\
          # A force (same arm, formation and ground, each within 2 BW of another) and its\n\
          # cards: a list of ids, or `fewest` (drawn cards allowed); or `consult: true`.\n\
          # March steps: forward: N | back: N | wheel: {pivot: left, degrees: 30}\n\
+         #   wheel: the pivot corner stays put, degrees (0 to 180) is only the size of the turn:\n\
+         #   pivot right turns the unit to its right (clockwise on the map), pivot left to its\n\
+         #   left (anticlockwise); with backward: true the other way round.\n\
          #   | path: [{x: 1, y: 2}] (columns, artillery) | formation: {to: column, turn: right}\n\
          #   | about_face (cavalry)\n\
          # Charge: charges: [{unit: ID, wheel: {pivot: left, degrees: 10}, target: ENEMY}],\n\

@@ -19,11 +19,9 @@ pub fn heading(s: &State) -> String {
             s.round,
             s.side_name(active)
         ),
-        Phase::Over(o) => format!(
-            "Game over after round {}: {}",
-            s.round.saturating_sub(1),
-            o.reason
-        ),
+        // The round that ended the game is still `s.round`: the count moves
+        // on only when a round hands over to the next.
+        Phase::Over(o) => format!("Game over after round {}: {}", s.round, o.reason),
     }
 }
 

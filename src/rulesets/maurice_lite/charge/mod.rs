@@ -146,6 +146,7 @@ pub fn resolve(
         match planned {
             Ok(p) => {
                 movement::apply(state, &p);
+                super::cinc::passed_over(state, req.side, &p.swept, events);
                 let targets = p
                     .contacted
                     .iter()
@@ -209,6 +210,7 @@ pub fn resolve(
         match planned {
             Ok(p) => {
                 march::apply(state, &p);
+                super::cinc::passed_over(state, req.side, &p.swept, events);
                 let mut text = format!("{short} moves {:.1} BW in support", p.distance.get());
                 if !p.notes.is_empty() {
                     text.push_str(&format!(" ({})", p.notes.join("; ")));

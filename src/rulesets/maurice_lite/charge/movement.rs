@@ -35,6 +35,8 @@ pub struct PlannedCharge {
     pub contacted: Vec<String>,
     /// The difficult terrain crossed (1 DISR), if any.
     pub difficult: Option<String>,
+    /// The ground the charge passed over (an enemy CinC under it is displaced).
+    pub swept: geo::MultiPolygon<f64>,
 }
 
 /// How far a unit charges. House rule: a charge always ends touching the
@@ -320,6 +322,7 @@ pub fn plan(
         distance: Distance(wheeled + t),
         contacted,
         difficult,
+        swept,
     })
 }
 
