@@ -87,6 +87,22 @@ impl Violation {
     }
 }
 
+/// `"; did you mean X?"` when one of `known` is a near miss of `word` (a
+/// typo or another case), else nothing: for violations about ids that do
+/// not exist.
+pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let w = word.to_lowercase();
+    let limit = (w.chars().count() / 3).max(1);
+    known
+        .into_iter()
+        .filter(|k| *k != word)
+        .map(|k| (strsim::damerau_levenshtein(&w, &k.to_lowercase()), k))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, k)| format!("; did you mean {k}?"))
+        .unwrap_or_default()
+}
+
 /// What a reader sees of a state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sight {
@@ -239,6 +255,10 @@ pub trait AnyRuleset: Sync {
     ) -> Result<Option<serde_yaml::Value>, RulesetError>;
     /// JSON Schema of the `orders:` block.
     fn orders_schema(&self) -> serde_json::Value;
+    /// Where in a whole orders file its `orders:` block fails to parse as
+    /// this ruleset's orders: (line, column, message), 1-based, or none
+    /// when it parses. The block alone, read as a tree, has lost its lines.
+    fn orders_error_at(&self, text: &str) -> Option<(usize, usize, String)>;
 }
 
 /// A parsed state of some ruleset, with the questions the core asks of one.
@@ -407,6 +427,17 @@ impl<R: Ruleset> AnyRuleset for R {
     }
     fn orders_schema(&self) -> serde_json::Value {
         serde_json::to_value(schemars::schema_for!(R::Orders)).unwrap_or_default()
+    }
+    fn orders_error_at(&self, text: &str) -> Option<(usize, usize, String)> {
+        #[derive(serde::Deserialize)]
+        struct Whole<O> {
+            // Parsed only for where it fails.
+            #[allow(dead_code)]
+            orders: O,
+        }
+        let e = crate::yaml::from_str::<Whole<R::Orders>>(text).err()?;
+        let loc = e.location()?;
+        Some((loc.line(), loc.column(), e.to_string()))
     }
 }
 

@@ -80,16 +80,24 @@ fn serve(exe: &str, config: &Path, log: &Path) -> Child {
         .arg("serve")
         .arg("--config")
         .arg(config)
-        .env("RUST_LOG", "warn")
+        // The serve module's info lines tell when the daemon is up.
+        .env("RUST_LOG", "warn,galloper::daemon::serve=info")
         .stdout(Stdio::null())
         .stderr(log)
         .spawn()
         .expect("serve starts")
 }
 
+/// How many times the daemon has said it is serving.
+fn times_up(log: &Path) -> usize {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines().filter(|l| l.contains("serving")).count()
+}
+
 /// The last lines the daemon wrote, for a failure message.
 fn log_tail(log: &Path) -> String {
     let text = std::fs::read_to_string(log).unwrap_or_default();
+    let _ = std::fs::write(std::env::temp_dir().join("mail_crash-serve.log"), &text);
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(30)..].join("\n")
 }
@@ -350,6 +358,7 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
     let t_kills = t_start.elapsed();
 
     // Let it finish: every message done, every step resolved, every mail sent.
+    let up_before = times_up(&log);
     let mut child = serve(exe, &config, &log);
     let t0 = Instant::now();
     loop {
@@ -360,10 +369,20 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
         }
         assert!(
             t0.elapsed() < Duration::from_secs(180),
-            "not finished: {p:?}; see {}",
-            log.display()
+            "not finished: {p:?}; the log ends:\n{}",
+            log_tail(&log)
         );
         std::thread::sleep(Duration::from_millis(200));
+    }
+    // A SIGTERM before the daemon has set its handler would kill it
+    // outright: wait until it says it is serving.
+    while times_up(&log) == up_before {
+        assert!(
+            t0.elapsed() < Duration::from_secs(180),
+            "serve never came up; the log ends:\n{}",
+            log_tail(&log)
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
     let st = Command::new("kill")
         .arg("-TERM")

@@ -60,10 +60,31 @@ pub fn lab() -> &'static Lab {
     })
 }
 
-/// Tests of one binary that use the lab's mailboxes take turns.
-pub fn exclusive() -> MutexGuard<'static, ()> {
+/// A turn at the lab's mailboxes: held by one test at a time, across test
+/// binaries and across processes (a test clears the Maildirs it reads, so
+/// two tests at once would take each other's mail).
+pub struct Turn {
+    _in_process: MutexGuard<'static, ()>,
+    _across: std::fs::File,
+}
+
+/// Tests that use the lab's mailboxes take turns.
+pub fn exclusive() -> Turn {
     static TURN: Mutex<()> = Mutex::new(());
-    TURN.lock().unwrap_or_else(|e| e.into_inner())
+    let in_process = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let path = lab().dir.join("turn.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
+    file.lock()
+        .unwrap_or_else(|e| panic!("cannot lock {}: {e}", path.display()));
+    Turn {
+        _in_process: in_process,
+        _across: file,
+    }
 }
 
 impl Lab {

@@ -86,7 +86,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 out.push(v(
                     &["round", "command", "event"],
                     "4. Play an event",
-                    format!("{card} is not in your hand"),
+                    format!(
+                        "{card} is not in your hand{}",
+                        crate::ruleset::did_you_mean(card, hand.iter().map(String::as_str))
+                    ),
                 ));
             } else if state.deck.card(card).and_then(|c| c.event).is_none() {
                 out.push(v(
@@ -134,7 +137,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 out.push(v(
                     &["cinc", "discard"],
                     cinc::MOVE_RULE,
-                    format!("{c} is not in your hand"),
+                    format!(
+                        "{c} is not in your hand{}",
+                        crate::ruleset::did_you_mean(c, hand.iter().map(String::as_str))
+                    ),
                 ));
             } else if used.contains(c) {
                 out.push(v(
@@ -152,7 +158,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             out.push(v(
                 &["modify"],
                 rule,
-                format!("{c} is not a card of this deck"),
+                format!(
+                    "{c} is not a card of this deck{}",
+                    crate::ruleset::did_you_mean(c, state.deck.cards.iter().map(|k| k.id.as_str()))
+                ),
             ));
             continue;
         };
@@ -160,7 +169,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             out.push(v(
                 &["modify"],
                 rule,
-                format!("{c} is not in your hand (cards drawn this round cannot modify)"),
+                format!(
+                    "{c} is not in your hand (cards drawn this round cannot modify){}",
+                    crate::ruleset::did_you_mean(c, hand.iter().map(String::as_str))
+                ),
             ));
         }
         if used.contains(c) {
@@ -205,7 +217,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             out.push(v(
                 &["discard"],
                 "3. Hand limit of ten",
-                format!("{c} is not in your hand"),
+                format!(
+                    "{c} is not in your hand{}",
+                    crate::ruleset::did_you_mean(c, hand.iter().map(String::as_str))
+                ),
             ));
         }
     }

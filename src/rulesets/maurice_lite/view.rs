@@ -15,9 +15,9 @@ pub fn heading(s: &State) -> String {
         Phase::Deployment => "Deployment".into(),
         Phase::Round { active } => format!("Round {}, {} active", s.round, s.side_name(active)),
         Phase::Decision { active, .. } => format!(
-            "Round {}, waiting for {}'s decision",
+            "Round {}, waiting for {} decision",
             s.round,
-            s.side_name(active)
+            crate::words::possessive(&s.side_name(active))
         ),
         Phase::Over(o) => format!(
             "Game over after round {}: {}",
