@@ -25,5 +25,6 @@ pub mod scenario_check;
 pub mod side;
 pub mod sig;
 pub mod view;
+pub mod words;
 pub mod yaml;
 pub mod yaml_bounds;

@@ -87,6 +87,22 @@ impl Violation {
     }
 }
 
+/// `"; did you mean X?"` when one of `known` is a near miss of `word` (a
+/// typo or another case), else nothing: for violations about ids that do
+/// not exist.
+pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let w = word.to_lowercase();
+    let limit = (w.chars().count() / 3).max(1);
+    known
+        .into_iter()
+        .filter(|k| *k != word)
+        .map(|k| (strsim::damerau_levenshtein(&w, &k.to_lowercase()), k))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, k)| format!("; did you mean {k}?"))
+        .unwrap_or_default()
+}
+
 /// What a reader sees of a state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sight {
@@ -289,6 +305,10 @@ pub trait AnyRuleset: Sync {
         edge: ContactEdge,
         offset: f64,
     ) -> Result<String, String>;
+    /// Where in a whole orders file its `orders:` block fails to parse as
+    /// this ruleset's orders: (line, column, message), 1-based, or none
+    /// when it parses. The block alone, read as a tree, has lost its lines.
+    fn orders_error_at(&self, text: &str) -> Option<(usize, usize, String)>;
 }
 
 /// A parsed state of some ruleset, with the questions the core asks of one.
@@ -469,6 +489,17 @@ impl<R: Ruleset> AnyRuleset for R {
         let s = parse_state::<R>(state).map_err(|e| e.to_string())?;
         let moved = Ruleset::place_in_contact(self, &s, unit, target, edge, offset)?;
         state_to_yaml(&moved).map_err(|e| e.to_string())
+    }
+    fn orders_error_at(&self, text: &str) -> Option<(usize, usize, String)> {
+        #[derive(serde::Deserialize)]
+        struct Whole<O> {
+            // Parsed only for where it fails.
+            #[allow(dead_code)]
+            orders: O,
+        }
+        let e = crate::yaml::from_str::<Whole<R::Orders>>(text).err()?;
+        let loc = e.location()?;
+        Some((loc.line(), loc.column(), e.to_string()))
     }
 }
 

@@ -344,6 +344,11 @@ fn check_login(smtp: &Smtp) -> anyhow::Result<()> {
 
 /// Batches until SIGTERM or SIGINT.
 pub fn serve(cfg: &Config) -> anyhow::Result<()> {
+    if cfg.maildir.is_none() && cfg.imap.is_none() {
+        anyhow::bail!(
+            "the configuration names no mailbox to read: add `maildir:` (the folder your mail server delivers the club's mail to) or an `imap:` section (see deploy/galloper.yaml); without one the daemon would never see an order"
+        );
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))

@@ -255,11 +255,7 @@ impl<'a> StepReading<'a> {
                         notice,
                         revision: 1,
                     };
-                    template = Some(envelope::compose(
-                        &head,
-                        "FILLED-IN-BY-GALLOPER-SIGN",
-                        &body,
-                    ));
+                    template = Some(envelope::template(&head, self.rules.name(), &body));
                 }
             }
             None => {

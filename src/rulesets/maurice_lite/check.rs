@@ -88,7 +88,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 out.push(v(
                     &["round", "command", "event"],
                     "4. Play an event",
-                    format!("{card} is not in your hand"),
+                    format!(
+                        "{card} is not in your hand{}",
+                        crate::ruleset::did_you_mean(card, hand.iter().map(String::as_str))
+                    ),
                 ));
             } else if state.deck.card(card).and_then(|c| c.event).is_none() {
                 out.push(v(
@@ -136,7 +139,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 out.push(v(
                     &["cinc", "discard"],
                     cinc::MOVE_RULE,
-                    format!("{c} is not in your hand"),
+                    format!(
+                        "{c} is not in your hand{}",
+                        crate::ruleset::did_you_mean(c, hand.iter().map(String::as_str))
+                    ),
                 ));
             } else if used.contains(c) {
                 out.push(v(
@@ -154,7 +160,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             out.push(v(
                 &["modify"],
                 rule,
-                format!("{c} is not a card of this deck"),
+                format!(
+                    "{c} is not a card of this deck{}",
+                    crate::ruleset::did_you_mean(c, state.deck.cards.iter().map(|k| k.id.as_str()))
+                ),
             ));
             continue;
         };
@@ -162,7 +171,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             out.push(v(
                 &["modify"],
                 rule,
-                format!("{c} is not in your hand (cards drawn this round cannot modify)"),
+                format!(
+                    "{c} is not in your hand (cards drawn this round cannot modify){}",
+                    crate::ruleset::did_you_mean(c, hand.iter().map(String::as_str))
+                ),
             ));
         }
         if used.contains(c) {
@@ -207,7 +219,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             out.push(v(
                 &["discard"],
                 "3. Hand limit of ten",
-                format!("{c} is not in your hand"),
+                format!(
+                    "{c} is not in your hand{}",
+                    crate::ruleset::did_you_mean(c, hand.iter().map(String::as_str))
+                ),
             ));
         }
     }

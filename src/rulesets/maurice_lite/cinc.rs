@@ -80,8 +80,8 @@ pub fn displace(state: &mut State, side: &SideId, events: &mut Vec<Event>) {
         a.cinc = Some(p);
     }
     events.push(Event::public(format!(
-        "{}'s CinC is displaced to ({:.1}, {:.1})",
-        state.side_name(side),
+        "{} CinC is displaced to ({:.1}, {:.1})",
+        crate::words::possessive(&state.side_name(side)),
         p.x,
         p.y
     )));

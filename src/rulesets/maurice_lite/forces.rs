@@ -46,7 +46,10 @@ pub fn check_force<'a>(
                 &["force"],
                 Some(id),
                 rule::FORCE,
-                format!("{id} is not a unit of this side"),
+                format!(
+                    "{id} is not a unit of this side{}",
+                    state.unit_hint(id, Some(side))
+                ),
             )
         })?;
         if !u.on_table() {

@@ -85,10 +85,14 @@ pub fn plan_on(
     near: &Nearby,
 ) -> Result<Planned, Violation> {
     let id = mv.unit.as_str();
-    let unit = state
-        .unit(id)
-        .filter(|u| &u.side == side)
-        .ok_or_else(|| err(id, "Orders", format!("{id} is not a unit of this side")))?;
+    let unit = state.unit(id).filter(|u| &u.side == side).ok_or_else(|| {
+        let hint = state.unit_hint(id, Some(side));
+        err(
+            id,
+            "Orders",
+            format!("{id} is not a unit of this side{hint}"),
+        )
+    })?;
     if !unit.on_table() {
         return Err(err(
             id,

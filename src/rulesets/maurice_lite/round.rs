@@ -60,7 +60,8 @@ pub fn resolve(
             let deck_was_empty = s.piles.draw.is_empty();
             let got = draw(&mut s, active, 3, dice, &mut ev);
             ev.push(Event::public(format!(
-                "{name} passes and draws {got} card(s)"
+                "{name} passes and draws {}",
+                crate::words::count(got as i64, "card", "cards")
             )));
             s.empty_deck_passes = if deck_was_empty {
                 s.empty_deck_passes + 1
@@ -83,8 +84,9 @@ pub fn resolve(
             let before = s.army(active).map(|a| a.hand.len()).unwrap_or(0);
             let got = draw(&mut s, active, n, dice, &mut ev);
             ev.push(Event::public(format!(
-                "{name} declares a {} and draws {got} card(s)",
-                kind.label()
+                "{name} declares a {} and draws {}",
+                kind.label(),
+                crate::words::count(got as i64, "card", "cards")
             )));
             let drawn: Vec<String> = s
                 .army(active)
@@ -270,6 +272,7 @@ fn carry_out(
     ev: &mut Vec<Event>,
 ) {
     let name = s.side_name(side);
+    let whose = crate::words::possessive(&name);
     let force_ids = a.force.clone();
     // Guns that fired in the volley phase may not be activated (chapter 7),
     // except for the March that only clears their smoke (chapters 4 and 6;
@@ -281,7 +284,7 @@ fn carry_out(
             .find(|u| u.arm == Arm::Artillery && u.fired)
     {
         ev.push(Event::public(format!(
-            "{name}'s force includes {}, which fired in the volley phase and may not be activated but to march off its smoke; the round ends",
+            "{whose} force includes {}, which fired in the volley phase and may not be activated but to march off its smoke; the round ends",
             u.short()
         )));
         return;
@@ -297,7 +300,7 @@ fn carry_out(
         }
         Err(v) => {
             ev.push(Event::public(format!(
-                "{name}'s force can no longer act together: {}; the round ends",
+                "{whose} force can no longer act together: {}; the round ends",
                 v.message
             )));
             return;
@@ -366,7 +369,7 @@ fn carry_out(
                 .collect::<Vec<_>>()
                 .join(", ");
             discard(s, side, &lost);
-            ev.push(Event::public(format!("{name}'s activation is foiled: the force is out of reach, {text} lost; the round ends")));
+            ev.push(Event::public(format!("{whose} activation is foiled: the force is out of reach, {text} lost; the round ends")));
             return;
         }
     };
@@ -480,6 +483,7 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
     // Card effects last for the round only.
     s.cards = Default::default();
     let name = s.side_name(active);
+    let whose = crate::words::possessive(&name);
     if let Some(mv) = &orders.cinc {
         let hand = s.army(active).map(|a| a.hand.clone()).unwrap_or_default();
         let card = mv
@@ -490,13 +494,13 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
         let from = s.army(active).and_then(|a| a.cinc);
         match (card, from) {
             (None, _) => ev.push(Event::public(format!(
-                "{name}'s CinC stays: no card left to discard for the move"
+                "{whose} CinC stays: no card left to discard for the move"
             ))),
             (_, None) => {}
             (Some(_), Some(f))
                 if cinc::blocked(s, active, f, mv.to) || !cinc::on_table(s, mv.to) =>
             {
-                ev.push(Event::public(format!("{name}'s CinC stays: the way to ({:.1}, {:.1}) crosses the enemy or leaves the table", mv.to.x, mv.to.y)));
+                ev.push(Event::public(format!("{whose} CinC stays: the way to ({:.1}, {:.1}) crosses the enemy or leaves the table", mv.to.x, mv.to.y)));
             }
             (Some(c), Some(_)) => {
                 let label = s.card_name(&c);
@@ -505,7 +509,7 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
                     a.cinc = Some(mv.to);
                 }
                 ev.push(Event::public(format!(
-                    "{name}'s CinC moves to ({:.1}, {:.1}), discarding {label}",
+                    "{whose} CinC moves to ({:.1}, {:.1}), discarding {label}",
                     mv.to.x, mv.to.y
                 )));
             }
@@ -562,7 +566,10 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
         .find(|side| s.army(side).is_some_and(|a| a.morale <= 0))
     {
         let winner = s.other(loser);
-        let reason = format!("{}'s army morale is broken", s.side_name(loser));
+        let reason = format!(
+            "{} army morale is broken",
+            crate::words::possessive(&s.side_name(loser))
+        );
         ev.push(Event::public(format!(
             "{reason}: {} wins",
             s.side_name(&winner)

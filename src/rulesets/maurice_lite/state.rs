@@ -159,6 +159,18 @@ impl State {
         })
     }
 
+    /// `"; did you mean X?"` for an id that is no unit of `side` (any
+    /// side's when none), from that side's unit ids.
+    pub fn unit_hint(&self, id: &str, side: Option<&SideId>) -> String {
+        crate::ruleset::did_you_mean(
+            id,
+            self.units
+                .iter()
+                .filter(|u| side.is_none_or(|s| &u.side == s))
+                .map(|u| u.id.as_str()),
+        )
+    }
+
     pub fn unit(&self, id: &str) -> Option<&Unit> {
         self.units.iter().find(|u| u.id == id)
     }
@@ -222,7 +234,10 @@ impl State {
         let winner = self.other(&loser);
         Some(Outcome {
             winner: Some(winner),
-            reason: format!("{}'s army morale is broken", self.side_name(&loser)),
+            reason: format!(
+                "{} army morale is broken",
+                crate::words::possessive(&self.side_name(&loser))
+            ),
         })
     }
 

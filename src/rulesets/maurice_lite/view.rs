@@ -15,9 +15,9 @@ pub fn heading(s: &State) -> String {
         Phase::Deployment => "Deployment".into(),
         Phase::Round { active } => format!("Round {}, {} active", s.round, s.side_name(active)),
         Phase::Decision { active, .. } => format!(
-            "Round {}, waiting for {}'s decision",
+            "Round {}, waiting for {} decision",
             s.round,
-            s.side_name(active)
+            crate::words::possessive(&s.side_name(active))
         ),
         // The round that ended the game is still `s.round`: the count moves
         // on only when a round hands over to the next.

@@ -74,8 +74,8 @@ pub fn charge(
     apply(s, id, &m, events);
     let Some(Engaged { enemy, before }) = m.engaged.clone() else {
         events.push(Event::public(format!(
-            "{}'s charge at {} falls short of 3 in",
-            c.short(),
+            "{} charge at {} falls short of 3 in",
+            crate::words::possessive(&c.short()),
             ch.target
         )));
         return Some(m);
@@ -94,9 +94,9 @@ pub fn charge(
     let flank = behind_front(s, &before, &e);
     if ch.flank && !flank {
         events.push(Event::public(format!(
-            "{} was not wholly behind {}'s front before coming within 3 in: no flank attack (B.3)",
+            "{} was not wholly behind {} front before coming within 3 in: no flank attack (B.3)",
             c.short(),
-            e.short()
+            crate::words::possessive(&e.short())
         )));
     }
     s.initiated.insert(id.to_string());

@@ -65,8 +65,8 @@ pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
             None,
             SEQUENCE,
             format!(
-                "this is {}'s half-turn: you owe nothing now",
-                state.side_name(active)
+                "this is {} half-turn: you owe nothing now",
+                crate::words::possessive(&state.side_name(active))
             ),
         )],
     }
@@ -92,7 +92,11 @@ fn check_deployment(state: &State, side: &SideId, d: &Deployment) -> Vec<Violati
                     &path,
                     unit,
                     UNKNOWN,
-                    format!("{} is not one of your companies", p.company),
+                    format!(
+                        "{} is not one of your companies{}",
+                        p.company,
+                        company_hint(state, side, &p.company)
+                    ),
                 ));
                 continue;
             }
@@ -307,13 +311,31 @@ fn check_turn(state: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
     out
 }
 
+/// `"; did you mean X?"` for an id that is none of `side`'s companies.
+fn company_hint(state: &State, side: &SideId, id: &str) -> String {
+    crate::ruleset::did_you_mean(
+        id,
+        state
+            .companies
+            .iter()
+            .filter(|c| &c.side == side)
+            .map(|c| c.id.as_str()),
+    )
+}
+
 /// The companies an entry commands, or the rule it breaks and why.
 fn actors(state: &State, side: &SideId, a: &Action) -> Result<Vec<String>, (&'static str, String)> {
     match (&a.company, &a.regiment) {
         (Some(c), None) => match state.company(c) {
             Some(x) if &x.side == side && x.on_table() => Ok(vec![c.clone()]),
             Some(x) if &x.side == side => Err((UNKNOWN, format!("{c} has been destroyed"))),
-            _ => Err((UNKNOWN, format!("{c} is not one of your companies"))),
+            _ => Err((
+                UNKNOWN,
+                format!(
+                    "{c} is not one of your companies{}",
+                    company_hint(state, side, c)
+                ),
+            )),
         },
         (None, Some(r)) => {
             if !state.scenario.options.formed_regiments {

@@ -90,8 +90,8 @@ pub fn blow(s: &mut State, id: &str, wall: &str, dice: &mut Dice, events: &mut V
         )));
     } else {
         events.push(Event::public(format!(
-            "{}'s charge fails to breach {}",
-            now.short(),
+            "{} charge fails to breach {}",
+            crate::words::possessive(&now.short()),
             w.name
         )));
     }

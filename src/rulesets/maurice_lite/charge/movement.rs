@@ -60,10 +60,14 @@ pub fn plan(
     order: &ChargeOrder,
 ) -> Result<PlannedCharge, Violation> {
     let id = order.unit.as_str();
-    let unit = now
-        .unit(id)
-        .filter(|u| &u.side == side)
-        .ok_or_else(|| refuse(id, "Orders", format!("{id} is not a unit of this side")))?;
+    let unit = now.unit(id).filter(|u| &u.side == side).ok_or_else(|| {
+        let hint = now.unit_hint(id, Some(side));
+        refuse(
+            id,
+            "Orders",
+            format!("{id} is not a unit of this side{hint}"),
+        )
+    })?;
     if !unit.on_table() {
         return Err(refuse(
             id,
