@@ -128,13 +128,10 @@ impl Detour {
             .collect();
         let mut dist: Vec<f64> = nodes.iter().map(|n| leg(self, &a.edges, *n)).collect();
         let mut done = vec![false; nodes.len()];
-        loop {
-            let Some(i) = (0..nodes.len())
-                .filter(|&i| !done[i] && dist[i].is_finite())
-                .min_by(|&i, &j| dist[i].total_cmp(&dist[j]).then(i.cmp(&j)))
-            else {
-                break;
-            };
+        while let Some(i) = (0..nodes.len())
+            .filter(|&i| !done[i] && dist[i].is_finite())
+            .min_by(|&i, &j| dist[i].total_cmp(&dist[j]).then(i.cmp(&j)))
+        {
             let here = dist[i];
             if here >= best || here > limit {
                 break;

@@ -53,7 +53,7 @@ pub struct State {
     pub initiated: BTreeSet<String>,
     /// E.1: each regiment's companies that take shooting hits first, as its
     /// side last ordered (absent: the default share).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hit_shares: std::collections::BTreeMap<String, Vec<String>>,
     /// What moved in the last step, for the map's arrows.
     #[serde(default)]
