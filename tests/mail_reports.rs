@@ -213,7 +213,7 @@ fn briefing_deadlines_enemy_and_kept_reactions_reach_players_through_postfix() {
         let text = unwrapped(&text_of(&raw));
         assert!(text.contains("The enemy as you see him"), "{text}");
         assert!(text.contains("from your nearest unit"), "{text}");
-        assert!(text.contains(&format!("Deadline for step 2: ")), "{text}");
+        assert!(text.contains("Deadline for step 2: "), "{text}");
         assert!(text.contains(&format!("({zone})")), "{text}");
         let html = html_of(&raw);
         assert!(html.contains("<table class=\"enemy\">"), "{html}");

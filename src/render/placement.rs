@@ -91,14 +91,10 @@ impl Filed {
     }
 }
 
-/// Place every label in order; no two placed boxes overlap.
-pub(crate) fn place(wanted: &[Wanted]) -> Vec<Placed> {
-    place_around(&[], wanted)
-}
-
-/// [`place`], keeping every label off `obstacles` too (the units' bases)
-/// as long as a candidate or a ring allows.
-pub(crate) fn place_around(obstacles: &[BoxPx], wanted: &[Wanted]) -> Vec<Placed> {
+/// Place every label in order: no two placed boxes overlap, and each keeps
+/// off `obstacles` (the units' bases) as long as a candidate or a ring
+/// allows.
+pub(crate) fn place(obstacles: &[BoxPx], wanted: &[Wanted]) -> Vec<Placed> {
     let mut filed = Filed::default();
     for o in obstacles {
         filed.add(*o);
@@ -182,7 +178,7 @@ mod tests {
                 candidates: vec![(0.0, 0.0), (0.0, 20.0)],
             },
         ];
-        let placed = place(&wanted);
+        let placed = place(&[], &wanted);
         assert_eq!(
             placed[1],
             Placed {
@@ -211,7 +207,7 @@ mod tests {
                 candidates: vec![(0.0, 0.0), (0.0, -20.0)],
             })
             .collect();
-        let placed = place(&wanted);
+        let placed = place(&[], &wanted);
         let boxes: Vec<BoxPx> = wanted
             .iter()
             .zip(&placed)

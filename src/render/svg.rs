@@ -115,7 +115,7 @@ pub(crate) fn labelled(
     }));
     // Bases first: a label may not cover a unit, nor another label.
     let bases: Vec<placement::BoxPx> = units.labels.iter().map(|l| l.geom.unit_box).collect();
-    let placed = placement::place_around(&bases, &wanted);
+    let placed = placement::place(&bases, &wanted);
     let (for_units, for_markers) = placed.split_at(units.labels.len());
     for (l, p) in units.labels.iter_mut().zip(for_units) {
         l.moved(p.offset, p.moved);
