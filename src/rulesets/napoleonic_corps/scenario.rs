@@ -162,6 +162,8 @@ impl Scenario {
                 && (0.0..=self.table.height.get()).contains(&p.y)
         };
         for side in &self.sides {
+            let n = side.corps.iter().map(|c| c.units.len()).sum();
+            crate::scenario_check::units_a_side(side.id.as_str(), "units", n)?;
             if side.corps.iter().filter(|c| c.cinc).count() != 1 {
                 return Err(format!(
                     "side {}: exactly one corps commander must be the CinC (`cinc: true`)",
