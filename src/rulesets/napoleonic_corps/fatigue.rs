@@ -187,7 +187,7 @@ pub fn verdict(s: &State) -> Option<Outcome> {
             };
             Some(Outcome {
                 winner,
-                reason: "both armies' morale broke in the same turn".into(),
+                reason: "the army morale of both sides broke in the same turn".into(),
             })
         }
         _ => None,

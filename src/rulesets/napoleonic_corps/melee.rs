@@ -8,7 +8,7 @@ use super::generals;
 use super::orders::ChargeOrder;
 use super::retreat::{remove, retreat};
 use super::roll::d6;
-use super::state::{CONTACT, State};
+use super::state::State;
 use super::tables::Arm;
 use super::words::{Said, event};
 use crate::dice::Dice;
@@ -144,7 +144,8 @@ pub fn phase(s: &mut State, phasing: &SideId, charges: &[ChargeOrder], dice: &mu
 
 fn fight(s: &mut State, g: &[usize], phasing: &SideId, charges: &[ChargeOrder], dice: &mut Dice) -> Vec<Event> {
     let mut out = Vec::new();
-    let (att, def): (Vec<usize>, Vec<usize>) = g.iter().partition(|&&i| &s.units[i].side == phasing);
+    let (att, def): (Vec<usize>, Vec<usize>) =
+        g.iter().copied().partition(|&i| &s.units[i].side == phasing);
     let mut totals = [0i32; 2];
     let mut all_mods: Vec<Modifier> = Vec::new();
     let mut dice_idx = Vec::new();
@@ -167,7 +168,7 @@ fn fight(s: &mut State, g: &[usize], phasing: &SideId, charges: &[ChargeOrder], 
     }
     let diff = (totals[0] - totals[1]).unsigned_abs();
     let (winners, losers) = if totals[0] >= totals[1] { (&att, &def) } else { (&def, &att) };
-    let first = |v: &Vec<usize>| v.first().map(|&u| s.units[u].refer());
+    let first = |v: &[usize]| v.first().map(|&u| s.units[u].refer());
     let result_word = match table(diff, false) {
         MeleeResult::Draw => "a draw: all disordered, still in contact".to_string(),
         MeleeResult::Disordered => "the loser is disordered and stays in contact".into(),
@@ -234,7 +235,6 @@ fn fight(s: &mut State, g: &[usize], phasing: &SideId, charges: &[ChargeOrder], 
             out.extend(control::test(s, w, foe.as_ref(), foe_gone, choice, dice));
         }
     }
-    let _ = CONTACT;
     out
 }
 

@@ -167,10 +167,7 @@ fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
     if dist > 1e-9 {
         moved.at = u.at + dir.scale(stop / dist);
     }
-    let after = {
-        let probe = moved.clone();
-        nearest_gap(s, &probe)
-    };
+    let after = nearest_gap(s, &moved);
     if after < before - 1e-6 {
         if u.formation == Formation::Square && to_f == Formation::Square {
             return vec![refused(&u, "Movement special cases: squares may not move towards visible enemy units")];

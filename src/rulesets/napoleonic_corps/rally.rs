@@ -198,9 +198,14 @@ pub fn phase(s: &mut State, side: &crate::side::SideId, passes: &[String], dice:
             s.units[u].unformed = false;
             continue;
         }
-        // Unformed units lose no chip for failing (Rough terrain).
-        if s.units[u].disordered {
+        // Unformed units lose no chip for failing (Rough terrain), and an
+        // unformed unit that merely stands stays unformed, not disordered.
+        let disordered = s.units[u].disordered;
+        if disordered {
             out.push(fatigue::lose(s, u, FAILED_RALLY, "failed to rally"));
+        }
+        if r == RallyResult::Disordered && !disordered {
+            continue;
         }
         out.extend(apply(s, u, r));
     }

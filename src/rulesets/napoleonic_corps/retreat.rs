@@ -18,7 +18,12 @@ pub fn retreat(s: &mut State, u: usize, cm: f64, why: &str) -> Vec<Event> {
     let touching_before: Vec<String> = s.contacts(&unit).iter().map(|e| e.id.clone()).collect();
     let away = match s.nearest_enemy(&unit) {
         Some(e) => {
-            let from = crate::geometry::Frame::of(&s.bases(e)).anchor;
+            let b = s.bases(e);
+            let n = b.len().max(1) as f64;
+            let from = crate::geometry::Point::new(
+                b.iter().map(|b| b.center.x).sum::<f64>() / n,
+                b.iter().map(|b| b.center.y).sum::<f64>() / n,
+            );
             let d = unit.at - from;
             if d.length() < 1e-9 {
                 unit.facing.unit_vector().scale(-1.0)

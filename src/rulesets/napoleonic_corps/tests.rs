@@ -140,12 +140,14 @@ fn a_failed_rally_costs_a_chip_and_a_rout_two_more() {
 fn a_rally_table_retreat_moves_30_cm_from_the_nearest_enemy() {
     // Rally table 4-5: move 30 cm directly away from the nearest enemy.
     let mut s = field();
+    place(&mut s, "au-jag", 60.0, 10.0, 0.0, Formation::Line);
     let i = idx(&s, "fr-bat");
     s.units[i].disordered = true;
-    let y0 = s.units[i].at.y;
-    // 2 + 2 + rally 1 = 5: retreat.
-    let (s2, _) = turn(&s, TurnOrders::default(), vec![2, 2]);
-    assert!(s2.units[i].at.y < y0 - 20.0 || !s2.units[i].live());
+    // 2 + 2 + rally 1 = 5: retreat, away from the Jäger behind it.
+    let (s2, ev) = turn(&s, TurnOrders::default(), vec![2, 2]);
+    assert!(ev.iter().any(|e| e.what == "retreat"));
+    assert!((s2.units[i].at.y - 50.0).abs() < 0.5, "{:?}", s2.units[i].at);
+    assert!(s2.units[i].live() && s2.units[i].disordered);
 }
 
 #[test]
@@ -309,7 +311,8 @@ fn rough_terrain_fails_into_unformed_which_clears_if_it_stands() {
     // Its next turn it stands still: unformed is gone, and no chip lost
     // for it (Austrian turn in between).
     let (s3, _) = turn(&s2, TurnOrders::default(), vec![]);
-    let (s4, _) = turn(&s3, TurnOrders::default(), vec![6, 6]);
+    // Its rally roll 3 + 3 + 1 = 7 leaves it as it is (unformed, no chip).
+    let (s4, _) = turn(&s3, TurnOrders::default(), vec![3, 3]);
     assert!(!s4.unit("fr-cuir").unwrap().unformed);
     assert_eq!(s4.dish[&fr()], 0);
 }
@@ -343,12 +346,12 @@ fn artillery_fires_at_double_range_at_minus_two() {
 fn fire_beyond_triple_range_or_outside_the_arc_is_refused() {
     // Fire Combat: within range and 45 degrees of the front face.
     let mut s = field();
-    place(&mut s, "au-jag", 60.0, 59.0, 180.0, Formation::Line);
-    s.units.iter_mut().for_each(|u| if u.side == au() { u.facing = Angle(180.0) });
+    place(&mut s, "fr-bat", 60.0, 5.0, 0.0, Formation::Unlimbered);
+    place(&mut s, "au-jag", 60.0, 58.0, 0.0, Formation::Line);
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![]);
-    assert!(ev.iter().any(|e| e.what == "refused"));
+    assert!(ev.iter().any(|e| e.what == "refused" && e.text.contains("out of range")));
     let mut s = field();
-    place(&mut s, "au-jag", 78.0, 24.0, 180.0, Formation::Line);
+    place(&mut s, "au-jag", 84.0, 22.0, 180.0, Formation::Line);
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![]);
     assert!(ev.iter().any(|e| e.what == "refused" && e.text.contains("45 degrees")));
 }
@@ -396,7 +399,7 @@ fn a_general_with_the_target_must_try_to_downgrade_and_risks_death() {
     let mut s = field();
     s.phase = Phase::Turn { turn: 1, phasing: au() };
     place(&mut s, "au-jag", 40.0, 24.0, 180.0, Formation::Skirmish);
-    s.reactions.insert(fr(), Reactions { hold_fire: vec!["fr-line".into()], ..Reactions::default() });
+    s.reactions.insert(fr(), Reactions { hold_fire: vec!["fr-line".into(), "fr-bat".into()], ..Reactions::default() });
     // Fire 6 + 6 = 12 +2 skirmish +2 fire -... = eliminated; downgrade 5: retreat; risk 1: dies.
     let (s2, ev) = fire_at(&s, "au-jag", "fr-line", vec![6, 6, 5, 1]);
     let d = ev.iter().find(|e| e.what == "downgrade").unwrap();
