@@ -45,7 +45,11 @@ pub fn phase(s: &mut State, side: &SideId, orders: &[ChargeOrder], dice: &mut Di
             continue;
         }
         if cu.shaken() || !s.contacts(&cu).is_empty() {
-            out.push(refuse(s, c, "Charge phase: disordered units and units in contact cannot charge"));
+            out.push(refuse(
+                s,
+                c,
+                "Charge phase: disordered units and units in contact cannot charge",
+            ));
             continue;
         }
         let dir = cu.facing.unit_vector();

@@ -88,7 +88,15 @@ pub fn check(s: &mut State, t: usize, by: usize, dice: &mut Dice) -> Vec<Event> 
         });
     }
     let other = Some(s.units[by].refer());
-    let (r, mut out) = test(s, t, Said::ContactCheck, extra, other, "contact morale check", dice);
+    let (r, mut out) = test(
+        s,
+        t,
+        Said::ContactCheck,
+        extra,
+        other,
+        "contact morale check",
+        dice,
+    );
     if r != RallyResult::Rally {
         out.extend(apply(s, t, r));
     }
@@ -132,7 +140,15 @@ fn withdraw_one(s: &mut State, c: usize, m: usize, dice: &mut Dice) -> Vec<Event
         },
         idx,
     )];
-    let (r, ev) = test(s, c, Said::RallyRoll, Vec::new(), None, "after a cavalry withdrawal", dice);
+    let (r, ev) = test(
+        s,
+        c,
+        Said::RallyRoll,
+        Vec::new(),
+        None,
+        "after a cavalry withdrawal",
+        dice,
+    );
     out.extend(ev);
     if r != RallyResult::Rally {
         out.extend(apply(s, c, r));

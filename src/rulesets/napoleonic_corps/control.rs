@@ -92,7 +92,11 @@ pub fn modifiers(s: &State, u: usize) -> (Vec<Modifier>, Option<usize>) {
 fn drive(s: &mut State, u: usize, dir: Point, max: f64) -> (Point, Point) {
     let unit: Unit = s.units[u].clone();
     let len = dir.length();
-    let dir = if len < 1e-9 { unit.facing.unit_vector() } else { dir.scale(1.0 / len) };
+    let dir = if len < 1e-9 {
+        unit.facing.unit_vector()
+    } else {
+        dir.scale(1.0 / len)
+    };
     let mine = s.bases(&unit);
     let mut go = max;
     for e in s.enemies(&unit.side) {
@@ -163,12 +167,21 @@ pub fn test(
             s.units[u].disordered = true;
             if free {
                 let unit = s.units[u].clone();
-                let dir = match foe.and_then(|f| s.unit(&f.id)).filter(|f| f.live() && foe_gone) {
+                let dir = match foe
+                    .and_then(|f| s.unit(&f.id))
+                    .filter(|f| f.live() && foe_gone)
+                {
                     Some(f) => f.at - unit.at,
                     None => unit.facing.unit_vector(),
                 };
                 let (from, to) = drive(s, u, dir, 20.0);
-                out.push(moved(s, u, from, to, "uncontrolled move after the beaten foe"));
+                out.push(moved(
+                    s,
+                    u,
+                    from,
+                    to,
+                    "uncontrolled move after the beaten foe",
+                ));
             }
         }
         ControlResult::MillAbout => {}
@@ -178,7 +191,13 @@ pub fn test(
                 let dir = unit.facing.unit_vector().scale(-1.0);
                 let to = unit.at + dir.scale(20.0);
                 s.units[u].at = to;
-                out.push(moved(s, u, unit.at, to, "controlled: falls back as ordered"));
+                out.push(moved(
+                    s,
+                    u,
+                    unit.at,
+                    to,
+                    "controlled: falls back as ordered",
+                ));
             }
         }
     }

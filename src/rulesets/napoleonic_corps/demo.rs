@@ -52,7 +52,12 @@ impl DemoPlayer for Player {
         };
         value(&o)
     }
-    fn optional(&mut self, state: &str, owed: &Owed, _step: u32) -> Result<Option<serde_yaml::Value>, String> {
+    fn optional(
+        &mut self,
+        state: &str,
+        owed: &Owed,
+        _step: u32,
+    ) -> Result<Option<serde_yaml::Value>, String> {
         let s: State = crate::yaml::from_str(state).map_err(|e| e.to_string())?;
         if owed.kind != OrdersKind::Reactions || s.reactions.contains_key(&owed.side) {
             return Ok(None);
@@ -103,7 +108,10 @@ fn advance(s: &State, u: &Unit, e: &Unit, keep: f64, formation: Formation) -> Op
     }
     let to = u.at + v.scale(go / v.length().max(1e-9));
     let w = s.scenario.table;
-    let to = Point::new(to.x.clamp(1.0, w.width.get() - 1.0), to.y.clamp(1.0, w.height.get() - 1.0));
+    let to = Point::new(
+        to.x.clamp(1.0, w.width.get() - 1.0),
+        to.y.clamp(1.0, w.height.get() - 1.0),
+    );
     Some(Move {
         unit: u.id.clone(),
         to: Some(to),
@@ -126,8 +134,15 @@ pub fn turn_orders(s: &State, side: &SideId) -> TurnOrders {
             mine.iter().map(|u| u.at.y).sum::<f64>() / n,
         );
         let d = c.at.distance_to(mid).get();
-        let to = if d <= 60.0 { mid } else { c.at + (mid - c.at).scale(60.0 / d) };
-        t.commanders.push(Ride { corps: c.id.clone(), to });
+        let to = if d <= 60.0 {
+            mid
+        } else {
+            c.at + (mid - c.at).scale(60.0 / d)
+        };
+        t.commanders.push(Ride {
+            corps: c.id.clone(),
+            to,
+        });
         let mut left = c.passes;
         for u in mine.iter().filter(|u| u.shaken()) {
             if left > 2 && within_radius(to, &s.bases(u), Distance(PASS_RADIUS)) {
@@ -141,12 +156,18 @@ pub fn turn_orders(s: &State, side: &SideId) -> TurnOrders {
         if u.shaken() || !s.contacts(u).is_empty() {
             continue;
         }
-        let Some(e) = s.nearest_enemy(u) else { continue };
+        let Some(e) = s.nearest_enemy(u) else {
+            continue;
+        };
         match u.arm() {
             Arm::Artillery => {}
             Arm::Infantry => {
                 if s.gap(u, e) > 5.0 {
-                    let f = if u.formation == Formation::Square { Formation::Column } else { u.formation };
+                    let f = if u.formation == Formation::Square {
+                        Formation::Column
+                    } else {
+                        u.formation
+                    };
                     t.moves.extend(advance(s, u, e, 0.0, f));
                 }
             }
@@ -179,8 +200,9 @@ pub fn turn_orders(s: &State, side: &SideId) -> TurnOrders {
     // Keep only what the ruleset accepts.
     let bad = check::check(s, side, &Orders::Turn(t.clone()));
     let refused = |list: &str, i: usize| {
-        bad.iter()
-            .any(|v| v.path.get(1).map(String::as_str) == Some(list) && v.path.get(2) == Some(&i.to_string()))
+        bad.iter().any(|v| {
+            v.path.get(1).map(String::as_str) == Some(list) && v.path.get(2) == Some(&i.to_string())
+        })
     };
     let keep = |list: &str, n: usize| (0..n).filter(|&i| !refused(list, i)).collect::<Vec<_>>();
     let moves = keep("moves", t.moves.len());

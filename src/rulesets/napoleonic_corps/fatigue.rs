@@ -33,7 +33,10 @@ pub fn roll_chips(s: &mut State, dice: &mut Dice) -> Vec<Event> {
             loop {
                 let (v, i) = d6(
                     dice,
-                    &format!("{}: corps fatigue die for {g}, a 6 adds a chip and rolls again", s.corps[c].name),
+                    &format!(
+                        "{}: corps fatigue die for {g}, a 6 adds a chip and rolls again",
+                        s.corps[c].name
+                    ),
                 );
                 idx.push(i);
                 if v != 6 {
@@ -125,14 +128,21 @@ pub fn army_morale(s: &State, side: &SideId) -> i64 {
 pub fn update_objectives(s: &mut State) -> Vec<Event> {
     let mut out = Vec::new();
     for i in 0..s.holders.len() {
-        let Some(o) = s.scenario.objectives.iter().find(|o| o.id == s.holders[i].0) else {
+        let Some(o) = s
+            .scenario
+            .objectives
+            .iter()
+            .find(|o| o.id == s.holders[i].0)
+        else {
             continue;
         };
         let near: std::collections::BTreeSet<SideId> = s
             .units
             .iter()
             .filter(|u| u.live())
-            .filter(|u| crate::geometry::within_radius(o.at, &s.bases(u), crate::geometry::Distance(HOLD)))
+            .filter(|u| {
+                crate::geometry::within_radius(o.at, &s.bases(u), crate::geometry::Distance(HOLD))
+            })
             .map(|u| u.side.clone())
             .collect();
         if near.len() == 1 {

@@ -100,8 +100,8 @@ pub fn barrier(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<Stri
         return Some(format!("Fire combat: {d:.1} cm is out of range"));
     }
     let frame = Frame::of(&fb);
-    let front_contact = d <= super::state::CONTACT
-        && crate::geometry::in_front_arc(&frame, &tb, 0.0);
+    let front_contact =
+        d <= super::state::CONTACT && crate::geometry::in_front_arc(&frame, &tb, 0.0);
     if !(in_common_arc(&frame, &tb) || front_contact) {
         return Some("Fire combat: the target is not within 45 degrees of the front face".into());
     }
@@ -110,18 +110,26 @@ pub fn barrier(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<Stri
     let to = tb
         .iter()
         .map(|b| b.center)
-        .min_by(|a, b| a.distance_to(from).get().total_cmp(&b.distance_to(from).get()))
+        .min_by(|a, b| {
+            a.distance_to(from)
+                .get()
+                .total_cmp(&b.distance_to(from).get())
+        })
         .unwrap_or(t.at);
     let high = f.arm() == Arm::Artillery
         && s.scenario
             .terrain
             .iter()
             .any(|h| h.has(TerrainTag::Hill) && h.touches_bases(&fb));
-    for o in s.units.iter().filter(|o| o.live() && o.id != f.id && o.id != t.id) {
+    for o in s
+        .units
+        .iter()
+        .filter(|o| o.live() && o.id != f.id && o.id != t.id)
+    {
         let ob = s.bases(o);
         if ob.iter().any(|b| segment_crosses(from, to, b)) {
-            let over = high
-                && (o.arm() == Arm::Artillery || bases_distance(&ob, &tb).get() >= OVER);
+            let over =
+                high && (o.arm() == Arm::Artillery || bases_distance(&ob, &tb).get() >= OVER);
             if !over {
                 return Some(format!(
                     "Fire combat: {} is in the line of fire (only artillery on higher ground fires over units)",

@@ -58,11 +58,7 @@ pub fn defensive(s: &mut State, side: &SideId, engaged: &[String], dice: &mut Di
         let target = s
             .enemies(side)
             .filter(|e| barrier(s, &u, e, engaged).is_none())
-            .min_by(|a, b| {
-                s.gap(&u, a)
-                    .total_cmp(&s.gap(&u, b))
-                    .then(a.id.cmp(&b.id))
-            })
+            .min_by(|a, b| s.gap(&u, a).total_cmp(&s.gap(&u, b)).then(a.id.cmp(&b.id)))
             .map(|e| e.id.clone());
         if let Some(t) = target.and_then(|t| s.unit_index(&t)) {
             out.extend(fire(s, i, t, None, dice));
@@ -72,7 +68,13 @@ pub fn defensive(s: &mut State, side: &SideId, engaged: &[String], dice: &mut Di
 }
 
 /// The phasing side's advancing fire: units not in contact with an enemy.
-pub fn advancing(s: &mut State, side: &SideId, orders: &[FireOrder], engaged: &[String], dice: &mut Dice) -> Vec<Event> {
+pub fn advancing(
+    s: &mut State,
+    side: &SideId,
+    orders: &[FireOrder],
+    engaged: &[String],
+    dice: &mut Dice,
+) -> Vec<Event> {
     let mut out = Vec::new();
     for o in orders {
         let (Some(f), Some(t)) = (s.unit_index(&o.unit), s.unit_index(&o.target)) else {

@@ -113,7 +113,14 @@ mod tests {
     use super::*;
 
     fn lay(f: Formation, n: u32) -> Vec<Base> {
-        lay_out(f, n, Point::new(0.0, 0.0), Angle(0.0), Distance(4.0), Distance(2.0))
+        lay_out(
+            f,
+            n,
+            Point::new(0.0, 0.0),
+            Angle(0.0),
+            Distance(4.0),
+            Distance(2.0),
+        )
     }
 
     #[test]
@@ -136,9 +143,15 @@ mod tests {
     #[test]
     fn square_rear_rank_faces_the_other_way() {
         let b = lay(Formation::Square, 4);
-        let rear: Vec<_> = b.iter().filter(|b| (b.center.y + 3.0).abs() < 1e-9).collect();
+        let rear: Vec<_> = b
+            .iter()
+            .filter(|b| (b.center.y + 3.0).abs() < 1e-9)
+            .collect();
         assert_eq!(rear.len(), 2);
-        assert!(rear.iter().all(|b| (b.facing.normalized().degrees() - 180.0).abs() < 1e-9));
+        assert!(
+            rear.iter()
+                .all(|b| (b.facing.normalized().degrees() - 180.0).abs() < 1e-9)
+        );
     }
 
     #[test]

@@ -131,7 +131,12 @@ pub fn factors(s: &State, u: usize, defending: bool) -> (i32, Vec<Modifier>, Opt
 }
 
 /// The melee phase: every group fights; `phasing` attacks.
-pub fn phase(s: &mut State, phasing: &SideId, charges: &[ChargeOrder], dice: &mut Dice) -> Vec<Event> {
+pub fn phase(
+    s: &mut State,
+    phasing: &SideId,
+    charges: &[ChargeOrder],
+    dice: &mut Dice,
+) -> Vec<Event> {
     let mut out = Vec::new();
     for g in groups(s) {
         if g.iter().any(|&i| !s.units[i].live()) {
@@ -142,10 +147,18 @@ pub fn phase(s: &mut State, phasing: &SideId, charges: &[ChargeOrder], dice: &mu
     out
 }
 
-fn fight(s: &mut State, g: &[usize], phasing: &SideId, charges: &[ChargeOrder], dice: &mut Dice) -> Vec<Event> {
+fn fight(
+    s: &mut State,
+    g: &[usize],
+    phasing: &SideId,
+    charges: &[ChargeOrder],
+    dice: &mut Dice,
+) -> Vec<Event> {
     let mut out = Vec::new();
-    let (att, def): (Vec<usize>, Vec<usize>) =
-        g.iter().copied().partition(|&i| &s.units[i].side == phasing);
+    let (att, def): (Vec<usize>, Vec<usize>) = g
+        .iter()
+        .copied()
+        .partition(|&i| &s.units[i].side == phasing);
     let mut totals = [0i32; 2];
     let mut all_mods: Vec<Modifier> = Vec::new();
     let mut dice_idx = Vec::new();
@@ -153,21 +166,34 @@ fn fight(s: &mut State, g: &[usize], phasing: &SideId, charges: &[ChargeOrder], 
     for (k, side) in [&att, &def].into_iter().enumerate() {
         let mut sum = 0;
         for &u in side {
-            let (f, mods, gen) = factors(s, u, k == 1);
+            let (f, mods, general) = factors(s, u, k == 1);
             sum += f + mods.iter().map(|x| x.value).sum::<i32>();
             all_mods.push(m(&format!("{} melee factor", s.units[u].name), f));
-            all_mods.extend(mods.into_iter().map(|x| m(&format!("{}: {}", s.units[u].name, x.why), x.value)));
-            if let Some(gen) = gen {
-                used.push((gen, u));
+            all_mods.extend(
+                mods.into_iter()
+                    .map(|x| m(&format!("{}: {}", s.units[u].name, x.why), x.value)),
+            );
+            if let Some(general) = general {
+                used.push((general, u));
             }
         }
         let names: Vec<String> = side.iter().map(|&u| s.units[u].name.clone()).collect();
-        let (v, i) = d6(dice, &format!("melee D6 for {} (factors and modifiers {sum:+})", names.join(" and ")));
+        let (v, i) = d6(
+            dice,
+            &format!(
+                "melee D6 for {} (factors and modifiers {sum:+})",
+                names.join(" and ")
+            ),
+        );
         dice_idx.push(i);
         totals[k] = sum + v as i32;
     }
     let diff = (totals[0] - totals[1]).unsigned_abs();
-    let (winners, losers) = if totals[0] >= totals[1] { (&att, &def) } else { (&def, &att) };
+    let (winners, losers) = if totals[0] >= totals[1] {
+        (&att, &def)
+    } else {
+        (&def, &att)
+    };
     let first = |v: &[usize]| v.first().map(|&u| s.units[u].refer());
     let result_word = match table(diff, false) {
         MeleeResult::Draw => "a draw: all disordered, still in contact".to_string(),
@@ -190,8 +216,8 @@ fn fight(s: &mut State, g: &[usize], phasing: &SideId, charges: &[ChargeOrder], 
         },
         dice_idx,
     ));
-    for (gen, u) in used {
-        out.push(generals::risk(s, gen, u, dice));
+    for (general, u) in used {
+        out.push(generals::risk(s, general, u, dice));
     }
     if diff == 0 {
         for &u in g {

@@ -12,8 +12,8 @@ use super::tables::Arm;
 use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
-use crate::geometry::contact::first_touch;
 use crate::geometry::Angle;
+use crate::geometry::contact::first_touch;
 use crate::side::SideId;
 
 /// Stop this far short of enemy cavalry infantry may not contact (cm).
@@ -29,9 +29,14 @@ pub fn rate(u: &Unit, f: Formation) -> f64 {
         (Arm::Infantry, _) => (12.0, 4.0),
         (Arm::Cavalry, Formation::Column) => (22.0, 4.0),
         (Arm::Cavalry, _) => (14.0, 4.0),
-        (Arm::Artillery, Formation::Limbered) => {
-            (if u.troop.horse_artillery() { 30.0 } else { 20.0 }, 4.0)
-        }
+        (Arm::Artillery, Formation::Limbered) => (
+            if u.troop.horse_artillery() {
+                30.0
+            } else {
+                20.0
+            },
+            4.0,
+        ),
         (Arm::Artillery, _) => (6.0, 2.0),
     };
     base + if light { bonus } else { 0.0 }
@@ -117,10 +122,16 @@ pub fn phase(s: &mut State, side: &SideId, moves: &[Move], dice: &mut Dice) -> V
 fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
     let u = s.units[i].clone();
     if u.shaken() {
-        return vec![refused(&u, "Rally table: a disordered unit cannot move, change formation or facing")];
+        return vec![refused(
+            &u,
+            "Rally table: a disordered unit cannot move, change formation or facing",
+        )];
     }
     if !s.contacts(&u).is_empty() {
-        return vec![refused(&u, "Melee: units in contact may not move or change formation")];
+        return vec![refused(
+            &u,
+            "Melee: units in contact may not move or change formation",
+        )];
     }
     let to_f = m.formation.unwrap_or(u.formation);
     let facing = m.facing.unwrap_or(u.facing);
@@ -162,7 +173,6 @@ fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
     {
         // Infantry may not move into frontal contact with cavalry.
         stop = (stop - SHORT).max(0.0);
-        met = None;
     }
     if dist > 1e-9 {
         moved.at = u.at + dir.scale(stop / dist);
@@ -170,7 +180,10 @@ fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
     let after = nearest_gap(s, &moved);
     if after < before - 1e-6 {
         if u.formation == Formation::Square && to_f == Formation::Square {
-            return vec![refused(&u, "Movement special cases: squares may not move towards visible enemy units")];
+            return vec![refused(
+                &u,
+                "Movement special cases: squares may not move towards visible enemy units",
+            )];
         }
         if fatigue::spent(s, &u.corps) && !s.leader_attached(&u) {
             return vec![refused(
@@ -241,11 +254,32 @@ mod tests {
     #[test]
     fn movement_table_by_arm_and_formation() {
         // Movement factors: infantry column 18, line 12; cavalry 22 and 14; +4 light.
-        assert_eq!(rate(&unit(Troop::Line, Formation::Line), Formation::Column), 18.0);
-        assert_eq!(rate(&unit(Troop::Line, Formation::Line), Formation::Line), 12.0);
-        assert_eq!(rate(&unit(Troop::LightInfantry, Formation::Line), Formation::Line), 16.0);
-        assert_eq!(rate(&unit(Troop::HeavyCavalry, Formation::Line), Formation::Column), 22.0);
-        assert_eq!(rate(&unit(Troop::LightCavalry, Formation::Line), Formation::Line), 18.0);
+        assert_eq!(
+            rate(&unit(Troop::Line, Formation::Line), Formation::Column),
+            18.0
+        );
+        assert_eq!(
+            rate(&unit(Troop::Line, Formation::Line), Formation::Line),
+            12.0
+        );
+        assert_eq!(
+            rate(
+                &unit(Troop::LightInfantry, Formation::Line),
+                Formation::Line
+            ),
+            16.0
+        );
+        assert_eq!(
+            rate(
+                &unit(Troop::HeavyCavalry, Formation::Line),
+                Formation::Column
+            ),
+            22.0
+        );
+        assert_eq!(
+            rate(&unit(Troop::LightCavalry, Formation::Line), Formation::Line),
+            18.0
+        );
     }
 
     #[test]

@@ -143,7 +143,12 @@ pub fn apply(s: &mut State, u: usize, r: RallyResult) -> Vec<Event> {
 
 /// The rally phase of `side`: passes first, as ordered, then every other
 /// disordered unit must roll. Units in melee cannot rally.
-pub fn phase(s: &mut State, side: &crate::side::SideId, passes: &[String], dice: &mut Dice) -> Vec<Event> {
+pub fn phase(
+    s: &mut State,
+    side: &crate::side::SideId,
+    passes: &[String],
+    dice: &mut Dice,
+) -> Vec<Event> {
     let mut out = Vec::new();
     let shaken: Vec<usize> = (0..s.units.len())
         .filter(|&i| {

@@ -214,10 +214,7 @@ impl Scenario {
                     if let Some(a) = &g.attached
                         && !corps.units.iter().any(|u| &u.id == a)
                     {
-                        return Err(format!(
-                            "general {}: {a} is not a unit of his corps",
-                            g.id
-                        ));
+                        return Err(format!("general {}: {a} is not a unit of his corps", g.id));
                     }
                 }
             }

@@ -12,7 +12,10 @@ pub fn resolve(s: &State, d: &BySide<Deployment>, dice: &mut Dice) -> (State, Ve
     let mut s = s.clone();
     for (side, dep) in d {
         for f in &dep.formations {
-            if let Some(u) = s.units.iter_mut().find(|u| &u.side == side && u.id == f.unit)
+            if let Some(u) = s
+                .units
+                .iter_mut()
+                .find(|u| &u.side == side && u.id == f.unit)
                 && f.formation.fits(u.arm())
             {
                 u.formation = f.formation;

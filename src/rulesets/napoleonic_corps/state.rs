@@ -17,7 +17,10 @@ pub enum Phase {
     /// Step 1: formations chosen, corps chips rolled.
     Setup,
     /// One side's whole turn.
-    Turn { turn: u32, phasing: SideId },
+    Turn {
+        turn: u32,
+        phasing: SideId,
+    },
     Over(Outcome),
 }
 
@@ -247,12 +250,16 @@ impl State {
 
     pub fn live(&self, side: &SideId) -> impl Iterator<Item = &Unit> {
         let side = side.clone();
-        self.units.iter().filter(move |u| u.live() && u.side == side)
+        self.units
+            .iter()
+            .filter(move |u| u.live() && u.side == side)
     }
 
     pub fn enemies(&self, side: &SideId) -> impl Iterator<Item = &Unit> {
         let side = side.clone();
-        self.units.iter().filter(move |u| u.live() && u.side != side)
+        self.units
+            .iter()
+            .filter(move |u| u.live() && u.side != side)
     }
 
     pub fn corps_of(&self, id: &str) -> Option<&Corps> {

@@ -204,7 +204,10 @@ mod tests {
     #[test]
     fn french_table_rows() {
         // National tables, French: Guard 2/2/7, Conscript -1/-1/2, heavy cavalry -/1/5.
-        assert_eq!(mods(Nation::French, Troop::Guard, false), Some(row(2, 2, 7)));
+        assert_eq!(
+            mods(Nation::French, Troop::Guard, false),
+            Some(row(2, 2, 7))
+        );
         assert_eq!(
             mods(Nation::French, Troop::Conscript, false),
             Some(row(-1, -1, 2))
@@ -223,7 +226,10 @@ mod tests {
             mods(Nation::Austrian, Troop::Grenadier, false),
             Some(row(1, 2, 6))
         );
-        assert_eq!(mods(Nation::Austrian, Troop::Grenz, false), Some(row(2, 0, 2)));
+        assert_eq!(
+            mods(Nation::Austrian, Troop::Grenz, false),
+            Some(row(2, 0, 2))
+        );
         assert_eq!(
             mods(Nation::Austrian, Troop::HeavyCavalry, false).map(|m| m.rally),
             Some(2)

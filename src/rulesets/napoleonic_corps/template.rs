@@ -27,7 +27,10 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             Some(t)
         }
         Phase::Turn { phasing, .. } if phasing == side => {
-            let _ = writeln!(t, "# Moves (cm; halved with a change of facing or formation; road: true for a whole road move):");
+            let _ = writeln!(
+                t,
+                "# Moves (cm; halved with a change of facing or formation; road: true for a whole road move):"
+            );
             for u in s.live(side) {
                 let _ = writeln!(
                     t,
@@ -35,11 +38,21 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                     scalar(&u.id),
                     allowance(u, u.formation, false, false),
                     allowance(u, u.formation, true, false),
-                    if u.arm() == Arm::Cavalry { "; may charge 12 cm straight ahead" } else { "" }
+                    if u.arm() == Arm::Cavalry {
+                        "; may charge 12 cm straight ahead"
+                    } else {
+                        ""
+                    }
                 );
             }
             for c in s.corps.iter().filter(|c| &c.side == side) {
-                let _ = writeln!(t, "# {} ({}): {} morale passes, within 30 cm", quoted(&c.commander), scalar(&c.id), c.passes);
+                let _ = writeln!(
+                    t,
+                    "# {} ({}): {} morale passes, within 30 cm",
+                    quoted(&c.commander),
+                    scalar(&c.id),
+                    c.passes
+                );
             }
             t.push_str(
                 "# passes: [UNIT]  spends a morale pass on a disordered unit\n\

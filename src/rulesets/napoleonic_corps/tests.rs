@@ -79,7 +79,13 @@ fn setup_rolls_chips_per_regiment_and_general_with_exploding_sixes() {
     assert_eq!(s.corps_of("au-c").unwrap().chips, 3);
     assert_eq!(ev[0].what, "chips");
     assert_eq!(ev[0].dice.len(), 4);
-    assert_eq!(s.phase, Phase::Turn { turn: 1, phasing: fr() });
+    assert_eq!(
+        s.phase,
+        Phase::Turn {
+            turn: 1,
+            phasing: fr()
+        }
+    );
 }
 
 #[test]
@@ -88,9 +94,21 @@ fn whole_turn_alternation() {
     // up when the first side is phasing again.
     let s = field();
     let (s, _) = turn(&s, TurnOrders::default(), vec![]);
-    assert_eq!(s.phase, Phase::Turn { turn: 1, phasing: au() });
+    assert_eq!(
+        s.phase,
+        Phase::Turn {
+            turn: 1,
+            phasing: au()
+        }
+    );
     let (s, _) = turn(&s, TurnOrders::default(), vec![]);
-    assert_eq!(s.phase, Phase::Turn { turn: 2, phasing: fr() });
+    assert_eq!(
+        s.phase,
+        Phase::Turn {
+            turn: 2,
+            phasing: fr()
+        }
+    );
     let due = NapoleonicCorps.due(&s);
     assert_eq!(due.owed[0].side, fr());
     assert_eq!(due.optional[0].kind, OrdersKind::Reactions);
@@ -146,7 +164,11 @@ fn a_rally_table_retreat_moves_30_cm_from_the_nearest_enemy() {
     // 2 + 2 + rally 1 = 5: retreat, away from the Jäger behind it.
     let (s2, ev) = turn(&s, TurnOrders::default(), vec![2, 2]);
     assert!(ev.iter().any(|e| e.what == "retreat"));
-    assert!((s2.units[i].at.y - 50.0).abs() < 0.5, "{:?}", s2.units[i].at);
+    assert!(
+        (s2.units[i].at.y - 50.0).abs() < 0.5,
+        "{:?}",
+        s2.units[i].at
+    );
     assert!(s2.units[i].live() && s2.units[i].disordered);
 }
 
@@ -189,7 +211,10 @@ fn squares_may_not_move_towards_visible_enemies() {
     };
     let (s2, ev) = turn(&s, o, vec![]);
     assert_eq!(s2.unit("fr-line").unwrap().at.y, 20.0);
-    assert!(ev.iter().any(|e| e.text.contains("squares may not move towards")));
+    assert!(
+        ev.iter()
+            .any(|e| e.text.contains("squares may not move towards"))
+    );
 }
 
 #[test]
@@ -230,7 +255,10 @@ fn an_infantry_column_contacting_infantry_forces_a_contact_check() {
     };
     // Check: 1 + 2 + rally 1 = 4: retreat (the Austrians fall back).
     let (s2, ev) = turn(&s, o, vec![1, 2, 6, 6, 1, 1]);
-    let check = ev.iter().find(|e| e.what == "contact_check").expect("a contact check");
+    let check = ev
+        .iter()
+        .find(|e| e.what == "contact_check")
+        .expect("a contact check");
     assert_eq!(check.facts.result.as_deref(), Some("retreat"));
     assert!(s2.unit("au-line").unwrap().disordered);
 }
@@ -306,7 +334,12 @@ fn rough_terrain_fails_into_unformed_which_clears_if_it_stands() {
     // 1 + 1 + rally 1 + woods 3 - line 1 - cavalry 1 = 4: fails.
     let (s2, ev) = turn(&s, o, vec![1, 1]);
     let test = ev.iter().find(|e| e.what == "rough_terrain").unwrap();
-    assert!(test.facts.modifiers.iter().any(|m| m.why == "woods" && m.value == 3));
+    assert!(
+        test.facts
+            .modifiers
+            .iter()
+            .any(|m| m.why == "woods" && m.value == 3)
+    );
     assert!(s2.unit("fr-cuir").unwrap().unformed);
     // Its next turn it stands still: unformed is gone, and no chip lost
     // for it (Austrian turn in between).
@@ -317,7 +350,12 @@ fn rough_terrain_fails_into_unformed_which_clears_if_it_stands() {
     assert_eq!(s4.dish[&fr()], 0);
 }
 
-fn fire_at(s: &State, unit: &str, target: &str, dice: Vec<u32>) -> (State, Vec<crate::event::Event>) {
+fn fire_at(
+    s: &State,
+    unit: &str,
+    target: &str,
+    dice: Vec<u32>,
+) -> (State, Vec<crate::event::Event>) {
     let o = TurnOrders {
         fire: vec![FireOrder {
             unit: unit.into(),
@@ -334,10 +372,21 @@ fn artillery_fires_at_double_range_at_minus_two() {
     // Fire Combat: medium 15 cm; double range -2, triple -4.
     let mut s = field();
     place(&mut s, "au-jag", 60.0, 45.0, 180.0, Formation::Line);
-    s.reactions.insert(au(), Reactions { hold_fire: vec!["au-jag".into(), "au-line".into()], ..Reactions::default() });
+    s.reactions.insert(
+        au(),
+        Reactions {
+            hold_fire: vec!["au-jag".into(), "au-line".into()],
+            ..Reactions::default()
+        },
+    );
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![5, 5]);
     let f = ev.iter().find(|e| e.what == "fire").unwrap();
-    assert!(f.facts.modifiers.iter().any(|m| m.why == "artillery range x2" && m.value == -2));
+    assert!(
+        f.facts
+            .modifiers
+            .iter()
+            .any(|m| m.why == "artillery range x2" && m.value == -2)
+    );
     // 10 + fire 1 - 2 = 9: disordered.
     assert_eq!(f.facts.result.as_deref(), Some("target disordered"));
 }
@@ -349,11 +398,17 @@ fn fire_beyond_triple_range_or_outside_the_arc_is_refused() {
     place(&mut s, "fr-bat", 60.0, 5.0, 0.0, Formation::Unlimbered);
     place(&mut s, "au-jag", 60.0, 58.0, 0.0, Formation::Line);
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![]);
-    assert!(ev.iter().any(|e| e.what == "refused" && e.text.contains("out of range")));
+    assert!(
+        ev.iter()
+            .any(|e| e.what == "refused" && e.text.contains("out of range"))
+    );
     let mut s = field();
     place(&mut s, "au-jag", 84.0, 22.0, 180.0, Formation::Line);
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![]);
-    assert!(ev.iter().any(|e| e.what == "refused" && e.text.contains("45 degrees")));
+    assert!(
+        ev.iter()
+            .any(|e| e.what == "refused" && e.text.contains("45 degrees"))
+    );
 }
 
 #[test]
@@ -389,7 +444,10 @@ fn two_batteries_in_contact_combine_and_zero_adds_one() {
     let f = s.unit("fr-bat").unwrap().clone();
     let t = s.unit("au-jag").unwrap().clone();
     let mods = fire::modifiers(&s, &f, &t, 13.0, Some(&b2));
-    assert!(mods.iter().any(|m| m.why == "Light battery combining" && m.value == 1));
+    assert!(
+        mods.iter()
+            .any(|m| m.why == "Light battery combining" && m.value == 1)
+    );
 }
 
 #[test]
@@ -397,13 +455,25 @@ fn a_general_with_the_target_must_try_to_downgrade_and_risks_death() {
     // Divisional generals: MUST attempt to downgrade a 7+ result, 5+ on a D6;
     // each use risks death on a 1.
     let mut s = field();
-    s.phase = Phase::Turn { turn: 1, phasing: au() };
+    s.phase = Phase::Turn {
+        turn: 1,
+        phasing: au(),
+    };
     place(&mut s, "au-jag", 40.0, 24.0, 180.0, Formation::Skirmish);
-    s.reactions.insert(fr(), Reactions { hold_fire: vec!["fr-line".into(), "fr-bat".into()], ..Reactions::default() });
+    s.reactions.insert(
+        fr(),
+        Reactions {
+            hold_fire: vec!["fr-line".into(), "fr-bat".into()],
+            ..Reactions::default()
+        },
+    );
     // Fire 6 + 6 = 12 +2 skirmish +2 fire -... = eliminated; downgrade 5: retreat; risk 1: dies.
     let (s2, ev) = fire_at(&s, "au-jag", "fr-line", vec![6, 6, 5, 1]);
     let d = ev.iter().find(|e| e.what == "downgrade").unwrap();
-    assert_eq!(d.facts.result.as_deref(), Some("target retreats 30 cm and is disordered"));
+    assert_eq!(
+        d.facts.result.as_deref(),
+        Some("target retreats 30 cm and is disordered")
+    );
     assert!(s2.generals.iter().find(|g| g.id == "fr-gi").unwrap().dead);
 }
 
@@ -424,7 +494,13 @@ fn a_cavalry_charge_goes_straight_and_contacts_then_melee_and_control() {
     // Charge Phase, Melee, Cavalry Control Table.
     let mut s = field();
     place(&mut s, "au-hus", 15.0, 30.0, 180.0, Formation::Line);
-    s.reactions.insert(au(), Reactions { hold_fire: vec!["au-hus".into(), "au-line".into(), "au-jag".into()], ..Reactions::default() });
+    s.reactions.insert(
+        au(),
+        Reactions {
+            hold_fire: vec!["au-hus".into(), "au-line".into(), "au-jag".into()],
+            ..Reactions::default()
+        },
+    );
     let o = TurnOrders {
         charges: vec![ChargeOrder {
             unit: "fr-cuir".into(),
@@ -473,7 +549,13 @@ fn a_drawn_melee_leaves_all_disordered_in_contact_to_fight_again() {
     // fronts meet at y 22.
     place(&mut s, "fr-line", 40.0, 22.0, 0.0, Formation::Line);
     place(&mut s, "au-line", 40.0, 22.0, 180.0, Formation::Line);
-    s.reactions.insert(au(), Reactions { hold_fire: vec!["au-jag".into()], ..Reactions::default() });
+    s.reactions.insert(
+        au(),
+        Reactions {
+            hold_fire: vec!["au-jag".into()],
+            ..Reactions::default()
+        },
+    );
     // French 4 + general 1 + D6 3 = 8; Austrian 3 + D6 5 = 8: a draw. General risk 6.
     let (s2, ev) = turn(&s, TurnOrders::default(), vec![3, 5, 6]);
     let m = ev.iter().find(|e| e.what == "melee").unwrap();
@@ -505,8 +587,20 @@ fn a_corps_out_of_chips_may_not_advance_without_a_leader() {
     s.corps[c].chips = 0;
     let o = TurnOrders {
         moves: vec![
-            Move { unit: "fr-bat".into(), to: Some(Point::new(60.0, 23.0)), facing: None, formation: None, road: false },
-            Move { unit: "fr-line".into(), to: Some(Point::new(40.0, 25.0)), facing: None, formation: None, road: false },
+            Move {
+                unit: "fr-bat".into(),
+                to: Some(Point::new(60.0, 23.0)),
+                facing: None,
+                formation: None,
+                road: false,
+            },
+            Move {
+                unit: "fr-line".into(),
+                to: Some(Point::new(40.0, 25.0)),
+                facing: None,
+                formation: None,
+                road: false,
+            },
         ],
         ..TurnOrders::default()
     };
@@ -520,30 +614,49 @@ fn a_corps_out_of_chips_may_not_advance_without_a_leader() {
 fn receipt_checks_name_the_path_unit_and_rule() {
     let s = field();
     let o = Orders::Turn(TurnOrders {
-        moves: vec![Move {
+        moves: vec![
+            Move {
+                unit: "fr-line".into(),
+                to: Some(Point::new(40.0, 45.0)),
+                facing: None,
+                formation: Some(Formation::Limbered),
+                road: false,
+            },
+            Move {
+                unit: "fr-cuir".into(),
+                to: Some(Point::new(15.0, 40.0)),
+                facing: None,
+                formation: None,
+                road: false,
+            },
+        ],
+        charges: vec![ChargeOrder {
             unit: "fr-line".into(),
-            to: Some(Point::new(40.0, 45.0)),
-            facing: None,
-            formation: Some(Formation::Limbered),
-            road: false,
-        }, Move {
-            unit: "fr-cuir".into(),
-            to: Some(Point::new(15.0, 40.0)),
-            facing: None,
-            formation: None,
-            road: false,
+            target: "au-line".into(),
+            if_controlled: Controlled::Stay,
         }],
-        charges: vec![ChargeOrder { unit: "fr-line".into(), target: "au-line".into(), if_controlled: Controlled::Stay }],
         ..TurnOrders::default()
     });
     let v = NapoleonicCorps.check(&s, &fr(), &o);
-    assert!(v.iter().any(|v| v.path == ["turn", "moves", "0"] && v.rule == check::FORMATION));
-    assert!(v.iter().any(|v| v.path == ["turn", "moves", "1"] && v.rule == check::DISTANCE && v.unit.as_deref() == Some("fr-cuir")));
-    assert!(v.iter().any(|v| v.path == ["turn", "charges", "0"] && v.rule == check::CHARGE));
+    assert!(
+        v.iter()
+            .any(|v| v.path == ["turn", "moves", "0"] && v.rule == check::FORMATION)
+    );
+    assert!(v.iter().any(|v| v.path == ["turn", "moves", "1"]
+        && v.rule == check::DISTANCE
+        && v.unit.as_deref() == Some("fr-cuir")));
+    assert!(
+        v.iter()
+            .any(|v| v.path == ["turn", "charges", "0"] && v.rule == check::CHARGE)
+    );
     // The other side may send only reactions.
     let v = NapoleonicCorps.check(&s, &au(), &o);
     assert_eq!(v[0].rule, check::SEQUENCE);
-    assert!(NapoleonicCorps.check(&s, &au(), &Orders::Reactions(Reactions::default())).is_empty());
+    assert!(
+        NapoleonicCorps
+            .check(&s, &au(), &Orders::Reactions(Reactions::default()))
+            .is_empty()
+    );
 }
 
 #[test]
@@ -597,7 +710,9 @@ fn the_demo_plays_the_battle_to_a_result_by_army_morale() {
         }
         let mut seed = [0u8; 32];
         seed[..8].copy_from_slice(&step.to_le_bytes());
-        let res = r.resolve(&state, &orders, &mut Dice::from_seeds(seed, seed)).unwrap();
+        let res = r
+            .resolve(&state, &orders, &mut Dice::from_seeds(seed, seed))
+            .unwrap();
         state = res.state;
     }
     panic!("no result in 400 steps");

@@ -21,7 +21,13 @@ fn engaged(s: &State) -> Vec<String> {
         .collect()
 }
 
-pub fn resolve(s: &State, turn: u32, phasing: &SideId, o: &TurnOrders, dice: &mut Dice) -> (State, Vec<Event>) {
+pub fn resolve(
+    s: &State,
+    turn: u32,
+    phasing: &SideId,
+    o: &TurnOrders,
+    dice: &mut Dice,
+) -> (State, Vec<Event>) {
     let mut s = s.clone();
     s.traces.clear();
     for u in s.units.iter_mut() {
@@ -43,28 +49,43 @@ pub fn resolve(s: &State, turn: u32, phasing: &SideId, o: &TurnOrders, dice: &mu
     out.extend(rally::phase(&mut s, phasing, &o.passes, dice));
     for a in &o.generals {
         let unit = s.unit(&a.unit).cloned();
-        if let Some(g) = s.generals.iter_mut().find(|g| g.id == a.general && &g.side == phasing && !g.dead)
+        if let Some(g) = s
+            .generals
+            .iter_mut()
+            .find(|g| g.id == a.general && &g.side == phasing && !g.dead)
             && let Some(u) = unit.filter(|u| u.live() && u.corps == g.corps)
         {
             g.attached = Some(u.id);
         }
     }
     for r in &o.commanders {
-        if let Some(c) = s.corps.iter_mut().find(|c| c.id == r.corps && &c.side == phasing)
+        if let Some(c) = s
+            .corps
+            .iter_mut()
+            .find(|c| c.id == r.corps && &c.side == phasing)
             && c.at.distance_to(r.to).get() <= COMMANDER_RIDE + 1e-6
         {
             c.at = r.to;
         }
     }
     out.extend(movement::phase(&mut s, phasing, &o.moves, dice));
-    let still: Vec<String> = engaged(&s).into_iter().filter(|u| locked.contains(u)).collect();
+    let still: Vec<String> = engaged(&s)
+        .into_iter()
+        .filter(|u| locked.contains(u))
+        .collect();
     out.extend(fire_phases::defensive(&mut s, &other, &still, dice));
     out.extend(charge::phase(&mut s, phasing, &o.charges, dice));
     let now = engaged(&s);
     out.extend(fire_phases::advancing(&mut s, phasing, &o.fire, &now, dice));
     out.extend(melee::phase(&mut s, phasing, &o.charges, dice));
     out.extend(fatigue::update_objectives(&mut s));
-    for side in s.scenario.sides.iter().map(|x| x.id.clone()).collect::<Vec<_>>() {
+    for side in s
+        .scenario
+        .sides
+        .iter()
+        .map(|x| x.id.clone())
+        .collect::<Vec<_>>()
+    {
         out.push(event(
             Said::ArmyMorale,
             Facts {
@@ -80,7 +101,11 @@ pub fn resolve(s: &State, turn: u32, phasing: &SideId, o: &TurnOrders, dice: &mu
         out.push(e);
         return (s, out);
     }
-    let next_turn = if other == s.scenario.first { turn + 1 } else { turn };
+    let next_turn = if other == s.scenario.first {
+        turn + 1
+    } else {
+        turn
+    };
     if next_turn > s.scenario.turns {
         let o = fatigue::at_time(&s);
         out.push(event(

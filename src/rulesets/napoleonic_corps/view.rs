@@ -104,7 +104,11 @@ pub fn map(s: &State) -> MapView {
         .corps
         .iter()
         .map(|c| MarkerView {
-            kind: if c.cinc { MarkerKind::Commander } else { MarkerKind::General },
+            kind: if c.cinc {
+                MarkerKind::Commander
+            } else {
+                MarkerKind::General
+            },
             side: Some(index(&c.side)),
             at: c.at,
             label: c.commander.clone(),
@@ -245,7 +249,10 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
                     if g.dead {
                         ", killed".to_string()
                     } else {
-                        g.attached.as_ref().map(|a| format!(", with {a}")).unwrap_or_default()
+                        g.attached
+                            .as_ref()
+                            .map(|a| format!(", with {a}"))
+                            .unwrap_or_default()
                     }
                 )
             })

@@ -150,7 +150,11 @@ pub fn say(what: Said, f: &Facts) -> String {
             opt(f.count),
             at(f.from),
             at(f.to),
-            if reason.is_empty() { String::new() } else { format!(" ({reason})") }
+            if reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({reason})")
+            }
         ),
         Said::Surrender => format!("{unit} surrenders: {reason}"),
         Said::ChipsLost => format!(
@@ -163,7 +167,11 @@ pub fn say(what: Said, f: &Facts) -> String {
             "{unit} moves from {} to {}{}",
             at(f.from),
             at(f.to),
-            if result.is_empty() { String::new() } else { format!(", {result}") }
+            if result.is_empty() {
+                String::new()
+            } else {
+                format!(", {result}")
+            }
         ),
         Said::Refused => format!("{unit} cannot do as ordered: {reason}"),
         Said::RoughTest => format!(
@@ -204,7 +212,11 @@ pub fn say(what: Said, f: &Facts) -> String {
             "{unit} charges {target} from {} to {}{}",
             at(f.from),
             at(f.to),
-            if result.is_empty() { String::new() } else { format!(": {result}") }
+            if result.is_empty() {
+                String::new()
+            } else {
+                format!(": {result}")
+            }
         ),
         Said::Melee => format!(
             "Melee: {} against {}: difference {} — {result}",
