@@ -16,6 +16,7 @@ pub mod formation;
 pub mod frame;
 pub mod index;
 mod measure;
+pub mod radius;
 pub mod relation;
 pub mod sight;
 pub mod sweep;
@@ -36,6 +37,7 @@ pub use formation::{Layout, lay_out};
 pub use frame::Frame;
 pub use index::BoxIndex;
 pub use measure::{Angle, Distance, Measure, MeasureUnit, Point};
+pub use radius::{COMMON_ARC_DEG, in_common_arc, within_radius};
 pub use relation::{
     Relation, any_part_directly_in_front, in_front_arc, is_to_flank, relation_of_point,
     wholly_behind_front_line,
