@@ -581,7 +581,7 @@ fn serve_needs_a_mailbox_and_logs_each_message_by_default() {
     let o = child.wait_with_output().unwrap();
     let log = err(&o);
     assert!(
-        log.contains("INFO") && log.contains("message") && log.contains("outcome="),
+        log.contains("INFO") && log.contains("message") && log.contains("outcome"),
         "{log}"
     );
 }
