@@ -866,7 +866,12 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
         if only.is_some_and(|o| o != g.id) {
             continue;
         }
-        match server.due(&g.id)? {
+        // A game ended by its game master keeps its open step in the store.
+        let due = match g.status {
+            crate::game::store::GameStatus::Over => None,
+            _ => server.due(&g.id)?,
+        };
+        match due {
             Some((step, due)) => {
                 println!(
                     "{} ({}): step {} - {}",

@@ -592,6 +592,38 @@ mod tests {
     }
 
     #[test]
+    fn a_nesting_refusal_speaks_of_anchors_only_when_there_are_some() {
+        // Issue 13, part 3.
+        let plain = "orders:\n  round: [[[1]]]\n";
+        let said = yaml_advice("recursion limit exceeded", plain);
+        assert!(
+            !said.contains("anchor") && said.contains("deeper"),
+            "{said}"
+        );
+        let aliased = "a: &x [1]\nb: [*x, *x]\n";
+        assert!(yaml_advice("repetition limit exceeded", aliased).contains("anchors"));
+        assert!(!has_anchors("x: 'a & b' # *not* an alias\n"));
+    }
+
+    #[test]
+    fn a_path_is_followed_key_by_key_and_list_entries_by_number() {
+        // Issue 13, part 3: the line of the field, not of `orders:`.
+        let text = "galloper: 1\norders:\n  deploy:\n    companies:\n      - company: a\n        at: [1, 2]\n      - company: b\n        at: [3, 4]\n    event: x\n";
+        let p = locate(
+            "o.yaml",
+            text,
+            &Violation::new(&["deploy", "companies", "1"], None, "A.5", "bad"),
+        );
+        assert_eq!(p.line, Some(7), "{p}");
+        let p = locate(
+            "o.yaml",
+            text,
+            &Violation::new(&["deploy", "event"], None, "A.5", "bad"),
+        );
+        assert_eq!(p.line, Some(9), "{p}");
+    }
+
+    #[test]
     fn violations_point_at_the_line_of_their_unit() {
         let text = "galloper: 1\norders:\n  round:\n    command:\n      march:\n        force: [a, b]\n        moves:\n          - unit: b\n            steps: [{forward: 9}]\n";
         let v = Violation::new(

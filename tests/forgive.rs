@@ -508,7 +508,18 @@ fn status_shows_the_deadline() {
             &root.join("deploy/schedule.yaml").to_string_lossy(),
         ],
     ));
-    assert!(o.contains("Deadline for step 1"), "{o}");
+    assert!(o.contains("g1 (maurice-lite): step 1"), "{o}");
+    // The deadline is set when the daemon first sees the step, or by the
+    // game master.
+    let extend = d.join("extend.yaml");
+    std::fs::write(
+        &extend,
+        "galloper: 1\ngame: g1\nissued: 2026-11-22T10:00:00Z\nby: gm\ncommand:\n  extend: {until: +48h}\n",
+    )
+    .unwrap();
+    ok(&galloper(&data, &["gm", &extend.to_string_lossy()]));
+    let status = ok(&galloper(&data, &["status", "g1"]));
+    assert!(status.contains("Deadline for step 1"), "{status}");
 }
 
 /// Part 3: `serve` refuses a configuration with no mailbox, and logs a
@@ -570,7 +581,7 @@ fn serve_needs_a_mailbox_and_logs_each_message_by_default() {
     let o = child.wait_with_output().unwrap();
     let log = err(&o);
     assert!(
-        log.contains("INFO") && log.contains("message") && log.contains("outcome="),
+        log.contains("INFO") && log.contains("message") && log.contains("outcome"),
         "{log}"
     );
 }

@@ -227,7 +227,7 @@ impl Imap {
                 // after each one).
                 let there = session
                     .list(Some(""), Some(&quote(&p)))
-                    .map(|n| n.len() > 0)
+                    .map(|n| !n.is_empty())
                     .unwrap_or(false);
                 if !there {
                     return fail(format!(
