@@ -119,6 +119,8 @@ fn orders_by_smtp_are_read_over_imap_resolved_and_reported() {
     server
         .new_game(GAME, galloper::demo::SCENARIO, &specs)
         .unwrap();
+    // The briefing is taken as sent: this test counts replies and reports.
+    server.store_mut().queue_briefings(GAME, &[]).unwrap();
 
     // Each player mails signed deployment orders to club+GAME by SMTP.
     let to = format!("club+{GAME}@{}", lab.domain);

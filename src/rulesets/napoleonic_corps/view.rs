@@ -170,6 +170,9 @@ pub fn map(s: &State) -> MapView {
         markers,
         arrows,
         zones: Vec::new(),
+        // The scenario sets the troops out: no deployment zones to draw.
+        deployment: Vec::new(),
+        turned: false,
     }
 }
 
