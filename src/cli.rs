@@ -47,6 +47,16 @@ enum Command {
         /// SIDE:EMAIL:PUBLIC_KEY_FILE, once per side.
         #[arg(long = "player", required = true)]
         players: Vec<String>,
+        /// SIDE:ZONE, a player's IANA time zone (e.g. french:Europe/Paris):
+        /// his reports and replies show times in it, with UTC beside.
+        /// Default: the schedule's zone (UTC without one).
+        #[arg(long = "zone")]
+        zones: Vec<String>,
+        /// Whose table edge is at the bottom of each side's map: `first`
+        /// (the first side's, on every map) or `own` (each side's own;
+        /// text stays upright).
+        #[arg(long = "map-edge", default_value = "first")]
+        map_edge: String,
         /// The game's deadlines and missed-orders policy (YAML, see
         /// deploy/schedule.yaml); without it steps wait for every side.
         #[arg(long)]
@@ -120,6 +130,20 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Apply a game master's command file (the format mailed to the club:
+    /// pause, resume, extend, replace_address, replace_key, preview,
+    /// rollback, end; docs/MAIL.md) to the data folder, without a signature:
+    /// running galloper on the data folder is the game master's authority.
+    Gm {
+        file: PathBuf,
+        /// The daemon's configuration: the players' notices (paused,
+        /// deadline moved, ...) are then queued for the daemon to mail.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Where a preview's report is written.
+        #[arg(long, default_value = "galloper-preview")]
+        out: PathBuf,
+    },
     /// Check a public archive: signatures, commitments, every die, and after the game a full replay.
     Audit {
         dir: PathBuf,
@@ -136,6 +160,7 @@ enum Command {
         what: SchemaWhat,
     },
     /// Sandbox: resolve one step of a scenario with given orders and dice, touching no store.
+    #[command(after_long_help = crate::sandbox::DICE_ORDER)]
     Resolve(crate::sandbox::ResolveArgs),
     /// Play a whole demonstration game, audit it, and leave everything in a folder.
     Demo(crate::demo::DemoArgs),
@@ -162,11 +187,21 @@ enum BeaconCommand {
 enum OrdersCommand {
     /// Print a ready orders file for a side's next step.
     Template { game: String, side: String },
+    /// Check an orders file against the open step as the server would
+    /// (format, game, step, notice, revision, the rules; the signature when
+    /// FILE.sig is beside it), storing nothing.
+    Check {
+        file: PathBuf,
+        /// The signature; FILE.sig by default, when it exists.
+        #[arg(long)]
+        sig: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
 enum SchemaWhat {
-    /// The `orders:` block of a ruleset.
+    /// A ruleset's whole orders file (envelope and `orders:`), the schema
+    /// each template's `yaml-language-server` modeline names.
     Orders {
         #[arg(long)]
         ruleset: String,
@@ -175,11 +210,24 @@ enum SchemaWhat {
 
 /// Run the command line; the exit code says how it went.
 pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // The daemon says what it does (a line per message and per step) without
+    // RUST_LOG; the player's commands stay quiet but for warnings.
+    let daemon = matches!(
+        cli.command,
+        Command::Serve { .. }
+            | Command::Process {
+                config: Some(_),
+                ..
+            }
+    );
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new(if daemon { "warn,galloper=info" } else { "warn" })
+    });
     let _ = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .try_init();
-    let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -209,6 +257,7 @@ pub fn read_scenario(path: &Path) -> anyhow::Result<String> {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Keygen { file, comment } => {
+            refuse_existing_key(&file)?;
             let k = sig::keygen(&comment)?;
             write_key(&file, &k)?;
             println!(
@@ -222,9 +271,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             scenario,
             game,
             players,
+            zones,
+            map_edge,
             schedule,
             beacon,
         } => {
+            let own_edge = match map_edge.as_str() {
+                "own" => true,
+                "first" => false,
+                other => bail!("--map-edge is `first` or `own`, not {other:?}"),
+            };
             let text = read_scenario(&scenario)?;
             // Checked before the game exists, so a bad file creates nothing.
             let schedule = match &schedule {
@@ -252,11 +308,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }),
                 None => None,
             };
+            let zones = zones
+                .iter()
+                .map(|z| parse_zone(z, &specs))
+                .collect::<anyhow::Result<Vec<_>>>()?;
             let mut server = Server::open(&cli.data)?;
             server.new_game_with(&game, &text, &specs, schedule.as_deref(), beacon)?;
+            for (side, zone) in &zones {
+                server.set_zone(&game, side, zone)?;
+            }
+            if own_edge {
+                server.store_mut().set_own_edge(&game)?;
+            }
             println!(
                 "game {game} created; archive in {}",
                 server.archive_dir(&game).display()
+            );
+            println!(
+                "each player's briefing (scenario, map with the deployment zones, first orders template, deadline) is mailed at the daemon's next batch (galloper serve or process --config)"
             );
             print_status(&server, Some(&game))?;
         }
@@ -280,6 +349,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let server = Server::open_existing(&cli.data)?;
             print_status(&server, game.as_deref())?;
         }
+        Command::Orders {
+            command: OrdersCommand::Check { file, sig },
+        } => return check_orders(&cli.data, &file, sig),
         Command::Orders {
             command: OrdersCommand::Template { game, side },
         } => {
@@ -396,16 +468,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             reader,
             out,
         } => {
-            let viewer = match reader.as_str() {
-                "umpire" => crate::view::Viewer::Umpire,
-                "public" => crate::view::Viewer::Public,
-                side => crate::view::Viewer::Side(SideId::new(side)),
-            };
             let server = Server::open_existing(&cli.data)?;
+            let viewer = reader_of(&server, &game, &reader)?;
             let view = server.report(&game, step, &viewer)?;
             crate::game::report::write_view(&out, &view)?;
             println!("wrote {}: report.html, report.txt, map.png", out.display());
         }
+        Command::Gm { file, config, out } => return gm_command(&cli.data, &file, config, &out),
         Command::Audit { dir, server_key } => match audit::audit_with(
             &dir,
             &audit::Options {
@@ -432,13 +501,130 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     rulesets::names().join(", ")
                 )
             })?;
-            println!("{}", serde_json::to_string_pretty(&r.orders_schema())?);
+            let schema = envelope::file_schema(r.name(), r.orders_schema());
+            println!("{}", serde_json::to_string_pretty(&schema)?);
         }
         Command::Resolve(args) => crate::sandbox::run(&args)?,
         Command::Demo(args) => return crate::demo::run(&args),
         Command::Bench(args) => return crate::bench::run(&args),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `galloper orders check FILE`: what the server would answer, nothing stored.
+fn check_orders(data: &Path, file: &Path, sig: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let sig_file = sig.clone().unwrap_or_else(|| sig_path(file));
+    let signature = match std::fs::read_to_string(&sig_file) {
+        Ok(s) => Some(s),
+        Err(_) if sig.is_none() => None,
+        Err(e) => bail!("cannot read the signature {}: {e}", sig_file.display()),
+    };
+    let server = Server::open_existing(data)?;
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("orders.yaml");
+    match server.check_orders(name, &bytes, signature.as_deref()) {
+        Ok(r) => {
+            if signature.is_some() {
+                println!(
+                    "would be accepted: {} step {} {} sha256 {} (checked only: nothing was stored; send it or `galloper submit` it)",
+                    r.game, r.step, r.side, r.sha256
+                );
+            } else {
+                println!(
+                    "in order for {} step {} {} but not signed: sign it (`galloper sign FILE --key KEY` or `ssh-keygen -Y sign -n galloper-orders -f KEY FILE`) and check again with FILE.sig beside it; nothing was stored",
+                    r.game, r.step, r.side
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("would be refused: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// `galloper gm FILE`: a command file applied locally.
+fn gm_command(
+    data: &Path,
+    file: &Path,
+    config: Option<PathBuf>,
+    out: &Path,
+) -> anyhow::Result<ExitCode> {
+    use crate::game::admin::GameMaster;
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let (mut server, gm_email) = match &config {
+        Some(c) => {
+            let cfg = crate::daemon::config::Config::load(c)?;
+            (crate::daemon::serve::open(&cfg)?, cfg.game_master.clone())
+        }
+        None => (Server::open_existing(data)?, None),
+    };
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("command.yaml");
+    let issued = match server.check_local_command(name, &bytes, unix_now()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("refused: {e}; nothing was changed");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    // Without a mailbox to send it to, a preview is written to a folder.
+    if issued.file.command == crate::game::command::Command::Preview && gm_email.is_none() {
+        let p = server.preview_report(&issued.file.game)?;
+        println!(
+            "Preview of game {} step {}: orders held from {}; missing: {}.",
+            issued.file.game,
+            p.step,
+            words(&p.held, "no side"),
+            words(&p.missing, "none")
+        );
+        match p.rendered {
+            Ok(r) => {
+                crate::game::report::write_view(out, &r.view)?;
+                println!(
+                    "wrote {}: the public view with throw-away dice; nothing was stored or sent",
+                    out.display()
+                );
+            }
+            Err(e) => println!("the step cannot be resolved with these orders: {e}"),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let gm = GameMaster {
+        key: None,
+        email: gm_email,
+    };
+    match server.apply_command(&issued, &gm) {
+        Ok(a) => {
+            println!(
+                "command {} applied to game {}.\n{}",
+                a.command, a.game, a.reply
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("refused: {e}; nothing was changed");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+fn words(sides: &[SideId], none: &str) -> String {
+    if sides.is_empty() {
+        none.to_string()
+    } else {
+        sides
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// 32 bytes of fresh entropy, hex.
@@ -471,6 +657,46 @@ pub fn write_key(file: &Path, k: &sig::KeyPair) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `render --reader`: a side of the game, `public` or `umpire`; anything
+/// else is refused with the list, not rendered as an empty report.
+fn reader_of(server: &Server, game: &str, reader: &str) -> anyhow::Result<crate::view::Viewer> {
+    let sides: Vec<SideId> = server.players(game)?.into_iter().map(|p| p.side).collect();
+    if sides.is_empty() && server.store().game(game)?.is_none() {
+        return Err(server.no_game(game));
+    }
+    Ok(match reader {
+        "umpire" => crate::view::Viewer::Umpire,
+        "public" => crate::view::Viewer::Public,
+        side if sides.iter().any(|s| s.as_str() == side) => {
+            crate::view::Viewer::Side(SideId::new(side))
+        }
+        other => {
+            let mut valid: Vec<String> = sides.iter().map(|s| s.to_string()).collect();
+            valid.extend(["public".to_string(), "umpire".to_string()]);
+            bail!(
+                "{other:?} is not a reader of game {game}: give --reader as one of {}",
+                valid.join(", ")
+            )
+        }
+    })
+}
+
+/// A key already at FILE or FILE.pub is never replaced: the player's
+/// registered key would stop matching, and his signatures with it.
+fn refuse_existing_key(file: &Path) -> anyhow::Result<()> {
+    let mut public = file.as_os_str().to_owned();
+    public.push(".pub");
+    for f in [file.to_path_buf(), PathBuf::from(public)] {
+        if f.exists() {
+            bail!(
+                "{} exists already: galloper keygen never overwrites a key (the one registered for your side would stop matching). Keep it, or give another FILE; to replace a key on purpose, move the old one away first and ask the game master to register the new .pub",
+                f.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn parse_player(s: &str) -> anyhow::Result<PlayerSpec> {
     let mut parts = s.splitn(3, ':');
     let (Some(side), Some(email), Some(key)) = (parts.next(), parts.next(), parts.next()) else {
@@ -488,6 +714,22 @@ fn parse_player(s: &str) -> anyhow::Result<PlayerSpec> {
         email,
         public_key,
     })
+}
+
+/// `--zone SIDE:ZONE`, checked before the game exists: a side among the
+/// players and a zone the bundled database knows.
+fn parse_zone(s: &str, players: &[PlayerSpec]) -> anyhow::Result<(SideId, String)> {
+    let Some((side, zone)) = s.split_once(':') else {
+        bail!("--zone takes SIDE:ZONE, such as french:Europe/Paris, not {s:?}");
+    };
+    let side = SideId::new(side.trim());
+    if !players.iter().any(|p| p.side == side) {
+        bail!("--zone {s}: {side} is not one of the sides given with --player");
+    }
+    crate::game::schedule::zone(zone.trim()).map_err(|_| {
+        anyhow!("--zone {s}: {:?} is not an IANA time zone name (such as Europe/Paris or America/New_York)", zone.trim())
+    })?;
+    Ok((side, zone.trim().to_string()))
 }
 
 /// An orders file's `notice:` and `revision:` lines as `galloper sign`
@@ -596,6 +838,13 @@ pub fn template(server: &Server, game: &str, side: &SideId) -> anyhow::Result<St
                 due.heading
             )
         })?;
+    let body = crate::enemy::with_enemy(
+        &body,
+        &rules
+            .view(&step.state_before, &crate::view::Viewer::Side(side.clone()))?
+            .map,
+        side,
+    );
     let head = envelope::Head {
         game,
         step: step.step,
@@ -603,24 +852,39 @@ pub fn template(server: &Server, game: &str, side: &SideId) -> anyhow::Result<St
         notice: &envelope::notice_sha256(&step.notice),
         revision: 1,
     };
-    Ok(envelope::compose(
-        &head,
-        "FILLED-IN-BY-GALLOPER-SIGN",
-        &body,
-    ))
+    Ok(envelope::template(&head, &g.ruleset, &body))
 }
 
 fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
-    for g in server.store().games()? {
+    let games = server.store().games()?;
+    if let Some(o) = only
+        && !games.iter().any(|g| g.id == o)
+    {
+        return Err(server.no_game(o));
+    }
+    for g in games {
         if only.is_some_and(|o| o != g.id) {
             continue;
         }
-        match server.due(&g.id)? {
+        // A game ended by its game master keeps its open step in the store.
+        let due = match g.status {
+            crate::game::store::GameStatus::Over => None,
+            _ => server.due(&g.id)?,
+        };
+        match due {
             Some((step, due)) => {
                 println!(
                     "{} ({}): step {} - {}",
                     g.id, g.ruleset, step.step, due.heading
                 );
+                if g.status == crate::game::store::GameStatus::Paused {
+                    println!(
+                        "  paused by the game master: orders are taken, nothing resolves until he resumes the game"
+                    );
+                }
+                if let Some(d) = server.deadline_text(&g.id, None)? {
+                    println!("  {d}");
+                }
                 let got = server.store().latest_orders(&g.id, step.step)?;
                 for o in &due.owed {
                     println!(
@@ -635,13 +899,30 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
                     );
                 }
             }
-            None => println!("{} ({}): over", g.id, g.ruleset),
+            None => println!("{} ({}): over, {}", g.id, g.ruleset, ending(server, &g)?),
         }
         if let Some(b) = server.beacon_wait(&g.id)? {
             println!("  beacon: {b}");
         }
     }
     Ok(())
+}
+
+/// How an over game ended: its winner (or a draw) from the last state, or
+/// the game master's ending.
+fn ending(server: &Server, g: &crate::game::store::GameRow) -> anyhow::Result<String> {
+    let rules =
+        rulesets::by_name(&g.ruleset).ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+    let steps = server.store().steps(&g.id)?;
+    let last = steps.iter().rev().find_map(|s| s.result.as_ref());
+    let outcome = match last {
+        Some(res) => rules.load(&res.state_after)?.outcome(),
+        None => None,
+    };
+    Ok(match outcome {
+        Some(o) => crate::game::outcome_words(&o),
+        None => "ended by the game master".into(),
+    })
 }
 
 /// `--server-key`: a fingerprint as given, or the public key line of the

@@ -160,13 +160,14 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
     let text = text_of(file, bytes)?;
     let env: Envelope = crate::yaml::from_str(text).map_err(|e| {
         let loc = e.location();
+        let line = loc.as_ref().map(|l| l.line());
         Box::new(Problem {
             file: file.into(),
-            line: loc.as_ref().map(|l| l.line()),
+            line,
             column: loc.as_ref().map(|l| l.column()),
             unit: None,
             rule: None,
-            message: yaml_advice(&e.to_string()),
+            message: with_hint(text, line, yaml_advice(&e.to_string(), text)),
         })
     })?;
     if env.galloper != FORMAT {
@@ -180,15 +181,26 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
             ),
         )));
     }
-    let entropy = hex::decode(env.entropy.trim())
-        .map_err(|_| Box::new(at_key(file, text, "entropy", "entropy must be hex digits")))?;
+    let entropy = hex::decode(env.entropy.trim()).map_err(|_| {
+        let what = if env.entropy.trim() == ENTROPY_PLACEHOLDER {
+            "the entropy is still the template's placeholder"
+        } else {
+            "entropy must be hex digits"
+        };
+        Box::new(at_key(
+            file,
+            text,
+            "entropy",
+            format!("{what}: {ENTROPY_HOW}"),
+        ))
+    })?;
     if entropy.len() < MIN_ENTROPY_BYTES {
         return Err(Box::new(at_key(
             file,
             text,
             "entropy",
             format!(
-                "entropy must be at least {MIN_ENTROPY_BYTES} random bytes ({} hex digits); `galloper sign` fills it in",
+                "entropy must be at least {MIN_ENTROPY_BYTES} random bytes ({} hex digits): {ENTROPY_HOW}",
                 MIN_ENTROPY_BYTES * 2
             ),
         )));
@@ -212,35 +224,78 @@ fn at_key(file: &str, text: &str, key: &str, message: impl Into<String>) -> Prob
 }
 
 /// Turn a ruleset's violation into a problem with the line it is about:
-/// the line that names the unit (or the last key of the path) inside `orders:`.
+/// the path's keys followed down from `orders:` one after the other (a
+/// number is the entry of a list), then, within what they found, the line
+/// that names the unit; the `orders:` line only when nothing is found.
 pub fn locate(file: &str, text: &str, v: &Violation) -> Problem {
-    let start = text
-        .lines()
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines
+        .iter()
         .position(|l| l.starts_with("orders:"))
         .unwrap_or(0);
-    let lines: Vec<&str> = text.lines().collect();
-    let mut needles: Vec<String> = Vec::new();
-    if let Some(u) = &v.unit {
-        needles.push(format!("unit: {u}"));
-        needles.push(u.clone());
+    let code = |i: usize| lines[i].split(" #").next().unwrap_or("");
+    // Follow the path: each key after the line of the one before.
+    let mut at = start;
+    for key in &v.path {
+        let found = match key.parse::<usize>() {
+            Ok(n) => list_entry(&lines, at, n),
+            Err(_) => (at + 1..lines.len()).find(|&i| {
+                let c = code(i).trim_start().trim_start_matches("- ");
+                c.starts_with(&format!("{key}:"))
+                    || code(i).contains(&format!("{{{key}:"))
+                    || code(i).contains(&format!(", {key}:"))
+            }),
+        };
+        match found {
+            Some(i) => at = i,
+            None => break,
+        }
     }
-    for key in v.path.iter().rev() {
-        needles.push(format!("{key}:"));
-    }
-    let line = needles.iter().find_map(|n| {
-        lines.iter().enumerate().skip(start).find(|(_, l)| {
-            let code = l.split('#').next().unwrap_or("");
-            code.contains(n.as_str())
-        })
+    let unit_line = v.unit.as_ref().and_then(|u| {
+        let named = |i: &usize| {
+            let c = code(*i);
+            c.contains(&format!("unit: {u}")) || c.contains(&format!("company: {u}"))
+        };
+        let mentioned = |i: &usize| {
+            code(*i)
+                .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                .any(|w| w == u)
+        };
+        let from = if at > start { at } else { start };
+        (from..lines.len())
+            .find(named)
+            .or_else(|| (from..lines.len()).find(mentioned))
+            .or_else(|| (start..lines.len()).find(mentioned))
     });
+    let line = unit_line.or((at > start || v.path.is_empty()).then_some(at));
     Problem {
         file: file.into(),
-        line: line.map(|(i, _)| i + 1),
+        line: line.map(|i| i + 1),
         column: None,
         unit: v.unit.clone(),
         rule: Some(v.rule.clone()),
         message: v.message.clone(),
     }
+}
+
+/// The line of the `n`-th entry (from 0) of the first list after line `at`.
+fn list_entry(lines: &[&str], at: usize, n: usize) -> Option<usize> {
+    let first = (at + 1..lines.len()).find(|&i| lines[i].trim_start().starts_with("- "))?;
+    let indent = lines[first].len() - lines[first].trim_start().len();
+    let mut count = 0;
+    for (i, l) in lines.iter().enumerate().skip(first) {
+        let this = l.len() - l.trim_start().len();
+        if !l.trim().is_empty() && this < indent {
+            break;
+        }
+        if this == indent && l.trim_start().starts_with("- ") {
+            if count == n {
+                return Some(i);
+            }
+            count += 1;
+        }
+    }
+    None
 }
 
 /// What an orders file says before its entropy and orders.
@@ -277,6 +332,80 @@ pub fn compose(head: &Head, entropy_hex: &str, body: &str) -> String {
         }
     }
     out
+}
+
+/// What a template holds in place of the entropy until it is signed.
+pub const ENTROPY_PLACEHOLDER: &str = "FILLED-IN-BY-GALLOPER-SIGN";
+
+/// How to fill in the entropy without `galloper sign`, said in each
+/// template and again when a file comes without it.
+pub const ENTROPY_HOW: &str = "`galloper sign` fills it in; if you sign with ssh-keygen alone, first replace it with 32 random bytes in hex, from `openssl rand -hex 32` (or `head -c 32 /dev/urandom | xxd -p -c 64`)";
+
+/// An orders template for a player: the ruleset's `orders:` body in its
+/// envelope, with a modeline that lets an editor with a YAML language
+/// server check the file against `galloper schema orders` as it is typed,
+/// and the entropy left for the player to fill in.
+pub fn template(head: &Head, ruleset: &str, body: &str) -> String {
+    let composed = compose(head, ENTROPY_PLACEHOLDER, body);
+    let schema = schema_file(ruleset);
+    let mut out = format!(
+        "# yaml-language-server: $schema={schema}\n# (the schema of this file: `galloper schema orders --ruleset {ruleset} > {schema}`, beside it)\n"
+    );
+    for line in composed.lines() {
+        out.push_str(line);
+        if line.starts_with("entropy:") {
+            out.push_str(&format!("  # {ENTROPY_HOW}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The name a template's modeline gives the schema of a ruleset's orders files.
+pub fn schema_file(ruleset: &str) -> String {
+    format!("galloper-{ruleset}.schema.json")
+}
+
+/// The JSON Schema of a whole orders file (the envelope, and `orders:` as
+/// `orders` describes a ruleset's block: the `schemars` schema of its
+/// orders type).
+pub fn file_schema(ruleset: &str, orders: serde_json::Value) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let mut orders = orders;
+    let defs = match &mut orders {
+        Value::Object(o) => {
+            o.remove("$schema");
+            o.remove("title");
+            o.remove("$defs").or_else(|| o.remove("definitions"))
+        }
+        _ => None,
+    };
+    let mut schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": format!("Galloper orders file ({ruleset})"),
+        "description": "An orders file: the envelope (game, step, side, notice, revision, entropy) and the ruleset's orders. Sign it, then mail it as an attachment with its .sig.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["galloper", "game", "step", "side", "entropy", "orders"],
+        "properties": {
+            "galloper": {"description": "The orders format.", "const": FORMAT},
+            "game": {"description": "The game id, as in the orders template.", "type": "string", "pattern": "^[a-z0-9-]{1,40}$"},
+            "step": {"description": "The open step the orders answer.", "type": "integer", "minimum": 1},
+            "side": {"description": "Your side, as in the orders template.", "type": "string", "minLength": 1},
+            "notice": {"description": "The SHA-256 of the step's signed notice, as in the orders template.", "type": "string", "pattern": "^[0-9a-fA-F]{64}$"},
+            "revision": {"description": "1 for the first file of a step; each file that replaces one sent before needs a higher number.", "type": "integer", "minimum": 0},
+            "entropy": {
+                "description": format!("At least {MIN_ENTROPY_BYTES} random bytes in hex. {ENTROPY_HOW}."),
+                "type": "string",
+                "pattern": format!("^([0-9a-fA-F]{{{},}}|{ENTROPY_PLACEHOLDER})$", MIN_ENTROPY_BYTES * 2)
+            },
+            "orders": orders,
+        }
+    });
+    if let (Some(defs), Value::Object(root)) = (defs, &mut schema) {
+        root.insert("$defs".into(), defs);
+    }
+    schema
 }
 
 /// Replace (or add) the entropy line with fresh hex.
@@ -318,16 +447,68 @@ pub fn field<'t>(text: &'t str, key: &str) -> Option<&'t str> {
 }
 
 /// The YAML library's message, with what to do when it names a limit that
-/// only a crafted file reaches.
-fn yaml_advice(message: &str) -> String {
+/// only a crafted file reaches: anchors are named only in a file that has
+/// some.
+fn yaml_advice(message: &str, text: &str) -> String {
     if message.contains("repetition limit") || message.contains("recursion limit") {
-        format!(
-            "{message}: the file repeats or nests anchors (`&`, `*`) far more than orders ever need; write the orders out without aliases"
-        )
+        if has_anchors(text) {
+            format!(
+                "{message}: the file repeats or nests anchors (`&`, `*`) far more than orders ever need; write the orders out without aliases"
+            )
+        } else {
+            format!(
+                "{message}: the file nests lists and maps far deeper than orders ever need; write them as the orders template does"
+            )
+        }
     } else {
         message.to_string()
     }
 }
+
+/// Whether YAML text has an anchor or an alias (`&name`, `*name` where a
+/// value starts), outside comments.
+fn has_anchors(text: &str) -> bool {
+    text.lines().any(|l| {
+        let code = l.split(" #").next().unwrap_or("");
+        let b = code.as_bytes();
+        b.iter().enumerate().any(|(i, &c)| {
+            (c == b'&' || c == b'*')
+                && (i == 0 || matches!(b[i - 1], b' ' | b'[' | b'{' | b',' | b'-' | b':'))
+                && b.get(i + 1)
+                    .is_some_and(|n| n.is_ascii_alphanumeric() || *n == b'_')
+        })
+    })
+}
+
+/// `message` with a sentence for what an editor or a mail program does to
+/// a file that YAML or a signature minds: a tab, a byte-order mark, CRLF
+/// line endings. `line` is the line the message is about.
+pub fn with_hint(text: &str, line: Option<usize>, message: String) -> String {
+    let mut out = message;
+    let tab_line = line
+        .and_then(|n| text.lines().nth(n.saturating_sub(1)))
+        .is_some_and(|l| l.contains('\t'));
+    if let Some(n) = text.lines().position(|l| {
+        let indent = l.len() - l.trim_start_matches([' ', '\t']).len();
+        l[..indent].contains('\t')
+    }) {
+        out.push_str(&format!(
+            ". Line {} is indented with a tab: YAML indents with spaces only, so replace each tab with spaces (an editor's \"convert indentation to spaces\" does it)",
+            n + 1
+        ));
+    } else if tab_line {
+        out.push_str(
+            ". That line holds a tab: YAML indents with spaces only, so replace it with spaces",
+        );
+    }
+    if text.starts_with('\u{FEFF}') {
+        out.push_str(". The file starts with a byte-order mark (BOM), which some editors add: save it as UTF-8 without BOM");
+    }
+    out
+}
+
+/// What to say when a signature fails over a file with CRLF line endings.
+pub const CRLF_HINT: &str = "the file has CRLF (Windows) line endings: it was probably mailed as text and its line endings changed in transit, so the signature no longer matches the bytes that were signed. Attach the file and its .sig instead of pasting them (or sign the file again as it is now)";
 
 #[cfg(test)]
 mod tests {
@@ -408,6 +589,38 @@ mod tests {
                 .message
                 .contains("UTF-8")
         );
+    }
+
+    #[test]
+    fn a_nesting_refusal_speaks_of_anchors_only_when_there_are_some() {
+        // Issue 13, part 3.
+        let plain = "orders:\n  round: [[[1]]]\n";
+        let said = yaml_advice("recursion limit exceeded", plain);
+        assert!(
+            !said.contains("anchor") && said.contains("deeper"),
+            "{said}"
+        );
+        let aliased = "a: &x [1]\nb: [*x, *x]\n";
+        assert!(yaml_advice("repetition limit exceeded", aliased).contains("anchors"));
+        assert!(!has_anchors("x: 'a & b' # *not* an alias\n"));
+    }
+
+    #[test]
+    fn a_path_is_followed_key_by_key_and_list_entries_by_number() {
+        // Issue 13, part 3: the line of the field, not of `orders:`.
+        let text = "galloper: 1\norders:\n  deploy:\n    companies:\n      - company: a\n        at: [1, 2]\n      - company: b\n        at: [3, 4]\n    event: x\n";
+        let p = locate(
+            "o.yaml",
+            text,
+            &Violation::new(&["deploy", "companies", "1"], None, "A.5", "bad"),
+        );
+        assert_eq!(p.line, Some(7), "{p}");
+        let p = locate(
+            "o.yaml",
+            text,
+            &Violation::new(&["deploy", "event"], None, "A.5", "bad"),
+        );
+        assert_eq!(p.line, Some(9), "{p}");
     }
 
     #[test]

@@ -87,6 +87,22 @@ impl Violation {
     }
 }
 
+/// `"; did you mean X?"` when one of `known` is a near miss of `word` (a
+/// typo or another case), else nothing: for violations about ids that do
+/// not exist.
+pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let w = word.to_lowercase();
+    let limit = (w.chars().count() / 3).max(1);
+    known
+        .into_iter()
+        .filter(|k| *k != word)
+        .map(|k| (strsim::damerau_levenshtein(&w, &k.to_lowercase()), k))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, k)| format!("; did you mean {k}?"))
+        .unwrap_or_default()
+}
+
 /// What a reader sees of a state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sight {
@@ -149,6 +165,46 @@ pub trait Ruleset: Sync {
     fn conceal(&self, state: &Self::State, dice: &mut Dice) -> Self::State {
         let _ = dice;
         state.clone()
+    }
+    /// Extension point for the sandbox (`galloper resolve --contact`): the
+    /// state with `unit` moved so that its front edge touches `edge` of
+    /// `target`, facing it, centred on that edge and slid `offset` along it
+    /// (to the right as the moved unit faces). Default: not offered.
+    fn place_in_contact(
+        &self,
+        state: &Self::State,
+        unit: &str,
+        target: &str,
+        edge: ContactEdge,
+        offset: f64,
+    ) -> Result<Self::State, String> {
+        let _ = (state, unit, target, edge, offset);
+        Err(format!(
+            "ruleset {} cannot place units in contact",
+            self.name()
+        ))
+    }
+}
+
+/// An edge of a unit, as the unit itself faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactEdge {
+    Front,
+    Left,
+    Right,
+    Rear,
+}
+
+impl std::str::FromStr for ContactEdge {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "front" => Ok(ContactEdge::Front),
+            "left" => Ok(ContactEdge::Left),
+            "right" => Ok(ContactEdge::Right),
+            "rear" => Ok(ContactEdge::Rear),
+            _ => Err(format!("an edge is front, left, right or rear, not {s:?}")),
+        }
     }
 }
 
@@ -239,6 +295,20 @@ pub trait AnyRuleset: Sync {
     ) -> Result<Option<serde_yaml::Value>, RulesetError>;
     /// JSON Schema of the `orders:` block.
     fn orders_schema(&self) -> serde_json::Value;
+    /// [`Ruleset::place_in_contact`] on a state as YAML text; the error
+    /// says why, in words.
+    fn place_in_contact(
+        &self,
+        state: &str,
+        unit: &str,
+        target: &str,
+        edge: ContactEdge,
+        offset: f64,
+    ) -> Result<String, String>;
+    /// Where in a whole orders file its `orders:` block fails to parse as
+    /// this ruleset's orders: (line, column, message), 1-based, or none
+    /// when it parses. The block alone, read as a tree, has lost its lines.
+    fn orders_error_at(&self, text: &str) -> Option<(usize, usize, String)>;
 }
 
 /// A parsed state of some ruleset, with the questions the core asks of one.
@@ -407,6 +477,29 @@ impl<R: Ruleset> AnyRuleset for R {
     }
     fn orders_schema(&self) -> serde_json::Value {
         serde_json::to_value(schemars::schema_for!(R::Orders)).unwrap_or_default()
+    }
+    fn place_in_contact(
+        &self,
+        state: &str,
+        unit: &str,
+        target: &str,
+        edge: ContactEdge,
+        offset: f64,
+    ) -> Result<String, String> {
+        let s = parse_state::<R>(state).map_err(|e| e.to_string())?;
+        let moved = Ruleset::place_in_contact(self, &s, unit, target, edge, offset)?;
+        state_to_yaml(&moved).map_err(|e| e.to_string())
+    }
+    fn orders_error_at(&self, text: &str) -> Option<(usize, usize, String)> {
+        #[derive(serde::Deserialize)]
+        struct Whole<O> {
+            // Parsed only for where it fails.
+            #[allow(dead_code)]
+            orders: O,
+        }
+        let e = crate::yaml::from_str::<Whole<R::Orders>>(text).err()?;
+        let loc = e.location()?;
+        Some((loc.line(), loc.column(), e.to_string()))
     }
 }
 

@@ -148,6 +148,13 @@ pub struct MapView {
     /// Fire zones used this step.
     #[serde(default)]
     pub zones: Vec<ZoneView>,
+    /// Each side's deployment zone, drawn while the armies deploy.
+    #[serde(default)]
+    pub deployment: Vec<ZoneView>,
+    /// Drawn turned half round, the second side's table edge at the bottom
+    /// (a reader's own edge; the renderer keeps the text upright).
+    #[serde(default)]
+    pub turned: bool,
 }
 
 /// A titled block of lines, such as "Your hand" or "Army morale".
@@ -203,4 +210,15 @@ pub struct ReportView {
     pub keys: Vec<String>,
     /// YAML orders template for the next step, if this reader owes orders.
     pub orders_template: Option<String>,
+    /// The enemy units this reader sees ([`crate::enemy::seen_by`]): a
+    /// side's report only.
+    #[serde(default)]
+    pub enemy: Vec<crate::enemy::EnemyUnit>,
+    /// The next deadline as this reader reads it: his zone, named, and UTC.
+    #[serde(default)]
+    pub deadline: Vec<String>,
+    /// Said before anything else, such as that this step was resolved
+    /// again after a rollback.
+    #[serde(default)]
+    pub notices: Vec<String>,
 }

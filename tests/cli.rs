@@ -245,7 +245,8 @@ fn sandbox_output_shows_fire_base_by_base_and_combat_scores() {
             "--orders",
             &format!("french={}", round.display()),
             "--dice",
-            "5,5,5,5,2,2,2,2,3,3,3,3,4,4,6,1",
+            // Every die the step rolls: a script that runs out is an error.
+            "5,5,5,5,2,2,2,2,3,3,3,3,4,4,6,1,1,1,1,1,1,1,1,1,1,1,1,1",
             "--format",
             "json",
         ],
@@ -303,5 +304,137 @@ fn a_demo_of_an_unknown_ruleset_names_the_ones_there_are() {
     assert!(
         !out.exists(),
         "nothing is written for a demo that cannot be played"
+    );
+}
+
+/// Issue 14, the sandbox: a step that rolls nothing needs no dice, a state
+/// needs no scenario beside it, `--contact` places a unit touching another
+/// by ids and edge, a script that runs out says so, and `--help` gives the
+/// order of the dice.
+#[test]
+fn sandbox_resolve_needs_dice_only_to_roll_a_state_alone_and_places_units_in_contact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scenario = dir.join("games/maurice-lite/hollowbrook.yaml");
+    let first = |f: &str| -> serde_yaml::Value {
+        let list: Vec<serde_yaml::Value> = galloper::yaml::from_str(
+            &std::fs::read_to_string(dir.join("games/maurice-lite/demo").join(f)).unwrap(),
+        )
+        .unwrap();
+        list[0].clone()
+    };
+    let fr = tmp.path().join("fr.yaml");
+    let au = tmp.path().join("au.yaml");
+    std::fs::write(
+        &fr,
+        galloper::yaml::to_string(&first("french.yaml")).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        &au,
+        galloper::yaml::to_string(&first("austrians.yaml")).unwrap(),
+    )
+    .unwrap();
+    let seed = "00".repeat(32);
+    let out = ok(&galloper(
+        tmp.path(),
+        &[
+            "resolve",
+            &scenario.to_string_lossy(),
+            "--orders",
+            &format!("french={}", fr.display()),
+            "--orders",
+            &format!("austrians={}", au.display()),
+            "--seed",
+            &seed,
+        ],
+    ));
+    let v: serde_yaml::Value = galloper::yaml::from_str(&out).unwrap();
+    let state = tmp.path().join("state.yaml");
+    std::fs::write(&state, galloper::yaml::to_string(&v["state"]).unwrap()).unwrap();
+    let active = v["state"]["phase"]["round"]["active"]
+        .as_str()
+        .expect("a round is open")
+        .to_string();
+    let (mine, theirs) = if active == "french" {
+        ("fr-i1", "au-i1")
+    } else {
+        ("au-i1", "fr-i1")
+    };
+    let pass = tmp.path().join("pass.yaml");
+    std::fs::write(&pass, "round: {command: pass}\n").unwrap();
+    // No scenario, no dice: a pass rolls nothing.
+    let out = ok(&galloper(
+        tmp.path(),
+        &[
+            "resolve",
+            "--state",
+            &state.to_string_lossy(),
+            "--orders",
+            &format!("{active}={}", pass.display()),
+            "--contact",
+            &format!("{theirs}:{mine}:front"),
+            "--format",
+            "json",
+        ],
+    ));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert!(v["events"].to_string().contains("passes"), "{out}");
+    let unit = |id: &str| {
+        v["state"]["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let (a, b) = (unit(mine), unit(theirs));
+    let close = |x: &serde_json::Value, y: &serde_json::Value| {
+        (x.as_f64().unwrap() - y.as_f64().unwrap()).abs() < 1e-9
+    };
+    assert!(
+        close(&a["anchor"]["x"], &b["anchor"]["x"]) && close(&a["anchor"]["y"], &b["anchor"]["y"]),
+        "front edge to front edge, centred: {a} {b}"
+    );
+    let turn = (a["facing"].as_f64().unwrap() - b["facing"].as_f64().unwrap()).rem_euclid(360.0);
+    assert!((turn - 180.0).abs() < 1e-9, "face to face: {a} {b}");
+    // Volleys at contact roll dice: without them the run says what is missing.
+    let volley = tmp.path().join("volley.yaml");
+    std::fs::write(
+        &volley,
+        format!("round: {{volleys: [{mine}], command: pass}}\n"),
+    )
+    .unwrap();
+    let o = galloper(
+        tmp.path(),
+        &[
+            "resolve",
+            "--state",
+            &state.to_string_lossy(),
+            "--orders",
+            &format!("{active}={}", volley.display()),
+            "--contact",
+            &format!("{theirs}:{mine}:front"),
+            "--dice",
+            "6",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(
+        err.contains("the dice ran out") && err.contains("--dice gave 1") && err.contains("to hit"),
+        "{err}"
+    );
+    let help = ok(&galloper(tmp.path(), &["resolve", "--help"]));
+    assert!(
+        help.contains("The order in which maurice-lite rolls its dice")
+            && help.contains("charge (combat): one die per engaged unit")
+            && help.contains("--contact"),
+        "{help}"
     );
 }

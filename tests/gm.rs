@@ -1025,3 +1025,64 @@ fn a_rollback_by_mail_publishes_its_new_notice_after_the_group_commits() {
     let v = audit::audit(&root).unwrap();
     assert_eq!(v.open_step, Some(1));
 }
+
+/// Issue 13: after a rollback of a round, only the side that owes orders
+/// for it is asked for new ones, and the step's report resolved again
+/// says it is a re-run.
+#[test]
+fn a_rollback_invites_only_the_owing_side_and_the_rerun_report_says_so() {
+    let mut t = table();
+    t.submit_owed("ab");
+    assert_eq!(t.process(), 1);
+    let (_, due) = t.server.due("g1").unwrap().unwrap();
+    assert_eq!(due.owed.len(), 1, "a round: the active side owes");
+    let active = due.owed[0].side.to_string();
+    let passive = SIDES.iter().find(|s| **s != active).unwrap().to_string();
+    t.submit_owed("cd");
+    assert_eq!(t.process(), 1);
+    t.gm("rollback: {step: 2, reason: a card was misread}")
+        .unwrap();
+    let notices: Vec<OutboxRow> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.kind == "notice" && body(m).contains("card was misread"))
+        .collect();
+    assert_eq!(notices.len(), 2, "every side hears of it");
+    let to = |side: &str| {
+        notices
+            .iter()
+            .find(|m| m.reader.as_deref() == Some(side))
+            .map(|m| flat(&body(m)))
+            .unwrap()
+    };
+    let a = to(&active);
+    assert!(a.contains("You owe orders for step 2"), "{a}");
+    assert!(a.contains("you may send new ones"), "{a}");
+    let p = to(&passive);
+    assert!(p.contains("You owe no orders for step 2"), "{p}");
+    assert!(!p.contains("send new"), "{p}");
+    // Resolved again: its reports say so first; the first run's did not.
+    t.gm("resume").unwrap();
+    t.submit_owed("ef");
+    assert_eq!(t.process(), 1);
+    let reports: Vec<OutboxRow> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.kind == "report" && m.step == Some(2))
+        .collect();
+    assert_eq!(reports.len(), 4, "both runs, both sides");
+    for m in &reports {
+        let rerun = m.message_id.contains("-run2@");
+        assert_eq!(
+            flat(&body(m)).contains("resolved again after a rollback (run 2)"),
+            rerun,
+            "{}",
+            m.message_id
+        );
+    }
+}
+
+/// Words wrapped onto several lines read as one line again.
+fn flat(t: &str) -> String {
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -103,6 +103,11 @@ fn club() -> Club {
             .new_game(g, CROSSROADS, &players(["british", "french"]))
             .unwrap();
     }
+    // The games' briefings are taken as sent: the hostile mail, not the
+    // creation mail (tests/mail_reports.rs), is what these tests watch.
+    for g in ["g1", "g2", "g3", "k1", "k2"] {
+        server.store_mut().queue_briefings(g, &[]).unwrap();
+    }
     let mut replay = None;
     for (g, sides) in [
         ("g1", ["french", "austrians"]),

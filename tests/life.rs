@@ -546,3 +546,42 @@ fn the_audit_replays_a_game_whose_orders_the_server_applied() {
 fn unwrapped(txt: &str) -> String {
     txt.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// Issue 13: a step's reports show the next step's deadline, which the
+/// resolution sets from the watch's time, in each player's own zone with
+/// UTC beside it; the watch then leaves it be.
+#[test]
+fn each_report_shows_the_next_deadline_in_its_players_zone_with_utc() {
+    let mut c = club(BASIC);
+    c.server
+        .set_zone(GAME, &SideId::new("french"), "Europe/Paris")
+        .unwrap();
+    c.tick(at("2026-03-02T10:00:00Z"));
+    c.deployed();
+    assert_eq!(c.deadline(), at("2026-03-04T20:00:00Z"));
+    let report = |side: &str| {
+        let t = std::fs::read_to_string(c.outbox().join(format!("g1/step-0001/{side}/report.txt")))
+            .unwrap();
+        unwrapped(&t)
+    };
+    let fr = report("french");
+    assert!(
+        fr.contains("Deadline for step 2: Wed 04 Mar 2026 21:00 CET (Europe/Paris), 20:00 UTC"),
+        "{fr}"
+    );
+    assert!(
+        fr.contains("Orders are still taken until Wed 04 Mar 2026 21:30 CET"),
+        "{fr}"
+    );
+    let au = report("austrians");
+    assert!(
+        au.contains("Deadline for step 2: Wed 04 Mar 2026 20:00 UTC (UTC)"),
+        "{au}"
+    );
+    let ev = c.tick(at("2026-03-02T11:00:00Z"));
+    assert!(
+        !ev.iter().any(|e| matches!(e, Life::DeadlineSet { .. })),
+        "{ev:?}"
+    );
+    assert_eq!(c.deadline(), at("2026-03-04T20:00:00Z"));
+}

@@ -230,6 +230,9 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
             server
                 .new_game(g, galloper::demo::SCENARIO, &players)
                 .unwrap();
+            // The briefing is taken as sent: this test counts the mail
+            // that orders cause (tests/mail_reports.rs sends briefings).
+            server.store_mut().queue_briefings(g, &[]).unwrap();
             let to = format!("club+{g}@{}", lab.domain);
             let mut game_mails = Vec::new();
             for ((user, side), key) in PLAYERS.iter().zip(&keys) {

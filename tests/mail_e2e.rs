@@ -185,14 +185,19 @@ fn orders_by_smtp_are_answered_resolved_and_reported_through_postfix() {
     let sent_ids = send_orders(lab, &c);
     let out = process(&c.config);
     assert!(
-        out.starts_with("2 message(s), 1 step(s) resolved, 4 mail(s) sent"),
+        out.starts_with("2 message(s), 1 step(s) resolved, 6 mail(s) sent"),
         "{out}"
     );
     // Postfix delivers the acknowledgement and the report to each player.
     let thread_root = format!("galloper.{}@{}", c.game, lab.domain);
     for (user, side) in PLAYERS {
-        let got = lab.wait_for(user, 2, Duration::from_secs(30), |_| true);
-        assert_eq!(got.len(), 2, "{user}: one acknowledgement, one report");
+        // The briefing of the new game (issue 13) comes in the same batch.
+        let got = lab.wait_for(user, 3, Duration::from_secs(30), |_| true);
+        assert_eq!(
+            got.len(),
+            3,
+            "{user}: one briefing, one acknowledgement, one report"
+        );
         let (orders, _) = &c.orders[user];
         let ack = got
             .iter()
@@ -322,7 +327,7 @@ fn reports_wait_while_postfix_is_stopped_and_arrive_once_when_it_is_back() {
         let out = process(&c.config);
         assert!(
             out.starts_with(
-                "2 message(s), 1 step(s) resolved, 0 mail(s) sent, 4 to retry, 0 given up"
+                "2 message(s), 1 step(s) resolved, 0 mail(s) sent, 6 to retry, 0 given up"
             ),
             "{out}"
         );
@@ -334,7 +339,11 @@ fn reports_wait_while_postfix_is_stopped_and_arrive_once_when_it_is_back() {
         );
         let server = serve::open(&c.cfg).unwrap();
         let mails = server.store().mails().unwrap();
-        assert_eq!(mails.len(), 4, "two acknowledgements, two reports");
+        assert_eq!(
+            mails.len(),
+            6,
+            "two briefings, two acknowledgements, two reports"
+        );
         for m in &mails {
             assert_eq!(
                 (m.status.as_str(), m.attempts),
@@ -353,7 +362,7 @@ fn reports_wait_while_postfix_is_stopped_and_arrive_once_when_it_is_back() {
         let smtp = smtp_for(lab, None, "");
         let t0 = mails.iter().map(|m| m.next_attempt).max().unwrap();
         let r = sender::drain(&mut server, &smtp, &c.cfg, t0).unwrap();
-        assert_eq!((r.sent, r.retrying, r.failed), (0, 4, 0));
+        assert_eq!((r.sent, r.retrying, r.failed), (0, 6, 0));
         for m in server.store().mails().unwrap() {
             assert_eq!((m.status.as_str(), m.attempts), ("queued", 2));
             assert_eq!(m.next_attempt, t0 + 60, "the delay doubles");
@@ -364,7 +373,7 @@ fn reports_wait_while_postfix_is_stopped_and_arrive_once_when_it_is_back() {
     let (mut server, smtp, t0) = result.unwrap_or_else(|e| std::panic::resume_unwind(e));
     assert!(server.store().due_mails(t0 + 59).unwrap().is_empty());
     let r = sender::drain(&mut server, &smtp, &c.cfg, t0 + 60).unwrap();
-    assert_eq!((r.sent, r.retrying, r.failed), (4, 0, 0));
+    assert_eq!((r.sent, r.retrying, r.failed), (6, 0, 0));
     let r = sender::drain(&mut server, &smtp, &c.cfg, t0 + 7200).unwrap();
     assert_eq!(r.sent, 0, "nothing is sent twice");
     assert!(
@@ -378,10 +387,10 @@ fn reports_wait_while_postfix_is_stopped_and_arrive_once_when_it_is_back() {
     let out = process(&c.config);
     assert!(out.contains(" 0 mail(s) sent"), "{out}");
     for (user, side) in PLAYERS {
-        lab.wait_for(user, 2, Duration::from_secs(30), |_| true);
+        lab.wait_for(user, 3, Duration::from_secs(30), |_| true);
         std::thread::sleep(Duration::from_millis(300));
         let got = message_ids(lab, user);
-        assert_eq!(got.len(), 2, "{user}: {got:?}");
+        assert_eq!(got.len(), 3, "{user}: {got:?}");
         assert_eq!(
             got.get(&format!(
                 "galloper.{}.1.{side}.report@{}",
@@ -473,7 +482,7 @@ fn a_refused_smtp_login_stops_serve_and_keeps_the_mail_queued() {
     let good = smtp_for(lab, Some(&club_user), &lab.password);
     good.check().unwrap();
     let r = sender::drain(&mut server, &good, &c.cfg, later + 7200).unwrap();
-    assert_eq!((r.sent, r.failed, r.login_refused), (6, 0, None));
+    assert_eq!((r.sent, r.failed, r.login_refused), (8, 0, None));
     let alert = lab.wait_for("gm", 2, Duration::from_secs(30), |_| true);
     let text = parse(&alert[0])
         .body_text(0)

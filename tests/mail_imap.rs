@@ -119,6 +119,8 @@ fn orders_by_smtp_are_read_over_imap_resolved_and_reported() {
     server
         .new_game(GAME, galloper::demo::SCENARIO, &specs)
         .unwrap();
+    // The briefing is taken as sent: this test counts replies and reports.
+    server.store_mut().queue_briefings(GAME, &[]).unwrap();
 
     // Each player mails signed deployment orders to club+GAME by SMTP.
     let to = format!("club+{GAME}@{}", lab.domain);
@@ -514,5 +516,50 @@ fn serve_keeps_going_while_the_imap_server_is_unreachable() {
     assert!(
         log.contains("IMAP unavailable") && log.contains("imap.host and imap.port"),
         "{log}"
+    );
+}
+
+/// Issue 13, part 3: a processed mailbox written `Galloper/Done` works on
+/// Dovecot, whose Maildir++ hierarchy delimiter is `.`: the name is asked
+/// of the server and translated, the messages land in `.Galloper.Done`,
+/// and one connection handles them all (no reconnect per message).
+#[test]
+fn a_processed_mailbox_with_levels_takes_the_servers_delimiter() {
+    let lab = maillab::lab();
+    let _turn = maillab::exclusive();
+    clear(lab);
+    let done = lab.maildir("club").join(".Galloper.Done");
+    for sub in ["new", "cur", "tmp"] {
+        for e in std::fs::read_dir(done.join(sub))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    for n in 0..3 {
+        lab.send(
+            &lab.address("alice"),
+            &lab.address("club"),
+            &plain_mail(
+                &lab.address("alice"),
+                &lab.address("club"),
+                &format!("levels-{n}@pbem.test"),
+            ),
+        );
+    }
+    lab.wait_for("club", 3, Duration::from_secs(20), |_| true);
+    let mut imap = Imap::connect(&club(lab, &lab.password, Some("Galloper/Done"))).unwrap();
+    let pending = imap.pending().unwrap();
+    assert_eq!(pending.len(), 3);
+    for p in &pending {
+        imap.done(p.uid).unwrap();
+    }
+    assert_eq!(files_in(&lab.maildir("club")), 0, "the INBOX is empty");
+    assert_eq!(files_in(&done), 3, "all three in {}", done.display());
+    assert!(
+        !lab.maildir("club").join(".Galloper/Done").exists(),
+        "no mailbox named with a slash"
     );
 }

@@ -759,11 +759,12 @@ fn a_shooting_base_in_bad_terrain_takes_minus_one() {
     line(&mut s, "r-i1", 10.0, 12.0, 180.0);
     s.scenario
         .terrain
-        .push(rect("bog", &[TerrainTag::Marsh], 9.2, 9.0, 9.8, 9.8));
+        // Rocky ground: a marsh would be water, where no base fires (ch. 5).
+        .push(rect("rocks", &[TerrainTag::Difficult], 9.2, 9.0, 9.8, 9.8));
     let p = volley(&s, &blue(), &["b-i1"], &[]);
     assert!(has_mod(
         shot(&p, "b-i1", 2),
-        "shooter in bad terrain (bog)",
+        "shooter in bad terrain (rocks)",
         -1
     ));
     assert_eq!(shot(&p, "b-i1", 2).need, 5);

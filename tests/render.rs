@@ -297,6 +297,8 @@ fn sample_map() -> MapView {
             side: 1,
             points: vec![p(10.0, 12.0), p(11.0, 12.0), p(11.0, 16.0), p(10.0, 16.0)],
         }],
+        deployment: vec![],
+        turned: false,
     }
 }
 
@@ -340,6 +342,9 @@ fn sample() -> ReportView {
             "british: SHA256:wNbmHu3sa4Jr1RrxeMSpcpBOlPrB76yn2dUHRDW0ZrY".into(),
         ],
         orders_template: Some("moves:\n  fr-1: hold   # line, 4 bases\n  fr-2: advance\n".into()),
+        enemy: vec![],
+        deadline: vec![],
+        notices: vec![],
     }
 }
 
@@ -594,4 +599,122 @@ fn empty_report_still_reads() {
     assert!(!html.contains("Keys on record"));
     let full = report_text(&sample()).unwrap();
     assert!(!full.contains("\n\n\n"));
+}
+
+/// Issue 13: a dense line of cavalry and generals, as on the Morschauser
+/// map where labels ran into each other: twelve units a hair apart, each
+/// with a note, and a general's star on top of every other one.
+fn crowded_map(turned: bool) -> MapView {
+    let mut map = sample_map();
+    map.units.clear();
+    map.markers.clear();
+    map.arrows.clear();
+    map.zones.clear();
+    for i in 0..12 {
+        let x = 3.0 + f64::from(i) * 1.1;
+        let side = (i % 2) as usize;
+        map.units.push(unit(
+            &format!("cav-{i}"),
+            &format!("Cuirassier Regiment {i}"),
+            side,
+            "heavy cavalry",
+            if side == 0 { 0.0 } else { 180.0 },
+            &[(x, 8.0)],
+            i % 3,
+            false,
+            Some("3/4 SP, 1 hit"),
+        ));
+        if i % 2 == 0 {
+            map.markers.push(MarkerView {
+                kind: MarkerKind::General,
+                side: Some(side),
+                at: p(x, 8.2),
+                label: format!("General Number {i} (bold, with Cuirassier Regiment {i})"),
+            });
+        }
+    }
+    map.turned = turned;
+    map
+}
+
+#[test]
+fn no_two_labels_overlap_on_a_crowded_map_either_way_round() {
+    for turned in [false, true] {
+        let boxes = galloper::render::label_boxes(&crowded_map(turned)).unwrap();
+        assert_eq!(boxes.len(), 12 + 6, "a box for each unit and general");
+        let overlaps = |a: &(f64, f64, f64, f64), b: &(f64, f64, f64, f64)| {
+            a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + b.3 && b.1 < a.1 + a.3
+        };
+        for i in 0..boxes.len() {
+            for j in (i + 1)..boxes.len() {
+                assert!(
+                    !overlaps(&boxes[i], &boxes[j]),
+                    "labels {i} and {j} overlap (turned: {turned}): {:?} {:?}",
+                    boxes[i],
+                    boxes[j]
+                );
+            }
+        }
+        // Labels pushed away from their unit point back to it.
+        let svg = map_svg(&crowded_map(turned)).unwrap();
+        assert!(
+            svg.contains("stroke=\"#333333\""),
+            "the leader lines' group"
+        );
+    }
+    if let Ok(dir) = std::env::var("GALLOPER_KEEP_MAPS") {
+        let png = map_png(&crowded_map(false)).unwrap();
+        std::fs::write(std::path::Path::new(&dir).join("crowded.png"), png).unwrap();
+    }
+}
+
+#[test]
+fn a_map_turned_to_the_second_sides_edge_puts_it_at_the_bottom_with_text_upright() {
+    let mut map = sample_map();
+    let plain = map_svg(&map).unwrap();
+    assert!(plain.contains("French table edge at the bottom"));
+    map.turned = true;
+    let turned = map_svg(&map).unwrap();
+    assert!(
+        turned.contains("British table edge at the bottom"),
+        "{turned}"
+    );
+    // Points move; nothing is rotated, so text stays upright.
+    assert!(!turned.contains("rotate("));
+    // The table corner (0, 0) is bottom left normally, top right turned:
+    // the first x tick "0" sits under the right end of the table.
+    let tick_x = |svg: &str| -> f64 {
+        let at = svg.find(">0</text>").expect("a 0 tick");
+        let head = &svg[..at];
+        let x = head.rfind("x=\"").unwrap();
+        head[x + 3..].split('"').next().unwrap().parse().unwrap()
+    };
+    assert!(tick_x(&plain) < 100.0);
+    assert!(tick_x(&turned) > 1000.0, "{}", tick_x(&turned));
+}
+
+#[test]
+fn a_report_shows_the_enemy_the_deadline_and_its_notices_in_html_and_text() {
+    let mut r = sample();
+    r.enemy = galloper::enemy::seen_by(&r.map, &SideId::new("french"));
+    assert!(!r.enemy.is_empty(), "the sample has British units");
+    r.deadline =
+        vec!["Deadline for step 5: Wed 04 Mar 2026 21:00 CET (Europe/Paris), 20:00 UTC".into()];
+    r.notices = vec!["This is step 4 resolved again after a rollback (run 2)".into()];
+    let html = report_html(&r).unwrap();
+    assert!(html.contains("<h2>The enemy as you see him</h2>"), "{html}");
+    assert!(html.contains("RHA Battery <code>br-3</code>"), "{html}");
+    assert!(html.contains("BW from your nearest unit"));
+    assert!(html.contains("21:00 CET (Europe/Paris), 20:00 UTC"));
+    assert!(html.contains("<p class=\"notice\">This is step 4 resolved again"));
+    let text = report_text(&r).unwrap();
+    assert!(
+        text.contains("The enemy as you see him\n------------------------"),
+        "{text}"
+    );
+    assert!(text.contains("RHA Battery [br-3] (British)"), "{text}");
+    assert!(text.contains("(Europe/Paris)"));
+    assert!(text.contains("** This is step 4 resolved again"));
+    // The French report lists no French unit as an enemy.
+    assert!(r.enemy.iter().all(|e| e.side == "British"));
 }

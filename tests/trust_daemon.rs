@@ -90,6 +90,9 @@ impl Club {
         self.server
             .new_game(id, galloper::demo::SCENARIO, &players)
             .unwrap();
+        // The briefing is taken as sent: these tests count the mail that
+        // orders and hostile mail cause (tests/mail_reports.rs sends it).
+        self.server.store_mut().queue_briefings(id, &[]).unwrap();
     }
     /// A side's orders for the open step of `game`, and their signature by `key`.
     fn orders(&self, game: &str, side: &str, entropy: &str, key: &KeyPair) -> (String, String) {

@@ -145,7 +145,7 @@ pub fn maurice_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Val
         })
         .collect();
     let march = Orders::Round(RoundOrders {
-        volleys: true,
+        volleys: true.into(),
         fire_order: Sweep::LeftToRight,
         aims: Vec::new(),
         command: Command::March(Activation {
@@ -168,7 +168,7 @@ pub fn maurice_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Val
     } else {
         let first = &v[0];
         let volleys = Orders::Round(RoundOrders {
-            volleys: true,
+            volleys: true.into(),
             fire_order: Sweep::LeftToRight,
             aims: Vec::new(),
             command: Command::Pass,

@@ -44,8 +44,9 @@ pub fn to_registered(
         }
         let from = sender.unwrap_or("a message with no address to answer");
         let text = format!(
-            "Orders for {side} in game {game}, step {step}, were accepted from {from}, which is not the address registered for {side} ({registered}). They were signed with {side}'s key. If you did not send them, send your own orders again with a higher `revision:` and tell the game master.\n\nThe reply that went to the sender (message {message_id}):\n\n{detail}\n\n-- \nGalloper, for {club}\n",
+            "Orders for {side} in game {game}, step {step}, were accepted from {from}, which is not the address registered for {side} ({registered}). They were signed with {whose} key. If you did not send them, send your own orders again with a higher `revision:` and tell the game master.\n\nThe reply that went to the sender (message {message_id}):\n\n{detail}\n\n-- \nGalloper, for {club}\n",
             side = row.side,
+            whose = crate::words::possessive(row.side.as_str()),
             game = row.game,
             step = row.step,
             club = cfg.club_address,

@@ -89,6 +89,9 @@ pub fn handle(
             r.game(),
             r.describe()
         ));
+        if server.store().game(r.game())?.is_none() {
+            lines.push(no_such_game(r.game()));
+        }
     }
     for sub in &subs {
         let result = server.prepare_after(&sub.file_name, &sub.orders, &sub.signature, &accepted);
@@ -139,6 +142,13 @@ pub fn handle(
                 }
                 lines.push(text);
             }
+        }
+    }
+    // The deadline in the player's own zone, under what was accepted.
+    if let Some(row) = accepted.last() {
+        let dl = server.open_deadline_lines(&row.game, Some(&row.side))?;
+        if !dl.is_empty() {
+            lines.push(dl.join("\n"));
         }
     }
     let applied = super::commands::apply_all(
@@ -439,6 +449,13 @@ fn refuse_unreadable(
     })
 }
 
+/// The answer to a message for a game this server does not hold.
+fn no_such_game(game: &str) -> String {
+    format!(
+        "No such game: there is no game called {game} here. Check the game id in the address (club+GAME@), the [GAME] tag of the subject, or the `game:` line of the orders, against your orders template."
+    )
+}
+
 /// Whether a reply can be addressed to `email`. The mail parser reads
 /// addresses that the mail builder refuses; composing a reply to one would
 /// fail the whole message, and the daemon would meet it again on every poll.
@@ -478,7 +495,7 @@ fn status_text(server: &Server, game: &str, sender: Option<&str>) -> anyhow::Res
             Ok(t)
         }
         Ok(None) => Ok(format!("Game {game} is over.")),
-        Err(_) => Ok(format!("There is no game called {game} here.")),
+        Err(_) => Ok(no_such_game(game)),
     }
 }
 
@@ -498,7 +515,18 @@ fn report_again(
     mails: &mut Vec<OutboxRow>,
 ) -> anyhow::Result<String> {
     let none = || format!("There is no report of game {game} for this address yet.");
+    if server.store().game(game)?.is_none() {
+        return Ok(no_such_game(game));
+    }
     let Some(to) = to else { return Ok(none()) };
+    // Reports go to the address as registered; a player writes from it in
+    // whatever case his mail program chose (`Alice+up1@` or `alice+up1@`).
+    let registered = server
+        .players(game)
+        .ok()
+        .and_then(|ps| ps.into_iter().find(|p| p.email.eq_ignore_ascii_case(to)))
+        .map(|p| p.email);
+    let to = registered.as_deref().unwrap_or(to);
     let Some(last) = server.store().latest_report_to(game, to)? else {
         return Ok(none());
     };

@@ -167,6 +167,19 @@ fn batch_with(
             b.steps += 1;
         }
     }
+    // New games' briefings, once the deadline watch has given their first
+    // step its deadline, and before any report of theirs.
+    {
+        let (secs, date) = now();
+        match server.queue_briefings(secs, &date) {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(games = n, "briefing mails queued"),
+            // Tried again at the next batch; the games go on meanwhile.
+            Err(e) => {
+                tracing::error!(error = %format!("{e:#}"), todo = "fix what the error names; the briefings are tried again at the next batch", "briefing mails not queued")
+            }
+        }
+    }
     // A game that fails is logged there with what to do; the others go on.
     let processed = server.process_games(&cfg.reports_dir())?;
     for r in &processed.resolved {
@@ -331,6 +344,11 @@ fn check_login(smtp: &Smtp) -> anyhow::Result<()> {
 
 /// Batches until SIGTERM or SIGINT.
 pub fn serve(cfg: &Config) -> anyhow::Result<()> {
+    if cfg.maildir.is_none() && cfg.imap.is_none() {
+        anyhow::bail!(
+            "the configuration names no mailbox to read: add `maildir:` (the folder your mail server delivers the club's mail to) or an `imap:` section (see deploy/galloper.yaml); without one the daemon would never see an order"
+        );
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))

@@ -23,7 +23,7 @@ fn fewest() -> Option<CardChoice> {
 
 fn round(command: Command, cinc: Option<CincMove>) -> Orders {
     Orders::Round(RoundOrders {
-        volleys: true,
+        volleys: true.into(),
         fire_order: Sweep::LeftToRight,
         aims: Vec::new(),
         command,

@@ -35,6 +35,49 @@ pub struct DemoArgs {
     pub ruleset: String,
 }
 
+/// Make room for a demo at `out` without deleting anything: an earlier
+/// demo's folder (one with `server/` in it) is renamed to the first free
+/// `OUT.N`, and said so; an empty folder is used; any other folder is
+/// refused, since it may be someone's work.
+fn set_aside(out: &std::path::Path) -> anyhow::Result<()> {
+    if !out.exists() {
+        return Ok(());
+    }
+    let empty = std::fs::read_dir(out)
+        .map(|mut d| d.next().is_none())
+        .unwrap_or(false);
+    if empty {
+        return Ok(());
+    }
+    if !out.join("server").is_dir() {
+        bail!(
+            "{} exists and does not hold an earlier demo: give another folder with --out, or move it away",
+            out.display()
+        );
+    }
+    let aside = (1..10_000)
+        .map(|n| {
+            let mut s = out.as_os_str().to_owned();
+            s.push(format!(".{n}"));
+            PathBuf::from(s)
+        })
+        .find(|p| !p.exists())
+        .ok_or_else(|| anyhow!("too many earlier demos beside {}", out.display()))?;
+    std::fs::rename(out, &aside).with_context(|| {
+        format!(
+            "cannot move the earlier demo {} aside to {}",
+            out.display(),
+            aside.display()
+        )
+    })?;
+    println!(
+        "The earlier demo in {} was moved to {} (delete it when you no longer need it).",
+        out.display(),
+        aside.display()
+    );
+    Ok(())
+}
+
 /// Run the demo; prints where everything is.
 pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let mut author: Box<dyn DemoPlayer> = crate::rulesets::demo_player(&args.ruleset, args.battle)
@@ -56,9 +99,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
         .sides(author.scenario())
         .context("the demo scenario")?;
     let out = &args.out;
-    if out.exists() {
-        std::fs::remove_dir_all(out).with_context(|| format!("cannot clear {}", out.display()))?;
-    }
+    set_aside(out)?;
     let data = out.join("server");
     let outbox = out.join("reports");
     let sent = out.join("orders-sent");
@@ -109,8 +150,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
                     signer,
                 )? {
                     println!(
-                        "  step {}: {}'s reactions were refused ({why})",
-                        step.step, owed.side
+                        "  step {}: {} reactions were refused ({why})",
+                        step.step,
+                        crate::words::possessive(owed.side.as_str())
                     );
                 }
             }
@@ -132,8 +174,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
             if let Err(why) = &submitted {
                 refused += 1;
                 println!(
-                    "  step {}: {}'s scripted orders were refused ({why}); it passes instead",
-                    step.step, owed.side
+                    "  step {}: {} scripted orders were refused ({why}); it passes instead",
+                    step.step,
+                    crate::words::possessive(owed.side.as_str())
                 );
                 submitted = submit(
                     &mut server,

@@ -18,6 +18,7 @@ pub mod beacon;
 pub mod protocol;
 mod roller;
 pub mod stream;
+pub mod table;
 
 pub use audit::{DiceMismatch, check_stream};
 pub use protocol::{Digest, Secret};

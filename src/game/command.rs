@@ -125,7 +125,9 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<CommandFile, Box<Problem>> {
     // Measured before the parser runs: deep nesting costs it quadratic time.
     crate::yaml_bounds::check(text, crate::yaml_bounds::MAX_DEPTH)
         .map_err(|e| problem(Some(e.line), Some(e.column), e.to_string()))?;
-    let c: CommandFile = crate::yaml::from_str(text).map_err(|e| {
+    let c: CommandFile = crate::yaml::from_str(text)
+        .or_else(|e| bare_unit_command(text).ok_or(e))
+        .map_err(|e| {
         let loc = e.location();
         problem(
             loc.as_ref().map(|l| l.line()),
@@ -156,6 +158,30 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<CommandFile, Box<Problem>> {
         ));
     }
     Ok(c)
+}
+
+/// A command without arguments written as a map with nothing in it
+/// (`preview: {}`, `resume:`), as one writes the commands that have some:
+/// read as the bare word.
+fn bare_unit_command(text: &str) -> Option<CommandFile> {
+    let mut v: serde_yaml::Value = crate::yaml::from_str(text).ok()?;
+    let cmd = v.get_mut("command")?;
+    let serde_yaml::Value::Mapping(m) = &*cmd else {
+        return None;
+    };
+    let (serde_yaml::Value::String(name), value) = m.iter().next()? else {
+        return None;
+    };
+    let empty = match value {
+        serde_yaml::Value::Null => true,
+        serde_yaml::Value::Mapping(inner) => inner.is_empty(),
+        _ => false,
+    };
+    if m.len() != 1 || !empty || !matches!(name.as_str(), "preview" | "resume") {
+        return None;
+    }
+    *cmd = serde_yaml::Value::String(name.clone());
+    crate::yaml::from_value(v).ok()
 }
 
 /// A deadline as the game master writes it: an RFC 3339 time, or `+N` hours
@@ -206,6 +232,29 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.command, Command::Resume);
+        // Without arguments, as a map like the others (issue 13).
+        for written in ["preview: {}", "preview:", "preview: ~"] {
+            let p = parse(
+                "c.yaml",
+                format!("galloper: 1\ngame: g1\nissued: 2026-11-22T10:00:00Z\nby: gm\ncommand:\n  {written}\n").as_bytes(),
+            )
+            .unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(p.command, Command::Preview, "{written}");
+        }
+        let r = parse(
+            "c.yaml",
+            b"galloper: 1\ngame: g1\nissued: 2026-11-22T10:00:00Z\nby: gm\ncommand: {resume: {}}\n",
+        )
+        .unwrap();
+        assert_eq!(r.command, Command::Resume);
+        assert!(
+            parse(
+                "c.yaml",
+                b"galloper: 1\ngame: g1\nissued: 2026-11-22T10:00:00Z\nby: gm\ncommand: {pause: {}}\n",
+            )
+            .is_err(),
+            "a command that needs arguments still needs them"
+        );
         assert!(looks_like_command(PAUSE.as_bytes()));
         assert!(!looks_like_command(b"galloper: 1\norders:\n  x: 1\n"));
     }

@@ -7,6 +7,7 @@ pub mod archive;
 pub mod audit;
 pub mod beacon;
 pub mod changes;
+pub mod briefing;
 pub mod command;
 pub mod folder;
 mod fresh;
@@ -47,7 +48,9 @@ pub enum Refusal {
     Invalid(Box<Problem>),
     #[error("{}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
     Rules(Vec<Problem>),
-    #[error("no game called {0:?} on this server")]
+    #[error(
+        "no such game: there is no game called {0:?} on this server (check the `game:` line against your orders template)"
+    )]
     UnknownGame(String),
     #[error("game {0} is over: no more orders are taken")]
     GameOver(String),
@@ -68,6 +71,10 @@ pub enum Refusal {
     },
     #[error("signature refused: {0}")]
     Signature(sig::SigError),
+    /// A signature that fails over a file whose bytes a mail program
+    /// changed (CRLF line endings): said with what happened.
+    #[error("signature refused: {0}; {hint}", hint = envelope::CRLF_HINT)]
+    SignatureInTransit(sig::SigError),
     /// The file names no notice, or another than the open step's.
     #[error("{0}")]
     Notice(Box<Problem>),
@@ -298,6 +305,13 @@ impl Server {
     }
     pub fn store(&self) -> &Store {
         &self.store
+    }
+    /// A game not in this data folder, said with the folder looked in.
+    pub fn no_game(&self, game: &str) -> anyhow::Error {
+        anyhow!(
+            "no game called {game:?} in the data folder {}: give the right folder with --data (or GALLOPER_DATA); `galloper status` lists the games of a folder",
+            self.dir.display()
+        )
     }
 
     /// Create a game and open its first step.
@@ -543,10 +557,7 @@ impl Server {
 
     /// What the open step of a game waits for.
     pub fn due(&self, game: &str) -> anyhow::Result<Option<(StepRow, Due)>> {
-        let g = self
-            .store
-            .game(game)?
-            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let g = self.store.game(game)?.ok_or_else(|| self.no_game(game))?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| anyhow!("game {game} uses unknown ruleset {}", g.ruleset))?;
         match self.store.open_step(game)? {
@@ -601,6 +612,28 @@ impl Server {
         signature: &str,
         pending: &[OrdersRow],
     ) -> Result<OrdersRow, Refusal> {
+        self.checked(file_name, bytes, Some(signature), pending)
+    }
+
+    /// `galloper orders check`: an orders file checked against the open
+    /// step as the server would check it (the signature too, when one is
+    /// given), storing nothing.
+    pub fn check_orders(
+        &self,
+        file_name: &str,
+        bytes: &[u8],
+        signature: Option<&str>,
+    ) -> Result<OrdersRow, Refusal> {
+        self.checked(file_name, bytes, signature, &[])
+    }
+
+    fn checked(
+        &self,
+        file_name: &str,
+        bytes: &[u8],
+        signature: Option<&str>,
+        pending: &[OrdersRow],
+    ) -> Result<OrdersRow, Refusal> {
         // The game and side from their lines, so that the signature is
         // checked before a stranger's file costs a full parse.
         let (game, side) = envelope::head(file_name, bytes).map_err(Refusal::Invalid)?;
@@ -626,8 +659,16 @@ impl Server {
                 })?;
         // The signature covers the game, step and side inside the file, so a
         // signature is good for one game, one step and one side only.
-        sig::verify(&player.public_key, sig::ORDERS_NAMESPACE, bytes, signature)
-            .map_err(Refusal::Signature)?;
+        if let Some(signature) = signature {
+            sig::verify(&player.public_key, sig::ORDERS_NAMESPACE, bytes, signature).map_err(
+                |e| match e {
+                    sig::SigError::BadSignature if bytes.windows(2).any(|w| w == b"\r\n") => {
+                        Refusal::SignatureInTransit(e)
+                    }
+                    e => Refusal::Signature(e),
+                },
+            )?;
+        }
         let env = envelope::parse(file_name, bytes).map_err(Refusal::Invalid)?;
         if env.game != g.id || env.side != side {
             return Err(Refusal::Invalid(Box::new(Problem {
@@ -686,17 +727,26 @@ impl Server {
         let violations = match state.check(&env.side, &env.orders) {
             Ok(v) => v,
             Err(e) => {
-                let line = text
-                    .lines()
-                    .position(|l| l.starts_with("orders:"))
-                    .map(|i| i + 1);
+                // The line of the field at fault, from a parse of the whole
+                // text; the `orders:` line when it cannot tell.
+                let (line, column, message) = match rules.orders_error_at(&text) {
+                    Some((l, c, m)) => (Some(l), Some(c), format!("orders do not parse: {m}")),
+                    None => (
+                        text.lines()
+                            .position(|l| l.starts_with("orders:"))
+                            .map(|i| i + 1),
+                        None,
+                        e.to_string(),
+                    ),
+                };
+                let message = envelope::with_hint(&text, line, message);
                 return Err(Refusal::Invalid(Box::new(Problem {
                     file: file_name.into(),
                     line,
-                    column: None,
+                    column,
                     unit: None,
                     rule: None,
-                    message: e.to_string(),
+                    message,
                 })));
             }
         };
@@ -715,7 +765,7 @@ impl Server {
             side: env.side.clone(),
             file_name: file_name.into(),
             text: bytes.to_vec(),
-            signature: signature.into(),
+            signature: signature.unwrap_or_default().into(),
             sha256,
         })
     }
@@ -776,10 +826,7 @@ impl Server {
 
     /// Resolve the open step of `game` if every side that owes orders has sent them.
     pub fn try_resolve(&mut self, game: &str, outbox: &Path) -> anyhow::Result<Option<Resolved>> {
-        let g = self
-            .store
-            .game(game)?
-            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let g = self.store.game(game)?.ok_or_else(|| self.no_game(game))?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
         // No step resolves before its notice is in the archive (the
@@ -823,6 +870,40 @@ impl Server {
                 ))
             }
         };
+        // The new step's deadline, given now so that its reports show it
+        // (the deadline watch finds it set), from the time of the watch's
+        // latest tick: a server that runs no watch leaves it to the watch.
+        // A beacon step's comes with its notice, written later: its reports
+        // leave it to the status reply.
+        let next_deadline = match (&next, self.clock, self.schedule(game)?) {
+            (Some((n, _)), Some(now), Some(sched))
+                if !after_due.owed.is_empty()
+                    && g.status == GameStatus::Active
+                    && beacon::notice_deadline(&open.notice).is_none() =>
+            {
+                let deadline = self.opening_deadline(game, n, &after_due, &sched, now)?;
+                let mut lines = BTreeMap::new();
+                for side in &sides {
+                    lines.insert(
+                        side.to_string(),
+                        self.deadline_lines(game, n.step, deadline, Some(side), &sched),
+                    );
+                }
+                lines.insert(
+                    crate::view::Viewer::Public.label(),
+                    self.deadline_lines(game, n.step, deadline, None, &sched),
+                );
+                Some((
+                    store::DeadlineRow {
+                        step: n.step,
+                        opened: now,
+                        deadline,
+                    },
+                    lines,
+                ))
+            }
+            _ => None,
+        };
         let stored = StepResult {
             state_after: state_after.clone(),
             events: crate::yaml::to_string(&result.events)?,
@@ -836,7 +917,26 @@ impl Server {
             (&open, &stored, &dice_inputs),
             next.as_ref().map(|(n, _)| n),
         )?
-        .with_keys(self.keys_on_record(game)?);
+        .with_keys(self.keys_on_record(game)?)
+        .with_deadlines(
+            next_deadline
+                .as_ref()
+                .map(|(_, l)| l.clone())
+                .unwrap_or_default(),
+        );
+        // A step resolved again after a rollback says so first.
+        let runs = archive::rollback_runs(&self.archive_dir(game), open.step);
+        let reading = reading.with_own_edge(self.store.own_edge(game)?);
+        let reading = reading.with_notices(if runs > 0 {
+            vec![format!(
+                "This is step {} resolved again after a rollback (run {}): the result mailed before for this step is withdrawn; the archive keeps it in step-{:04}/rollback-{runs}/ with the game master's reason.",
+                open.step,
+                runs + 1,
+                open.step
+            )]
+        } else {
+            Vec::new()
+        });
         let files = self.step_files(&reading, sight, (&open, &stored, &dice_inputs))?;
         // The public archive first, the store's commit after: a crash in
         // between leaves the step open, and resolving it again writes the
@@ -908,6 +1008,9 @@ impl Server {
             staging.finish_signed(&self.key.private_openssh)?;
             self.store
                 .finish_step(game, open.step, &stored, next.as_ref(), &mails)?;
+            if let Some((d, _)) = &next_deadline {
+                self.store.set_deadline(game, d, &[])?;
+            }
             if next.is_none() {
                 let outcome = match &after_outcome {
                     Some(o) => outcome_words(o),
@@ -993,10 +1096,7 @@ impl Server {
             return Ok(());
         }
         tracing::warn!(game, "finishing the sealing of a game cut short by a crash");
-        let g = self
-            .store
-            .game(game)?
-            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let g = self.store.game(game)?.ok_or_else(|| self.no_game(game))?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
         let steps = self.store.steps(game)?;
@@ -1089,10 +1189,7 @@ impl Server {
     }
 
     fn sides_of(&self, game: &str) -> anyhow::Result<Vec<SideId>> {
-        let g = self
-            .store
-            .game(game)?
-            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let g = self.store.game(game)?.ok_or_else(|| self.no_game(game))?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
         Ok(rules.sides(&g.scenario)?)
@@ -1106,10 +1203,7 @@ impl Server {
         step: Option<u32>,
         viewer: &crate::view::Viewer,
     ) -> anyhow::Result<crate::view::ReportView> {
-        let g = self
-            .store
-            .game(game)?
-            .ok_or_else(|| anyhow!("no game called {game:?}"))?;
+        let g = self.store.game(game)?.ok_or_else(|| self.no_game(game))?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
         let steps = self.store.steps(game)?;

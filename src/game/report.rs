@@ -77,6 +77,12 @@ pub struct StepReading<'a> {
     events: Vec<Event>,
     dice: Vec<DieRecord>,
     keys: Vec<String>,
+    /// The next deadline's lines by reader label, each in his own zone.
+    deadlines: std::collections::BTreeMap<String, Vec<String>>,
+    /// Said first in every report, such as that the step was resolved again.
+    notices: Vec<String>,
+    /// Each side's map drawn from its own table edge.
+    own_edge: bool,
 }
 
 /// The keys on record, one line each, as every report shows them: the
@@ -153,7 +159,31 @@ impl<'a> StepReading<'a> {
             events: crate::yaml::from_str(&res.events)?,
             dice: crate::yaml::from_str(&res.dice)?,
             keys: Vec::new(),
+            deadlines: std::collections::BTreeMap::new(),
+            notices: Vec::new(),
+            own_edge: false,
         })
+    }
+
+    /// Draw each side's map from its own table edge.
+    pub fn with_own_edge(mut self, own_edge: bool) -> StepReading<'a> {
+        self.own_edge = own_edge;
+        self
+    }
+
+    /// Lines every reader sees first ([`ReportView::notices`]).
+    pub fn with_notices(mut self, notices: Vec<String>) -> StepReading<'a> {
+        self.notices = notices;
+        self
+    }
+
+    /// The next deadline as each reader reads it, by reader label.
+    pub fn with_deadlines(
+        mut self,
+        deadlines: std::collections::BTreeMap<String, Vec<String>>,
+    ) -> StepReading<'a> {
+        self.deadlines = deadlines;
+        self
     }
 
     /// The keys on record ([`keys_on_record`]) that every report shows.
@@ -172,7 +202,10 @@ impl<'a> StepReading<'a> {
 
     /// One reader's report.
     pub fn report(&self, viewer: &Viewer) -> anyhow::Result<ReportView> {
-        let sight = self.after.view(viewer);
+        let mut sight = self.after.view(viewer);
+        if let (true, Viewer::Side(me)) = (self.own_edge, viewer) {
+            crate::enemy::turn_to_own_edge(&mut sight.map, me);
+        }
         let mut next_lines = Vec::new();
         let mut template = None;
         match &self.next {
@@ -181,10 +214,16 @@ impl<'a> StepReading<'a> {
                 for o in &due.owed {
                     next_lines.push(format!("{} owes orders: {}", o.side, o.note));
                 }
-                let state = state.as_deref().unwrap_or(&*self.after);
+                let separate = state.as_deref();
+                let state = separate.unwrap_or(&*self.after);
                 if let Viewer::Side(me) = viewer
                     && let Some(body) = state.orders_template(me)
                 {
+                    // The enemy as comments, from the state the orders are for.
+                    let body = match separate {
+                        Some(s) => crate::enemy::with_enemy(&body, &s.view(viewer).map, me),
+                        None => crate::enemy::with_enemy(&body, &sight.map, me),
+                    };
                     let head = envelope::Head {
                         game: self.game,
                         step: *n,
@@ -192,11 +231,7 @@ impl<'a> StepReading<'a> {
                         notice,
                         revision: 1,
                     };
-                    template = Some(envelope::compose(
-                        &head,
-                        "FILLED-IN-BY-GALLOPER-SIGN",
-                        &body,
-                    ));
+                    template = Some(envelope::template(&head, self.rules.name(), &body));
                 }
             }
             None => {
@@ -208,6 +243,10 @@ impl<'a> StepReading<'a> {
                 }
             }
         }
+        let enemy = match viewer {
+            Viewer::Side(me) => crate::enemy::seen_by(&sight.map, me),
+            _ => Vec::new(),
+        };
         Ok(ReportView {
             game: self.game.into(),
             ruleset: self.rules.name().into(),
@@ -225,6 +264,13 @@ impl<'a> StepReading<'a> {
             audit: self.audit_lines(viewer),
             keys: self.keys.clone(),
             orders_template: template,
+            enemy,
+            deadline: self
+                .deadlines
+                .get(&viewer.label())
+                .cloned()
+                .unwrap_or_default(),
+            notices: self.notices.clone(),
         })
     }
 

@@ -9,12 +9,14 @@ pub mod base;
 pub mod bounds;
 pub mod contact;
 mod convert;
+pub mod detour;
 pub mod distance;
 pub mod error;
 pub mod formation;
 pub mod frame;
 pub mod index;
 mod measure;
+pub mod radius;
 pub mod relation;
 pub mod sight;
 pub mod sweep;
@@ -23,12 +25,19 @@ pub mod zone;
 
 pub use base::Base;
 pub use bounds::{Bounds, bases_beyond};
+pub use detour::Detour;
+
+/// The union of some polygons, as one area (touching pieces merge).
+pub fn union_of(polygons: Vec<geo::Polygon<f64>>) -> geo::MultiPolygon<f64> {
+    convert::union_all(polygons)
+}
 pub use distance::{base_distance, bases_distance, overlaps, point_to_bases, touching};
 pub use error::GeometryError;
 pub use formation::{Layout, lay_out};
 pub use frame::Frame;
 pub use index::BoxIndex;
 pub use measure::{Angle, Distance, Measure, MeasureUnit, Point};
+pub use radius::{COMMON_ARC_DEG, in_common_arc, within_radius};
 pub use relation::{
     Relation, any_part_directly_in_front, in_front_arc, is_to_flank, relation_of_point,
     wholly_behind_front_line,

@@ -32,6 +32,9 @@ pub(crate) struct Frame {
     pub table_h: f64,
     pub width: f64,
     pub height: f64,
+    /// Turned half round ([`MapView::turned`]): the second side's edge at
+    /// the bottom. Only points move, so text stays upright.
+    pub turned: bool,
 }
 
 impl Frame {
@@ -50,6 +53,7 @@ impl Frame {
             table_h: h,
             width: CANVAS_WIDTH,
             height: 0.0,
+            turned: map.turned,
         }
         .with_rows(0))
     }
@@ -65,10 +69,26 @@ impl Frame {
 
     /// Pixel position of a table point.
     pub fn px(&self, p: Point) -> (f64, f64) {
-        (
-            MARGIN_LEFT + p.x * self.scale,
-            TITLE_BAND + (self.table_h - p.y) * self.scale,
-        )
+        if self.turned {
+            (
+                MARGIN_LEFT + (self.table_w - p.x) * self.scale,
+                TITLE_BAND + p.y * self.scale,
+            )
+        } else {
+            (
+                MARGIN_LEFT + p.x * self.scale,
+                TITLE_BAND + (self.table_h - p.y) * self.scale,
+            )
+        }
+    }
+
+    /// A facing (degrees clockwise from table +y) as the picture shows it.
+    pub fn facing(&self, degrees: f64) -> f64 {
+        if self.turned {
+            degrees + 180.0
+        } else {
+            degrees
+        }
     }
 
     /// Pixel extent of the table drawing.
@@ -124,6 +144,8 @@ mod tests {
             markers: vec![],
             arrows: vec![],
             zones: vec![],
+            deployment: vec![],
+            turned: false,
         }
     }
 

@@ -174,6 +174,8 @@ mod tests {
             markers: vec![],
             arrows: vec![],
             zones: vec![],
+            deployment: vec![],
+            turned: false,
         };
         Frame::new(&map).unwrap()
     }

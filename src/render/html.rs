@@ -11,6 +11,17 @@ struct PanelOut {
     lines: Vec<String>,
 }
 
+/// One enemy unit as a row of the page's table.
+struct EnemyOut {
+    name: String,
+    id: String,
+    at: String,
+    facing: String,
+    formation: String,
+    state: String,
+    range: String,
+}
+
 /// One die: the roll in brackets, what it was for, where it sits in its stream.
 pub(crate) struct DieOut {
     pub roll: String,
@@ -59,6 +70,9 @@ struct ReportHtml {
     audit: Vec<String>,
     keys: Vec<String>,
     orders: Option<String>,
+    enemy: Vec<EnemyOut>,
+    deadline: Vec<String>,
+    notices: Vec<String>,
 }
 
 /// Renders the report as one HTML page with inline CSS and the map as inline SVG.
@@ -91,6 +105,21 @@ pub fn report_html_with_map(report: &ReportView, svg: &str) -> Result<String, Re
         audit: report.audit.iter().map(|l| clean::line(l)).collect(),
         keys: report.keys.iter().map(|l| clean::line(l)).collect(),
         orders: report.orders_template.as_deref().map(clean::block),
+        enemy: report
+            .enemy
+            .iter()
+            .map(|e| EnemyOut {
+                name: clean::line(&e.name),
+                id: clean::line(&e.id),
+                at: format!("({:.1}, {:.1})", e.at.x, e.at.y),
+                facing: format!("{:.0}", e.facing),
+                formation: clean::line(&e.formation),
+                state: clean::line(&e.state),
+                range: clean::line(&e.range()),
+            })
+            .collect(),
+        deadline: report.deadline.iter().map(|l| clean::line(l)).collect(),
+        notices: report.notices.iter().map(|l| clean::line(l)).collect(),
     };
     Ok(page.render()?)
 }

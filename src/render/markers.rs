@@ -3,7 +3,8 @@
 use super::RenderError;
 use super::colour::Rgb;
 use super::frame::{Frame, finite, points};
-use super::shapes::{Circle, Label};
+use super::placement::BoxPx;
+use super::shapes::{Circle, Label, Line};
 use super::units::side_rgb;
 use crate::view::{MapView, MarkerKind};
 
@@ -19,6 +20,43 @@ pub(crate) struct MarkerShape {
     pub fill: String,
     pub stroke: String,
     pub label: Label,
+    /// From the label moved away from its marker to the marker.
+    pub leader: Option<Line>,
+    /// The label's box, text position and anchor before placement, the
+    /// places it may go, and the marker's centre.
+    pub(crate) label_box: BoxPx,
+    pub(crate) label_at: (f64, f64),
+    pub(crate) candidates: Vec<(f64, f64)>,
+    pub(crate) at: (f64, f64),
+}
+
+impl MarkerShape {
+    /// Move the label by `offset`; with `leader`, draw a line to the marker.
+    pub fn moved(&mut self, offset: (f64, f64), leader: bool) {
+        let b = self.label_box.shifted(offset);
+        self.label = Label::new(
+            (self.label_at.0 + offset.0, self.label_at.1 + offset.1),
+            self.label.text.clone(),
+            self.label.anchor,
+        );
+        self.leader = leader.then(|| Line::new(super::units::nearest_on(&b, self.at), self.at));
+    }
+}
+
+/// The box of a bold 13 px label with its baseline at `at`.
+fn label_box(at: (f64, f64), text: &str, anchor: &str) -> BoxPx {
+    let w = super::legend::text_width(text, 13.0) * 1.12 + 4.0;
+    let x = match anchor {
+        "middle" => at.0 - w / 2.0,
+        "end" => at.0 - w,
+        _ => at.0 - 2.0,
+    };
+    BoxPx {
+        x,
+        y: at.1 - 13.0 * 0.78 - 1.0,
+        w,
+        h: 13.0 + 2.0,
+    }
 }
 
 /// Five-pointed star around `c`, first point straight up.
@@ -56,6 +94,8 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                 } else {
                     format!("CinC {name}")
                 };
+                let label_at = (at.0 + 15.0, at.1 + 5.0);
+                let b = label_box(label_at, &text, "start");
                 MarkerShape {
                     star: true,
                     points: star(at, 12.0, 5.0),
@@ -63,7 +103,18 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     dot: Circle::new(at, 0.0),
                     fill: rgb.hex(),
                     stroke: rgb.darken(0.35).hex(),
-                    label: Label::new((at.0 + 15.0, at.1 + 5.0), text, "start"),
+                    label: Label::new(label_at, text, "start"),
+                    leader: None,
+                    label_box: b,
+                    label_at,
+                    // Right of the star, left of it, above, below.
+                    candidates: vec![
+                        (0.0, 0.0),
+                        (-(b.w + 30.0), 0.0),
+                        (-(b.w / 2.0) - 15.0, -20.0),
+                        (-(b.w / 2.0) - 15.0, 22.0),
+                    ],
+                    at,
                 }
             }
             MarkerKind::Objective => {
@@ -77,6 +128,8 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                 } else {
                     name.to_string()
                 };
+                let label_at = (at.0, at.1 + 24.0);
+                let b = label_box(label_at, &text, "middle");
                 MarkerShape {
                     star: false,
                     points: String::new(),
@@ -84,7 +137,18 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     dot: Circle::new(at, 4.5),
                     fill: dot.hex(),
                     stroke: "#222222".into(),
-                    label: Label::new((at.0, at.1 + 24.0), text, "middle"),
+                    label: Label::new(label_at, text, "middle"),
+                    leader: None,
+                    label_box: b,
+                    label_at,
+                    // Below the ring, above it, to its sides.
+                    candidates: vec![
+                        (0.0, 0.0),
+                        (0.0, -36.0),
+                        (b.w / 2.0 + 14.0, -19.0),
+                        (-(b.w / 2.0) - 14.0, -19.0),
+                    ],
+                    at,
                 }
             }
         });

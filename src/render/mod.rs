@@ -13,6 +13,7 @@ mod grid;
 mod html;
 mod legend;
 mod markers;
+mod placement;
 mod png;
 mod shapes;
 mod svg;
@@ -43,6 +44,15 @@ pub enum RenderError {
     /// The raster could not be allocated or encoded.
     #[error("the PNG map cannot be made: {0}")]
     Png(String),
+}
+
+/// The boxes of every unit and marker label of `map` as drawn, in
+/// pixels, as (x, y, width, height): no two overlap.
+pub fn label_boxes(map: &MapView) -> Result<Vec<(f64, f64, f64, f64)>, RenderError> {
+    Ok(svg::label_boxes(map)?
+        .into_iter()
+        .map(|b| (b.x, b.y, b.w, b.h))
+        .collect())
 }
 
 /// Renders the map as a PNG about 1400 pixels wide, with fonts built in.

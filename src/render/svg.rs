@@ -7,10 +7,11 @@ use super::frame::{Frame, MARGIN_LEFT, num};
 use super::grid::Grid;
 use super::legend::Legend;
 use super::markers::{self, MarkerShape};
+use super::placement::{self, Wanted};
 use super::shapes::{Label, Rect};
 use super::terrain::{self, TerrainShape};
 use super::units::{self, UnitLayers};
-use super::zones::{self, ZoneShape};
+use super::zones::{self, DeploymentShape, ZoneShape};
 use crate::view::MapView;
 use askama::Template;
 
@@ -32,6 +33,7 @@ struct MapSvg {
     units: UnitLayers,
     arrows: Vec<ArrowShape>,
     zones: Vec<ZoneShape>,
+    deployment: Vec<DeploymentShape>,
     markers: Vec<MarkerShape>,
     legend: Legend,
 }
@@ -46,7 +48,12 @@ pub fn map_svg(map: &MapView) -> Result<String, RenderError> {
     let (table_w, table_h) = frame.table_px();
     let (terrain, terrain_labels) = terrain::shapes(&frame, &map.terrain)?;
     // Orientation is the first thing a player needs: say whose edge is down.
-    let edge = map.sides.first().map(|s| {
+    let bottom = if map.turned {
+        map.sides.get(1)
+    } else {
+        map.sides.first()
+    };
+    let edge = bottom.map(|s| {
         Label::new(
             (frame.width - 24.0, 30.0),
             format!("{} table edge at the bottom", super::clean::line(&s.name)),
@@ -54,6 +61,7 @@ pub fn map_svg(map: &MapView) -> Result<String, RenderError> {
         )
     });
     let title = super::clean::line(&map.title);
+    let (units, markers) = labelled(&frame, map)?;
     let page = MapSvg {
         width: num(frame.width),
         height: num(frame.height),
@@ -74,11 +82,68 @@ pub fn map_svg(map: &MapView) -> Result<String, RenderError> {
         grid,
         terrain,
         terrain_labels,
-        units: units::layers(&frame, map)?,
+        units,
         arrows: arrows::shapes(&frame, map)?,
         zones: zones::shapes(&frame, map)?,
-        markers: markers::shapes(&frame, map)?,
+        deployment: zones::deployment(&frame, map)?,
+        markers,
         legend,
     };
     Ok(page.render()?)
+}
+
+/// The units and markers with every label placed so that none overlaps
+/// another ([`super::placement`]): units' labels first, in the view's
+/// order, then the markers'.
+pub(crate) fn labelled(
+    frame: &super::frame::Frame,
+    map: &MapView,
+) -> Result<(UnitLayers, Vec<MarkerShape>), RenderError> {
+    let mut units = units::layers(frame, map)?;
+    let mut markers = markers::shapes(frame, map)?;
+    let mut wanted: Vec<Wanted> = units
+        .labels
+        .iter()
+        .map(|l| Wanted {
+            at: l.geom.bbox,
+            candidates: l.geom.candidates.clone(),
+        })
+        .collect();
+    wanted.extend(markers.iter().map(|m| Wanted {
+        at: m.label_box,
+        candidates: m.candidates.clone(),
+    }));
+    // Bases first: a label may not cover a unit, nor another label.
+    let bases: Vec<placement::BoxPx> = units.labels.iter().map(|l| l.geom.unit_box).collect();
+    let placed = placement::place(&bases, &wanted);
+    let (for_units, for_markers) = placed.split_at(units.labels.len());
+    for (l, p) in units.labels.iter_mut().zip(for_units) {
+        l.moved(p.offset, p.moved);
+    }
+    for (m, p) in markers.iter_mut().zip(for_markers) {
+        m.moved(p.offset, p.moved);
+    }
+    Ok((units, markers))
+}
+
+/// Every label's box as placed: for tests that no two overlap.
+pub(crate) fn label_boxes(map: &MapView) -> Result<Vec<placement::BoxPx>, RenderError> {
+    let frame = super::frame::Frame::new(map)?;
+    let (units, markers) = labelled(&frame, map)?;
+    let mut out = Vec::new();
+    for l in &units.labels {
+        let r = &l.backdrop;
+        out.push(placement::BoxPx {
+            x: r.x.parse().unwrap_or(0.0),
+            y: r.y.parse().unwrap_or(0.0),
+            w: r.w.parse().unwrap_or(0.0),
+            h: r.h.parse().unwrap_or(0.0),
+        });
+    }
+    for m in &markers {
+        let dx = m.label.x.parse::<f64>().unwrap_or(0.0) - m.label_at.0;
+        let dy = m.label.y.parse::<f64>().unwrap_or(0.0) - m.label_at.1;
+        out.push(m.label_box.shifted((dx, dy)));
+    }
+    Ok(out)
 }

@@ -68,6 +68,16 @@ pub fn report_text(report: &ReportView) -> Result<String, RenderError> {
         "",
         "  ",
     ));
+    for n in &report.notices {
+        header.push(String::new());
+        header.extend(wrap(&format!("** {} **", clean::line(n)), WIDTH, "", "   "));
+    }
+    if !report.deadline.is_empty() {
+        header.push(String::new());
+        for l in &report.deadline {
+            header.extend(wrap(&clean::line(l), WIDTH, "", "  "));
+        }
+    }
     header.push(String::new());
     header.push("The map is attached as a PNG image.".into());
 
@@ -81,6 +91,10 @@ pub fn report_text(report: &ReportView) -> Result<String, RenderError> {
             .iter()
             .map(|p| Section::new(&p.title, bullets(&p.lines))),
     );
+    if !report.enemy.is_empty() {
+        let lines: Vec<String> = report.enemy.iter().map(|e| e.line()).collect();
+        sections.push(Section::new("The enemy as you see him", bullets(&lines)));
+    }
 
     let digits = report.events.len().to_string().len();
     let mut events = Vec::new();

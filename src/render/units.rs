@@ -4,6 +4,7 @@
 use super::RenderError;
 use super::colour::{NEUTRAL, Rgb};
 use super::frame::{Frame, finite, num, points};
+use super::placement::BoxPx;
 use super::shapes::{Circle, Label, Line, Rect};
 use crate::view::{MapView, UnitView};
 
@@ -29,6 +30,51 @@ pub(crate) struct UnitLabel {
     pub formation: String,
     pub colour: String,
     pub note: Option<Label>,
+    /// From the label moved away from its unit to the unit.
+    pub leader: Option<Line>,
+    /// Where it stands before placement ([`super::placement`]).
+    pub(crate) geom: LabelGeom,
+}
+
+/// A label's box and text positions before placement, the places it may
+/// go, and the point a leader line would run to.
+#[derive(Debug, Clone)]
+pub(crate) struct LabelGeom {
+    pub bbox: BoxPx,
+    pub name_at: (f64, f64),
+    pub note_at: Option<(f64, f64)>,
+    pub target: (f64, f64),
+    /// The unit's own upright box, which no label should cover.
+    pub unit_box: BoxPx,
+    pub candidates: Vec<(f64, f64)>,
+    pub name: String,
+    pub note: Option<String>,
+}
+
+impl UnitLabel {
+    /// Move the label by `offset`; with `leader`, draw a line from it to
+    /// its unit.
+    pub fn moved(&mut self, offset: (f64, f64), leader: bool) {
+        let g = &self.geom;
+        let (dx, dy) = offset;
+        let b = g.bbox.shifted(offset);
+        self.backdrop = Rect::new(b.x, b.y, b.w, b.h, "#ffffff");
+        self.label = Label::new(
+            (g.name_at.0 + dx, g.name_at.1 + dy),
+            g.name.clone(),
+            "middle",
+        );
+        self.note = match (&g.note, g.note_at) {
+            (Some(n), Some(at)) => Some(Label::new((at.0 + dx, at.1 + dy), n.clone(), "middle")),
+            _ => None,
+        };
+        self.leader = leader.then(|| Line::new(nearest_on(&b, g.target), g.target));
+    }
+}
+
+/// The point of `b`'s edge nearest to `p`, where a leader line starts.
+pub(crate) fn nearest_on(b: &BoxPx, p: (f64, f64)) -> (f64, f64) {
+    (p.0.clamp(b.x, b.x + b.w), p.1.clamp(b.y, b.y + b.h))
 }
 
 /// A numbered disruption counter.
@@ -144,7 +190,7 @@ fn unit(
 ) -> Result<(), RenderError> {
     let what = format!("unit {:?}", u.id);
     let anchor = frame.px(finite(u.anchor, &what)?);
-    let facing = if u.facing.is_finite() { u.facing } else { 0.0 };
+    let facing = frame.facing(if u.facing.is_finite() { u.facing } else { 0.0 });
     let (mut min_x, mut min_y, mut max_x, mut max_y) = (anchor.0, anchor.1, anchor.0, anchor.1);
     let mut fronts = Vec::new();
     for (i, b) in u.bases.iter().enumerate() {
@@ -207,37 +253,75 @@ fn unit(
     };
     let name = super::clean::line(&u.label);
     let formation = formation_letter(&super::clean::line(&u.formation));
-    out.labels.push(UnitLabel {
-        backdrop: label_backdrop(
-            (anchor.0, label_y),
-            &format!("{name} {formation}"),
-            note.as_deref().map(|n| (note_y, n)),
-        ),
-        label: Label::new((anchor.0, label_y), name, "middle"),
+    let bbox = label_backdrop(
+        (anchor.0, label_y),
+        &format!("{name} {formation}"),
+        note.as_deref().map(|n| (note_y, n)),
+    );
+    // Behind the unit first, then in front, beside it, and further back.
+    let (top, bottom) = (bbox.y, bbox.y + bbox.h);
+    let above = min_y - 3.0 - bottom;
+    let below = max_y + 3.0 - top;
+    let mid = (min_y + max_y) / 2.0 - (top + bbox.h / 2.0);
+    let counter = if u.disruption > 0 { 22.0 } else { 0.0 };
+    let behind_first = forward_y <= 1e-9;
+    let (back, front) = if behind_first {
+        (below, above)
+    } else {
+        (above, below)
+    };
+    let sign = if behind_first { 1.0 } else { -1.0 };
+    let mut candidates = vec![(0.0, 0.0), (0.0, back), (0.0, front)];
+    candidates.push((min_x - 4.0 - (bbox.x + bbox.w), mid));
+    candidates.push((max_x + 4.0 + counter - bbox.x, mid));
+    for k in 1..=2 {
+        candidates.push((0.0, back + sign * f64::from(k) * (bbox.h + 1.0)));
+    }
+    let mut label = UnitLabel {
+        backdrop: Rect::new(bbox.x, bbox.y, bbox.w, bbox.h, "#ffffff"),
+        label: Label::new((anchor.0, label_y), name.clone(), "middle"),
         formation,
         colour: rgb.darken(0.6).hex(),
-        note: note.map(|n| Label::new((anchor.0, note_y), n, "middle")),
-    });
+        note: None,
+        leader: None,
+        geom: LabelGeom {
+            bbox,
+            name_at: (anchor.0, label_y),
+            note_at: note.as_ref().map(|_| (anchor.0, note_y)),
+            target: anchor,
+            unit_box: BoxPx {
+                x: min_x,
+                y: min_y,
+                w: max_x - min_x,
+                h: max_y - min_y,
+            },
+            candidates,
+            name,
+            note,
+        },
+    };
+    label.moved((0.0, 0.0), false);
+    out.labels.push(label);
     Ok(())
 }
 
 /// The box under a unit's name (bold, 13 px, baseline at `at`, centred)
 /// and its note line (11 px) if any.
-fn label_backdrop(at: (f64, f64), name: &str, note: Option<(f64, &str)>) -> Rect {
+fn label_backdrop(at: (f64, f64), name: &str, note: Option<(f64, &str)>) -> BoxPx {
     const PAD: f64 = 3.0;
-    let mut width = super::legend::text_width(name, 13.0);
+    // Bold glyphs run wider than the legend's estimate.
+    let mut width = super::legend::text_width(name, 13.0) * 1.12;
     let (top, mut bottom) = (at.1 - 13.0 * 0.78, at.1 + 13.0 * 0.22);
     if let Some((y, text)) = note {
         width = width.max(super::legend::text_width(text, 11.0));
         bottom = bottom.max(y + 11.0 * 0.22);
     }
-    Rect::new(
-        at.0 - width / 2.0 - PAD,
-        top - 1.0,
-        width + 2.0 * PAD,
-        bottom - top + 2.0,
-        "#ffffff",
-    )
+    BoxPx {
+        x: at.0 - width / 2.0 - PAD,
+        y: top - 1.0,
+        w: width + 2.0 * PAD,
+        h: bottom - top + 2.0,
+    }
 }
 
 /// Layers for every unit on the map, in the view's order.
@@ -291,6 +375,8 @@ mod tests {
             markers: Vec::new(),
             arrows: Vec::new(),
             zones: Vec::new(),
+            deployment: Vec::new(),
+            turned: false,
         }
     }
 

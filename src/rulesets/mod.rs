@@ -3,6 +3,7 @@
 
 pub mod maurice_lite;
 pub mod morschauser_macduff;
+pub mod napoleonic_corps;
 
 use crate::ruleset::{AnyRuleset, DemoPlayer};
 
@@ -11,6 +12,7 @@ pub fn registry() -> Vec<&'static dyn AnyRuleset> {
     vec![
         &maurice_lite::MauriceLite,
         &morschauser_macduff::MorschauserMacduff,
+        &napoleonic_corps::NapoleonicCorps,
     ]
 }
 
@@ -33,6 +35,7 @@ pub fn demo_player(name: &str, battle: bool) -> Result<Option<Box<dyn DemoPlayer
     Ok(match name {
         "maurice-lite" => Some(Box::new(crate::demo::maurice::MauricePlayer::new(battle)?)),
         "morschauser-macduff" => Some(Box::new(morschauser_macduff::demo::Player)),
+        "napoleonic-corps" => Some(Box::new(napoleonic_corps::demo::Player)),
         _ => None,
     })
 }

@@ -135,11 +135,12 @@ fn a_bombard_action_fires_the_guns_at_long_range_and_smokes_them() {
 
 #[test]
 fn guns_that_fired_in_the_volley_phase_may_not_be_activated() {
+    // But to march off their smoke: see as_written.rs, item 5.
     let mut s = table();
     place(&mut s, "b-a1", 10.0, 8.0, 0.0, Formation::Battery);
     place(&mut s, "r-i1", 10.0, 11.0, 180.0, Formation::Line);
     hand(&mut s, &blue(), &["c39"]);
-    let o = "round: {volleys: true, command: {march: {force: [b-a1], cards: fewest}}}";
+    let o = "round: {volleys: true, command: {bombard: {force: [b-a1], cards: fewest}}}";
     let r = resolve(&s, &blue(), o, vec![1; 12]);
     assert!(
         texts(&r).contains("fired in the volley phase and may not be activated"),

@@ -87,7 +87,7 @@ pub fn place(s: &mut State, id: &str, x: f64, y: f64, facing: f64) {
 pub fn turn(actions: Vec<Action>) -> Orders {
     Orders::Turn(TurnOrders {
         actions,
-        fire_mines: Vec::new(),
+        ..TurnOrders::default()
     })
 }
 

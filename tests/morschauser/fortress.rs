@@ -77,6 +77,7 @@ fn the_sappers_blow_in_the_porte_saint_roch() {
         TurnOrders {
             actions: vec![a],
             fire_mines: vec![],
+            ..TurnOrders::default()
         },
         vec![5],
     );
@@ -105,6 +106,7 @@ fn the_sappers_blow_in_the_porte_saint_roch() {
         TurnOrders {
             actions: vec![through],
             fire_mines: vec![],
+            ..TurnOrders::default()
         },
         vec![],
     );
@@ -127,6 +129,7 @@ fn the_forlorn_hope_storms_the_curtain_on_ladders() {
         TurnOrders {
             actions: vec![a],
             fire_mines: vec![],
+            ..TurnOrders::default()
         },
         vec![1, 2, 2, 2, 6, 6, 6, 6],
     );
@@ -160,6 +163,7 @@ fn the_forlorn_hope_storms_the_curtain_on_ladders() {
         TurnOrders {
             actions: vec![a],
             fire_mines: vec![],
+            ..TurnOrders::default()
         },
         vec![],
     );
@@ -174,6 +178,7 @@ fn the_mine_under_the_east_curtain_opens_it() {
         TurnOrders {
             actions: vec![],
             fire_mines: vec!["mine-east".into()],
+            ..TurnOrders::default()
         },
         vec![],
     );

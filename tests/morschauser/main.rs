@@ -3,6 +3,7 @@
 //! source's (A to E).
 
 mod advanced;
+mod as_written;
 mod chart;
 mod checks;
 mod command;

@@ -17,12 +17,14 @@ fn regiment_forward(d: f64) -> Action {
     }
 }
 
-/// b-li and b-li2 side by side at y 5; Red stands ahead of b-li2 only, so
-/// alone b-li2 must stop 3" short of it (y 12) while b-li could go 12".
+/// b-li and b-li2 side by side at y 5; Red stands ahead and a little to
+/// the right of b-li2, so alone b-li2 must stop short of 3" from it (at y
+/// 12, 3.01" from Red's corner; B.3: exactly 3" would be within) while b-li
+/// could go 12" (Red's base is 3.25" to its side, beyond 3").
 fn blocked_on_the_right() -> State {
     let mut s = table();
     only(&mut s, &["b-li", "b-li2"]);
-    place(&mut s, "r-li", 16.0, 15.0, 180.0);
+    place(&mut s, "r-li", 16.25, 15.0, 180.0);
     s
 }
 
@@ -89,7 +91,7 @@ fn e1_a_regiment_no_longer_formed_at_resolution_acts_one_by_one() {
     let r = run(&s, turn(vec![regiment_forward(12.0)]), vec![]);
     assert!(r.has("is not formed"), "{:?}", r.texts);
     assert!(near(y(r.state(), "b-li"), 17.0));
-    assert!(near(y(r.state(), "b-li2"), 12.0));
+    assert!(near(y(r.state(), "b-li2"), 11.75));
 }
 
 fn red_shoots_b_li(s: &State, dice: Vec<u32>) -> (State, Vec<String>) {

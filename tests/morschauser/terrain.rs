@@ -133,6 +133,7 @@ fn c6_a_fired_mine_breaches_the_wall_and_a_company_passes() {
     let o = Orders::Turn(TurnOrders {
         actions: vec![forward("b-lt", 12.0)],
         fire_mines: vec!["m1".into()],
+        ..TurnOrders::default()
     });
     let r = run(&s, o, vec![]);
     assert!(r.has("The mine m1 explodes"), "{:?}", r.texts);

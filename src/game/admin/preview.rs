@@ -98,10 +98,7 @@ impl Server {
     /// view, rendered, or why it cannot be resolved yet. Reads the store,
     /// changes nothing.
     pub fn preview_report(&self, game: &str) -> anyhow::Result<Preview> {
-        let g = self
-            .store
-            .game(game)?
-            .ok_or_else(|| anyhow::anyhow!("no game called {game:?}"))?;
+        let g = self.store.game(game)?.ok_or_else(|| self.no_game(game))?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| anyhow::anyhow!("unknown ruleset {}", g.ruleset))?;
         let open = self

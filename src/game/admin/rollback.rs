@@ -67,11 +67,25 @@ impl Server {
         )
         .map_err(server_err)?;
         let text = format!(
-            "The game master has rolled back step {step} of game {game}: {reason}\nIts result is withdrawn (the archive keeps it as run {run}, with this reason), and anything sent for step {} is void. The game is paused: you may send new orders for step {step}, or keep those you sent. Step {step} opens again as run {} with fresh secrets under a new signed notice (in the archive), so its dice are new whatever orders are kept: the secret revealed for run {run} says nothing about them.",
+            "The game master has rolled back step {step} of game {game}: {reason}\nIts result is withdrawn (the archive keeps it as run {run}, with this reason), and anything sent for step {} is void. The game is paused. Step {step} opens again as run {} with fresh secrets under a new signed notice (in the archive), so its dice are new whatever orders are kept: the secret revealed for run {run} says nothing about them.",
             step + 1,
             run + 1
         );
-        let mails = self.tell_everyone(c, game, &format!("Step {step} rolled back"), &text)?;
+        // Only the sides that owe orders for the step are asked for them.
+        let mut mails = Vec::new();
+        for p in self.store.players(game).map_err(server_err)? {
+            let mut t = text.clone();
+            t.push('\n');
+            t.push_str(&rollback_invitation(&due, &p.side, step));
+            mails.extend(self.notice_mail(
+                c,
+                game,
+                p.side.as_str(),
+                &p.email,
+                &format!("Step {step} rolled back"),
+                &t,
+            )?);
+        }
         let change = AdminChange::Rollback {
             step,
             run,
@@ -134,6 +148,23 @@ impl Server {
         let bytes = crate::yaml::to_string(&note)?.into_bytes();
         archive::write_signed(&rdir, "rollback.yaml", &bytes, self.private_key())?;
         Ok(bytes)
+    }
+}
+
+/// What a side is told to do after a rollback of `step`: a side that owes
+/// orders for it may send new ones or keep those it sent; any other side
+/// has nothing to send.
+pub(in crate::game) fn rollback_invitation(
+    due: &crate::ruleset::Due,
+    side: &crate::side::SideId,
+    step: u32,
+) -> String {
+    match due.owed.iter().find(|o| &o.side == side) {
+        Some(o) => format!(
+            "You owe orders for step {step} ({}): you may send new ones, or keep those you sent.",
+            o.note
+        ),
+        None => format!("You owe no orders for step {step}: nothing is asked of you."),
     }
 }
 

@@ -136,9 +136,7 @@ impl Server {
     }
 
     fn game_row(&self, game: &str) -> anyhow::Result<GameRow> {
-        self.store
-            .game(game)?
-            .ok_or_else(|| anyhow!("no game called {game:?} on this server"))
+        self.store.game(game)?.ok_or_else(|| self.no_game(game))
     }
 
     /// The game master moves the open step's deadline to `until` (unix

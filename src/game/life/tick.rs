@@ -124,22 +124,7 @@ impl Server {
             }
             (Some(d), None) => d,
             (None, _) => {
-                let owed: Vec<&SideId> = due.owed.iter().map(|o| &o.side).collect();
-                let absences: Vec<Absence> = self
-                    .store
-                    .absences(game, None)?
-                    .into_iter()
-                    .filter(|a| owed.contains(&&a.side))
-                    .map(|a| Absence {
-                        start: a.start,
-                        end: a.end,
-                    })
-                    .collect();
-                // A beacon step's deadline was fixed with its round, in its notice.
-                let deadline = match crate::game::beacon::notice_deadline(&open.notice) {
-                    Some(d) => d,
-                    None => sched.moved_by_all(sched.deadline_after(now)?, &absences)?,
-                };
+                let deadline = self.opening_deadline(game, &open, &due, sched, now)?;
                 let d = DeadlineRow {
                     step: open.step,
                     opened: now,
@@ -164,11 +149,50 @@ impl Server {
         self.pass_deadline(g, sched, &open, &owing, now, out)?;
         match self.try_resolve(game, outbox)? {
             Some(r) => {
+                // The resolution gave the new step its deadline (its
+                // reports show it), from this same `now`.
+                let set = self.store.deadline(game, r.step + 1)?;
                 out.push(Life::Resolved(r));
+                if let Some(d) = set {
+                    out.push(Life::DeadlineSet {
+                        game: game.into(),
+                        step: d.step,
+                        deadline: d.deadline,
+                    });
+                }
                 Ok(true)
             }
             None => Ok(false),
         }
+    }
+
+    /// The deadline a step opened at `now` gets: from its notice for a
+    /// beacon step, else the schedule's next deadline moved past the
+    /// absences of the sides that owe orders.
+    pub(crate) fn opening_deadline(
+        &self,
+        game: &str,
+        open: &StepRow,
+        due: &crate::ruleset::Due,
+        sched: &Schedule,
+        now: i64,
+    ) -> anyhow::Result<i64> {
+        let owed: Vec<&SideId> = due.owed.iter().map(|o| &o.side).collect();
+        let absences: Vec<Absence> = self
+            .store
+            .absences(game, None)?
+            .into_iter()
+            .filter(|a| owed.contains(&&a.side))
+            .map(|a| Absence {
+                start: a.start,
+                end: a.end,
+            })
+            .collect();
+        // A beacon step's deadline was fixed with its round, in its notice.
+        Ok(match crate::game::beacon::notice_deadline(&open.notice) {
+            Some(d) => d,
+            None => sched.moved_by_all(sched.deadline_after(now)?, &absences)?,
+        })
     }
 
     /// The deadline and grace are past: apply the game's policy to each side

@@ -24,6 +24,56 @@ impl Server {
             .unwrap_or_else(|| sched.zone.clone())
     }
 
+    /// A step's deadline as `reader` reads it, in his zone (named) and in
+    /// UTC, with the grace after it: the lines reports, the creation mail
+    /// and acknowledgements show.
+    pub(crate) fn deadline_lines(
+        &self,
+        game: &str,
+        step: u32,
+        deadline: i64,
+        reader: Option<&SideId>,
+        sched: &Schedule,
+    ) -> Vec<String> {
+        let zone = self.zone_for(game, reader, sched);
+        let mut lines = vec![format!(
+            "Deadline for step {step}: {}",
+            schedule::format_zoned(deadline, &zone)
+        )];
+        if sched.grace_minutes > 0 {
+            lines.push(format!(
+                "Orders are still taken until {}.",
+                schedule::format_zoned(sched.closes_at(deadline), &zone)
+            ));
+        }
+        lines
+    }
+
+    /// The open step's deadline as `reader` reads it ([`Server::deadline_lines`]);
+    /// none when the game has no deadline or is not running.
+    pub fn open_deadline_lines(
+        &self,
+        game: &str,
+        reader: Option<&SideId>,
+    ) -> anyhow::Result<Vec<String>> {
+        let Some(g) = self.store.game(game)? else {
+            return Ok(Vec::new());
+        };
+        if g.status != GameStatus::Active {
+            return Ok(Vec::new());
+        }
+        let Some(sched) = self.schedule(game)? else {
+            return Ok(Vec::new());
+        };
+        let Some((open, _)) = self.due(game)? else {
+            return Ok(Vec::new());
+        };
+        let Some(d) = self.store.deadline(game, open.step)? else {
+            return Ok(Vec::new());
+        };
+        Ok(self.deadline_lines(game, open.step, d.deadline, reader, &sched))
+    }
+
     /// Set the time zone (IANA name, e.g. `Europe/Paris`) in which a
     /// player's mail shows times. Returns the confirmation for his reply.
     pub fn set_zone(&mut self, game: &str, side: &SideId, zone: &str) -> anyhow::Result<String> {

@@ -29,6 +29,31 @@ pub fn format_instant(secs: i64, zone_name: &str) -> String {
     }
 }
 
+/// An instant in a reader's zone, the zone named, and in UTC beside it:
+/// `Wed 04 Mar 2026 21:00 CET (Europe/Paris), 20:00 UTC`. A reader in UTC
+/// gets one time; another day in UTC is written whole.
+pub fn format_zoned(secs: i64, zone_name: &str) -> String {
+    let tz = zone(zone_name).unwrap_or(TimeZone::UTC);
+    let Ok(t) = Timestamp::from_second(secs) else {
+        return format!("{secs} (unix time)");
+    };
+    let local = t.to_zoned(tz.clone());
+    let utc = t.to_zoned(TimeZone::UTC);
+    let name = tz.iana_name().unwrap_or("UTC");
+    if name == "UTC" || name == "Etc/UTC" {
+        return format!("{} (UTC)", utc.strftime("%a %d %b %Y %H:%M UTC"));
+    }
+    let utc_text = if local.date() == utc.date() {
+        utc.strftime("%H:%M UTC").to_string()
+    } else {
+        utc.strftime("%a %d %b %Y %H:%M UTC").to_string()
+    };
+    format!(
+        "{} ({name}), {utc_text}",
+        local.strftime("%a %d %b %Y %H:%M %Z")
+    )
+}
+
 impl Schedule {
     /// The deadline of a step opened at `opened`: the first allowed weekday's
     /// deadline time, in the game's zone, at least `min_hours` after `opened`.
@@ -98,6 +123,21 @@ pub fn describe_zone(name: &str, now: i64) -> Result<String, ScheduleError> {
 mod tests {
     use super::*;
     use crate::game::schedule::tests::{at, sched};
+
+    #[test]
+    fn a_zoned_time_names_its_zone_and_gives_utc_beside_it() {
+        let t = at("2026-03-04T20:00:00Z");
+        assert_eq!(
+            format_zoned(t, "Europe/Paris"),
+            "Wed 04 Mar 2026 21:00 CET (Europe/Paris), 20:00 UTC"
+        );
+        // Another day in UTC is written whole.
+        assert_eq!(
+            format_zoned(at("2026-03-04T23:30:00Z"), "Asia/Tokyo"),
+            "Thu 05 Mar 2026 08:30 JST (Asia/Tokyo), Wed 04 Mar 2026 23:30 UTC"
+        );
+        assert_eq!(format_zoned(t, "UTC"), "Wed 04 Mar 2026 20:00 UTC (UTC)");
+    }
 
     #[test]
     fn the_deadline_is_the_first_allowed_weekday_after_the_minimum() {

@@ -27,7 +27,7 @@ mod absence;
 mod calendar;
 
 pub use absence::{Absence, AbsenceError};
-pub use calendar::{describe_zone, format_instant, zone};
+pub use calendar::{describe_zone, format_instant, format_zoned, zone};
 
 use jiff::civil::{Time, Weekday};
 use serde::{Deserialize, Serialize};

@@ -7,6 +7,8 @@
 
 mod admin;
 mod beacon;
+mod briefing;
+mod edge;
 mod life;
 mod recipient;
 mod runs;
@@ -189,6 +191,8 @@ impl Store {
         conn.execute_batch(admin::SCHEMA)?;
         conn.execute_batch(runs::SCHEMA)?;
         conn.execute_batch(beacon::SCHEMA)?;
+        conn.execute_batch(briefing::SCHEMA)?;
+        conn.execute_batch(edge::SCHEMA)?;
         Ok(Store { conn })
     }
 
@@ -228,6 +232,7 @@ impl Store {
             )?;
         }
         insert_step(&tx, first)?;
+        briefing::owe(&tx, &g.id)?;
         tx.commit()?;
         Ok(())
     }

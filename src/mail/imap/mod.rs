@@ -117,6 +117,8 @@ pub struct Imap {
     can_idle: bool,
     can_move: bool,
     can_uidplus: bool,
+    /// The processed mailbox as the server names it (`processed_name`).
+    processed: Option<String>,
     /// Set once the socket was cut: no LOGOUT then.
     broken: bool,
 }
@@ -203,17 +205,42 @@ impl Imap {
             caps.has_str("UIDPLUS"),
         );
         drop(caps);
-        if let Some(p) = &cfg.processed_mailbox {
-            match session.create(p) {
-                // NO: it exists already (or cannot be made; MOVE will say).
-                Ok(()) | Err(imap::Error::No(_)) => {}
-                Err(e) => {
+        let processed = match &cfg.processed_mailbox {
+            Some(configured) => {
+                // `LIST "" ""` answers with the server's hierarchy delimiter.
+                let delimiter = session
+                    .list(Some(""), Some("\"\""))
+                    .ok()
+                    .and_then(|n| n.iter().find_map(|n| n.delimiter().map(str::to_string)));
+                let p = processed_name(configured, delimiter.as_deref());
+                match session.create(&p) {
+                    // NO: it exists already (or cannot be made: asked below).
+                    Ok(()) | Err(imap::Error::No(_)) => {}
+                    Err(e) => {
+                        return fail(format!(
+                            "cannot create the mailbox {p:?} at {at}: {e} (check imap.processed_mailbox)"
+                        ));
+                    }
+                }
+                // A mailbox that cannot be made fails here, once, with what
+                // to do, rather than every message's MOVE (and a reconnect
+                // after each one).
+                let there = session
+                    .list(Some(""), Some(&quote(&p)))
+                    .map(|n| !n.is_empty())
+                    .unwrap_or(false);
+                if !there {
                     return fail(format!(
-                        "cannot create the mailbox {p:?} at {at}: {e} (check imap.processed_mailbox)"
+                        "the mailbox {p:?} (imap.processed_mailbox {configured:?}, with the server's hierarchy delimiter {}) does not exist at {at} and could not be created: create it in a mail client, or give another name",
+                        delimiter
+                            .as_deref()
+                            .map_or("unknown".to_string(), |d| format!("{d:?}"))
                     ));
                 }
+                Some(p)
             }
-        }
+            None => None,
+        };
         session.select(&cfg.mailbox).map_err(|e| {
             ImapError(format!(
                 "cannot open the mailbox {:?} at {at}: {e} (check imap.mailbox)",
@@ -228,6 +255,7 @@ impl Imap {
             can_idle,
             can_move,
             can_uidplus,
+            processed,
             broken: false,
         })
     }
@@ -280,7 +308,7 @@ impl Imap {
         self.session
             .uid_store(&set, "+FLAGS.SILENT (\\Seen)")
             .map_err(|e| self.err("STORE", e))?;
-        if let Some(to) = self.cfg.processed_mailbox.clone() {
+        if let Some(to) = self.processed.clone() {
             if self.can_move {
                 self.session
                     .uid_mv(&set, &to)
@@ -411,6 +439,16 @@ pub fn sleep_until(until: Instant, stop: &AtomicBool) -> Wake {
     }
 }
 
+/// The processed mailbox's name as the server spells it: the configuration
+/// writes levels with `/` (`Galloper/Done`), and a server whose hierarchy
+/// delimiter is another (Dovecot's Maildir++ uses `.`) gets its own.
+pub fn processed_name(configured: &str, delimiter: Option<&str>) -> String {
+    match delimiter {
+        Some(d) if d != "/" && !d.is_empty() => configured.replace('/', d),
+        _ => configured.to_string(),
+    }
+}
+
 /// The IMAP quoted string for a mailbox name (for commands the `imap` crate
 /// does not quote itself).
 fn quote(s: &str) -> String {
@@ -445,6 +483,14 @@ mod tests {
             e.0.contains("cannot connect") && e.0.contains("imap.port"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_processed_mailbox_takes_the_servers_delimiter() {
+        assert_eq!(processed_name("Galloper/Done", Some(".")), "Galloper.Done");
+        assert_eq!(processed_name("Galloper/Done", Some("/")), "Galloper/Done");
+        assert_eq!(processed_name("Galloper/Done", None), "Galloper/Done");
+        assert_eq!(processed_name("Processed", Some(".")), "Processed");
     }
 
     #[test]

@@ -10,11 +10,13 @@
 //! with the same sums, and the shortcuts only skip work that cannot change
 //! the answer (boxes before polygons, and a lower bound for the early exit).
 
+use super::reach::ground;
+use super::scenario::is_impassable;
 use super::state::State;
 use super::units::{PATH_CLEARANCE, Unit};
 use crate::geometry::{Bounds, BoxIndex, Frame, Point};
 use crate::side::SideId;
-use geo::{Contains, Intersects, Line, Polygon, coord};
+use geo::{Buffer, Contains, Intersects, Line, Polygon, coord};
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -49,20 +51,44 @@ impl Paths {
             .map(|e| Frame::of(&e.bases(&m)))
             .collect();
         // House rule: the margin is square at the corners.
-        let blockers: Vec<Polygon<f64>> = frames.iter().map(|f| grown(f, c - 1e-6)).collect();
-        let index = BoxIndex::new(
-            frames
-                .iter()
-                .enumerate()
-                .filter_map(|(i, f)| Bounds::of_points(grown_corners(f, c - 1e-6)).map(|b| (b, i)))
-                .collect::<Vec<_>>(),
-        );
-        let at = geo::Point::new(cinc.x, cinc.y);
-        let holds_cinc = blockers.iter().map(|b| b.contains(&at)).collect();
+        let mut blockers: Vec<Polygon<f64>> = frames.iter().map(|f| grown(f, c - 1e-6)).collect();
+        let mut boxes: Vec<(Bounds, usize)> = frames
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| Bounds::of_points(grown_corners(f, c - 1e-6)).map(|b| (b, i)))
+            .collect();
         let mut nodes = vec![cinc];
         for f in &frames {
             nodes.extend(grown_corners(f, c + 1e-4));
         }
+        // Distances go round impassable ground (chapter 1): so does the
+        // string, bending at its corners; it may run along its edges.
+        // Touching features are one obstacle: shrunk apart they would leave a seam.
+        let pieces: Vec<Polygon<f64>> = state
+            .scenario
+            .terrain
+            .iter()
+            .filter(|t| is_impassable(t))
+            .flat_map(|t| ground(t).0)
+            .collect();
+        if !pieces.is_empty() {
+            let area = crate::geometry::union_of(pieces);
+            nodes.extend(
+                area.0
+                    .iter()
+                    .flat_map(|p| p.exterior().0.iter())
+                    .map(|q| Point::new(q.x, q.y)),
+            );
+            for p in area.buffer(-1e-6).0 {
+                if let Some(b) = polygon_bounds(&p) {
+                    boxes.push((b, blockers.len()));
+                }
+                blockers.push(p);
+            }
+        }
+        let index = BoxIndex::new(boxes);
+        let at = geo::Point::new(cinc.x, cinc.y);
+        let holds_cinc = blockers.iter().map(|b| b.contains(&at)).collect();
         let mut by_reach: Vec<(f64, usize)> = nodes
             .iter()
             .enumerate()

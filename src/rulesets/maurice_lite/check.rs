@@ -8,9 +8,10 @@ use super::deck::Symbol;
 use super::fire;
 use super::forces::{activation_distance, check_force, cost};
 use super::march;
-use super::orders::{ActionKind, Activation, CardChoice, Command, Orders, RoundOrders};
+use super::orders::{ActionKind, Activation, CardChoice, Command, Orders, RoundOrders, Volleys};
 use super::setup;
 use super::state::{Phase, State};
+use super::units::Arm;
 use crate::ruleset::Violation;
 use crate::side::SideId;
 
@@ -70,6 +71,7 @@ fn expected(phase: &Phase, side: &SideId) -> String {
 fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> {
     let mut out = Vec::new();
     out.extend(fire::check_aims(state, side, &r.aims));
+    out.extend(check_volleys(state, side, &r.volleys));
     let hand = state.army(side).map(|a| a.hand.clone()).unwrap_or_default();
     if hand.is_empty() && !matches!(r.command, Command::Pass) {
         out.push(v(
@@ -86,7 +88,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 out.push(v(
                     &["round", "command", "event"],
                     "4. Play an event",
-                    format!("{card} is not in your hand"),
+                    format!(
+                        "{card} is not in your hand{}",
+                        crate::ruleset::did_you_mean(card, hand.iter().map(String::as_str))
+                    ),
                 ));
             } else if state.deck.card(card).and_then(|c| c.event).is_none() {
                 out.push(v(
@@ -134,7 +139,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 out.push(v(
                     &["cinc", "discard"],
                     cinc::MOVE_RULE,
-                    format!("{c} is not in your hand"),
+                    format!(
+                        "{c} is not in your hand{}",
+                        crate::ruleset::did_you_mean(c, hand.iter().map(String::as_str))
+                    ),
                 ));
             } else if used.contains(c) {
                 out.push(v(
@@ -152,7 +160,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             out.push(v(
                 &["modify"],
                 rule,
-                format!("{c} is not a card of this deck"),
+                format!(
+                    "{c} is not a card of this deck{}",
+                    crate::ruleset::did_you_mean(c, state.deck.cards.iter().map(|k| k.id.as_str()))
+                ),
             ));
             continue;
         };
@@ -160,7 +171,10 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             out.push(v(
                 &["modify"],
                 rule,
-                format!("{c} is not in your hand (cards drawn this round cannot modify)"),
+                format!(
+                    "{c} is not in your hand (cards drawn this round cannot modify){}",
+                    crate::ruleset::did_you_mean(c, hand.iter().map(String::as_str))
+                ),
             ));
         }
         if used.contains(c) {
@@ -171,7 +185,7 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             ));
         }
         let wanted = match (card.symbol, &r.command) {
-            (Some(Symbol::Volley), _) => r.volleys,
+            (Some(Symbol::Volley), _) => r.volleys.invoked(),
             (Some(Symbol::March), Command::March(_)) | (Some(Symbol::Rally), Command::Rally(_)) => {
                 true
             }
@@ -205,8 +219,44 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             out.push(v(
                 &["discard"],
                 "3. Hand limit of ten",
-                format!("{c} is not in your hand"),
+                format!(
+                    "{c} is not in your hand{}",
+                    crate::ruleset::did_you_mean(c, hand.iter().map(String::as_str))
+                ),
             ));
+        }
+    }
+    out
+}
+
+/// The units picked to fire in the volley phase (chapter 7: the active
+/// side picks and chooses): each one of the side's infantry or guns on the
+/// table, named once.
+fn check_volleys(state: &State, side: &SideId, volleys: &Volleys) -> Vec<Violation> {
+    const RULE: &str = "7. The volley phase: the active side picks which units fire";
+    let Volleys::Units(list) = volleys else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if list.is_empty() {
+        out.push(v(
+            &["round", "volleys"],
+            RULE,
+            "an empty list fires nobody: write `volleys: false` for no volley phase, or name the units that fire",
+        ));
+    }
+    for (i, id) in list.iter().enumerate() {
+        let why = match state.unit(id).filter(|u| &u.side == side) {
+            None => Some(format!("{id} is not a unit of yours")),
+            Some(u) if !u.on_table() => Some(format!("{} is not on the table", u.short())),
+            Some(u) if u.arm == Arm::Cavalry => {
+                Some(format!("{} is cavalry: cavalry do not shoot", u.short()))
+            }
+            Some(u) if list[..i].contains(id) => Some(format!("{} is named twice", u.short())),
+            Some(_) => None,
+        };
+        if let Some(why) = why {
+            out.push(Violation::new(&["round", "volleys"], Some(id), RULE, why));
         }
     }
     out

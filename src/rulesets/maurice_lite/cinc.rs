@@ -90,6 +90,35 @@ pub fn displace(state: &mut State, side: &SideId, events: &mut Vec<Event>) {
     ));
 }
 
+/// Enemy bases of `mover` just passed over `swept`: every CinC of another
+/// side under that ground is displaced at once, and his side pays at the
+/// end of the round (chapter 6: a CinC is displaced at any time enemy bases
+/// move through him, whatever the move: march, charge or fall back).
+pub fn passed_over(
+    state: &mut State,
+    mover: &SideId,
+    swept: &geo::MultiPolygon<f64>,
+    events: &mut Vec<Event>,
+) {
+    let sides: Vec<SideId> = state
+        .armies
+        .iter()
+        .filter(|(side, a)| {
+            *side != mover
+                && a.cinc
+                    .is_some_and(|p| area::overlap(&area::of_bases(&[marker(p)]), swept))
+        })
+        .map(|(side, _)| side.clone())
+        .collect();
+    for side in sides {
+        events.push(words::event(What::CincPassedThrough, words::side(state, &side)));
+        displace(state, &side, events);
+        if !state.displaced.contains(&side) {
+            state.displaced.push(side);
+        }
+    }
+}
+
 /// The price of a displacement at the end of a round: one card, or one army
 /// morale point with an empty hand.
 pub fn pay_for_displacement(

@@ -5,7 +5,7 @@ pub use super::activation::Paths;
 use super::scenario::is_difficult;
 use super::state::State;
 use super::units::{FORCE_LINK, Unit};
-use crate::geometry::{Base, Bounds, BoxIndex, bases_distance};
+use crate::geometry::{Base, Bounds, BoxIndex};
 use crate::ruleset::Violation;
 use crate::side::SideId;
 
@@ -46,7 +46,10 @@ pub fn check_force<'a>(
                 &["force"],
                 Some(id),
                 rule::FORCE,
-                format!("{id} is not a unit of this side"),
+                format!(
+                    "{id} is not a unit of this side{}",
+                    state.unit_hint(id, Some(side))
+                ),
             )
         })?;
         if !u.on_table() {
@@ -111,23 +114,43 @@ pub fn check_force<'a>(
             ));
         }
     }
-    if let Some(j) = first_unlinked(state, &units) {
+    if let Some((out, main)) = unlinked(state, &units) {
+        // Blame the units cut off from the largest group, not whoever
+        // happens to come first in the list (chapter 1, Forces).
+        let names = |ix: &[usize]| {
+            ix.iter()
+                .map(|&i| units[i].short())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let msg = if out.len() == 1 {
+            format!(
+                "{} is not within 2 BW of any other unit of the force ({})",
+                units[out[0]].short(),
+                names(&main)
+            )
+        } else {
+            format!(
+                "{} are out of reach of the rest of the force ({}): no chain of units each within 2 BW of another links them",
+                names(&out),
+                names(&main)
+            )
+        };
         return Err(Violation::new(
             &["force"],
-            Some(&units[j].id),
+            Some(&units[out[0]].id),
             rule::FORCE,
-            format!(
-                "{} is not within 2 BW of any other unit of the force",
-                units[j].short()
-            ),
+            msg,
         ));
     }
     Ok(units)
 }
 
-/// The first unit (by position in `units`) not reachable from the first
-/// through steps of 2 BW or less between units.
-fn first_unlinked(state: &State, units: &[&Unit]) -> Option<usize> {
+/// When the units do not all link up through steps of 2 BW or less
+/// between units: the units outside the largest linked group (in list
+/// order), and that group. The largest group is the main body; between
+/// groups of the same size, the one with the earliest-listed unit.
+fn unlinked(state: &State, units: &[&Unit]) -> Option<(Vec<usize>, Vec<usize>)> {
     let m = state.scenario.measure;
     let bases: Vec<Vec<Base>> = units.iter().map(|u| u.bases(&m)).collect();
     // Only units whose boxes are within the link can be linked: the exact
@@ -138,21 +161,37 @@ fn first_unlinked(state: &State, units: &[&Unit]) -> Option<usize> {
         .filter_map(|(i, b)| Bounds::of_points(b.iter().flat_map(|b| b.corners())).map(|x| (x, i)));
     let index = BoxIndex::new(boxes.collect::<Vec<_>>());
     let link = FORCE_LINK.get() + 1e-9;
-    let mut reached = vec![false; units.len()];
-    reached[0] = true;
-    let mut frontier = vec![0];
-    while let Some(i) = frontier.pop() {
-        let Some(here) = Bounds::of_points(bases[i].iter().flat_map(|b| b.corners())) else {
+    let barriers = super::reach::Barriers::of(state);
+    let mut group = vec![usize::MAX; units.len()];
+    let mut groups = 0;
+    for start in 0..units.len() {
+        if group[start] != usize::MAX {
             continue;
-        };
-        for j in index.near(&here, link) {
-            if !reached[j] && bases_distance(&bases[i], &bases[j]).get() <= link {
-                reached[j] = true;
-                frontier.push(j);
+        }
+        group[start] = groups;
+        let mut frontier = vec![start];
+        while let Some(i) = frontier.pop() {
+            let Some(here) = Bounds::of_points(bases[i].iter().flat_map(|b| b.corners())) else {
+                continue;
+            };
+            for j in index.near(&here, link) {
+                if group[j] == usize::MAX && barriers.within(&bases[i], &bases[j], link) {
+                    group[j] = groups;
+                    frontier.push(j);
+                }
             }
         }
+        groups += 1;
     }
-    reached.iter().position(|r| !r)
+    if groups <= 1 {
+        return None;
+    }
+    let size = |g: usize| group.iter().filter(|&&x| x == g).count();
+    // max_by_key keeps the last of equals: go through groups from the last.
+    let main = (0..groups).rev().max_by_key(|&g| size(g)).unwrap_or(0);
+    let (inside, outside): (Vec<usize>, Vec<usize>) =
+        (0..units.len()).partition(|&i| group[i] == main);
+    Some((outside, inside))
 }
 
 /// The shortest distance in BW from the CinC to the nearest unit of the force

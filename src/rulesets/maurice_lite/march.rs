@@ -52,6 +52,9 @@ pub struct Planned {
     pub trace: Vec<Point>,
     /// What happened, for the log.
     pub notes: Vec<String>,
+    /// The ground the move passed over, start and end included (a CinC
+    /// marker of the enemy under it is displaced).
+    pub swept: geo::MultiPolygon<f64>,
 }
 
 fn err(unit: &str, rule: &str, msg: impl Into<String>) -> Violation {
@@ -82,10 +85,14 @@ pub fn plan_on(
     near: &Nearby,
 ) -> Result<Planned, Violation> {
     let id = mv.unit.as_str();
-    let unit = state
-        .unit(id)
-        .filter(|u| &u.side == side)
-        .ok_or_else(|| err(id, "Orders", format!("{id} is not a unit of this side")))?;
+    let unit = state.unit(id).filter(|u| &u.side == side).ok_or_else(|| {
+        let hint = state.unit_hint(id, Some(side));
+        err(
+            id,
+            "Orders",
+            format!("{id} is not a unit of this side{hint}"),
+        )
+    })?;
     if !unit.on_table() {
         return Err(err(
             id,
@@ -283,9 +290,14 @@ pub fn plan_on(
             .chain(bases.iter().flat_map(|b| b.corners())),
     );
     let enemies: Vec<Base> = near.enemy_bases(reach.as_ref(), NEAR_ENEMY.get() + 1e-6);
-    let begins_near = area::distance(&area::of_bases(&start), &enemies) <= NEAR_ENEMY.get();
-    let comes_near = area::distance(&swept, &enemies) <= NEAR_ENEMY.get();
-    let ends_near = area::distance(&area::of_bases(&bases), &enemies) <= NEAR_ENEMY.get();
+    // Near the enemy is measured round impassable ground (chapter 1).
+    let begins_near = near
+        .barriers
+        .near_enemy(&area::of_bases(&start).0, &enemies);
+    let comes_near = near.barriers.near_enemy(&swept.0, &enemies);
+    let ends_near = near
+        .barriers
+        .near_enemy(&area::of_bases(&bases).0, &enemies);
     let travelled = used.get() > 0.0 || changed || about_faced;
     let difficult: Vec<_> = if travelled {
         state
@@ -335,10 +347,12 @@ pub fn plan_on(
         why = format!("{why}, +{bonus} BW from a card");
     }
     if used.get() > limit.get() + 1e-6 {
-        let r = if why.contains("near") {
-            rule::NEAR
-        } else if unit.arm == Arm::Artillery {
+        // The rule that set the limit: guns have their own (chapter 6,
+        // Artillery Movement), whatever the reason they are slowed.
+        let r = if unit.arm == Arm::Artillery {
             rule::ARTILLERY
+        } else if why.contains("near") {
+            rule::NEAR
         } else {
             rule::ALLOWANCE
         };
@@ -503,6 +517,7 @@ pub fn plan_on(
         disrupted_friends: friends,
         trace,
         notes,
+        swept,
     })
 }
 

@@ -17,8 +17,11 @@ pub mod forces;
 pub mod march;
 pub mod modifiers;
 mod nearby;
+pub mod options;
 pub mod orders;
+pub mod place;
 pub mod rally;
+pub mod reach;
 pub mod reactions;
 mod round;
 pub mod scenario;
@@ -186,6 +189,17 @@ impl Ruleset for MauriceLite {
         })
     }
 
+    fn place_in_contact(
+        &self,
+        s: &State,
+        unit: &str,
+        target: &str,
+        edge: crate::ruleset::ContactEdge,
+        offset: f64,
+    ) -> Result<State, String> {
+        place::in_contact(s, unit, target, edge, offset)
+    }
+
     /// The deck's order is the one secret the state keeps beyond the
     /// hands, which no public view shows: it is shuffled again, so that a
     /// preview draws cards that say nothing of the cards to come.
@@ -203,7 +217,7 @@ impl Ruleset for MauriceLite {
 /// What an active side that sent nothing does: it passes.
 pub fn default_round() -> orders::RoundOrders {
     orders::RoundOrders {
-        volleys: false,
+        volleys: orders::Volleys::All(false),
         fire_order: orders::Sweep::LeftToRight,
         aims: Vec::new(),
         modify: Vec::new(),

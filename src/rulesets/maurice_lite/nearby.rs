@@ -7,6 +7,7 @@
 //! so the rules that test the exact geometry of what is returned decide as
 //! they would after a scan.
 
+use super::reach::Barriers;
 use super::state::State;
 use crate::geometry::{Base, Bounds, BoxIndex};
 use crate::side::SideId;
@@ -20,6 +21,8 @@ pub struct Nearby {
     /// Each unit's box by its place in `State::units`, as indexed.
     boxes: Vec<Option<Bounds>>,
     friends: BoxIndex,
+    /// Impassable ground, round which "near the enemy" is measured.
+    pub barriers: Barriers,
 }
 
 impl Nearby {
@@ -50,6 +53,7 @@ impl Nearby {
             enemy_index,
             boxes,
             friends,
+            barriers: Barriers::of(state),
         }
     }
 

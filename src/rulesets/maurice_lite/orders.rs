@@ -43,9 +43,12 @@ pub struct Placement {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RoundOrders {
-    /// Invoke the volley phase (chapter 7).
+    /// The volley phase (chapter 7): `false` (none), `true` (every eligible
+    /// unit of yours fires), or a list of the unit ids that fire (the
+    /// others hold their fire). Any of them but `false` invokes the phase,
+    /// so the enemy returns fire.
     #[serde(default)]
-    pub volleys: bool,
+    pub volleys: Volleys,
     /// The order in which this side's units shoot.
     #[serde(default)]
     pub fire_order: Sweep,
@@ -68,6 +71,49 @@ pub struct RoundOrders {
     /// The card to give up if the CinC is displaced (else the lowest span).
     #[serde(default)]
     pub if_displaced_discard: Option<String>,
+}
+
+/// Whether the active side invokes the volley phase, and which of its units
+/// fire: chapter 7 lets it pick and choose.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(
+    untagged,
+    expecting = "`true`, `false`, or a list of the unit ids that fire"
+)]
+pub enum Volleys {
+    /// `true`: the phase, with every eligible unit firing; `false`: no phase.
+    All(bool),
+    /// The phase, with only these units firing.
+    Units(Vec<String>),
+}
+
+impl Default for Volleys {
+    fn default() -> Self {
+        Volleys::All(false)
+    }
+}
+
+impl From<bool> for Volleys {
+    fn from(b: bool) -> Self {
+        Volleys::All(b)
+    }
+}
+
+impl Volleys {
+    /// Whether the volley phase is invoked.
+    pub fn invoked(&self) -> bool {
+        match self {
+            Volleys::All(b) => *b,
+            Volleys::Units(_) => true,
+        }
+    }
+    /// Whether `unit` of the active side fires in it.
+    pub fn fires(&self, unit: &str) -> bool {
+        match self {
+            Volleys::All(b) => *b,
+            Volleys::Units(u) => u.iter().any(|x| x == unit),
+        }
+    }
 }
 
 /// The command choice of the round (chapter 4).
@@ -233,9 +279,19 @@ pub enum Step {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Wheel {
-    /// The corner that stays put.
+    /// The corner that stays put, as the unit itself faces: `left` or
+    /// `right` (a front corner; a rear corner when `backward`).
     pub pivot: Side2,
-    /// Degrees to turn; positive turns away from the pivot.
+    /// How far to turn, in degrees: more than 0, at most 180 (a size, never
+    /// a direction). The direction comes from the pivot: the named corner
+    /// stays put and the other end swings. Forward about the right corner,
+    /// the left end comes forward and the unit turns to its right:
+    /// clockwise seen from above, on the map with y growing up the page
+    /// (its facing grows by the degrees). Forward about the left corner it
+    /// turns to its left, anticlockwise (facing shrinks). Backward (a rear
+    /// corner stays put and the other end goes back) the turn is the other
+    /// way: about the right rear corner anticlockwise, about the left rear
+    /// corner clockwise.
     pub degrees: f64,
     #[serde(default)]
     pub backward: bool,

@@ -1,12 +1,12 @@
 //! The Rally action (chapter 9).
 
 use super::forces::in_difficult;
+use super::reach::{Barriers, polygons};
 use super::state::State;
-use super::units::{Arm, NEAR_ENEMY};
+use super::units::Arm;
 use super::words::{self, What};
 use crate::dice::Dice;
 use crate::event::{Event, Facts, Loss, Modifier};
-use crate::geometry::bases_distance;
 
 pub const RULE: &str = "9. Rally";
 
@@ -21,6 +21,7 @@ pub fn rally_number(arm: Arm) -> u32 {
 /// Roll one die per DISR for each unit of the force; each success removes one.
 pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut Vec<Event>) {
     let m = state.scenario.measure;
+    let barriers = Barriers::of(state);
     for id in force {
         let Some(unit) = state.unit(id).cloned() else {
             continue;
@@ -39,9 +40,12 @@ pub fn rally(state: &mut State, force: &[String], dice: &mut Dice, events: &mut 
             continue;
         }
         let bases = unit.bases(&m);
-        let near = state
+        // Near the enemy, measured round impassable ground (chapter 1).
+        let enemy: Vec<_> = state
             .enemies(&unit.side)
-            .any(|e| bases_distance(&bases, &e.bases(&m)).get() <= NEAR_ENEMY.get());
+            .flat_map(|e| e.bases(&m))
+            .collect();
+        let near = barriers.near_enemy(&polygons(&bases), &enemy);
         let bad = in_difficult(state, &unit);
         let mut modifier: i32 = 0;
         let mut why = Vec::new();

@@ -123,7 +123,10 @@ pub fn check(state: &State, side: &SideId, r: &Reactions) -> Vec<Violation> {
                 &["return_fire"],
                 Some(u),
                 "7. The volley phase",
-                format!("{u} is not a unit of yours"),
+                format!(
+                    "{u} is not a unit of yours{}",
+                    state.unit_hint(u, Some(side))
+                ),
             ));
         }
     }
@@ -192,7 +195,10 @@ pub fn check(state: &State, side: &SideId, r: &Reactions) -> Vec<Violation> {
                     &[key],
                     Some(n),
                     rule,
-                    format!("{n} is not a unit of yours"),
+                    format!(
+                        "{n} is not a unit of yours{}",
+                        state.unit_hint(n, Some(side))
+                    ),
                 ));
             }
             if p.within

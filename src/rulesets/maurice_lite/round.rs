@@ -13,6 +13,7 @@ use super::march;
 use super::modifiers::Modifier;
 use super::orders::{ActionKind, Activation, CardChoice, Command, RoundOrders};
 use super::rally::rally;
+use super::reach::{Barriers, polygons};
 use super::reactions::On;
 use super::state::{Pending, Phase, State, Trace, TraceKind};
 use super::units::{Arm, NEAR_ENEMY};
@@ -45,7 +46,7 @@ pub fn resolve(
             ..words::side(&s, active)
         },
     )];
-    if orders.volleys {
+    if orders.volleys.invoked() {
         volley::volley_phase(&mut s, active, orders, dice, &mut ev);
         if let Some(o) = s.outcome_by_morale() {
             ev.push(words::event(
@@ -257,15 +258,14 @@ fn play_event(s: &mut State, side: &SideId, card: &str, dice: &mut Dice, ev: &mu
                 return;
             };
             let mark = [cinc::marker(c)];
+            // Both distances as chapter 1 measures them: round impassable ground.
+            let barriers = Barriers::of(s);
+            let enemy: Vec<_> = s.enemies(side).flat_map(|e| e.bases(&m)).collect();
             let lucky: Vec<String> = s
                 .live_units(side)
                 .filter(|u| u.disruption > 0)
-                .filter(|u| bases_distance(&u.bases(&m), &mark).get() <= NEAR_ENEMY.get())
-                .filter(|u| {
-                    !s.enemies(side).any(|e| {
-                        bases_distance(&u.bases(&m), &e.bases(&m)).get() <= NEAR_ENEMY.get()
-                    })
-                })
+                .filter(|u| barriers.within(&u.bases(&m), &mark, NEAR_ENEMY.get()))
+                .filter(|u| !barriers.near_enemy(&polygons(&u.bases(&m)), &enemy))
                 .map(|u| u.id.clone())
                 .collect();
             for id in &lucky {
@@ -313,11 +313,14 @@ fn carry_out(
     ev: &mut Vec<Event>,
 ) {
     let force_ids = a.force.clone();
-    // Guns that fired in the volley phase may not be activated (chapter 7).
-    if let Some(u) = force_ids
-        .iter()
-        .filter_map(|id| s.unit(id))
-        .find(|u| u.arm == Arm::Artillery && u.fired)
+    // Guns that fired in the volley phase may not be activated (chapter 7),
+    // except for the March that only clears their smoke (chapters 4 and 6;
+    // docs/rulesets/maurice-lite.md, "Smoke").
+    if kind != ActionKind::March
+        && let Some(u) = force_ids
+            .iter()
+            .filter_map(|id| s.unit(id))
+            .find(|u| u.arm == Arm::Artillery && u.fired)
     {
         ev.push(words::event(
             What::GunsFired,
@@ -472,11 +475,13 @@ fn march_force(
     a: &Activation,
     ev: &mut Vec<Event>,
 ) {
+    // A gun with smoke marches only to clear it: it does not move this
+    // round, whatever its orders say (its smoke may be this round's).
+    let mut smoky = Vec::new();
     for id in force {
-        let smoky = s
-            .unit(id)
-            .is_some_and(|u| u.arm == Arm::Artillery && u.smoke);
-        if smoky {
+        if s.unit(id)
+            .is_some_and(|u| u.arm == Arm::Artillery && u.smoke)
+        {
             if let Some(u) = s.unit_mut(id) {
                 u.smoke = false;
             }
@@ -487,14 +492,30 @@ fn march_force(
                     ..words::side(s, side)
                 },
             ));
+            smoky.push(id.clone());
         }
     }
     let mut near = march::Nearby::new(s, side);
     for mv in &a.moves {
+        if smoky.contains(&mv.unit) {
+            if !mv.steps.is_empty() {
+                ev.push(words::event(
+                    What::Stays,
+                    Facts {
+                        unit: Some(words::unit_id(s, &mv.unit)),
+                        reason: Some("its March only clears its smoke".into()),
+                        rule: Some(march::rule::SMOKE.to_string()),
+                        ..words::side(s, side)
+                    },
+                ));
+            }
+            continue;
+        }
         match march::plan_on(s, side, mv, &near) {
             Ok(p) => {
                 march::apply(s, &p);
                 near.moved(s, &p.unit);
+                cinc::passed_over(s, side, &p.swept, ev);
                 ev.push(words::event(
                     What::March,
                     Facts {
@@ -572,10 +593,16 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
         }
     }
     let sides: Vec<SideId> = s.armies.keys().cloned().collect();
+    let moved_through = std::mem::take(&mut s.displaced);
     for side in &sides {
         let at = s.army(side).and_then(|a| a.cinc);
-        if at.is_some_and(|p| cinc::covered(s, p, None)) {
+        let covered = at.is_some_and(|p| cinc::covered(s, p, None));
+        if covered {
             cinc::displace(s, side, ev);
+        }
+        // One card (or a morale point) for a round in which he was
+        // displaced, however many times.
+        if covered || moved_through.contains(side) {
             let named = if side == active {
                 orders.if_displaced_discard.clone()
             } else {
@@ -617,7 +644,10 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
         .find(|side| s.army(side).is_some_and(|a| a.morale <= 0))
     {
         let winner = s.other(loser);
-        let reason = format!("{}'s army morale is broken", s.side_name(loser));
+        let reason = format!(
+            "{} army morale is broken",
+            crate::words::possessive(&s.side_name(loser))
+        );
         ev.push(words::event(
             What::MoraleBroken,
             Facts {

@@ -2,8 +2,9 @@
 
 use super::deck::{DEFAULT_DECK, DeckFile};
 use super::units::{Arm, Formation};
-use crate::geometry::{Distance, Measure, MeasureUnit, TerrainFeature, TerrainTag};
+use crate::geometry::{Base, Distance, Measure, MeasureUnit, TerrainFeature, TerrainTag};
 use crate::side::SideId;
+use geo::{Area, BooleanOps};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -159,17 +160,47 @@ impl Scenario {
 }
 
 /// Terrain that is difficult for movement, and so bad terrain in combat
-/// (chapter 5). House rule: the same for every arm.
+/// (chapter 5). House rule: the same for every arm. Everything the source
+/// counts as water (streams, marshes, fords) is difficult too.
 pub fn is_difficult(t: &TerrainFeature) -> bool {
-    [
-        TerrainTag::Difficult,
-        TerrainTag::Woods,
-        TerrainTag::Marsh,
-        TerrainTag::Water,
-    ]
-    .iter()
-    .any(|tag| t.has(*tag))
-        && !t.has(TerrainTag::Bridge)
+    is_water(t)
+        || ([TerrainTag::Difficult, TerrainTag::Woods]
+            .iter()
+            .any(|tag| t.has(*tag))
+            && !t.has(TerrainTag::Bridge))
+}
+
+/// Water as chapter 5 defines it ("in water"): a river or stream, a marsh, a
+/// pond or any other body of water, a ford included. A feature that is also
+/// tagged `bridge` is dry (a base on a bridge is not in water).
+pub fn is_water(t: &TerrainFeature) -> bool {
+    (t.has(TerrainTag::Water) || t.has(TerrainTag::Marsh)) && !t.has(TerrainTag::Bridge)
+}
+
+/// The water feature some part of `base` stands in (chapter 5, "In
+/// Water"), if any. The part of the base on a bridge feature does not count:
+/// a base whose only wet ground lies under a bridge is dry.
+pub fn water_under<'a>(terrain: &'a [TerrainFeature], base: &Base) -> Option<&'a TerrainFeature> {
+    let bridges: Vec<&TerrainFeature> = terrain
+        .iter()
+        .filter(|t| t.has(TerrainTag::Bridge) && t.touches_bases(&[*base]))
+        .collect();
+    terrain.iter().filter(|t| is_water(t)).find(|t| {
+        if !t.touches_bases(&[*base]) {
+            return false;
+        }
+        if bridges.is_empty() {
+            return true;
+        }
+        // What of the base lies in the water, less what lies on a bridge.
+        let wet = t
+            .area()
+            .intersection(&geo::MultiPolygon::new(vec![base.shrunk(1e-6).polygon()]));
+        let dry = bridges
+            .iter()
+            .fold(wet, |left, b| left.difference(&b.area()));
+        dry.unsigned_area() > 1e-6
+    })
 }
 
 /// Terrain no unit may enter.

@@ -42,7 +42,11 @@ pub fn check(state: &State, side: &SideId, d: &Deployment) -> Vec<Violation> {
         let Some(u) = state.unit(&p.unit).filter(|u| &u.side == side) else {
             out.push(err(
                 Some(&p.unit),
-                format!("{} is not a unit of this side", p.unit),
+                format!(
+                    "{} is not a unit of this side{}",
+                    p.unit,
+                    state.unit_hint(&p.unit, Some(side))
+                ),
             ));
             continue;
         };

@@ -34,6 +34,10 @@ pub struct State {
     /// Cards played so far this round.
     #[serde(default)]
     pub cards: super::cardplay::RoundCards,
+    /// Sides whose CinC enemy bases moved through during this round: each
+    /// pays for it at the end of the round (chapter 6, Displacing the CinC).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub displaced: Vec<SideId>,
 }
 
 /// Everything the fire and combat of a step worked out, kept with the state
@@ -151,7 +155,20 @@ impl State {
             detail: Detail::default(),
             standing: BySide::new(),
             cards: Default::default(),
+            displaced: Vec::new(),
         })
+    }
+
+    /// `"; did you mean X?"` for an id that is no unit of `side` (any
+    /// side's when none), from that side's unit ids.
+    pub fn unit_hint(&self, id: &str, side: Option<&SideId>) -> String {
+        crate::ruleset::did_you_mean(
+            id,
+            self.units
+                .iter()
+                .filter(|u| side.is_none_or(|s| &u.side == s))
+                .map(|u| u.id.as_str()),
+        )
     }
 
     pub fn unit(&self, id: &str) -> Option<&Unit> {
@@ -217,7 +234,10 @@ impl State {
         let winner = self.other(&loser);
         Some(Outcome {
             winner: Some(winner),
-            reason: format!("{}'s army morale is broken", self.side_name(&loser)),
+            reason: format!(
+                "{} army morale is broken",
+                crate::words::possessive(&self.side_name(&loser))
+            ),
         })
     }
 

@@ -4,6 +4,7 @@
 //! scenario says can add a line to a file that players sign.
 
 use super::forces::{Paths, check_force};
+use super::reactions::Reactions;
 use super::state::{Phase, State};
 use crate::side::SideId;
 use crate::yaml::{quoted, scalar};
@@ -82,11 +83,15 @@ fn header(s: &State, side: &SideId) -> String {
 fn round(s: &State, side: &SideId) -> String {
     let mut t = header(s, side);
     t.push_str(
-        "# volleys: true invokes the volley phase (your infantry and guns fire, then the enemy's).\n\
+        "# volleys: true invokes the volley phase (your infantry and guns fire, then the enemy's);\n\
+         #   or list the units that fire: volleys: [UNIT, UNIT] (the others hold their fire).\n\
          # command: pass | event: CARD | march: {...} | rally: {...} | bombard: {...} | charge: {...}\n\
          # A force (same arm, formation and ground, each within 2 BW of another) and its\n\
          # cards: a list of ids, or `fewest` (drawn cards allowed); or `consult: true`.\n\
          # March steps: forward: N | back: N | wheel: {pivot: left, degrees: 30}\n\
+         #   wheel: the pivot corner stays put, degrees (0 to 180) is only the size of the turn:\n\
+         #   pivot right turns the unit to its right (clockwise on the map), pivot left to its\n\
+         #   left (anticlockwise); with backward: true the other way round.\n\
          #   | path: [{x: 1, y: 2}] (columns, artillery) | formation: {to: column, turn: right}\n\
          #   | about_face (cavalry)\n\
          # Charge: charges: [{unit: ID, wheel: {pivot: left, degrees: 10}, target: ENEMY}],\n\
@@ -105,10 +110,33 @@ fn reactions(s: &State, side: &SideId) -> String {
          # kept until you replace them.\n\
          # return_fire: all | none | [UNIT, ...]\n\
          # interrupts: [{card: CARD, on: volleys|march|charge|bombard|rally, near: UNIT, within: 6}]\n\
-         # modifiers: [{card: CARD, on: volleys|bombard}, {card: CARD, on: charged, unit: UNIT}]\n\
-         reactions:\n  return_fire: all\n  interrupts: []\n  modifiers: []\n",
+         # modifiers: [{card: CARD, on: volleys|bombard}, {card: CARD, on: charged, unit: UNIT}]\n",
     );
+    t.push_str(&standing(s, side));
     t
+}
+
+/// The `reactions:` block a side has in force, so that the template sent
+/// back as it is keeps them; the defaults for a side that has sent none.
+/// Written by the YAML writer: ids and card names come back quoted as
+/// needed and cannot add a line of their own.
+pub fn standing(s: &State, side: &SideId) -> String {
+    let Some(r) = s.standing.get(side).filter(|r| **r != Reactions::default()) else {
+        return "reactions:\n  return_fire: all\n  interrupts: []\n  modifiers: []\n".into();
+    };
+    let mut t =
+        String::from("# These reactions are in force; send them back as they are to keep them.\n");
+    match crate::yaml::to_string(&Standing { reactions: r }) {
+        Ok(y) => t.push_str(y.trim_start_matches("---\n")),
+        // Cannot fail for these plain types; the defaults are still a valid file.
+        Err(_) => t.push_str("reactions:\n  return_fire: all\n  interrupts: []\n  modifiers: []\n"),
+    }
+    t
+}
+
+#[derive(serde::Serialize)]
+struct Standing<'a> {
+    reactions: &'a Reactions,
 }
 
 fn deployment(s: &State, side: &SideId) -> String {

@@ -15,15 +15,13 @@ pub fn heading(s: &State) -> String {
         Phase::Deployment => "Deployment".into(),
         Phase::Round { active } => format!("Round {}, {} active", s.round, s.side_name(active)),
         Phase::Decision { active, .. } => format!(
-            "Round {}, waiting for {}'s decision",
+            "Round {}, waiting for {} decision",
             s.round,
-            s.side_name(active)
+            crate::words::possessive(&s.side_name(active))
         ),
-        Phase::Over(o) => format!(
-            "Game over after round {}: {}",
-            s.round.saturating_sub(1),
-            o.reason
-        ),
+        // The round that ended the game is still `s.round`: the count moves
+        // on only when a round hands over to the next.
+        Phase::Over(o) => format!("Game over after round {}: {}", s.round, o.reason),
     }
 }
 
@@ -144,11 +142,13 @@ pub fn map(s: &State) -> MapView {
         markers,
         arrows,
         zones: fire_zones(s),
+        deployment: deployment_zones(s),
+        turned: false,
     }
 }
 
 pub fn sight(s: &State, viewer: &Viewer) -> Sight {
-    let mut panels = Vec::new();
+    let mut panels = briefing(s);
     panels.extend(combat_panel(s));
     let mut status = vec![heading(s)];
     for (side, a) in &s.armies {
@@ -193,6 +193,13 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
         panels.push(Panel {
             title: format!("{} hand (secret)", s.side_name(side)),
             lines,
+        });
+    }
+    if let Viewer::Side(me) = viewer {
+        panels.extend(super::options::panel(s, me));
+        panels.push(Panel {
+            title: "Your standing reactions (in force until you replace them)".into(),
+            lines: standing_lines(s, me),
         });
     }
     if let Viewer::Side(me) = viewer {
@@ -333,4 +340,115 @@ fn combat_panel(s: &State) -> Option<Panel> {
         title: "Combat this step".into(),
         lines,
     })
+}
+
+/// Each side's deployment zone (its third of the table), while the armies
+/// deploy.
+fn deployment_zones(s: &State) -> Vec<crate::view::ZoneView> {
+    if !matches!(s.phase, Phase::Deployment) {
+        return Vec::new();
+    }
+    let w = s.scenario.table.width.get();
+    (0..s.scenario.sides.len())
+        .map(|side| {
+            let (y0, y1) = s.scenario.zone(side);
+            crate::view::ZoneView {
+                side,
+                points: [(0.0, y0), (w, y0), (w, y1), (0.0, y1)]
+                    .into_iter()
+                    .map(|(x, y)| crate::geometry::Point::new(x, y))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// A side's standing reactions in words, for its own report only.
+pub fn standing_lines(s: &State, side: &SideId) -> Vec<String> {
+    use super::reactions::{FirePolicy, Play, ReturnFire};
+    let r = s.standing.get(side).cloned().unwrap_or_default();
+    let name = |id: &str| {
+        s.unit(id)
+            .map(|u| u.short())
+            .unwrap_or_else(|| id.to_string())
+    };
+    let mut lines = vec![match &r.return_fire {
+        ReturnFire::Policy(FirePolicy::All) => "Return fire: every unit that can".to_string(),
+        ReturnFire::Policy(FirePolicy::None) => "Return fire: none".to_string(),
+        ReturnFire::Units(u) => format!(
+            "Return fire: only {}",
+            u.iter().map(|x| name(x)).collect::<Vec<_>>().join(", ")
+        ),
+    }];
+    for a in &r.aims {
+        lines.push(format!(
+            "Aim: {}{} at {}",
+            name(&a.unit),
+            a.base.map(|b| format!(" base {b}")).unwrap_or_default(),
+            name(&a.at)
+        ));
+    }
+    let play = |kind: &str, p: &Play| {
+        let mut t = format!(
+            "{kind}: {} on {}",
+            s.card_name(&p.card),
+            crate::yaml::to_string(&p.on)
+                .map(|y| y.trim().trim_start_matches("---").trim().to_string())
+                .unwrap_or_default()
+        );
+        if let Some(u) = &p.unit {
+            t.push_str(&format!(" ({})", name(u)));
+        }
+        if let Some(n) = &p.near {
+            t.push_str(&format!(", when the enemy force comes near {}", name(n)));
+            if let Some(w) = p.within {
+                t.push_str(&format!(" (within {:.1} BW)", w.get()));
+            }
+        }
+        t
+    };
+    lines.extend(r.interrupts.iter().map(|p| play("Interrupt", p)));
+    lines.extend(r.modifiers.iter().map(|p| play("Modifier", p)));
+    if r.interrupts.is_empty() && r.modifiers.is_empty() {
+        lines.push("No interrupt or modifying card set to play".into());
+    }
+    lines
+}
+
+/// Before the first move: the scenario's title and description, and how the
+/// battle is won (chapter 9: an army whose morale reaches zero breaks;
+/// nightfall when the deck is spent and both sides pass).
+fn briefing(s: &State) -> Vec<Panel> {
+    if !matches!(s.phase, Phase::Deployment) {
+        return Vec::new();
+    }
+    let mut about = vec![s.scenario.title.clone()];
+    about.extend(
+        s.scenario
+            .description
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from),
+    );
+    let mut victory = Vec::new();
+    for (side, a) in &s.armies {
+        victory.push(format!(
+            "{} starts with army morale {}; it falls as its units break",
+            s.side_name(side),
+            a.morale
+        ));
+    }
+    victory.push("The first army whose morale falls to 0 breaks: the other side wins".into());
+    victory.push("When the deck is spent and both sides pass in turn, night falls: a draw".into());
+    vec![
+        Panel {
+            title: "Briefing".into(),
+            lines: about,
+        },
+        Panel {
+            title: "Victory conditions".into(),
+            lines: victory,
+        },
+    ]
 }

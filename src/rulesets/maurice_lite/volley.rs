@@ -67,7 +67,13 @@ pub fn volley_phase(
         };
         let shooters: Vec<String> = s
             .live_units(&side)
-            .filter(|u| shooter_is_active || reactions.return_fire.includes(&u.id))
+            .filter(|u| {
+                if shooter_is_active {
+                    orders.volleys.fires(&u.id)
+                } else {
+                    reactions.return_fire.includes(&u.id)
+                }
+            })
             .map(|u| u.id.clone())
             .collect();
         let req = FireRequest {

@@ -54,6 +54,7 @@ pub enum What {
     CincStays,
     CincBlocked,
     CincDisplaced,
+    CincPassedThrough,
     DisplacedDiscard,
     DisplacedMorale,
     // Fire (chapter 7).
@@ -84,7 +85,7 @@ pub enum What {
 
 impl What {
     /// Every name, for tests and pages that list them.
-    pub const ALL: [What; 61] = [
+    pub const ALL: [What; 62] = [
         What::Deploys,
         What::OpeningHand,
         What::Dealt,
@@ -124,6 +125,7 @@ impl What {
         What::CincStays,
         What::CincBlocked,
         What::CincDisplaced,
+        What::CincPassedThrough,
         What::DisplacedDiscard,
         What::DisplacedMorale,
         What::VolleyPhase,
@@ -164,7 +166,7 @@ impl What {
             // out: a note is what they are.
             ReactionsRenewed | ReactionsInForce => Kind::Note,
             March | ClearSmoke | Support => Kind::Move,
-            CincMoves | CincDisplaced | DisplacedDiscard => Kind::Command,
+            CincMoves | CincDisplaced | CincPassedThrough | DisplacedDiscard => Kind::Command,
             DisplacedMorale => Kind::Morale,
             Shot | NotFiring => Kind::Fire,
             Disrupt => Kind::Disorder,
@@ -220,6 +222,7 @@ impl What {
             CincStays => "cinc_stays",
             CincBlocked => "cinc_blocked",
             CincDisplaced => "cinc_displaced",
+            CincPassedThrough => "cinc_passed_through",
             DisplacedDiscard => "displaced_discard",
             DisplacedMorale => "displaced_morale",
             VolleyPhase => "volley_phase",
@@ -293,6 +296,8 @@ fn rolls(f: &Facts, sep: &str) -> String {
 pub fn say(what: What, f: &Facts) -> String {
     use What::*;
     let name = f.side_name.clone().unwrap_or_default();
+    let whose = crate::words::possessive(&name);
+    let cards = |n: u32| crate::words::count(n, "card", "cards");
     let unit = short(&f.unit);
     let target = short(&f.target);
     let count = f.count.unwrap_or(0);
@@ -328,8 +333,8 @@ pub fn say(what: What, f: &Facts) -> String {
         RoundBegins => format!("Round {}: {name} is active", f.round.unwrap_or(0)),
         RoundResumes => format!("Round {} resumes: {name} has chosen", f.round.unwrap_or(0)),
         RoundGoesTo => format!("Round {} goes to {name}", f.round.unwrap_or(0)),
-        Pass => format!("{name} passes and draws {count} card(s)"),
-        Declare => format!("{name} declares a {mode} and draws {count} card(s)"),
+        Pass => format!("{name} passes and draws {}", cards(count)),
+        Declare => format!("{name} declares a {mode} and draws {}", cards(count)),
         Consulted => {
             format!("{name} is consulted: the round waits for the choice of force and cards")
         }
@@ -354,13 +359,13 @@ pub fn say(what: What, f: &Facts) -> String {
             "{name} cannot activate ({reason}) and discards all {count} card(s) in hand; the round ends"
         ),
         GunsFired => format!(
-            "{name}'s force includes {unit}, which fired in the volley phase and may not be activated; the round ends"
+            "{whose} force includes {unit}, which fired in the volley phase and may not be activated but to march off its smoke; the round ends"
         ),
         ForceSplit => {
-            format!("{name}'s force can no longer act together: {reason}; the round ends")
+            format!("{whose} force can no longer act together: {reason}; the round ends")
         }
         Foiled => format!(
-            "{name}'s activation is foiled: the force is out of reach, {} lost; the round ends",
+            "{whose} activation is foiled: the force is out of reach, {} lost; the round ends",
             join(&f.cards, ", ")
         ),
         Activate => format!(
@@ -390,13 +395,14 @@ pub fn say(what: What, f: &Facts) -> String {
         March => format!("{unit} moves {dist:.1} BW{notes_in_brackets}"),
         ClearSmoke => format!("{unit} marches only to clear its smoke"),
         Stays => format!("{unit} stays where it is: {reason} [{rule}]"),
-        CincMoves => format!("{name}'s CinC moves to {}, discarding {card}", at(&f.to)),
-        CincStays => format!("{name}'s CinC stays: no card left to discard for the move"),
+        CincMoves => format!("{whose} CinC moves to {}, discarding {card}", at(&f.to)),
+        CincStays => format!("{whose} CinC stays: no card left to discard for the move"),
         CincBlocked => format!(
-            "{name}'s CinC stays: the way to {} crosses the enemy or leaves the table",
+            "{whose} CinC stays: the way to {} crosses the enemy or leaves the table",
             at(&f.to)
         ),
-        CincDisplaced => format!("{name}'s CinC is displaced to {}", at(&f.to)),
+        CincDisplaced => format!("{whose} CinC is displaced to {}", at(&f.to)),
+        CincPassedThrough => format!("Enemy bases move through {whose} CinC"),
         DisplacedDiscard => format!("{name} discards {card} for the displaced CinC"),
         DisplacedMorale => format!(
             "{name} has no card to give up for the displaced CinC and loses one army morale point"

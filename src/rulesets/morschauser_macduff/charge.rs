@@ -3,7 +3,7 @@
 
 use super::melee::{Attack, Verdict, fight};
 use super::morale;
-use super::movement::{Engaged, MELEE_RANGE, Moved, carry_out};
+use super::movement::{Engaged, MELEE_RANGE, Moved, carry_out, within_melee};
 use super::orders::{Action, PathStep};
 use super::retreat::walk;
 use super::state::{Company, State};
@@ -23,7 +23,7 @@ pub fn enemy_in_range(s: &State, c: &Company, wanted: Option<&str>) -> Option<St
     let mut near: Vec<(f64, &Company)> = s
         .enemies_near(&c.side, &Bounds::of_base(&cb), MELEE_RANGE + EPS)
         .map(|e| (base_distance(&cb, &e.base(sc)).get(), e))
-        .filter(|(g, _)| *g <= MELEE_RANGE + EPS)
+        .filter(|(g, _)| within_melee(*g))
         .collect();
     if let Some(w) = wanted
         && near.iter().any(|(_, e)| e.id == w)

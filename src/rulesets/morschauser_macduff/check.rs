@@ -2,7 +2,9 @@
 //! Anything the dice may still make impossible is left to resolution, where
 //! the company follows its fallback.
 
-use super::orders::{Action, Deployment, Orders, PathStep, Sequence, TurnOrders};
+use super::orders::{
+    Action, Deployment, GeneralOrder, HitsOrder, Orders, PathStep, Sequence, TurnOrders,
+};
 use super::scenario::TerrainKind;
 use super::state::{Phase, State};
 use super::units::TroopType;
@@ -27,8 +29,12 @@ pub const NOT_FORMED: &str =
 pub const DEPLOY: &str = "A.5 Deployment";
 pub const MINES: &str = "C.6 Fortifications: mines";
 pub const TARGET: &str = "B.4 Shooting: a target";
-pub const BREACH: &str = "C.6 Fortifications: engineers blowing a breach";
+pub const BREACH: &str = "C.6 Fortifications: a breach by engineers or a heavy gun";
 pub const DEMOLISH: &str = "E.7k Engineering: demolishing a bridge";
+pub const GENERALS: &str = "E.2 Command control: moving generals";
+pub const HITS: &str = "E.1 Formed regiments: distributing hits from shooting";
+pub const INTO_LINE: &str =
+    "E.2 Command control: companies in the rear brought up into line on a 1-2";
 
 pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
     match (&state.phase, orders) {
@@ -59,8 +65,8 @@ pub fn check(state: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
             None,
             SEQUENCE,
             format!(
-                "this is {}'s half-turn: you owe nothing now",
-                state.side_name(active)
+                "this is {} half-turn: you owe nothing now",
+                crate::words::possessive(&state.side_name(active))
             ),
         )],
     }
@@ -86,7 +92,11 @@ fn check_deployment(state: &State, side: &SideId, d: &Deployment) -> Vec<Violati
                     &path,
                     unit,
                     UNKNOWN,
-                    format!("{} is not one of your companies", p.company),
+                    format!(
+                        "{} is not one of your companies{}",
+                        p.company,
+                        company_hint(state, side, &p.company)
+                    ),
                 ));
                 continue;
             }
@@ -158,6 +168,92 @@ fn check_deployment(state: &State, side: &SideId, d: &Deployment) -> Vec<Violati
             ));
         }
     }
+    out.extend(check_hits(state, side, "deploy", &d.hits));
+    out
+}
+
+/// E.1: each entry names a regiment of the side and companies of it.
+fn check_hits(state: &State, side: &SideId, top: &str, hits: &[HitsOrder]) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, h) in hits.iter().enumerate() {
+        let index = i.to_string();
+        let path = [top, "hits", index.as_str()];
+        let unit = Some(h.regiment.as_str());
+        if !state.scenario.options.formed_regiments {
+            out.push(Violation::new(
+                &path,
+                unit,
+                HITS,
+                "formed regiments are not in play in this scenario: drop `hits`",
+            ));
+            continue;
+        }
+        let Some(members) = state.regiment(side, &h.regiment) else {
+            out.push(Violation::new(
+                &path,
+                unit,
+                UNKNOWN,
+                format!("{} is not one of your regiments", h.regiment),
+            ));
+            continue;
+        };
+        if !seen.insert(h.regiment.as_str()) {
+            out.push(Violation::new(
+                &path,
+                unit,
+                HITS,
+                format!("{} is listed twice: give it one entry", h.regiment),
+            ));
+        }
+        let mut named = BTreeSet::new();
+        for c in &h.first {
+            if !members.contains(c) {
+                out.push(Violation::new(
+                    &path,
+                    Some(c),
+                    HITS,
+                    format!("{c} is not a company of {}", h.regiment),
+                ));
+            } else if !named.insert(c.as_str()) {
+                out.push(Violation::new(
+                    &path,
+                    Some(c),
+                    HITS,
+                    format!("{c} is named twice: name it once"),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// E.2, E.4, E.5: each general once, and each move one he can make.
+fn check_generals(state: &State, side: &SideId, orders: &[GeneralOrder]) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, o) in orders.iter().enumerate() {
+        let index = i.to_string();
+        let path = ["turn", "generals", index.as_str()];
+        let unit = Some(o.general.as_str());
+        if !seen.insert(o.general.as_str()) {
+            out.push(Violation::new(
+                &path,
+                unit,
+                GENERALS,
+                format!("{} is already listed: give him one entry", o.general),
+            ));
+            continue;
+        }
+        if let Err(why) = super::general_orders::destination(state, side, o) {
+            let rule = if state.general(&o.general).is_none_or(|g| &g.side != side) {
+                UNKNOWN
+            } else {
+                GENERALS
+            };
+            out.push(Violation::new(&path, unit, rule, why));
+        }
+    }
     out
 }
 
@@ -186,6 +282,8 @@ fn check_turn(state: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
         }
         out.extend(check_action(state, &path, &members, a));
     }
+    out.extend(check_generals(state, side, &t.generals));
+    out.extend(check_hits(state, side, "turn", &t.hits));
     for (i, m) in t.fire_mines.iter().enumerate() {
         let index = i.to_string();
         let path = ["turn", "fire_mines", index.as_str()];
@@ -213,13 +311,31 @@ fn check_turn(state: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
     out
 }
 
+/// `"; did you mean X?"` for an id that is none of `side`'s companies.
+fn company_hint(state: &State, side: &SideId, id: &str) -> String {
+    crate::ruleset::did_you_mean(
+        id,
+        state
+            .companies
+            .iter()
+            .filter(|c| &c.side == side)
+            .map(|c| c.id.as_str()),
+    )
+}
+
 /// The companies an entry commands, or the rule it breaks and why.
 fn actors(state: &State, side: &SideId, a: &Action) -> Result<Vec<String>, (&'static str, String)> {
     match (&a.company, &a.regiment) {
         (Some(c), None) => match state.company(c) {
             Some(x) if &x.side == side && x.on_table() => Ok(vec![c.clone()]),
             Some(x) if &x.side == side => Err((UNKNOWN, format!("{c} has been destroyed"))),
-            _ => Err((UNKNOWN, format!("{c} is not one of your companies"))),
+            _ => Err((
+                UNKNOWN,
+                format!(
+                    "{c} is not one of your companies{}",
+                    company_hint(state, side, c)
+                ),
+            )),
         },
         (None, Some(r)) => {
             if !state.scenario.options.formed_regiments {
@@ -333,7 +449,21 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
         ));
     }
     if let Some(w) = &a.breach {
-        out.extend(check_task(state, path, members, w, &BREACH_TASK));
+        out.extend(check_breach(state, path, members, a, w));
+    }
+    if a.into_line.is_some() {
+        let why = if a.regiment.is_none() {
+            Some("only a formed regiment's entry (`regiment:`) brings companies up into line")
+        } else if !state.scenario.options.command_control {
+            Some(
+                "command control is not in play, so no die reads \"no advance\": drop `into_line`, or order each company",
+            )
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            out.push(Violation::new(path, Some(&a.actor()), INTO_LINE, why));
+        }
     }
     if let Some(b) = &a.demolish {
         out.extend(check_task(state, path, members, b, &DEMOLISH_TASK));
@@ -359,7 +489,7 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
                 Some(&a.actor()),
                 TARGET,
                 format!(
-                    "{t} is not an enemy company or general, nor a high wall: name one of those as `target`"
+                    "{t} is not an enemy company or general: name one of those as `target` (to breach a high wall, give it as `breach`)"
                 ),
             ));
         }
@@ -377,14 +507,6 @@ struct Task {
     work: &'static str,
 }
 
-const BREACH_TASK: Task = Task {
-    field: "breach",
-    rule: BREACH,
-    aims_at: |k| matches!(k, TerrainKind::HighWall | TerrainKind::Gate { .. }),
-    thing: "a high wall or gate",
-    work: "blow breaches",
-};
-
 const DEMOLISH_TASK: Task = Task {
     field: "demolish",
     rule: DEMOLISH,
@@ -392,6 +514,66 @@ const DEMOLISH_TASK: Task = Task {
     thing: "a standing bridge",
     work: "demolish bridges",
 };
+
+/// C.6: `breach: WALL` is the one way to order a breach. Engineers blow it
+/// (when the scenario plays engineering); a heavy gun fires at the wall, as
+/// its shooting for the turn. A heavy gun naming the wall as its `target`
+/// (the older spelling) is still accepted.
+fn check_breach(
+    state: &State,
+    path: &[&str],
+    members: &[String],
+    a: &Action,
+    wall: &str,
+) -> Vec<Violation> {
+    let mut out = Vec::new();
+    if !state
+        .scenario
+        .terrain(wall)
+        .is_some_and(|t| matches!(t.kind, TerrainKind::HighWall | TerrainKind::Gate { .. }))
+    {
+        out.push(Violation::new(
+            path,
+            Some(&a.actor()),
+            BREACH,
+            format!("{wall} is not a high wall or gate of the scenario"),
+        ));
+    }
+    for id in members {
+        let Some(c) = state.company(id) else { continue };
+        let heavy_gun = c.profile.troop == TroopType::Artillery
+            && super::shooting::gun_of(state, id) == Some(super::units::GunVariant::Heavy);
+        let why = if c.profile.troop == TroopType::Engineers {
+            (!state.scenario.options.engineering).then(|| {
+                "engineering is not in play in this scenario: engineers cannot blow a breach here; drop `breach`".to_string()
+            })
+        } else if heavy_gun {
+            if !a.sequence.shoots() {
+                Some(format!(
+                    "a heavy gun's breach is its shooting: choose a sequence that shoots, not `{}`",
+                    a.sequence.label()
+                ))
+            } else if a.target.is_some() {
+                Some(
+                    "give the wall as `breach` and drop `target`: the breach is its shooting"
+                        .into(),
+                )
+            } else {
+                None
+            }
+        } else {
+            Some(format!(
+                "{} is {}: only engineers or a heavy gun make a breach",
+                c.short(),
+                c.profile.troop.label()
+            ))
+        };
+        if let Some(why) = why {
+            out.push(Violation::new(path, Some(id), BREACH, why));
+        }
+    }
+    out
+}
 
 /// Only engineers do engineering, only at the right terrain, and only when
 /// the scenario plays engineering.

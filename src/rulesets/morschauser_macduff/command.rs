@@ -4,6 +4,7 @@
 //! each company actually does (E.1 formed regiments, E.2, E.3).
 
 use super::generals;
+use super::line;
 use super::morale;
 use super::orders::{Action, Charge, PathStep, Sequence};
 use super::rally;
@@ -88,6 +89,12 @@ pub fn plan(
         } else if s.scenario.options.command_control && act.sequence.moves() {
             let c = command_die(s, side, &unit, &act, dice, events);
             apply(s, &unit, &mut act, &c, events);
+            if c == Command::NoAdvance
+                && unit.len() > 1
+                && let Some(to) = act.into_line
+            {
+                line::bring_up(s, &unit, to, events);
+            }
         }
         if unit.len() > 1 {
             out.extend(regiment::move_together(s, &unit, &act));
@@ -141,7 +148,7 @@ fn sees(s: &State, g: &General, c: &Company) -> bool {
         .filter(|t| !(matches!(t.kind, TerrainKind::Cornfield) && s.trampled.contains(&t.id)))
         .map(|t| t.feature())
         .collect();
-    line_of_sight(g.at, to, &blockers, &[TerrainTag::Obstruction])
+    line_of_sight(s.general_at(g), to, &blockers, &[TerrainTag::Obstruction])
 }
 
 /// E.2: roll the unit's command die, let its general shift it, and read it.
@@ -172,7 +179,7 @@ pub fn command_die(
     let mut total = die as i32;
     if let Some(g) = general {
         let near = companies.iter().any(|c| {
-            point_to_bases(g.at, std::slice::from_ref(&c.base(&s.scenario))).get()
+            point_to_bases(s.general_at(&g), std::slice::from_ref(&c.base(&s.scenario))).get()
                 <= COMMAND_RANGE + 1e-9
         });
         let seen = companies.iter().any(|c| sees(s, &g, c));

@@ -11,7 +11,7 @@
 //! refuses becomes a hold.
 
 use super::check;
-use super::movement::{MELEE_RANGE, carry_out};
+use super::movement::{MELEE_RANGE, carry_out, within_melee};
 use super::orders::{
     Action, Charge, Deployment, Fallback, FirstChoice, GeneralPlacement, Orders, PathStep,
     Sequence, TurnOrders,
@@ -108,6 +108,7 @@ pub fn deployment(s: &State, side: &SideId) -> Deployment {
         if_winner: FirstChoice::First,
         companies: Vec::new(),
         generals,
+        hits: Vec::new(),
     }
 }
 
@@ -147,6 +148,7 @@ pub fn turn_orders(s: &State, side: &SideId) -> TurnOrders {
         TurnOrders {
             actions,
             fire_mines: Vec::new(),
+            ..TurnOrders::default()
         },
     )
 }
@@ -176,7 +178,7 @@ fn plan(s: &State, c: &Company) -> Action {
         return hold(&c.id);
     }
     // B.6: already within 3", it fights the melee it must.
-    if s.enemies(&c.side).any(|e| gap(s, c, e) <= MELEE_RANGE) {
+    if s.enemies(&c.side).any(|e| within_melee(gap(s, c, e))) {
         return Action {
             company: Some(c.id.clone()),
             sequence: Sequence::MeleeThenMove,

@@ -152,6 +152,7 @@ pub fn fight(
         (false, true, true) => " (a square has no flank, E.6)",
         _ => "",
     };
+    let from = dice.log().len();
     let a_scored = roll(
         dice,
         &format!(
@@ -165,6 +166,7 @@ pub fn fight(
         a.strength(),
         av.clamped(),
     );
+    let mid = dice.log().len();
     let d_scored = roll(
         dice,
         &format!(
@@ -188,7 +190,7 @@ pub fn fight(
             losses: vec![words::hits(&d.id, a_scored)],
             ..words::at(s, &a, &d)
         },
-    ));
+    ).with_dice(from..mid));
     events.push(words::event(
         What::FightsBack,
         Facts {
@@ -198,7 +200,7 @@ pub fn fight(
             losses: vec![words::hits(&a.id, d_scored)],
             ..words::at(s, &d, &a)
         },
-    ));
+    ).with_dice(mid..dice.log().len()));
     take(s, &d, a_scored, events);
     take(s, &a, d_scored, events);
     if s.scenario.options.risk_to_generals {
@@ -292,6 +294,20 @@ fn risk(s: &mut State, c: &Company, enemy: &Company, dice: &mut Dice, events: &m
         enemy.short(),
         g.name
     ));
+    let di = dice.last_index();
+    if d != 6 {
+        events.push(
+            words::event(
+                What::Unharmed,
+                Facts {
+                    target: Some(words::general(&g)),
+                    rolls: vec![d],
+                    ..words::of(s, c)
+                },
+            )
+            .with_dice(di),
+        );
+    }
     if d == 6
         && let Some(x) = s.generals.iter_mut().find(|x| x.id == g.id)
     {
@@ -301,9 +317,10 @@ fn risk(s: &mut State, c: &Company, enemy: &Company, dice: &mut Dice, events: &m
             What::GeneralFalls,
             Facts {
                 target: Some(words::general(&g)),
+                rolls: vec![d],
                 ..words::of(s, c)
             },
-        ));
+        ).with_dice(di));
     }
 }
 

@@ -12,11 +12,14 @@ pub mod check;
 pub mod command;
 pub mod demo;
 mod engineers;
+mod general_orders;
 mod generals;
+mod line;
 pub mod melee;
 pub mod morale;
 pub mod movement;
 mod occupancy;
+pub mod options;
 pub mod orders;
 pub mod outcome;
 pub mod rally;
@@ -149,3 +152,4 @@ impl Ruleset for MorschauserMacduff {
         })
     }
 }
+

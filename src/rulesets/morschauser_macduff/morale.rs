@@ -3,7 +3,7 @@
 //! the table, 3-4 it obeys, 1-2 it retreats a full move.
 
 use super::command::unit_name;
-use super::movement::{MELEE_RANGE, Moved, carry_out};
+use super::movement::{Moved, carry_out, within_melee};
 use super::orders::{Action, PathStep};
 use super::regiment;
 use super::state::{Company, State, Trace};
@@ -249,7 +249,7 @@ fn clear_route(s: &State, c: &Company, from: Point, to: Point) -> bool {
         let p = from.lerp(to, i as f64 / steps as f64);
         let b = c.base_at(&s.scenario, p, dir);
         s.enemies(&c.side)
-            .all(|e| base_distance(&b, &e.base(&s.scenario)).get() >= MELEE_RANGE)
+            .all(|e| !within_melee(base_distance(&b, &e.base(&s.scenario)).get()))
     })
 }
 

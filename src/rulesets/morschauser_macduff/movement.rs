@@ -12,6 +12,15 @@ use crate::geometry::{Angle, Base, Bounds, Distance, Point, base_distance};
 
 /// B.3, B.6: companies within this of each other are in melee range.
 pub const MELEE_RANGE: f64 = 3.0;
+
+/// B.3, B.4, B.6: the one reading of "within 3 inches" used everywhere
+/// (charges, moves that are not charges, forced melee, no shooting in melee
+/// range, targets in melee, rallying): a gap of exactly 3" is within. So a
+/// move that is not a charge stops short of 3", and a company left at 3"
+/// must melee. A hair of rounding either way counts as exactly 3".
+pub fn within_melee(gap: f64) -> bool {
+    gap <= MELEE_RANGE + EPS
+}
 /// C.2, C.5, C.7: the move is restricted to this in woods, towns and behind walls.
 pub const SLOW_MOVE: f64 = 6.0;
 /// How finely a path is walked, in inches.
@@ -62,6 +71,10 @@ pub fn carry_out(state: &State, c: &Company, action: &Action, charging: bool) ->
     let mut allowance = if road { normal * 1.5 } else { normal };
     let mut cap = f64::INFINITY;
     let start_level = steep_level(s.terrain.as_slice(), &start);
+    // C.4: the halt comes on the move that enters the water. A company that
+    // starts in it (it halted there last turn) moves normally; it halts
+    // again only if it leaves the water and enters some more.
+    let mut wet = in_ford(s.terrain.as_slice(), &start);
     let near = around(state, c, if road { normal * 1.5 } else { normal });
     let mut m = Moved {
         at: c.at,
@@ -140,11 +153,13 @@ pub fn carry_out(state: &State, c: &Company, action: &Action, charging: bool) ->
                     m.trampled.push(t.id.clone());
                 }
             }
-            if entered_ford(s.terrain.as_slice(), &base) {
+            let now_wet = in_ford(s.terrain.as_slice(), &base);
+            if now_wet && !wet {
                 m.in_water = true;
                 m.stopped = Some("C.4 Streams: it halts on entering the water".into());
                 break 'path;
             }
+            wet = now_wet;
         }
         m.points.push(m.at);
     }
@@ -214,7 +229,7 @@ fn allowed(
     let area = Bounds::of_base(base);
     for (o, ob, ob_box) in near {
         // Nothing below applies beyond 3": skip the exact distance then.
-        if area.gap(ob_box) > MELEE_RANGE {
+        if area.gap(ob_box) > MELEE_RANGE + EPS {
             continue;
         }
         let gap = base_distance(base, ob).get();
@@ -222,7 +237,7 @@ fn allowed(
             if gap < EPS && crate::geometry::overlaps(&[*base], &[*ob]) {
                 return Err(format!("{} is in the way", o.short()));
             }
-        } else if !charging && gap < MELEE_RANGE - EPS {
+        } else if !charging && within_melee(gap) {
             return Err(format!(
                 "B.3 Charges: it would come within 3 in of {} without a charge",
                 o.short()
@@ -256,7 +271,7 @@ fn halt_or_close(
                     !beyond
                 })
                 .map(|(e, b, _)| (base_distance(next, b).get(), *e))
-                .filter(|(g, _)| *g <= MELEE_RANGE + EPS)
+                .filter(|(g, _)| within_melee(*g))
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
             if let Some((_, e)) = first {
                 m.engaged = Some(Engaged {
@@ -292,7 +307,7 @@ fn halt_or_close(
 fn enemy_near(state: &State, c: &Company, base: &Base) -> bool {
     state
         .enemies_near(&c.side, &Bounds::of_base(base), MELEE_RANGE + EPS)
-        .any(|e| base_distance(base, &e.base(&state.scenario)).get() <= MELEE_RANGE + EPS)
+        .any(|e| within_melee(base_distance(base, &e.base(&state.scenario)).get()))
 }
 
 fn touches(t: &Terrain, base: &Base) -> bool {
@@ -320,7 +335,8 @@ pub(super) fn steep_level(terrain: &[Terrain], base: &Base) -> u32 {
         .unwrap_or(0)
 }
 
-fn entered_ford(terrain: &[Terrain], base: &Base) -> bool {
+/// C.4: whether a base stands in fordable water (off any bridge).
+fn in_ford(terrain: &[Terrain], base: &Base) -> bool {
     let on_bridge = terrain
         .iter()
         .any(|t| matches!(t.kind, TerrainKind::Bridge) && touches(t, base));

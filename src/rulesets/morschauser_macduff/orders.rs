@@ -28,6 +28,10 @@ pub struct Deployment {
     /// Generals' positions and the company each joins, if any.
     #[serde(default)]
     pub generals: Vec<GeneralPlacement>,
+    /// E.1: how this side's formed regiments share hits from shooting, from
+    /// now on (a side that moves second is shot before its first turn).
+    #[serde(default)]
+    pub hits: Vec<HitsOrder>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -70,6 +74,44 @@ pub struct TurnOrders {
     /// C.6: mines of this side to fire this turn.
     #[serde(default)]
     pub fire_mines: Vec<String>,
+    /// E.2, E.4, E.5: generals who ride, join a company or leave it, before
+    /// any company acts.
+    #[serde(default)]
+    pub generals: Vec<GeneralOrder>,
+    /// E.1: how this side's formed regiments share hits from shooting, from
+    /// now on.
+    #[serde(default)]
+    pub hits: Vec<HitsOrder>,
+}
+
+/// E.2, E.4, E.5: a general's move in his side's half-turn. Give `to`, or
+/// `attach`, or `detach` alone. A general with a company goes where it goes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GeneralOrder {
+    pub general: String,
+    /// Ride to this point (leaving any company he is with).
+    #[serde(default)]
+    pub to: Option<Point>,
+    /// Ride to this company of his side and join it.
+    #[serde(default)]
+    pub attach: Option<String>,
+    /// Leave the company he is with, staying where it stands.
+    #[serde(default)]
+    pub detach: bool,
+}
+
+/// E.1: the owning side's choice of how a formed regiment shares the hits
+/// it takes from shooting. It stands until the side orders another.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HitsOrder {
+    pub regiment: String,
+    /// These companies take the hits first, in this order, each until it is
+    /// destroyed; hits left over are shared as by default. Empty: the
+    /// default, each hit to the company with the most strength left.
+    #[serde(default)]
+    pub first: Vec<String>,
 }
 
 /// One company's (or one formed regiment's) part of the half-turn.
@@ -96,10 +138,16 @@ pub struct Action {
     /// B.3: a charge into melee with this enemy.
     #[serde(default)]
     pub charge: Option<Charge>,
-    /// C.6: engineers blow a breach in this high wall or gate, once in
-    /// contact with it.
+    /// C.6: breach this high wall or gate: engineers once in contact with
+    /// it, or a heavy gun within 12" as its shooting. (A heavy gun's older
+    /// spelling, `target: WALL`, is still accepted.)
     #[serde(default)]
     pub breach: Option<String>,
+    /// E.2: if the command die reads "no advance", a formed regiment brings
+    /// its companies in the rear up into line beside its head: to the
+    /// `right`, the `left`, or `both` in turn.
+    #[serde(default)]
+    pub into_line: Option<LineSide>,
     /// E.7k: engineers, with a wagon of supplies at hand, demolish this
     /// bridge they stand on or touch.
     #[serde(default)]
@@ -141,6 +189,16 @@ impl Action {
         }
         Distance(total)
     }
+}
+
+/// E.2: where companies brought up from the rear stand in the line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LineSide {
+    Right,
+    Left,
+    /// Right, then left, then right again.
+    Both,
 }
 
 /// B.2: in which order a company moves and fights.

@@ -2,7 +2,7 @@
 //! joined by its brigadier or a higher general may win back half its hits.
 
 use super::command::{brigadier, unit_name};
-use super::movement::MELEE_RANGE;
+use super::movement::within_melee;
 use super::regiment;
 use super::state::State;
 use super::units::Quality;
@@ -51,7 +51,8 @@ fn joining(s: &State, company: &str) -> Vec<(String, bool)> {
             s.general(&spec.id).is_some_and(|g| {
                 !g.killed
                     && (g.attached.as_deref() == Some(company)
-                        || point_to_bases(g.at, std::slice::from_ref(&base)).get() <= JOINED + 1e-9)
+                        || point_to_bases(s.general_at(g), std::slice::from_ref(&base)).get()
+                            <= JOINED + 1e-9)
             })
         })
         .map(|g| (g.name.clone(), g.charismatic))
@@ -81,7 +82,7 @@ pub fn rally(s: &mut State, side: &SideId, dice: &mut Dice, events: &mut Vec<Eve
             s.company(c).is_some_and(|x| {
                 let b = x.base(&s.scenario);
                 s.enemies(side)
-                    .any(|e| base_distance(&b, &e.base(&s.scenario)).get() <= MELEE_RANGE + 1e-9)
+                    .any(|e| within_melee(base_distance(&b, &e.base(&s.scenario)).get()))
             })
         });
         if close {

@@ -120,10 +120,12 @@ pub fn units(s: &State, ids: &[String]) -> Vec<Vec<String>> {
 }
 
 /// E.1: apply `hits` from shooting aimed at `company`. In a formed
-/// regiment the hits are shared (house rule: each hit in turn goes to the
-/// member with the most strength points left, the company shot at first on
-/// a tie, then the regiment's order), which destroys the fewest companies.
-/// Reports each company's new strength and removes those at 0 (A.1).
+/// regiment the hits are shared: first to the companies its side named to
+/// take them (`HitsOrder`), each until destroyed; otherwise (the default)
+/// each hit in turn goes to the member with the most strength points left,
+/// the company shot at first on a tie, then the regiment's order, which
+/// destroys the fewest companies. Reports each company's new strength and
+/// removes those at 0 (A.1).
 pub fn take_shooting_hits(s: &mut State, company: &str, hits: u32, events: &mut Vec<Event>) {
     if hits == 0 {
         return;
@@ -137,7 +139,21 @@ pub fn take_shooting_hits(s: &mut State, company: &str, hits: u32, events: &mut 
         .map(|c| s.company(c).map_or(0, |x| x.strength()))
         .collect();
     let mut taken = vec![0u32; group.len()];
+    // E.1: the owning side's choice first, if it made one.
+    let first: Vec<usize> = regiment_of(s, company)
+        .and_then(|(_, r)| s.hit_shares.get(&r))
+        .map(|ids| {
+            ids.iter()
+                .filter_map(|id| group.iter().position(|g| g == id))
+                .collect()
+        })
+        .unwrap_or_default();
     for _ in 0..hits {
+        if let Some(&i) = first.iter().find(|&&i| strength[i] > 0) {
+            strength[i] -= 1;
+            taken[i] += 1;
+            continue;
+        }
         let Some(best) =
             (0..group.len())
                 .filter(|&i| strength[i] > 0)

@@ -33,6 +33,7 @@ pub fn resolve(s: &State, orders: &BySide<Deployment>, dice: &mut Dice) -> (Stat
                 x.attached = g.attach.clone();
             }
         }
+        next.set_hit_shares(&d.hits);
         if !d.companies.is_empty() || !d.generals.is_empty() {
             events.push(words::event(What::Deploys, words::side(s, side)));
         }

@@ -4,7 +4,7 @@
 //! refused order falls back to the nearest legal target or to holding fire.
 //! A legal shot rolls one die per strength point against the weapon's score.
 
-use super::movement::MELEE_RANGE;
+use super::movement::{MELEE_RANGE, within_melee};
 use super::orders::{Action, Fallback};
 use super::scenario::{Terrain, TerrainKind};
 use super::state::{Breach, Company, State};
@@ -51,7 +51,7 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
             &Bounds::of_base(&c.base(&s.scenario)),
             MELEE_RANGE + 1e-9,
         )
-        .find(|e| gap(s, &c, e) <= MELEE_RANGE + 1e-9)
+        .find(|e| within_melee(gap(s, &c, e)))
     {
         let e = e.clone();
         events.push(words::event(What::MustMelee, words::at(s, &c, &e)));
@@ -61,11 +61,17 @@ pub fn shoot(s: &mut State, id: &str, a: &Action, dice: &mut Dice, events: &mut 
         events.push(words::event(What::InWater, words::of(s, &c)));
         return;
     }
-    // C.6: a heavy gun may name a high wall instead of a company.
-    if let Some(wall) = a
+    // C.6: a heavy gun breaches a high wall by `breach: WALL`, or by naming
+    // the wall as its target (the older spelling, still accepted).
+    let wall_named = a
         .target
         .as_ref()
-        .filter(|t| s.company(t).is_none() && s.general(t).is_none())
+        .filter(|t| s.company(t).is_none() && s.general(t).is_none());
+    if let Some(wall) = a
+        .breach
+        .as_ref()
+        .filter(|_| c.profile.troop == TroopType::Artillery)
+        .or(wall_named)
         .and_then(|t| s.scenario.terrain(t))
         .cloned()
     {
@@ -198,7 +204,8 @@ fn judge_general(s: &State, c: &Company, id: &str) -> Result<(f64, Fire), String
         ));
     }
     let cb = c.base(sc);
-    let d = point_to_bases(g.at, std::slice::from_ref(&cb)).get();
+    let g_at = s.general_at(g);
+    let d = point_to_bases(g_at, std::slice::from_ref(&cb)).get();
     let nearer = s
         .enemies_near(&c.side, &Bounds::of_base(&cb), d)
         .map(|e| base_distance(&cb, &e.base(sc)).get())
@@ -206,7 +213,7 @@ fn judge_general(s: &State, c: &Company, id: &str) -> Result<(f64, Fire), String
             s.generals
                 .iter()
                 .filter(|o| o.side != c.side && !o.killed && o.id != g.id && o.attached.is_none())
-                .map(|o| point_to_bases(o.at, std::slice::from_ref(&cb)).get()),
+                .map(|o| point_to_bases(s.general_at(o), std::slice::from_ref(&cb)).get()),
         )
         .any(|x| x <= d);
     if nearer {
@@ -220,7 +227,7 @@ fn judge_general(s: &State, c: &Company, id: &str) -> Result<(f64, Fire), String
         .find(|x| {
             !line_of_sight(
                 from,
-                g.at,
+                g_at,
                 &[tagged(x.feature())],
                 &[TerrainTag::Obstruction],
             )
@@ -305,7 +312,7 @@ fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
     }
     // B.4: a company in melee cannot be targeted.
     if s.enemies_near(&t.side, &Bounds::of_base(&t.base(sc)), MELEE_RANGE + 1e-9)
-        .any(|e| gap(s, t, e) <= MELEE_RANGE + 1e-9)
+        .any(|e| within_melee(gap(s, t, e)))
     {
         return Err(format!("{} is in melee (B.4)", t.short()));
     }
@@ -354,7 +361,7 @@ fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
         .terrain
         .iter()
         .filter(|x| blocks_sight(s, &x.kind, &x.id))
-        .filter(|x| !line_of_sight(from, to, &[tagged(x.feature())], &[TerrainTag::Obstruction]))
+        .filter(|x| stands_between(x, from, to, &cb, &tb))
         .collect();
     let woods_only = blockers
         .iter()
@@ -376,24 +383,21 @@ fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
             level(s, &ob) < shooter_level
                 && base_distance(&ob, &cb).get() < base_distance(&ob, &tb).get()
         });
-    // C.2, C.5: a company wholly inside a wood or town is hidden; at the
-    // edge it is seen.
-    let deep_in_town = sc.terrain.iter().any(|x| {
-        matches!(x.kind, TerrainKind::Town) && x.feature().contains_bases(std::slice::from_ref(&tb))
-    });
-    if deep_in_town {
+    // C.2, C.5: a company wholly inside a wood or town is hidden, and sees
+    // nothing outside; at the edge it is seen and sees (`stands_between`).
+    if let Some(x) = blockers
+        .iter()
+        .find(|x| matches!(x.kind, TerrainKind::Town) && deep_inside(x, &tb))
+    {
         return Err(format!(
-            "{} is inside a town, not at its edge (C.5)",
-            t.short()
+            "{} is inside a town ({}), not at its edge (C.5)",
+            t.short(),
+            x.name
         ));
     }
-    let deep_in_woods = sc.terrain.iter().any(|x| {
-        matches!(x.kind, TerrainKind::Woods)
-            && x.feature().contains_bases(std::slice::from_ref(&tb))
-    });
     let mut overhead = false;
-    if !blockers.is_empty() || !friends.is_empty() || deep_in_woods {
-        let terrain_clear = blockers.is_empty() && !deep_in_woods;
+    if !blockers.is_empty() || !friends.is_empty() {
+        let terrain_clear = blockers.is_empty();
         let shell = c
             .profile
             .fires
@@ -409,11 +413,11 @@ fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
         } else if howitzer && woods_only {
             overhead = true;
         } else {
-            let why = match (blockers.first(), friends.first()) {
-                (Some(x), _) => x.name.clone(),
-                (None, Some(o)) => o.short(),
-                (None, None) => format!("the wood around {}", t.short()),
-            };
+            let why = blockers
+                .first()
+                .map(|x| x.name.clone())
+                .or_else(|| friends.first().map(|o| o.short()))
+                .unwrap_or_default();
             return Err(format!("{why} blocks the line of sight (B.5)"));
         }
     }
@@ -462,6 +466,63 @@ fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
         shot.notes.push("-1 target behind cover".into());
     }
     Ok(shot)
+}
+
+/// B.5, C.2, C.5: whether terrain `x` stands between a shooter on base
+/// `cb` and a target on base `tb`. A wall or gate (a line a company does not
+/// stand in) blocks the sight line from the shooter's front centre `from`
+/// to the target's centre `to`. A wood, town, cornfield or the organiser's
+/// terrain blocks when the stretch of the line joining the two base centres
+/// that lies outside both bases runs through it. So a company whose base
+/// reaches the edge, on the side facing the other, sees out and is seen
+/// alike, whichever of the two shoots; one wholly inside neither sees nor is
+/// seen.
+fn stands_between(x: &Terrain, from: Point, to: Point, cb: &Base, tb: &Base) -> bool {
+    if matches!(x.kind, TerrainKind::HighWall | TerrainKind::Gate { .. }) {
+        return !line_of_sight(from, to, &[tagged(x.feature())], &[TerrainTag::Obstruction]);
+    }
+    let (a, b) = (cb.center, tb.center);
+    let out_of_shooter = span(cb, a, b).map_or(0.0, |(_, t1)| t1);
+    let into_target = span(tb, a, b).map_or(1.0, |(t0, _)| t0);
+    if out_of_shooter >= into_target {
+        return false;
+    }
+    let p = |t: f64| a + (b - a).scale(t);
+    segment_hits_area(p(out_of_shooter), p(into_target), &x.feature().area())
+}
+
+/// The part of the segment from `a` to `b` (as fractions of its length)
+/// that lies on base `base`, if any.
+fn span(base: &Base, a: Point, b: Point) -> Option<(f64, f64)> {
+    let axes = [
+        (base.facing.unit_vector(), base.depth.get() / 2.0),
+        (base.facing.right_vector(), base.width.get() / 2.0),
+    ];
+    let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+    for (u, half) in axes {
+        let start = (a - base.center).dot(u);
+        let rate = (b - a).dot(u);
+        if rate.abs() < 1e-12 {
+            if start.abs() > half + 1e-9 {
+                return None;
+            }
+            continue;
+        }
+        let (x, y) = ((-half - start) / rate, (half - start) / rate);
+        t0 = t0.max(x.min(y));
+        t1 = t1.min(x.max(y));
+    }
+    (t0 <= t1).then_some((t0, t1))
+}
+
+/// C.2, C.5: a base lying inside `x` and touching nothing of its edge.
+fn deep_inside(x: &Terrain, b: &Base) -> bool {
+    let f = x.feature();
+    f.contains_bases(std::slice::from_ref(b))
+        && b.corners().iter().all(|p| {
+            let probe = Base::new(*p, Angle(0.0), Distance(0.02), Distance(0.02));
+            f.contains_bases(std::slice::from_ref(&probe))
+        })
 }
 
 fn holds_point(x: &Terrain, p: Point) -> bool {
@@ -604,20 +665,23 @@ fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut V
         for (id, name) in towns {
             let d = dice.d6(format!("{}: does {name} catch fire? (6)", c.short()));
             let di = dice.last_index();
-            if d == 6 {
+            let what = if d == 6 {
                 s.burning.insert(id);
-                events.push(
-                    words::event(
-                        What::CatchesFire,
-                        Facts {
-                            place: Some(name),
-                            rolls: vec![d],
-                            ..words::of(s, c)
-                        },
-                    )
-                    .with_dice(di),
-                );
-            }
+                What::CatchesFire
+            } else {
+                What::NoFire
+            };
+            events.push(
+                words::event(
+                    what,
+                    Facts {
+                        place: Some(name),
+                        rolls: vec![d],
+                        ..words::of(s, c)
+                    },
+                )
+                .with_dice(di),
+            );
         }
     }
 }
@@ -715,7 +779,7 @@ pub(super) fn nearest_on(shape: &Shape, b: &Base) -> Option<(f64, Point)> {
 }
 
 /// The gun variant the scenario gives a company (field for non-guns).
-fn gun_of(s: &State, id: &str) -> Option<GunVariant> {
+pub(super) fn gun_of(s: &State, id: &str) -> Option<GunVariant> {
     s.scenario
         .sides
         .iter()

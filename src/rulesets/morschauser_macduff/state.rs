@@ -51,6 +51,10 @@ pub struct State {
     /// B.6: companies that have initiated their one melee this half-turn.
     #[serde(default)]
     pub initiated: BTreeSet<String>,
+    /// E.1: each regiment's companies that take shooting hits first, as its
+    /// side last ordered (absent: the default share).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub hit_shares: std::collections::BTreeMap<String, Vec<String>>,
     /// What moved in the last step, for the map's arrows.
     #[serde(default)]
     pub traces: Vec<Trace>,
@@ -211,6 +215,7 @@ impl State {
             trampled: BTreeSet::new(),
             losses,
             initiated: BTreeSet::new(),
+            hit_shares: Default::default(),
             traces: Vec::new(),
             occupancy: Default::default(),
         })
@@ -290,6 +295,47 @@ impl State {
             self.destroy(id);
         }
         left
+    }
+    /// Where general `g` stands now. A general attached to a company goes
+    /// where it goes (E.2, E.4, E.5): he stands at its front centre, where
+    /// the map draws him, however far it has moved since he joined it.
+    pub fn general_at(&self, g: &General) -> Point {
+        g.attached
+            .as_deref()
+            .and_then(|a| self.company(a))
+            .map_or(g.at, |c| c.at)
+    }
+    /// Bring every attached general's recorded position up to his company,
+    /// and leave a general standing alone where his company was destroyed.
+    /// Returns the names of the generals so left.
+    pub fn follow_companies(&mut self) -> Vec<String> {
+        let mut left = Vec::new();
+        for i in 0..self.generals.len() {
+            let g = &self.generals[i];
+            let Some(c) = g.attached.as_deref().and_then(|a| self.company(a)) else {
+                continue;
+            };
+            let (at, gone) = (c.at, c.destroyed);
+            let g = &mut self.generals[i];
+            g.at = at;
+            if gone {
+                g.attached = None;
+                if !g.killed {
+                    left.push(g.name.clone());
+                }
+            }
+        }
+        left
+    }
+    /// E.1: record a side's choice of how its regiments share shooting hits.
+    pub fn set_hit_shares(&mut self, orders: &[super::orders::HitsOrder]) {
+        for h in orders {
+            if h.first.is_empty() {
+                self.hit_shares.remove(&h.regiment);
+            } else {
+                self.hit_shares.insert(h.regiment.clone(), h.first.clone());
+            }
+        }
     }
     /// The general attached to company `id`, if any is still alive.
     pub fn attached_general(&self, id: &str) -> Option<&General> {

@@ -52,7 +52,70 @@ fn deployment(s: &State, side: &SideId) -> String {
          # if_winner: first | second - your choice should you win the dice-off.\n\
          deploy:\n  if_winner: first\n  companies: []\n  generals: []\n",
     );
+    hits(s, side, &mut t);
     t
+}
+
+/// E.2, E.4, E.5: the side's generals and how to move them.
+fn generals(s: &State, side: &SideId, t: &mut String) {
+    let mine: Vec<&super::state::General> = s
+        .generals
+        .iter()
+        .filter(|g| &g.side == side && !g.killed)
+        .collect();
+    if mine.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        t,
+        "  # Generals ride up to {} in before any company acts; one with a company goes where it goes:",
+        super::general_orders::GENERAL_MOVE
+    );
+    for g in &mine {
+        let at = s.general_at(g);
+        let _ = writeln!(
+            t,
+            "  #   {} {} at ({:.1}, {:.1}){}",
+            scalar(&g.id),
+            quoted(&g.name),
+            at.x,
+            at.y,
+            g.attached
+                .as_ref()
+                .map(|a| format!(", with {}", scalar(a)))
+                .unwrap_or_default()
+        );
+    }
+    t.push_str(
+        "  #   - {general: ID, to: {x: 0, y: 0}} | {general: ID, attach: COMPANY} | {general: ID, detach: true}\n  generals: []\n",
+    );
+}
+
+/// E.1: how the side's formed regiments share hits from shooting.
+fn hits(s: &State, side: &SideId, t: &mut String) {
+    let Some(spec) = s.scenario.sides.iter().find(|x| &x.id == side) else {
+        return;
+    };
+    if !s.scenario.options.formed_regiments || spec.regiments.is_empty() {
+        return;
+    }
+    t.push_str(
+        "  # Hits from shooting on a formed regiment go, by default, each to its company\n\
+         \x20 # with the most strength left. To choose, name the companies that take them first:\n\
+         \x20 #   - {regiment: ID, first: [COMPANY, ...]}   (first: [] returns to the default)\n",
+    );
+    for r in &spec.regiments {
+        if let Some(first) = s.hit_shares.get(&r.id) {
+            let names: Vec<String> = first.iter().map(|c| scalar(c)).collect();
+            let _ = writeln!(
+                t,
+                "  #   now {}: hits go first to {}",
+                scalar(&r.id),
+                names.join(", ")
+            );
+        }
+    }
+    t.push_str("  hits: []\n");
 }
 
 fn turn(s: &State, side: &SideId) -> String {
@@ -66,11 +129,13 @@ fn turn(s: &State, side: &SideId) -> String {
          #   target: ENEMY   charge: {target: ENEMY, flank: false, pursue: false}\n\
          #   (a charge without a path goes straight at its target; `flank`\n\
          #   claims a flank attack; cavalry with `pursue` may follow up 3 in)\n\
-         #   breach: WALL   engineers blow a wall or gate they reach\n\
+         #   breach: WALL   breach a high wall or gate (C.6): engineers that reach it,\n\
+         #   or a heavy gun within 12 in as its shooting (`target: WALL`, the older\n\
+         #   spelling for a gun, is still accepted)\n\
          #   demolish: BRIDGE   engineers, with a wagon within 3 in, bring it down\n\
-         #   (a target may be a lone enemy general if he is the closest, or a\n\
-         #   high wall for a heavy gun within 12 in to breach)\n\
+         #   (a target may be a lone enemy general if he is the closest)\n\
          #   fallback: nearest | hold   (if the order becomes impossible)\n\
+         # \"Within 3 in\" includes exactly 3 in: a move that is not a charge stops short of it.\n\
          turn:\n  actions:\n",
     );
     let spec = s.scenario.sides.iter().find(|x| &x.id == side);
@@ -84,6 +149,11 @@ fn turn(s: &State, side: &SideId) -> String {
             "    # A formed regiment (companies touching) may act as one entry:\n    #   - {{regiment: ID, ...}}  one of: {}",
             ids.join(", ")
         );
+        if s.scenario.options.command_control {
+            t.push_str(
+                "    #   into_line: right | left | both   on a command die of 1-2, bring its\n    #   companies in the rear up into line beside its head (E.2)\n",
+            );
+        }
     }
     for c in s.live(side) {
         let charge = match (c.profile.troop.may_charge(), c.profile.troop) {
@@ -106,6 +176,8 @@ fn turn(s: &State, side: &SideId) -> String {
         .filter(|m| &m.side == side && !s.mines_fired.contains(&m.id))
         .map(|m| scalar(&m.id))
         .collect();
+    generals(s, side, &mut t);
+    hits(s, side, &mut t);
     if !mines.is_empty() {
         let _ = writeln!(
             t,

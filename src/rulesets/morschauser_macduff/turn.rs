@@ -6,6 +6,7 @@ use super::burning;
 use super::charge::{self, enemy_in_range};
 use super::command;
 use super::engineers;
+use super::general_orders;
 use super::movement::{Moved, carry_out};
 use super::orders::{Action, Sequence, TurnOrders};
 use super::outcome;
@@ -40,6 +41,10 @@ pub fn resolve(
     // E.3, E.4: routs, morale tests and rallying come first.
     command::start_of_half_turn(&mut next, active, dice, &mut events);
     let evicted = burning::leave(&mut next, active, &mut events);
+    // E.1: the side's choice of how its regiments share hits stands from now.
+    next.set_hit_shares(&orders.hits);
+    // E.2, E.4, E.5: generals ride before any company acts.
+    general_orders::ride(&mut next, active, &orders.generals, &mut events);
     for m in &orders.fire_mines {
         fire_mine(&mut next, m, &mut events);
     }
@@ -63,6 +68,25 @@ pub fn resolve(
         .collect();
     for id in idle {
         charge::forced(&mut next, &id, None, dice, &mut events, apply_move);
+    }
+    // E.2, E.5: attached generals are recorded where their companies are.
+    for name in next.follow_companies() {
+        let general = next
+            .generals
+            .iter()
+            .find(|g| g.name == name)
+            .map(words::general)
+            .unwrap_or_else(|| crate::event::UnitRef {
+                id: name.clone(),
+                name: name.clone(),
+                side: crate::side::SideId(String::new()),
+            });
+        let facts = Facts {
+            side: Some(general.side.clone()).filter(|s| !s.0.is_empty()),
+            target: Some(general),
+            ..Facts::default()
+        };
+        events.push(words::event(What::GeneralAlone, facts));
     }
     // The half-turn is over: the other side, or a new turn.
     let (after, new_turn) = next.after(active);
@@ -168,7 +192,9 @@ fn act(
         apply_move(s, &c.id, &m, events);
         moved = Some(m);
     }
+    // C.6: engineers blow the breach; a heavy gun's `breach` is its shooting.
     if let Some(w) = &a.breach
+        && c.profile.troop == TroopType::Engineers
         && s.scenario.options.engineering
     {
         engineers::blow(s, id, w, dice, events);

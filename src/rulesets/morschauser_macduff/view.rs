@@ -100,7 +100,7 @@ pub fn map(s: &State) -> MapView {
             MarkerView {
                 kind: MarkerKind::General,
                 side: Some(index(&g.side)),
-                at: with.map_or(g.at, |c| c.at),
+                at: s.general_at(g),
                 label: general_label(g, with),
             }
         })
@@ -141,6 +141,8 @@ pub fn map(s: &State) -> MapView {
         markers,
         arrows,
         zones: Vec::new(),
+        deployment: deployment_zones(s),
+        turned: false,
     }
 }
 
@@ -245,10 +247,11 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     for b in &s.breaches {
         status.push(format!("{} is breached ({})", b.wall, b.cause));
     }
-    let mut panels = vec![Panel {
+    let mut panels = briefing(s);
+    panels.push(Panel {
         title: "The battle".into(),
         lines: status,
-    }];
+    });
     let generals: Vec<String> = s
         .generals
         .iter()
@@ -275,6 +278,7 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
         });
     }
     if let Viewer::Side(me) = viewer {
+        panels.extend(super::options::panel(s, me));
         panels.push(Panel {
             title: "Your companies".into(),
             lines: s.live(me).map(company_line).collect(),
@@ -285,4 +289,77 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
         map: map(s),
         panels,
     }
+}
+
+/// Each side's deployment zone, when the scenario gives one, while the
+/// armies deploy.
+fn deployment_zones(s: &State) -> Vec<crate::view::ZoneView> {
+    if !matches!(s.phase, Phase::Deployment) {
+        return Vec::new();
+    }
+    s.scenario
+        .sides
+        .iter()
+        .enumerate()
+        .filter_map(|(side, spec)| {
+            let z = spec.zone?;
+            Some(crate::view::ZoneView {
+                side,
+                points: [
+                    (z.min.x, z.min.y),
+                    (z.max.x, z.min.y),
+                    (z.max.x, z.max.y),
+                    (z.min.x, z.max.y),
+                ]
+                .into_iter()
+                .map(|(x, y)| crate::geometry::Point::new(x, y))
+                .collect(),
+            })
+        })
+        .collect()
+}
+
+/// Before the first move: the scenario's title and description, and how the
+/// battle is won (section D: objectives held at the time limit; with the
+/// optional rule, the first side to lose half its companies loses).
+fn briefing(s: &State) -> Vec<Panel> {
+    if !matches!(s.phase, Phase::Deployment) {
+        return Vec::new();
+    }
+    let mut about = vec![s.scenario.title.clone()];
+    about.extend(
+        s.scenario
+            .description
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from),
+    );
+    let mut victory = vec![format!(
+        "The game lasts {} turns. At the end, a side that alone holds all of its objectives wins; otherwise it is a draw",
+        s.scenario.turns
+    )];
+    for o in &s.scenario.objectives {
+        victory.push(format!(
+            "Objective of {}: {} at ({:.1}, {:.1}), held with a company within {:.1}\" and no enemy within it",
+            s.side_name(&o.side),
+            o.name,
+            o.at.x,
+            o.at.y,
+            o.radius.get()
+        ));
+    }
+    if s.scenario.options.half_losses_lose {
+        victory.push("The first side to lose half its companies loses at once".into());
+    }
+    vec![
+        Panel {
+            title: "Briefing".into(),
+            lines: about,
+        },
+        Panel {
+            title: "Victory conditions".into(),
+            lines: victory,
+        },
+    ]
 }

@@ -52,6 +52,16 @@ whats! {
     CommandDie => "command_die", Command;
     DropsCharge => "drops_charge", Command;
     Personality => "personality", Command;
+    GeneralAlone => "general_alone", Command;
+    // General orders (E.2, house rule: generals ride).
+    GeneralStays => "general_stays", Refused;
+    GeneralJoins => "general_joins", Command;
+    GeneralLeaves => "general_leaves", Command;
+    GeneralRides => "general_rides", Command;
+    // Into line (E.2).
+    NoRear => "no_rear", Formation;
+    NotBroughtUp => "not_brought_up", Refused;
+    BroughtUp => "brought_up", Formation;
     // Shooting (B.2, B.4, B.5, C, E.5, E.7).
     MustMelee => "must_melee", Refused;
     InWater => "in_water", Refused;
@@ -62,6 +72,7 @@ whats! {
     NoHitPossible => "no_hit_possible", Fire;
     Shoots => "shoots", Fire;
     CatchesFire => "catches_fire", Note;
+    NoFire => "no_fire", Note;
     NotAWallTarget => "not_a_wall_target", Refused;
     NotHeavyGun => "not_heavy_gun", Refused;
     WallOutOfRange => "wall_out_of_range", Refused;
@@ -87,6 +98,7 @@ whats! {
     FightsBack => "fights_back", Combat;
     MeleeDrawn => "melee_drawn", Combat;
     GeneralFalls => "general_falls", Command;
+    Unharmed => "unharmed", Command;
     ClimbsOver => "climbs_over", Move;
     StaysAtFoot => "stays_at_foot", Move;
     Retreats => "retreats", Retreat;
@@ -158,7 +170,9 @@ pub fn say(what: What, f: &Facts) -> String {
     use What::*;
     let name = f.side_name.clone().unwrap_or_default();
     let me = who(f);
+    let mine = crate::words::possessive(&me);
     let target = short(&f.target);
+    let theirs = crate::words::possessive(&target);
     let place = f.place.clone().unwrap_or_default();
     let reason = f.reason.clone().unwrap_or_default();
     let dist = f.distance.unwrap_or(0.0);
@@ -251,6 +265,25 @@ pub fn say(what: What, f: &Facts) -> String {
             "General {general} proves to be {} (E.2)",
             f.result.clone().unwrap_or_default()
         ),
+        GeneralAlone => format!(
+            "General {general} is left standing alone: the company he was with is gone"
+        ),
+        GeneralStays => format!("General {general} stays where he is: {reason}"),
+        GeneralJoins => format!("General {general} joins {place}"),
+        GeneralLeaves => format!("General {general} leaves {place}"),
+        GeneralRides => match &f.place {
+            Some(left) => format!(
+                "General {general} leaves {left} and rides to ({:.1}, {:.1})",
+                to.x, to.y
+            ),
+            None => format!("General {general} rides to ({:.1}, {:.1})", to.x, to.y),
+        },
+        NoRear => format!("{me} has no companies in the rear to bring up into line (E.2)"),
+        NotBroughtUp => format!("{me} cannot be brought up into line: {reason} (E.2)"),
+        BroughtUp => format!(
+            "{me} is brought up into line beside {target} at ({:.1}, {:.1}) (E.2)",
+            to.x, to.y
+        ),
         MustMelee => {
             format!("{me} is within 3 in of {target} and must melee rather than shoot (B.4)")
         }
@@ -280,6 +313,7 @@ pub fn say(what: What, f: &Facts) -> String {
                 plural(hits)
             )
         }
+        NoFire => format!("{place} does not catch fire (C.5)"),
         CatchesFire => format!(
             "{place} catches fire and will burn for the rest of the game; its occupants must leave on their next move (C.5)"
         ),
@@ -308,14 +342,14 @@ pub fn say(what: What, f: &Facts) -> String {
             "{me} has no path and its target {} is gone: the charge is called off",
             note(0)
         ),
-        ChargeShort => format!("{me}'s charge at {} falls short of 3 in", note(0)),
+        ChargeShort => format!("{mine} charge at {} falls short of 3 in", note(0)),
         OtherTarget => format!(
             "{me} came within 3 in of {} first and must attack it instead of {} (B.3)",
             note(0),
             note(1)
         ),
         NoFlank => format!(
-            "{me} was not wholly behind {target}'s front before coming within 3 in: no flank attack (B.3)"
+            "{me} was not wholly behind {theirs} front before coming within 3 in: no flank attack (B.3)"
         ),
         NoOneToPursue => format!("{me} finds no one within reach to pursue into (E.8)"),
         PursuitShort => format!("{me} pursues but does not reach {target} (E.8)"),
@@ -349,6 +383,7 @@ pub fn say(what: What, f: &Facts) -> String {
             )
         }
         MeleeDrawn => format!("The melee between {me} and {target} is drawn"),
+        Unharmed => format!("General {general} comes through the melee with {me} unharmed (E.5)"),
         GeneralFalls => format!("General {general} falls in the melee with {me} (E.5)"),
         ClimbsOver => format!("{me} climbs over {place} ({dist:.1} in, C.6)"),
         StaysAtFoot => format!("{me} stays at the foot of {place}: {reason} (C.6)"),
@@ -400,7 +435,7 @@ pub fn say(what: What, f: &Facts) -> String {
             note(0)
         ),
         BlowsBreach => format!("{me} blows a breach in {place} (C.6)"),
-        BreachFails => format!("{me}'s charge fails to breach {place}"),
+        BreachFails => format!("{mine} charge fails to breach {place}"),
         NoBridge => format!("{me} finds no bridge {place} standing to demolish"),
         CannotDemolish => format!("{me} cannot demolish {place}: {reason} (E.7k)"),
         BringsDown => format!("{me} brings down {place} (E.7k)"),

@@ -10,6 +10,7 @@ use super::report::FallBack;
 use crate::event::{Event, Facts, Loss};
 use crate::geometry::contact::travel_interval;
 use crate::geometry::{Base, Distance, Point, bases_distance, sweep_straight, translate_bases};
+use geo::BooleanOps;
 
 /// Overlap deeper than this is interpenetration.
 const DEEP: f64 = 1e-6;
@@ -137,6 +138,10 @@ fn fall_back(state: &mut State, unit: &Unit, bases: &[Base], events: &mut Vec<Ev
     } else if let Some(u) = state.unit_mut(&unit.id) {
         u.anchor = Some(end);
         u.disruption += extra;
+    }
+    if distance > 0.0 {
+        let ground = super::super::area::of_bases(bases).union(&swept);
+        super::super::cinc::passed_over(state, &unit.side, &ground, events);
     }
     state.traces.push(Trace {
         unit: unit.id.clone(),

@@ -143,6 +143,7 @@ pub fn resolve(
         match planned {
             Ok(p) => {
                 movement::apply(state, &p);
+                super::cinc::passed_over(state, req.side, &p.swept, events);
                 let units = p
                     .contacted
                     .iter()
@@ -214,6 +215,7 @@ pub fn resolve(
         match planned {
             Ok(p) => {
                 march::apply(state, &p);
+                super::cinc::passed_over(state, req.side, &p.swept, events);
                 events.push(words::event(
                     What::Support,
                     Facts {

@@ -35,6 +35,8 @@ pub struct PlannedCharge {
     pub contacted: Vec<String>,
     /// The difficult terrain crossed (1 DISR), if any.
     pub difficult: Option<String>,
+    /// The ground the charge passed over (an enemy CinC under it is displaced).
+    pub swept: geo::MultiPolygon<f64>,
 }
 
 /// How far a unit charges. House rule: a charge always ends touching the
@@ -58,10 +60,14 @@ pub fn plan(
     order: &ChargeOrder,
 ) -> Result<PlannedCharge, Violation> {
     let id = order.unit.as_str();
-    let unit = now
-        .unit(id)
-        .filter(|u| &u.side == side)
-        .ok_or_else(|| refuse(id, "Orders", format!("{id} is not a unit of this side")))?;
+    let unit = now.unit(id).filter(|u| &u.side == side).ok_or_else(|| {
+        let hint = now.unit_hint(id, Some(side));
+        refuse(
+            id,
+            "Orders",
+            format!("{id} is not a unit of this side{hint}"),
+        )
+    })?;
     if !unit.on_table() {
         return Err(refuse(
             id,
@@ -320,6 +326,7 @@ pub fn plan(
         distance: Distance(wheeled + t),
         contacted,
         difficult,
+        swept,
     })
 }
 

@@ -122,7 +122,11 @@ pub fn modifiers(
             .count() as i32;
         if alone > 0 {
             mods.push(Modifier::new(
-                format!("outnumbered: {alone} enemies engage it alone"),
+                format!(
+                    "outnumbered: {} {} it alone",
+                    crate::words::count(alone, "enemy", "enemies"),
+                    if alone == 1 { "engages" } else { "engage" }
+                ),
                 -alone,
             ));
         }

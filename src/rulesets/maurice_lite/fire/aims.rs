@@ -17,12 +17,26 @@ pub fn check_aims(state: &State, side: &SideId, aims: &[Aim]) -> Vec<Violation> 
     for a in aims {
         let shooter = state.unit(&a.unit);
         match shooter {
-            None => bad(a, format!("there is no unit {}", a.unit)),
+            None => bad(
+                a,
+                format!(
+                    "there is no unit {}{}",
+                    a.unit,
+                    state.unit_hint(&a.unit, Some(side))
+                ),
+            ),
             Some(u) if &u.side != side => bad(a, format!("{} is not your unit", u.short())),
             Some(_) => {}
         }
         match state.unit(&a.at) {
-            None => bad(a, format!("there is no unit {} to aim at", a.at)),
+            None => bad(
+                a,
+                format!(
+                    "there is no unit {} to aim at{}",
+                    a.at,
+                    state.unit_hint(&a.at, None)
+                ),
+            ),
             Some(t) if &t.side == side => bad(a, format!("{} is not an enemy unit", t.short())),
             Some(_) => {}
         }

@@ -1,5 +1,6 @@
 //! Who may fire (chapter 7): by unit, then by base.
 
+use super::super::scenario::water_under;
 use super::super::state::State;
 use super::super::units::{Arm, Formation, Unit};
 use super::report::FireMode;
@@ -40,13 +41,11 @@ pub fn unit<'a>(
 }
 
 /// Why this base of `unit` may not fire, if it may not: no part of it in
-/// water (house rule: a bridge over the water is dry), and for artillery no
-/// part of it in woods.
+/// water as chapter 5 counts it (streams, marshes, fords; not on a bridge),
+/// and for artillery no part of it in woods.
 pub fn base(state: &State, unit: &Unit, base: &Base) -> Option<String> {
     let terrain = &state.scenario.terrain;
-    if let Some(t) = terrain.iter().find(|t| {
-        t.has(TerrainTag::Water) && !t.has(TerrainTag::Bridge) && t.touches_bases(&[*base])
-    }) {
+    if let Some(t) = water_under(terrain, base) {
         return Some(format!("partly in water ({})", t.name));
     }
     if unit.arm == Arm::Artillery

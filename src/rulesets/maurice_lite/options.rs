@@ -1,0 +1,249 @@
+//! What a side can do now, for its report: who is in range of whom for a
+//! volley (chapter 7, worked out by the fire plan itself, so it says what
+//! the volley phase would do), which guns may bombard, which units could
+//! reach an enemy with a charge (chapter 8), which units can be activated
+//! together as a force and at what cost (chapter 4), and what each card in
+//! hand would pay for or do now (chapter 3).
+
+use super::charge::eligibility::may_charge;
+use super::charge::ground::visible;
+use super::charge::movement::charge_allowance;
+use super::fire::{self, FireMode, FireRequest};
+use super::forces::{Paths, check_force, cost};
+use super::orders::Sweep;
+use super::state::{Phase, State};
+use super::units::{Arm, Unit};
+use crate::geometry::bases_distance;
+use crate::side::SideId;
+use crate::view::Panel;
+
+/// The panel "What you can do now" for `me`; none while the armies deploy
+/// or once the game is over.
+pub fn panel(s: &State, me: &SideId) -> Option<Panel> {
+    if matches!(s.phase, Phase::Deployment | Phase::Over(_)) {
+        return None;
+    }
+    // As at the start of the next round: every unit may fire again.
+    let mut now = s.clone();
+    for u in now.units.iter_mut() {
+        u.fired = false;
+    }
+    let enemy = s.other(me);
+    let mut lines = Vec::new();
+    lines.extend(volleys(&now, me, "You can volley"));
+    lines.extend(volleys(&now, &enemy, "The enemy can volley"));
+    lines.extend(bombards(&now, me));
+    lines.extend(charges(&now, me));
+    let forces = forces(&now, me);
+    for f in &forces {
+        lines.push(f.line(&now));
+    }
+    lines.extend(cards(&now, me, &forces));
+    if lines.is_empty() {
+        lines.push("Nothing in range, no charge within reach".into());
+    }
+    Some(Panel {
+        title: "What you can do now".into(),
+        lines,
+    })
+}
+
+fn name(s: &State, id: &str) -> String {
+    s.unit(id)
+        .map(|u| format!("{} [{}]", u.name, u.id))
+        .unwrap_or_else(|| id.to_string())
+}
+
+/// The volley phase as `side` would shoot it now: one line per shooting
+/// unit, its targets and the score each die needs.
+fn volleys(s: &State, side: &SideId, lead: &str) -> Vec<String> {
+    let shooters: Vec<String> = s.live_units(side).map(|u| u.id.clone()).collect();
+    if shooters.is_empty() {
+        return Vec::new();
+    }
+    let plan = fire::plan(
+        s,
+        &FireRequest {
+            side,
+            mode: FireMode::Volley,
+            shooters,
+            order: Sweep::default(),
+            aims: &[],
+            to_hit: Vec::new(),
+        },
+    );
+    let mut by_shooter: Vec<(String, Vec<String>)> = Vec::new();
+    for shot in &plan.shots {
+        let target = format!("{} ({}+)", name(s, &shot.target), shot.need);
+        match by_shooter.iter_mut().find(|(u, _)| *u == shot.shooter) {
+            Some((_, t)) if t.contains(&target) => {}
+            Some((_, t)) => t.push(target),
+            None => by_shooter.push((shot.shooter.clone(), vec![target])),
+        }
+    }
+    by_shooter
+        .into_iter()
+        .map(|(u, t)| format!("{lead}: {} at {}", name(s, &u), t.join(", ")))
+        .collect()
+}
+
+/// Guns that could be activated to bombard now.
+fn bombards(s: &State, me: &SideId) -> Vec<String> {
+    s.live_units(me)
+        .filter(|u| u.arm == Arm::Artillery)
+        .filter(|u| fire::can_bombard(s, &u.id).is_ok())
+        .map(|u| {
+            format!(
+                "You can bombard: {} has a target at long range",
+                name(s, &u.id)
+            )
+        })
+        .collect()
+}
+
+/// Units that may charge, with the enemy in sight within their charge
+/// allowance, edge to edge. Whether the charge path is clear is checked
+/// when the charge is ordered.
+fn charges(s: &State, me: &SideId) -> Vec<String> {
+    let m = s.scenario.measure;
+    let enemy = s.other(me);
+    let mut out = Vec::new();
+    for u in s.live_units(me) {
+        if may_charge(u).is_err() {
+            continue;
+        }
+        let reach = charge_allowance(u).get();
+        let bases = u.bases(&m);
+        let targets: Vec<String> = s
+            .live_units(&enemy)
+            .filter(|e| bases_distance(&bases, &e.bases(&m)).get() <= reach + 1e-9)
+            .filter(|e| visible(s, u, e))
+            .map(|e| name(s, &e.id))
+            .collect();
+        if !targets.is_empty() {
+            out.push(format!(
+                "You can charge: {} (reach {reach:.0} BW) could reach {}",
+                name(s, &u.id),
+                targets.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// A legal force of the side: its units and what activating it costs.
+pub struct Force {
+    pub units: Vec<String>,
+    /// BW of card span needed, none when the CinC cannot reach it.
+    pub cost: Option<u32>,
+}
+
+impl Force {
+    fn line(&self, s: &State) -> String {
+        let kind = s
+            .unit(&self.units[0])
+            .map(|u| format!("{} in {}", u.arm.label(), u.formation.label()))
+            .unwrap_or_default();
+        format!(
+            "Force ({kind}): {}; {}",
+            self.units
+                .iter()
+                .map(|u| name(s, u))
+                .collect::<Vec<_>>()
+                .join(", "),
+            match self.cost {
+                Some(c) => format!("activation costs cards of span {c} BW or more"),
+                None => "the CinC's string cannot reach it round the enemy".into(),
+            }
+        )
+    }
+}
+
+/// The side's units split into the largest forces they make: units join
+/// when they may march together (same arm, formation and ground, within
+/// 2 BW), and a group is kept whole only if the rules take it whole.
+pub fn forces(s: &State, me: &SideId) -> Vec<Force> {
+    let units: Vec<&Unit> = s.live_units(me).collect();
+    let n = units.len();
+    let mut group: Vec<usize> = (0..n).collect();
+    fn root(g: &mut [usize], mut i: usize) -> usize {
+        while g[i] != i {
+            g[i] = g[g[i]];
+            i = g[i];
+        }
+        i
+    }
+    let anchors: Vec<crate::geometry::Point> =
+        units.iter().map(|u| u.anchor.unwrap_or_default()).collect();
+    for i in 0..n {
+        for j in (i + 1)..n {
+            // Units more than a line's width and the 2 BW gap apart never
+            // join: the rules' check is spared for the rest.
+            if (anchors[i] - anchors[j]).length() > 10.0 {
+                continue;
+            }
+            let pair = [units[i].id.clone(), units[j].id.clone()];
+            if check_force(s, me, &pair).is_ok() {
+                let (a, b) = (root(&mut group, i), root(&mut group, j));
+                group[a] = b;
+            }
+        }
+    }
+    let mut sets: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    for (i, u) in units.iter().enumerate() {
+        let r = root(&mut group, i);
+        sets.entry(r).or_default().push(u.id.clone());
+    }
+    let mut paths = Paths::new(s, me);
+    let mut out = Vec::new();
+    for ids in sets.into_values() {
+        let parts: Vec<Vec<String>> = if check_force(s, me, &ids).is_ok() {
+            vec![ids]
+        } else {
+            ids.into_iter().map(|i| vec![i]).collect()
+        };
+        for ids in parts {
+            let cost = check_force(s, me, &ids)
+                .ok()
+                .and_then(|f| paths.as_mut()?.distance(s, &f))
+                .map(|d| cost(d).max(1));
+            out.push(Force { units: ids, cost });
+        }
+    }
+    out
+}
+
+/// What each card in hand would do now: the forces its span alone pays
+/// for, and its event or effect.
+fn cards(s: &State, me: &SideId, forces: &[Force]) -> Vec<String> {
+    let Some(a) = s.army(me) else {
+        return Vec::new();
+    };
+    a.hand
+        .iter()
+        .filter_map(|c| s.deck.card(c))
+        .map(|c| {
+            let paid: Vec<String> = forces
+                .iter()
+                .filter(|f| f.cost.is_some_and(|k| k <= c.span))
+                .map(|f| {
+                    f.units
+                        .iter()
+                        .map(|u| s.unit(u).map(|x| x.name.clone()).unwrap_or(u.clone()))
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                })
+                .collect();
+            let mut t = format!("Card {} [{}], span {}: ", c.name, c.id, c.span);
+            if paid.is_empty() {
+                t.push_str("alone it activates no force now");
+            } else {
+                t.push_str(&format!("alone it activates {}", paid.join("; ")));
+            }
+            if c.event.is_some() || c.effect.is_some() || c.interrupt {
+                t.push_str(&format!("; or played for itself: {}", c.text));
+            }
+            t
+        })
+        .collect()
+}

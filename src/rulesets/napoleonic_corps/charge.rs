@@ -1,0 +1,104 @@
+//! The charge phase: cavalry move straight ahead, without turning or
+//! changing formation, up to the charge move, into contact with their
+//! target; unsquared infantry they reach check contact morale.
+
+use super::contact::{check, must_check};
+use super::orders::ChargeOrder;
+use super::state::{State, Trace, TraceKind};
+use super::tables::Arm;
+use super::words::{Said, event};
+use crate::dice::Dice;
+use crate::event::{Event, Facts};
+use crate::geometry::contact::first_touch;
+use crate::side::SideId;
+
+/// The charge move (cm), +2 for light troops. House reading of the
+/// garbled row: one charge move for all cavalry.
+pub fn reach(light: bool) -> f64 {
+    12.0 + if light { 2.0 } else { 0.0 }
+}
+
+fn refuse(s: &State, u: usize, why: &str) -> Event {
+    event(
+        Said::Refused,
+        Facts {
+            unit: Some(s.units[u].refer()),
+            reason: Some(why.into()),
+            ..Facts::default()
+        },
+        Vec::new(),
+    )
+}
+
+pub fn phase(s: &mut State, side: &SideId, orders: &[ChargeOrder], dice: &mut Dice) -> Vec<Event> {
+    let mut out = Vec::new();
+    for o in orders {
+        let (Some(c), Some(t)) = (s.unit_index(&o.unit), s.unit_index(&o.target)) else {
+            continue;
+        };
+        let (cu, tu) = (s.units[c].clone(), s.units[t].clone());
+        if &cu.side != side || tu.side == *side {
+            continue;
+        }
+        if cu.arm() != Arm::Cavalry {
+            out.push(refuse(s, c, "Charge phase: only cavalry make charge moves"));
+            continue;
+        }
+        if cu.shaken() || !s.contacts(&cu).is_empty() {
+            out.push(refuse(
+                s,
+                c,
+                "Charge phase: disordered units and units in contact cannot charge",
+            ));
+            continue;
+        }
+        let dir = cu.facing.unit_vector();
+        let far = reach(cu.troop.light());
+        let Some(d) = first_touch(&s.bases(&cu), &s.bases(&tu), dir).filter(|d| *d <= far + 1e-6)
+        else {
+            out.push(refuse(
+                s,
+                c,
+                &format!(
+                    "Movement factors: the charge goes straight ahead, and {} is not within {far} cm straight ahead",
+                    tu.name
+                ),
+            ));
+            continue;
+        };
+        let from = cu.at;
+        let to = from + dir.scale(d);
+        s.units[c].at = to;
+        s.units[c].charged = true;
+        s.traces.push(Trace {
+            side: cu.side.clone(),
+            kind: TraceKind::Charge,
+            points: vec![from, to],
+        });
+        out.push(event(
+            Said::Charge,
+            Facts {
+                unit: Some(cu.refer()),
+                target: Some(tu.refer()),
+                from: Some(from),
+                to: Some(to),
+                ..Facts::default()
+            },
+            Vec::new(),
+        ));
+        if must_check(s, t, c) {
+            out.extend(check(s, t, c, dice));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn charge_move_is_12_plus_2_light() {
+        // Movement factors: Charge Move 12 cm, +2 cm light bonus.
+        assert_eq!(super::reach(false), 12.0);
+        assert_eq!(super::reach(true), 14.0);
+    }
+}

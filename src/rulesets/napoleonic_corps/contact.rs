@@ -1,0 +1,157 @@
+//! What a move causes in the other side: cavalry withdrawals and contact
+//! morale checks (both taken by the non-phasing side in the movement phase).
+
+use super::formation::Formation;
+use super::rally::{RallyResult, apply, test};
+use super::roll::two_d6;
+use super::state::{State, Trace, TraceKind};
+use super::tables::Arm;
+use super::words::{Said, event};
+use crate::dice::Dice;
+use crate::event::{Event, Facts, Modifier};
+use crate::geometry::Point;
+
+/// Enemy infantry or artillery moving this close (cm) let cavalry withdraw.
+pub const WITHDRAW_TRIGGER: f64 = 10.0;
+/// Skirmishers check contact morale at -3.
+pub const SKIRMISH: i32 = -3;
+
+/// After unit `m` moved from `from`: the other side's withdrawals and
+/// contact morale checks it set off.
+pub fn after_move(s: &mut State, m: usize, from: Point, dice: &mut Dice) -> Vec<Event> {
+    let mut out = Vec::new();
+    let mover = s.units[m].clone();
+    if mover.arm() != Arm::Cavalry {
+        let before = s.bases_as(&mover, from, mover.facing, mover.formation);
+        let now = s.bases(&mover);
+        let side = s.other(&mover.side);
+        let withdraw = s
+            .reactions
+            .get(&side)
+            .map(|r| r.withdraw.clone())
+            .unwrap_or_default();
+        let cav: Vec<usize> = (0..s.units.len())
+            .filter(|&i| {
+                let u = &s.units[i];
+                u.live()
+                    && u.side == side
+                    && u.arm() == Arm::Cavalry
+                    && withdraw.contains(&u.id)
+                    && !u.shaken()
+                    && s.contacts(u).is_empty()
+            })
+            .filter(|&i| {
+                let b = s.bases(&s.units[i]);
+                crate::geometry::bases_distance(&b, &now).get() <= WITHDRAW_TRIGGER
+                    && crate::geometry::bases_distance(&b, &before).get() > WITHDRAW_TRIGGER
+            })
+            .collect();
+        for c in cav {
+            out.extend(withdraw_one(s, c, m, dice));
+        }
+    }
+    // Contact morale checks.
+    let contacted: Vec<usize> = (0..s.units.len())
+        .filter(|&i| {
+            let u = &s.units[i];
+            u.live() && u.side != mover.side && s.gap(u, &mover) <= super::state::CONTACT
+        })
+        .collect();
+    for t in contacted {
+        if must_check(s, t, m) {
+            out.extend(check(s, t, m, dice));
+        }
+    }
+    out
+}
+
+/// Whether unit `t` contacted by `by` must check morale: unsquared
+/// infantry contacted by cavalry, or any infantry by an infantry column.
+pub fn must_check(s: &State, t: usize, by: usize) -> bool {
+    let (t, by) = (&s.units[t], &s.units[by]);
+    t.arm() == Arm::Infantry
+        && match by.arm() {
+            Arm::Cavalry => t.formation != Formation::Square,
+            Arm::Infantry => by.formation == Formation::Column,
+            Arm::Artillery => false,
+        }
+}
+
+/// A contact morale check on the rally table: pass is OK, otherwise the
+/// result is carried out.
+pub fn check(s: &mut State, t: usize, by: usize, dice: &mut Dice) -> Vec<Event> {
+    let mut extra = Vec::new();
+    if s.units[t].formation == Formation::Skirmish {
+        extra.push(Modifier {
+            why: "in skirmish formation".into(),
+            value: SKIRMISH,
+        });
+    }
+    let other = Some(s.units[by].refer());
+    let (r, mut out) = test(
+        s,
+        t,
+        Said::ContactCheck,
+        extra,
+        other,
+        "contact morale check",
+        dice,
+    );
+    if r != RallyResult::Rally {
+        out.extend(apply(s, t, r));
+    }
+    out
+}
+
+/// Cavalry withdrawal: 2D6 cm away from the mover, then the rally table.
+fn withdraw_one(s: &mut State, c: usize, m: usize, dice: &mut Dice) -> Vec<Event> {
+    let (cm, idx) = two_d6(
+        dice,
+        &format!(
+            "{} withdraws from {}: 2D6 cm",
+            s.units[c].name, s.units[m].name
+        ),
+    );
+    let from = s.units[c].at;
+    let away = {
+        let d = from - s.units[m].at;
+        if d.length() < 1e-9 {
+            s.units[c].facing.unit_vector().scale(-1.0)
+        } else {
+            d.scale(1.0 / d.length())
+        }
+    };
+    let to = from + away.scale(cm as f64);
+    s.units[c].at = to;
+    s.traces.push(Trace {
+        side: s.units[c].side.clone(),
+        kind: TraceKind::Move,
+        points: vec![from, to],
+    });
+    let mut out = vec![event(
+        Said::Withdrawal,
+        Facts {
+            unit: Some(s.units[c].refer()),
+            target: Some(s.units[m].refer()),
+            count: Some(cm),
+            from: Some(from),
+            to: Some(to),
+            ..Facts::default()
+        },
+        idx,
+    )];
+    let (r, ev) = test(
+        s,
+        c,
+        Said::RallyRoll,
+        Vec::new(),
+        None,
+        "after a cavalry withdrawal",
+        dice,
+    );
+    out.extend(ev);
+    if r != RallyResult::Rally {
+        out.extend(apply(s, c, r));
+    }
+    out
+}

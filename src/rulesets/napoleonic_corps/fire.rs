@@ -1,0 +1,332 @@
+//! Fire combat: range and arc, the firer's and target's modifiers, the 2D6
+//! firing table, a divisional general's downgrade, and the two fire phases.
+
+use super::formation::Formation;
+use super::generals;
+use super::rally::RETREAT_CM;
+use super::retreat::{remove, retreat};
+use super::roll::{d6, two_d6};
+use super::state::{State, Trace, TraceKind, Unit};
+use super::tables::Arm;
+use super::words::{Said, event};
+use crate::dice::Dice;
+use crate::dice::table::read;
+use crate::event::{Event, Facts, Modifier};
+use crate::geometry::contact::segment_crosses;
+use crate::geometry::{Frame, TerrainTag, bases_distance, in_common_arc, is_to_flank};
+
+/// Musket range (cm).
+pub const MUSKET: f64 = 5.0;
+/// A unit firing over another must have the target this far behind it
+/// (cm), unless the unit in between is a battery.
+pub const OVER: f64 = 10.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FireResult {
+    NoEffect,
+    Disordered,
+    Retreat,
+    Eliminated,
+}
+
+impl FireResult {
+    pub fn word(self) -> &'static str {
+        match self {
+            FireResult::NoEffect => "no effect",
+            FireResult::Disordered => "target disordered",
+            FireResult::Retreat => "target retreats 30 cm and is disordered",
+            FireResult::Eliminated => "target eliminated",
+        }
+    }
+    /// One level less.
+    pub fn downgraded(self) -> FireResult {
+        match self {
+            FireResult::Eliminated => FireResult::Retreat,
+            FireResult::Retreat => FireResult::Disordered,
+            _ => FireResult::NoEffect,
+        }
+    }
+}
+
+/// The firing table: 2-6 no effect, 7-9 disordered, 10-11 retreat, 12+ eliminated.
+pub fn table(total: i32) -> FireResult {
+    read(
+        &[
+            (2, FireResult::NoEffect),
+            (7, FireResult::Disordered),
+            (10, FireResult::Retreat),
+            (12, FireResult::Eliminated),
+        ],
+        total,
+    )
+}
+
+fn m(why: &str, value: i32) -> Modifier {
+    Modifier {
+        why: why.into(),
+        value,
+    }
+}
+
+/// The range modifier for `f` at `d` cm, or None when out of range:
+/// musket 5 cm; a battery's range, double at -2, triple at -4.
+pub fn range_modifier(f: &Unit, d: f64) -> Option<Option<Modifier>> {
+    match f.troop.battery_range() {
+        Some(r) if d <= r + 1e-6 => Some(None),
+        Some(r) if d <= 2.0 * r + 1e-6 => Some(Some(m("artillery range x2", -2))),
+        Some(r) if d <= 3.0 * r + 1e-6 => Some(Some(m("artillery range x3", -4))),
+        Some(_) => None,
+        None if d <= MUSKET + 1e-6 => Some(None),
+        None => None,
+    }
+}
+
+/// Why `f` may not fire at `t`, if it may not: range, arc (or contact with
+/// its front), line of fire, and targets locked in melee.
+pub fn barrier(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<String> {
+    if f.mods().fire.is_none() {
+        return Some("Fire combat: this unit does not fire".into());
+    }
+    if f.formation == Formation::Limbered {
+        return Some("Fire combat: limbered artillery cannot fire".into());
+    }
+    if engaged.contains(&t.id) {
+        return Some("Melee: units that remain in contact may not be fired upon".into());
+    }
+    let fb = s.bases(f);
+    let tb = s.bases(t);
+    let d = bases_distance(&fb, &tb).get();
+    if range_modifier(f, d).is_none() {
+        return Some(format!("Fire combat: {d:.1} cm is out of range"));
+    }
+    let frame = Frame::of(&fb);
+    let front_contact =
+        d <= super::state::CONTACT && crate::geometry::in_front_arc(&frame, &tb, 0.0);
+    if !(in_common_arc(&frame, &tb) || front_contact) {
+        return Some("Fire combat: the target is not within 45 degrees of the front face".into());
+    }
+    // Line of fire: from the firer's front to the target's nearest base.
+    let from = frame.anchor;
+    let to = tb
+        .iter()
+        .map(|b| b.center)
+        .min_by(|a, b| {
+            a.distance_to(from)
+                .get()
+                .total_cmp(&b.distance_to(from).get())
+        })
+        .unwrap_or(t.at);
+    let high = f.arm() == Arm::Artillery
+        && s.scenario
+            .terrain
+            .iter()
+            .any(|h| h.has(TerrainTag::Hill) && h.touches_bases(&fb));
+    for o in s
+        .units
+        .iter()
+        .filter(|o| o.live() && o.id != f.id && o.id != t.id)
+    {
+        let ob = s.bases(o);
+        if ob.iter().any(|b| segment_crosses(from, to, b)) {
+            let over =
+                high && (o.arm() == Arm::Artillery || bases_distance(&ob, &tb).get() >= OVER);
+            if !over {
+                return Some(format!(
+                    "Fire combat: {} is in the line of fire (only artillery on higher ground fires over units)",
+                    o.name
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Every modifier of `f` firing at `t` at distance `d`.
+pub fn modifiers(s: &State, f: &Unit, t: &Unit, d: f64, with: Option<&Unit>) -> Vec<Modifier> {
+    let mut out = vec![m(
+        &format!("{} fire mod", f.troop.label()),
+        f.mods().fire.unwrap_or(0),
+    )];
+    if let Some(w) = with {
+        let v = w.mods().fire.unwrap_or(0);
+        out.push(m(
+            &format!("{} combining", w.name),
+            if v == 0 { 1 } else { v },
+        ));
+    }
+    if let Some(Some(r)) = range_modifier(f, d) {
+        out.push(r);
+    }
+    match f.formation {
+        Formation::Square => out.push(m("firer in square", -2)),
+        Formation::Deployed => out.push(m("firer deployed in area", -1)),
+        Formation::Line => out.push(m("firer in line", 1)),
+        Formation::Skirmish => out.push(m("firer in skirmish", 2)),
+        _ => {}
+    }
+    if f.shaken() {
+        out.push(m("firer disordered", -1));
+    }
+    if f.arm() == Arm::Infantry
+        && !matches!(f.formation, Formation::Square | Formation::Deployed)
+        && s.contacts(f).iter().any(|e| e.arm() == Arm::Cavalry)
+    {
+        out.push(m("not in square or area, cavalry in contact", -2));
+    }
+    let tb = s.bases(t);
+    let fb = s.bases(f);
+    if is_to_flank(&Frame::of(&tb), &fb)
+        || crate::geometry::wholly_behind_front_line(&Frame::of(&tb), &fb[0])
+    {
+        out.push(m("hit in flank or rear", 2));
+    }
+    if t.shaken() {
+        out.push(m("target disordered", 1));
+    }
+    match t.arm() {
+        Arm::Cavalry => out.push(m("target mounted", 1)),
+        Arm::Artillery => out.push(m("target artillery", -1)),
+        Arm::Infantry => {}
+    }
+    match t.formation {
+        Formation::Column => out.push(m("target in column", 1)),
+        Formation::Square => out.push(m("target in square", 2)),
+        Formation::Skirmish => out.push(m("target in skirmish", -1)),
+        Formation::Unlimbered => out.push(m("target unlimbered", -1)),
+        _ => {}
+    }
+    let cover = |tag: TerrainTag| {
+        s.scenario
+            .terrain
+            .iter()
+            .any(|x| x.has(tag) && x.touches_bases(&tb))
+    };
+    if cover(TerrainTag::Town) || cover(TerrainTag::Wall) {
+        out.push(m("target in hard cover", -2));
+    } else if cover(TerrainTag::Woods) || cover(TerrainTag::Cover) {
+        out.push(m("target in soft cover", -1));
+    }
+    out
+}
+
+/// Unit `f` fires at `t` (with a second battery `with`), and the result
+/// is carried out.
+pub fn fire(s: &mut State, f: usize, t: usize, with: Option<usize>, dice: &mut Dice) -> Vec<Event> {
+    let (fu, tu) = (s.units[f].clone(), s.units[t].clone());
+    let wu = with.map(|w| s.units[w].clone());
+    let d = bases_distance(&s.bases(&fu), &s.bases(&tu)).get();
+    let mods = modifiers(s, &fu, &tu, d, wu.as_ref());
+    let total_mod: i32 = mods.iter().map(|x| x.value).sum();
+    let purpose = format!(
+        "{}, 2D6 fire at {} at {:.0} cm: needs {}+ to disorder, {}",
+        fu.name,
+        tu.name,
+        d,
+        7 - total_mod,
+        super::words::mods(&mods)
+    );
+    let (roll, idx) = two_d6(dice, &purpose);
+    let total = roll as i32 + total_mod;
+    let mut result = table(total);
+    s.traces.push(Trace {
+        side: fu.side.clone(),
+        kind: TraceKind::Fire,
+        points: vec![fu.at, tu.at],
+    });
+    let mut out = vec![event(
+        Said::Fire,
+        Facts {
+            unit: Some(fu.refer()),
+            target: Some(tu.refer()),
+            count: Some(d.round() as u32),
+            needed: Some(7),
+            modifiers: mods,
+            hits: Some(total.max(0) as u32),
+            result: Some(result.word().into()),
+            units: wu.iter().map(|w| w.refer()).collect(),
+            ..Facts::default()
+        },
+        idx,
+    )];
+    // A divisional general with the target must try to lessen a 7+.
+    if result != FireResult::NoEffect
+        && let Some(g) = generals::serving(s, t)
+    {
+        let name = s.generals[g].name.clone();
+        let (v, i) = d6(
+            dice,
+            &format!("{name} tries to lessen the fire on {}: needs 5+", tu.name),
+        );
+        if v >= 5 {
+            result = result.downgraded();
+        }
+        out.push(event(
+            Said::Downgrade,
+            Facts {
+                unit: Some(tu.refer()),
+                reason: Some(name),
+                needed: Some(5),
+                hits: Some(v),
+                result: Some(result.word().into()),
+                ..Facts::default()
+            },
+            vec![i],
+        ));
+        out.push(generals::risk(s, g, t, dice));
+    }
+    out.extend(apply(s, t, result));
+    out
+}
+
+/// Carry out a firing result on unit `t`.
+pub fn apply(s: &mut State, t: usize, r: FireResult) -> Vec<Event> {
+    match r {
+        FireResult::NoEffect => Vec::new(),
+        FireResult::Disordered => {
+            s.units[t].disordered = true;
+            Vec::new()
+        }
+        FireResult::Retreat => {
+            s.units[t].disordered = true;
+            retreat(s, t, RETREAT_CM, "fire")
+        }
+        FireResult::Eliminated => {
+            let mut out = vec![event(
+                Said::Eliminated,
+                Facts {
+                    unit: Some(s.units[t].refer()),
+                    reason: Some("fire".into()),
+                    ..Facts::default()
+                },
+                Vec::new(),
+            )];
+            out.extend(remove(s, t, "eliminated by fire"));
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn firing_table_bands() {
+        // Firing table: 2-6 no effect, 7-9 disordered, 10-11 retreat, 12+ eliminated.
+        assert_eq!(table(6), FireResult::NoEffect);
+        assert_eq!(table(7), FireResult::Disordered);
+        assert_eq!(table(9), FireResult::Disordered);
+        assert_eq!(table(10), FireResult::Retreat);
+        assert_eq!(table(11), FireResult::Retreat);
+        assert_eq!(table(12), FireResult::Eliminated);
+        assert_eq!(table(15), FireResult::Eliminated);
+    }
+
+    #[test]
+    fn a_general_downgrades_one_level() {
+        // Divisional generals: a 5+ downgrades the result by one level.
+        assert_eq!(FireResult::Eliminated.downgraded(), FireResult::Retreat);
+        assert_eq!(FireResult::Retreat.downgraded(), FireResult::Disordered);
+        assert_eq!(FireResult::Disordered.downgraded(), FireResult::NoEffect);
+    }
+}

@@ -1,0 +1,313 @@
+//! Movement: the movement table by arm and formation, roads, the light
+//! bonus, halving for a change of facing or formation, and the movement
+//! phase with its restrictions.
+
+use super::contact;
+use super::fatigue;
+use super::formation::Formation;
+use super::orders::Move;
+use super::rough;
+use super::state::{State, Trace, TraceKind, Unit};
+use super::tables::Arm;
+use super::words::{Said, event};
+use crate::dice::Dice;
+use crate::event::{Event, Facts};
+use crate::geometry::Angle;
+use crate::geometry::contact::first_touch;
+use crate::side::SideId;
+
+/// Stop this far short of enemy cavalry infantry may not contact (cm).
+const SHORT: f64 = 1.0;
+
+/// The table's rate for a unit of `u`'s type in `f` (cm), light bonus
+/// included, before any halving. House rules: squares and deployed
+/// infantry move at the line rate, skirmishers at the column rate.
+pub fn rate(u: &Unit, f: Formation) -> f64 {
+    let light = u.troop.light();
+    let (base, bonus) = match (u.arm(), f) {
+        (Arm::Infantry, Formation::Column | Formation::Skirmish) => (18.0, 4.0),
+        (Arm::Infantry, _) => (12.0, 4.0),
+        (Arm::Cavalry, Formation::Column) => (22.0, 4.0),
+        (Arm::Cavalry, _) => (14.0, 4.0),
+        (Arm::Artillery, Formation::Limbered) => (
+            if u.troop.horse_artillery() {
+                30.0
+            } else {
+                20.0
+            },
+            4.0,
+        ),
+        (Arm::Artillery, _) => (6.0, 2.0),
+    };
+    base + if light { bonus } else { 0.0 }
+}
+
+/// On a road for the entire move: infantry 30, cavalry 38, +6 light.
+/// House rule: limbered foot batteries take the infantry's road rate,
+/// horse batteries the cavalry's; unlimbered guns have none.
+pub fn road_rate(u: &Unit, f: Formation) -> Option<f64> {
+    let base = match (u.arm(), f) {
+        (Arm::Infantry, _) => 30.0,
+        (Arm::Cavalry, _) => 38.0,
+        (Arm::Artillery, Formation::Limbered) if u.troop.horse_artillery() => 38.0,
+        (Arm::Artillery, Formation::Limbered) => 30.0,
+        (Arm::Artillery, _) => return None,
+    };
+    Some(base + if u.troop.light() { 6.0 } else { 0.0 })
+}
+
+/// How far `u` may move this phase. A change of facing or formation halves
+/// the table's distance (the asterisked rows); house rule: the slower of
+/// the old and new formations' rates applies, and a road move allows no
+/// change.
+pub fn allowance(u: &Unit, to: Formation, turns: bool, road: bool) -> f64 {
+    let changes = turns || to != u.formation;
+    if road && !changes {
+        return road_rate(u, to).unwrap_or_else(|| rate(u, to));
+    }
+    let r = rate(u, u.formation).min(rate(u, to));
+    if changes { r / 2.0 } else { r }
+}
+
+/// Whether a move turns the unit.
+pub fn turns(u: &Unit, facing: Option<Angle>) -> bool {
+    facing.is_some_and(|f| f.normalized().difference_to(u.facing.normalized()).abs() > 0.5)
+}
+
+fn refused(u: &Unit, why: &str) -> Event {
+    event(
+        Said::Refused,
+        Facts {
+            unit: Some(u.refer()),
+            reason: Some(why.into()),
+            ..Facts::default()
+        },
+        Vec::new(),
+    )
+}
+
+fn nearest_gap(s: &State, u: &Unit) -> f64 {
+    s.nearest_enemy(u).map_or(f64::INFINITY, |e| s.gap(u, e))
+}
+
+/// The movement phase of `side`.
+pub fn phase(s: &mut State, side: &SideId, moves: &[Move], dice: &mut Dice) -> Vec<Event> {
+    let mut out = Vec::new();
+    for m in moves {
+        let Some(i) = s.unit_index(&m.unit) else {
+            continue;
+        };
+        if &s.units[i].side != side {
+            continue;
+        }
+        out.extend(one(s, i, m, dice));
+    }
+    // Rough terrain: unformed units that stood still are formed again.
+    for u in s.units.iter_mut().filter(|u| u.live() && &u.side == side) {
+        if u.unformed && !u.moved {
+            u.unformed = false;
+            out.push(event(
+                Said::Steady,
+                Facts {
+                    unit: Some(u.refer()),
+                    ..Facts::default()
+                },
+                Vec::new(),
+            ));
+        }
+    }
+    out
+}
+
+fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
+    let u = s.units[i].clone();
+    if u.shaken() {
+        return vec![refused(
+            &u,
+            "Rally table: a disordered unit cannot move, change formation or facing",
+        )];
+    }
+    if !s.contacts(&u).is_empty() {
+        return vec![refused(
+            &u,
+            "Melee: units in contact may not move or change formation",
+        )];
+    }
+    let to_f = m.formation.unwrap_or(u.formation);
+    let facing = m.facing.unwrap_or(u.facing);
+    let turning = turns(&u, m.facing);
+    let dest = m.to.unwrap_or(u.at);
+    let dist = u.at.distance_to(dest).get();
+    let allowed = allowance(&u, to_f, turning, m.road);
+    if dist > allowed + 1e-6 {
+        return vec![refused(
+            &u,
+            &format!("Movement factors: {dist:.1} cm is beyond the {allowed:.1} cm allowed"),
+        )];
+    }
+    let before = nearest_gap(s, &u);
+    let mut moved = u.clone();
+    moved.formation = to_f;
+    moved.facing = facing;
+    moved.at = dest;
+    // Where it stops: at the first enemy it meets on the way.
+    let start = s.bases_as(&u, u.at, facing, to_f);
+    let dir = dest - u.at;
+    let mut stop = dist;
+    let mut met: Option<String> = None;
+    if dist > 1e-9 {
+        for e in s.enemies(&u.side) {
+            if let Some(t) = first_touch(&start, &s.bases(e), dir)
+                && t < stop
+            {
+                stop = t;
+                met = Some(e.id.clone());
+            }
+        }
+    }
+    if let Some(e) = &met
+        && let Some(enemy) = s.unit(e)
+        && u.arm() == Arm::Infantry
+        && enemy.arm() == Arm::Cavalry
+        && crate::geometry::in_front_arc(&s.frame(enemy), &start, 0.0)
+    {
+        // Infantry may not move into frontal contact with cavalry.
+        stop = (stop - SHORT).max(0.0);
+    }
+    if dist > 1e-9 {
+        moved.at = u.at + dir.scale(stop / dist);
+    }
+    let after = nearest_gap(s, &moved);
+    if after < before - 1e-6 {
+        if u.formation == Formation::Square && to_f == Formation::Square {
+            return vec![refused(
+                &u,
+                "Movement special cases: squares may not move towards visible enemy units",
+            )];
+        }
+        if fatigue::spent(s, &u.corps) && !s.leader_attached(&u) {
+            return vec![refused(
+                &u,
+                "Corps fatigue: a corps with no chips left may not move towards known enemies without a leader attached",
+            )];
+        }
+    }
+    let from = u.at;
+    s.units[i] = Unit {
+        moved: true,
+        ..moved.clone()
+    };
+    s.traces.push(Trace {
+        side: u.side.clone(),
+        kind: TraceKind::Move,
+        points: vec![from, moved.at],
+    });
+    let mut out = vec![event(
+        Said::Move,
+        Facts {
+            unit: Some(u.refer()),
+            from: Some(from),
+            to: Some(moved.at),
+            result: Some(if to_f != u.formation || turning {
+                format!("now in {} facing {:.0}", to_f.name(), facing.degrees())
+            } else {
+                String::new()
+            }),
+            ..Facts::default()
+        },
+        Vec::new(),
+    )];
+    out.extend(rough::test_move(s, i, from, dice));
+    if s.units[i].live() {
+        out.extend(contact::after_move(s, i, from, dice));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Point;
+    use crate::rulesets::napoleonic_corps::tables::{Nation, Troop};
+
+    fn unit(troop: Troop, f: Formation) -> Unit {
+        Unit {
+            id: "u".into(),
+            name: "u".into(),
+            side: "a".into(),
+            corps: "c".into(),
+            nation: Nation::French,
+            troop,
+            guard: false,
+            bases: 4,
+            at: Point::new(0.0, 0.0),
+            facing: Angle(0.0),
+            formation: f,
+            disordered: false,
+            unformed: false,
+            moved: false,
+            charged: false,
+            gone: None,
+        }
+    }
+
+    #[test]
+    fn movement_table_by_arm_and_formation() {
+        // Movement factors: infantry column 18, line 12; cavalry 22 and 14; +4 light.
+        assert_eq!(
+            rate(&unit(Troop::Line, Formation::Line), Formation::Column),
+            18.0
+        );
+        assert_eq!(
+            rate(&unit(Troop::Line, Formation::Line), Formation::Line),
+            12.0
+        );
+        assert_eq!(
+            rate(
+                &unit(Troop::LightInfantry, Formation::Line),
+                Formation::Line
+            ),
+            16.0
+        );
+        assert_eq!(
+            rate(
+                &unit(Troop::HeavyCavalry, Formation::Line),
+                Formation::Column
+            ),
+            22.0
+        );
+        assert_eq!(
+            rate(&unit(Troop::LightCavalry, Formation::Line), Formation::Line),
+            18.0
+        );
+    }
+
+    #[test]
+    fn artillery_limbered_and_unlimbered() {
+        // Foot 20 / horse 30 limbered, 6 unlimbered, light +4 / +2.
+        let foot = unit(Troop::HeavyBattery, Formation::Limbered);
+        assert_eq!(rate(&foot, Formation::Limbered), 20.0);
+        let horse = unit(Troop::LightHorseBattery, Formation::Limbered);
+        assert_eq!(rate(&horse, Formation::Limbered), 34.0);
+        assert_eq!(rate(&horse, Formation::Unlimbered), 8.0);
+        // Unlimbering is a change of formation: the slower rate, halved.
+        assert_eq!(allowance(&foot, Formation::Unlimbered, false, false), 3.0);
+    }
+
+    #[test]
+    fn roads_for_the_whole_move() {
+        // On road for entire move: 30 infantry, 38 cavalry, +6 light.
+        let inf = unit(Troop::Line, Formation::Column);
+        assert_eq!(allowance(&inf, Formation::Column, false, true), 30.0);
+        let cav = unit(Troop::LightCavalry, Formation::Column);
+        assert_eq!(allowance(&cav, Formation::Column, false, true), 44.0);
+    }
+
+    #[test]
+    fn a_change_of_facing_or_formation_halves_the_move() {
+        let inf = unit(Troop::Line, Formation::Column);
+        assert_eq!(allowance(&inf, Formation::Column, true, false), 9.0);
+        assert_eq!(allowance(&inf, Formation::Line, false, false), 6.0);
+        assert_eq!(allowance(&inf, Formation::Column, false, false), 18.0);
+    }
+}

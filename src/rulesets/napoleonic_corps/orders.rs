@@ -1,0 +1,142 @@
+//! What a side may send: its setup, its whole turn's orders, and the
+//! standing reactions its units follow in the other side's turn.
+
+use super::formation::Formation;
+use crate::geometry::{Angle, Point};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The `orders:` block of a napoleonic-corps orders file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Orders {
+    /// Step 1: starting formations (positions are the scenario's).
+    Deploy(Deployment),
+    /// The phasing side's whole turn.
+    Turn(TurnOrders),
+    /// The non-phasing side's standing reactions, kept until replaced.
+    Reactions(Reactions),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deployment {
+    #[serde(default)]
+    pub formations: Vec<FormationChoice>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FormationChoice {
+    pub unit: String,
+    pub formation: Formation,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnOrders {
+    /// Rally phase: disordered units whose corps commander spends a morale
+    /// pass on them (he must be within 30 cm). The others roll.
+    #[serde(default)]
+    pub passes: Vec<String>,
+    /// Movement phase, in order.
+    #[serde(default)]
+    pub moves: Vec<Move>,
+    /// Movement phase: divisional generals join a unit of their corps.
+    #[serde(default)]
+    pub generals: Vec<Attach>,
+    /// Movement phase: corps commanders ride to a point.
+    #[serde(default)]
+    pub commanders: Vec<Ride>,
+    /// Charge phase: cavalry charges, in order.
+    #[serde(default)]
+    pub charges: Vec<ChargeOrder>,
+    /// Advancing fire phase.
+    #[serde(default)]
+    pub fire: Vec<FireOrder>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Move {
+    pub unit: String,
+    /// New position of the centre of its front edge (straight there).
+    #[serde(default)]
+    pub to: Option<Point>,
+    #[serde(default)]
+    pub facing: Option<Angle>,
+    #[serde(default)]
+    pub formation: Option<Formation>,
+    /// The whole move is on a road.
+    #[serde(default)]
+    pub road: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Attach {
+    pub general: String,
+    pub unit: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Ride {
+    pub corps: String,
+    pub to: Point,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeOrder {
+    pub unit: String,
+    pub target: String,
+    /// Cavalry control: what a "controlled" winner does (stay when absent).
+    #[serde(default)]
+    pub if_controlled: Controlled,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Controlled {
+    #[default]
+    Stay,
+    /// Fall back 20 cm straight away from the nearest enemy.
+    FallBack,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FireOrder {
+    pub unit: String,
+    pub target: String,
+    /// A second battery in contact, combining its fire mod.
+    #[serde(default)]
+    pub with: Option<String>,
+}
+
+/// Standing reactions, with their defaults stated.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Reactions {
+    /// Cavalry withdrawal: these cavalry units withdraw when enemy infantry
+    /// or artillery move within 10 cm. Default: none withdraw.
+    #[serde(default)]
+    pub withdraw: Vec<String>,
+    /// Defensive fire: when infantry form square instead of firing.
+    #[serde(default)]
+    pub square: SquarePolicy,
+    /// Defensive fire: these units hold their fire. Default: all fire.
+    #[serde(default)]
+    pub hold_fire: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SquarePolicy {
+    /// Infantry with enemy cavalry within 16 cm (a light charge) form
+    /// square, unless already contacted by cavalry.
+    #[default]
+    CavalryNear,
+    Never,
+}

@@ -1,0 +1,96 @@
+//! Retreats: straight away from the nearest enemy, surrendering if the
+//! move ends in contact with other enemies, and leaving the table if it
+//! goes off the edge.
+
+use super::fatigue;
+use super::state::{CONTACT, State, Trace, TraceKind};
+use super::words::{Said, event};
+use crate::event::{Event, Facts};
+use crate::geometry::bases_distance;
+
+/// Chips a corps loses for a regiment leaving the table (Corps fatigue).
+pub const LEAVES_TABLE: u32 = 2;
+
+/// Move unit `u` `cm` directly away from its nearest enemy.
+pub fn retreat(s: &mut State, u: usize, cm: f64, why: &str) -> Vec<Event> {
+    let mut out = Vec::new();
+    let unit = s.units[u].clone();
+    let touching_before: Vec<String> = s.contacts(&unit).iter().map(|e| e.id.clone()).collect();
+    let away = match s.nearest_enemy(&unit) {
+        Some(e) => {
+            let b = s.bases(e);
+            let n = b.len().max(1) as f64;
+            let from = crate::geometry::Point::new(
+                b.iter().map(|b| b.center.x).sum::<f64>() / n,
+                b.iter().map(|b| b.center.y).sum::<f64>() / n,
+            );
+            let d = unit.at - from;
+            if d.length() < 1e-9 {
+                unit.facing.unit_vector().scale(-1.0)
+            } else {
+                d.scale(1.0 / d.length())
+            }
+        }
+        None => unit.facing.unit_vector().scale(-1.0),
+    };
+    let to = unit.at + away.scale(cm);
+    s.units[u].at = to;
+    s.traces.push(Trace {
+        side: unit.side.clone(),
+        kind: TraceKind::Retreat,
+        points: vec![unit.at, to],
+    });
+    out.push(event(
+        Said::Retreat,
+        Facts {
+            unit: Some(unit.refer()),
+            from: Some(unit.at),
+            to: Some(to),
+            count: Some(cm as u32),
+            reason: Some(why.into()),
+            ..Facts::default()
+        },
+        Vec::new(),
+    ));
+    let moved = s.units[u].clone();
+    let bases = s.bases(&moved);
+    let off = bases.iter().flat_map(|b| b.corners()).any(|c| {
+        c.x < 0.0
+            || c.y < 0.0
+            || c.x > s.scenario.table.width.get()
+            || c.y > s.scenario.table.height.get()
+    });
+    if off {
+        out.extend(remove(s, u, "retreated off the table"));
+        return out;
+    }
+    let caught = s
+        .enemies(&moved.side)
+        .filter(|e| !touching_before.contains(&e.id))
+        .any(|e| bases_distance(&bases, &s.bases(e)).get() <= CONTACT);
+    if caught {
+        out.push(event(
+            Said::Surrender,
+            Facts {
+                unit: Some(moved.refer()),
+                reason: Some("its retreat ended in contact with enemy units".into()),
+                ..Facts::default()
+            },
+            Vec::new(),
+        ));
+        out.extend(remove(s, u, "surrendered"));
+    }
+    out
+}
+
+/// Unit `u` leaves the table: its corps loses two chips; generals with it
+/// are left without a unit.
+pub fn remove(s: &mut State, u: usize, why: &str) -> Vec<Event> {
+    s.units[u].gone = Some(why.into());
+    for g in s.generals.iter_mut() {
+        if g.attached.as_deref() == Some(s.units[u].id.as_str()) {
+            g.attached = None;
+        }
+    }
+    vec![fatigue::lose(s, u, LEAVES_TABLE, why)]
+}

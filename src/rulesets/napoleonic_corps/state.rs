@@ -1,0 +1,325 @@
+//! The state between steps: every unit, corps and general as they stand,
+//! the army dishes of lost chips, objectives and the turn's traces.
+
+use super::formation::{Formation, lay_out};
+use super::orders::Reactions;
+use super::scenario::{GeneralArm, Scenario};
+use super::tables::{Arm, Mods, Nation, Troop, mods};
+use crate::event::UnitRef;
+use crate::geometry::{Angle, Base, Frame, Point, bases_distance};
+use crate::ruleset::Outcome;
+use crate::side::{BySide, SideId};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Step 1: formations chosen, corps chips rolled.
+    Setup,
+    /// One side's whole turn.
+    Turn {
+        turn: u32,
+        phasing: SideId,
+    },
+    Over(Outcome),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: String,
+    pub name: String,
+    pub side: SideId,
+    pub corps: String,
+    pub nation: Nation,
+    pub troop: Troop,
+    #[serde(default)]
+    pub guard: bool,
+    pub bases: u32,
+    pub at: Point,
+    pub facing: Angle,
+    pub formation: Formation,
+    #[serde(default)]
+    pub disordered: bool,
+    /// Rough terrain: disordered until it stays still a movement phase.
+    #[serde(default)]
+    pub unformed: bool,
+    /// Moved in this turn's movement phase.
+    #[serde(default)]
+    pub moved: bool,
+    /// Charged this turn (lancers' bracketed melee).
+    #[serde(default)]
+    pub charged: bool,
+    /// Why it left the table, once it has.
+    #[serde(default)]
+    pub gone: Option<String>,
+}
+
+impl Unit {
+    pub fn arm(&self) -> Arm {
+        self.troop.arm()
+    }
+    pub fn live(&self) -> bool {
+        self.gone.is_none()
+    }
+    /// Disordered or unformed: both stop it as disorder does.
+    pub fn shaken(&self) -> bool {
+        self.disordered || self.unformed
+    }
+    pub fn mods(&self) -> Mods {
+        // The scenario check refused units the table lacks.
+        mods(self.nation, self.troop, self.guard).unwrap_or(Mods {
+            fire: None,
+            rally: 0,
+            melee: 0,
+            melee_charging: None,
+        })
+    }
+    pub fn refer(&self) -> UnitRef {
+        UnitRef {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            side: self.side.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Corps {
+    pub id: String,
+    pub name: String,
+    pub side: SideId,
+    pub commander: String,
+    pub at: Point,
+    pub passes: u32,
+    /// Corps fatigue chips left in its dish.
+    pub chips: u32,
+    /// Chips it started with (the base of army morale).
+    pub start_chips: u32,
+    pub cinc: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct General {
+    pub id: String,
+    pub name: String,
+    pub side: SideId,
+    pub corps: String,
+    pub arm: GeneralArm,
+    pub attached: Option<String>,
+    #[serde(default)]
+    pub dead: bool,
+}
+
+impl General {
+    /// Divisional generals work only for their own corps and arm.
+    pub fn serves(&self, u: &Unit) -> bool {
+        !self.dead
+            && self.corps == u.corps
+            && matches!(
+                (self.arm, u.arm()),
+                (GeneralArm::Infantry, Arm::Infantry) | (GeneralArm::Cavalry, Arm::Cavalry)
+            )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub side: SideId,
+    pub kind: TraceKind,
+    pub points: Vec<Point>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceKind {
+    Move,
+    Fire,
+    Charge,
+    Retreat,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub scenario: Scenario,
+    pub phase: Phase,
+    pub units: Vec<Unit>,
+    pub corps: Vec<Corps>,
+    pub generals: Vec<General>,
+    /// Each side's army dish: the chips it has lost.
+    pub dish: BySide<u32>,
+    /// Who holds each objective now, by objective id.
+    pub holders: Vec<(String, Option<SideId>)>,
+    /// Standing reactions each side last sent.
+    #[serde(default)]
+    pub reactions: BySide<Reactions>,
+    /// What moved, fired and charged in the last step, for the map.
+    #[serde(default)]
+    pub traces: Vec<Trace>,
+}
+
+impl State {
+    pub fn new(s: &Scenario) -> Result<State, String> {
+        s.check()?;
+        let mut units = Vec::new();
+        let mut corps = Vec::new();
+        let mut generals = Vec::new();
+        for side in &s.sides {
+            for c in &side.corps {
+                corps.push(Corps {
+                    id: c.id.clone(),
+                    name: c.name.clone(),
+                    side: side.id.clone(),
+                    commander: c.commander.clone(),
+                    at: c.at,
+                    passes: c.passes,
+                    chips: 0,
+                    start_chips: 0,
+                    cinc: c.cinc,
+                });
+                for u in &c.units {
+                    units.push(Unit {
+                        id: u.id.clone(),
+                        name: u.name.clone(),
+                        side: side.id.clone(),
+                        corps: c.id.clone(),
+                        nation: side.nation,
+                        troop: u.troop,
+                        guard: u.guard,
+                        bases: u.bases,
+                        at: u.at,
+                        facing: u.facing,
+                        formation: u.formation,
+                        disordered: false,
+                        unformed: false,
+                        moved: false,
+                        charged: false,
+                        gone: None,
+                    });
+                }
+                for g in &c.generals {
+                    generals.push(General {
+                        id: g.id.clone(),
+                        name: g.name.clone(),
+                        side: side.id.clone(),
+                        corps: c.id.clone(),
+                        arm: g.arm,
+                        attached: g.attached.clone(),
+                        dead: false,
+                    });
+                }
+            }
+        }
+        Ok(State {
+            scenario: s.clone(),
+            phase: Phase::Setup,
+            units,
+            corps,
+            generals,
+            dish: s.sides.iter().map(|x| (x.id.clone(), 0)).collect(),
+            holders: s
+                .objectives
+                .iter()
+                .map(|o| (o.id.clone(), o.held_by.clone()))
+                .collect(),
+            reactions: BySide::new(),
+            traces: Vec::new(),
+        })
+    }
+
+    pub fn side_name(&self, id: &SideId) -> String {
+        self.scenario
+            .side(id)
+            .map_or_else(|| id.to_string(), |s| s.name.clone())
+    }
+
+    pub fn other(&self, side: &SideId) -> SideId {
+        self.scenario
+            .sides
+            .iter()
+            .find(|s| &s.id != side)
+            .map_or_else(|| side.clone(), |s| s.id.clone())
+    }
+
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+
+    pub fn unit_index(&self, id: &str) -> Option<usize> {
+        self.units.iter().position(|u| u.id == id && u.live())
+    }
+
+    pub fn live(&self, side: &SideId) -> impl Iterator<Item = &Unit> {
+        let side = side.clone();
+        self.units
+            .iter()
+            .filter(move |u| u.live() && u.side == side)
+    }
+
+    pub fn enemies(&self, side: &SideId) -> impl Iterator<Item = &Unit> {
+        let side = side.clone();
+        self.units
+            .iter()
+            .filter(move |u| u.live() && u.side != side)
+    }
+
+    pub fn corps_of(&self, id: &str) -> Option<&Corps> {
+        self.corps.iter().find(|c| c.id == id)
+    }
+
+    pub fn bases(&self, u: &Unit) -> Vec<Base> {
+        self.bases_as(u, u.at, u.facing, u.formation)
+    }
+
+    pub fn bases_as(&self, u: &Unit, at: Point, facing: Angle, f: Formation) -> Vec<Base> {
+        let b = self.scenario.base;
+        lay_out(f, u.bases, at, facing, b.width, b.depth)
+    }
+
+    pub fn frame(&self, u: &Unit) -> Frame {
+        Frame::of(&self.bases(u))
+    }
+
+    /// Edge-to-edge distance between two units, cm.
+    pub fn gap(&self, a: &Unit, b: &Unit) -> f64 {
+        bases_distance(&self.bases(a), &self.bases(b)).get()
+    }
+
+    /// Live enemies touching `u` (in contact).
+    pub fn contacts(&self, u: &Unit) -> Vec<&Unit> {
+        self.enemies(&u.side)
+            .filter(|e| self.gap(u, e) <= CONTACT)
+            .collect()
+    }
+
+    pub fn nearest_enemy(&self, u: &Unit) -> Option<&Unit> {
+        self.enemies(&u.side).min_by(|a, b| {
+            self.gap(u, a)
+                .total_cmp(&self.gap(u, b))
+                .then(a.id.cmp(&b.id))
+        })
+    }
+
+    /// The live divisional general attached to `u` who serves it.
+    pub fn general_with(&self, u: &Unit) -> Option<&General> {
+        self.generals
+            .iter()
+            .find(|g| g.attached.as_deref() == Some(u.id.as_str()) && g.serves(u))
+    }
+
+    /// Any live leader (divisional general) attached to `u`.
+    pub fn leader_attached(&self, u: &Unit) -> bool {
+        self.generals
+            .iter()
+            .any(|g| !g.dead && g.attached.as_deref() == Some(u.id.as_str()))
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
+    }
+}
+
+/// Units this close (cm) are in contact.
+pub const CONTACT: f64 = 0.05;

@@ -1,0 +1,79 @@
+//! Ready-to-edit orders with each unit's choices as comments. Names are
+//! quoted and ids written as YAML scalars, so nothing a scenario says can
+//! add a line to a signed file.
+
+use super::movement::allowance;
+use super::state::{Phase, State};
+use super::tables::Arm;
+use super::view::unit_line;
+use crate::side::SideId;
+use crate::yaml::{quoted, scalar};
+use std::fmt::Write;
+
+pub fn template(s: &State, side: &SideId) -> Option<String> {
+    let mut t = String::new();
+    let _ = writeln!(t, "# Your units:");
+    for u in s.live(side) {
+        let _ = writeln!(t, "#   {}", unit_line(u, &quoted(&u.name), &scalar(&u.id)));
+    }
+    match &s.phase {
+        Phase::Setup => {
+            t.push_str(
+                "# Formations: infantry line | column | square | skirmish | deployed;\n\
+                 # cavalry line | column; artillery limbered | unlimbered.\n\
+                 # formations: [{unit: ID, formation: column}]\n\
+                 deploy:\n  formations: []\n",
+            );
+            Some(t)
+        }
+        Phase::Turn { phasing, .. } if phasing == side => {
+            let _ = writeln!(
+                t,
+                "# Moves (cm; halved with a change of facing or formation; road: true for a whole road move):"
+            );
+            for u in s.live(side) {
+                let _ = writeln!(
+                    t,
+                    "#   {}: {:.0} cm as it stands, {:.0} cm if it turns{}",
+                    scalar(&u.id),
+                    allowance(u, u.formation, false, false),
+                    allowance(u, u.formation, true, false),
+                    if u.arm() == Arm::Cavalry {
+                        "; may charge 12 cm straight ahead"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            for c in s.corps.iter().filter(|c| &c.side == side) {
+                let _ = writeln!(
+                    t,
+                    "# {} ({}): {} morale passes, within 30 cm",
+                    quoted(&c.commander),
+                    scalar(&c.id),
+                    c.passes
+                );
+            }
+            t.push_str(
+                "# passes: [UNIT]  spends a morale pass on a disordered unit\n\
+                 # moves: [{unit: ID, to: {x: 0, y: 0}, facing: 0, formation: column, road: false}]\n\
+                 # generals: [{general: ID, unit: ID}]   commanders: [{corps: ID, to: {x: 0, y: 0}}]\n\
+                 # charges: [{unit: CAVALRY, target: ENEMY, if_controlled: stay | fall_back}]\n\
+                 # fire: [{unit: ID, target: ENEMY, with: SECOND_BATTERY}]\n\
+                 turn:\n  passes: []\n  moves: []\n  charges: []\n  fire: []\n",
+            );
+            Some(t)
+        }
+        Phase::Turn { .. } => {
+            t.push_str(
+                "# Standing reactions for the other side's turn (kept until replaced):\n\
+                 # withdraw: [CAVALRY]  withdraw 2D6 cm when enemy foot or guns come within 10 cm (default: none)\n\
+                 # square: cavalry_near | never  (default cavalry_near: form square when enemy cavalry is within 14 cm)\n\
+                 # hold_fire: [UNIT]  (default: every unit fires in defensive fire)\n\
+                 reactions:\n  withdraw: []\n  square: cavalry_near\n  hold_fire: []\n",
+            );
+            Some(t)
+        }
+        Phase::Over(_) => None,
+    }
+}

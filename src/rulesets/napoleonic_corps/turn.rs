@@ -1,0 +1,128 @@
+//! One side's whole turn, phase by phase: rally, movement (with the other
+//! side's withdrawals and contact checks), defensive fire, charge,
+//! advancing fire, melee; then objectives and army morale.
+
+use super::orders::TurnOrders;
+use super::state::{Phase, State};
+use super::words::{Said, event};
+use super::{charge, fatigue, fire_phases, melee, movement, rally};
+use crate::dice::Dice;
+use crate::event::{Event, Facts};
+use crate::side::SideId;
+
+/// House rule: a corps commander rides at most this far a turn (cm).
+pub const COMMANDER_RIDE: f64 = 60.0;
+
+fn engaged(s: &State) -> Vec<String> {
+    s.units
+        .iter()
+        .filter(|u| u.live() && !s.contacts(u).is_empty())
+        .map(|u| u.id.clone())
+        .collect()
+}
+
+pub fn resolve(
+    s: &State,
+    turn: u32,
+    phasing: &SideId,
+    o: &TurnOrders,
+    dice: &mut Dice,
+) -> (State, Vec<Event>) {
+    let mut s = s.clone();
+    s.traces.clear();
+    for u in s.units.iter_mut() {
+        u.moved = false;
+        u.charged = false;
+    }
+    let other = s.other(phasing);
+    let mut out = vec![event(
+        Said::TurnBegins,
+        Facts {
+            side: Some(phasing.clone()),
+            round: Some(turn),
+            ..Facts::default()
+        },
+        Vec::new(),
+    )];
+    // Melees carried over from the last turn.
+    let locked = engaged(&s);
+    out.extend(rally::phase(&mut s, phasing, &o.passes, dice));
+    for a in &o.generals {
+        let unit = s.unit(&a.unit).cloned();
+        if let Some(g) = s
+            .generals
+            .iter_mut()
+            .find(|g| g.id == a.general && &g.side == phasing && !g.dead)
+            && let Some(u) = unit.filter(|u| u.live() && u.corps == g.corps)
+        {
+            g.attached = Some(u.id);
+        }
+    }
+    for r in &o.commanders {
+        if let Some(c) = s
+            .corps
+            .iter_mut()
+            .find(|c| c.id == r.corps && &c.side == phasing)
+            && c.at.distance_to(r.to).get() <= COMMANDER_RIDE + 1e-6
+        {
+            c.at = r.to;
+        }
+    }
+    out.extend(movement::phase(&mut s, phasing, &o.moves, dice));
+    let still: Vec<String> = engaged(&s)
+        .into_iter()
+        .filter(|u| locked.contains(u))
+        .collect();
+    out.extend(fire_phases::defensive(&mut s, &other, &still, dice));
+    out.extend(charge::phase(&mut s, phasing, &o.charges, dice));
+    let now = engaged(&s);
+    out.extend(fire_phases::advancing(&mut s, phasing, &o.fire, &now, dice));
+    out.extend(melee::phase(&mut s, phasing, &o.charges, dice));
+    out.extend(fatigue::update_objectives(&mut s));
+    for side in s
+        .scenario
+        .sides
+        .iter()
+        .map(|x| x.id.clone())
+        .collect::<Vec<_>>()
+    {
+        out.push(event(
+            Said::ArmyMorale,
+            Facts {
+                side: Some(side.clone()),
+                before: Some(s.dish.get(&side).copied().unwrap_or(0) as i64),
+                after: Some(fatigue::army_morale(&s, &side)),
+                ..Facts::default()
+            },
+            Vec::new(),
+        ));
+    }
+    if let Some(e) = fatigue::settle(&mut s) {
+        out.push(e);
+        return (s, out);
+    }
+    let next_turn = if other == s.scenario.first {
+        turn + 1
+    } else {
+        turn
+    };
+    if next_turn > s.scenario.turns {
+        let o = fatigue::at_time(&s);
+        out.push(event(
+            Said::Outcome,
+            Facts {
+                side: o.winner.clone(),
+                reason: Some(o.reason.clone()),
+                ..Facts::default()
+            },
+            Vec::new(),
+        ));
+        s.phase = Phase::Over(o);
+    } else {
+        s.phase = Phase::Turn {
+            turn: next_turn,
+            phasing: other,
+        };
+    }
+    (s, out)
+}

@@ -1,0 +1,275 @@
+//! What each reader sees: the whole table (the rules hide nothing), each
+//! unit's bases laid out in its formation, the corps' chips and passes, the
+//! army morale, and this turn's moves, fire and charges.
+
+use super::fatigue::army_morale;
+use super::state::{Phase, State, TraceKind, Unit};
+use crate::geometry::{Shape, TerrainTag};
+use crate::ruleset::Sight;
+use crate::side::SideId;
+use crate::view::{
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
+    TerrainStyle, TerrainView, UnitView, Viewer,
+};
+
+pub fn heading(s: &State) -> String {
+    match &s.phase {
+        Phase::Setup => "Setup: formations and corps fatigue".into(),
+        Phase::Turn { turn, phasing } => format!("Turn {turn}, {} phasing", s.side_name(phasing)),
+        Phase::Over(o) => format!("Game over: {}", o.reason),
+    }
+}
+
+fn style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
+    use TerrainTag::*;
+    let order = [
+        (Road, TerrainStyle::Road),
+        (Bridge, TerrainStyle::Road),
+        (Town, TerrainStyle::Town),
+        (Woods, TerrainStyle::Woods),
+        (Water, TerrainStyle::Water),
+        (Marsh, TerrainStyle::Marsh),
+        (Wall, TerrainStyle::Wall),
+        (Hill, TerrainStyle::Hill),
+        (Crest, TerrainStyle::Hill),
+    ];
+    order
+        .iter()
+        .find(|(tag, _)| t.has(*tag))
+        .map_or(TerrainStyle::Rough, |(_, s)| *s)
+}
+
+/// The map's note for a unit: its state beyond the formation.
+pub fn note(u: &Unit) -> Option<String> {
+    let mut n = Vec::new();
+    if u.disordered {
+        n.push("disordered");
+    }
+    if u.unformed {
+        n.push("unformed");
+    }
+    (!n.is_empty()).then(|| n.join(", "))
+}
+
+pub fn map(s: &State) -> MapView {
+    let index = |side: &SideId| s.scenario.side_index(side).unwrap_or(0);
+    let terrain = s
+        .scenario
+        .terrain
+        .iter()
+        .map(|t| {
+            let (points, closed) = match &t.shape {
+                Shape::Polygon { points } => (points.clone(), true),
+                Shape::Polyline { points, .. } => (points.clone(), false),
+            };
+            TerrainView {
+                name: t.name.clone(),
+                style: style(t),
+                points,
+                closed,
+            }
+        })
+        .collect();
+    let units = s
+        .units
+        .iter()
+        .filter(|u| u.live())
+        .map(|u| {
+            let bases = s.bases(u);
+            let side = index(&u.side);
+            let n = bases.len() as f64;
+            let cx = bases.iter().map(|b| b.center.x).sum::<f64>() / n;
+            let cy = bases.iter().map(|b| b.center.y).sum::<f64>() / n;
+            UnitView {
+                id: u.id.clone(),
+                label: u.name.clone(),
+                side,
+                bases: bases
+                    .iter()
+                    .map(|b| BaseView {
+                        corners: b.corners(),
+                        side,
+                    })
+                    .collect(),
+                anchor: crate::geometry::Point::new(cx, cy),
+                facing: u.facing.degrees(),
+                formation: u.formation.name().into(),
+                disruption: u32::from(u.shaken()),
+                smoke: false,
+                note: note(u),
+            }
+        })
+        .collect();
+    let mut markers: Vec<MarkerView> = s
+        .corps
+        .iter()
+        .map(|c| MarkerView {
+            kind: if c.cinc {
+                MarkerKind::Commander
+            } else {
+                MarkerKind::General
+            },
+            side: Some(index(&c.side)),
+            at: c.at,
+            label: c.commander.clone(),
+        })
+        .collect();
+    markers.extend(s.generals.iter().filter(|g| !g.dead).filter_map(|g| {
+        let u = s.unit(g.attached.as_deref()?)?;
+        Some(MarkerView {
+            kind: MarkerKind::General,
+            side: Some(index(&g.side)),
+            at: u.at,
+            label: format!("{} (with {})", g.name, u.name),
+        })
+    }));
+    markers.extend(s.scenario.objectives.iter().map(|o| {
+        let holder = s
+            .holders
+            .iter()
+            .find(|(id, _)| id == &o.id)
+            .and_then(|(_, h)| h.as_ref());
+        MarkerView {
+            kind: MarkerKind::Objective,
+            side: holder.and_then(|h| s.scenario.side_index(h)),
+            at: o.at,
+            label: o.name.clone(),
+        }
+    }));
+    let arrows = s
+        .traces
+        .iter()
+        .map(|t| ArrowView {
+            kind: match t.kind {
+                TraceKind::Move => ArrowKind::Move,
+                TraceKind::Fire => ArrowKind::Fire,
+                TraceKind::Charge => ArrowKind::Charge,
+                TraceKind::Retreat => ArrowKind::FallBack,
+            },
+            side: index(&t.side),
+            path: t.points.clone(),
+        })
+        .collect();
+    MapView {
+        title: String::new(),
+        width: s.scenario.table.width.get(),
+        height: s.scenario.table.height.get(),
+        unit: "cm".into(),
+        sides: s
+            .scenario
+            .sides
+            .iter()
+            .map(|x| SideStyle {
+                side: x.id.clone(),
+                name: x.name.clone(),
+                colour: x.colour.clone(),
+            })
+            .collect(),
+        terrain,
+        units,
+        markers,
+        arrows,
+        zones: Vec::new(),
+        // The scenario sets the troops out: no deployment zones to draw.
+        deployment: Vec::new(),
+        turned: false,
+    }
+}
+
+/// One line for a unit, for panels and templates.
+pub fn unit_line(u: &Unit, name: &str, id: &str) -> String {
+    let m = u.mods();
+    format!(
+        "{name} [{id}]: {} of {}, {} bases, {} at ({:.1}, {:.1}) facing {:.0}; fire {}, rally {:+}, melee {}{}",
+        u.troop.label(),
+        u.corps,
+        u.bases,
+        u.formation.name(),
+        u.at.x,
+        u.at.y,
+        u.facing.degrees(),
+        m.fire.map_or("-".to_string(), |f| format!("{f:+}")),
+        m.rally,
+        m.melee,
+        note(u).map(|n| format!(", {n}")).unwrap_or_default()
+    )
+}
+
+pub fn sight(s: &State, viewer: &Viewer) -> Sight {
+    let mut panels = Vec::new();
+    let mut army = vec![heading(s)];
+    for side in &s.scenario.sides {
+        army.push(format!(
+            "{}: {} chips lost of an army morale of {}",
+            side.name,
+            s.dish.get(&side.id).copied().unwrap_or(0),
+            army_morale(s, &side.id)
+        ));
+    }
+    for (id, h) in &s.holders {
+        army.push(format!(
+            "Objective {id}: held by {}",
+            h.as_ref().map_or("nobody".into(), |h| s.side_name(h))
+        ));
+    }
+    panels.push(Panel {
+        title: "Army morale".into(),
+        lines: army,
+    });
+    panels.push(Panel {
+        title: "Corps".into(),
+        lines: s
+            .corps
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} ({}){}: {} of {} chips, {} morale passes, commander {} at ({:.0}, {:.0})",
+                    c.name,
+                    s.side_name(&c.side),
+                    if c.cinc { ", CinC" } else { "" },
+                    c.chips,
+                    c.start_chips,
+                    c.passes,
+                    c.commander,
+                    c.at.x,
+                    c.at.y
+                )
+            })
+            .collect(),
+    });
+    panels.push(Panel {
+        title: "Divisional generals".into(),
+        lines: s
+            .generals
+            .iter()
+            .map(|g| {
+                format!(
+                    "{} [{}] ({:?}, {}){}",
+                    g.name,
+                    g.id,
+                    g.arm,
+                    g.corps,
+                    if g.dead {
+                        ", killed".to_string()
+                    } else {
+                        g.attached
+                            .as_ref()
+                            .map(|a| format!(", with {a}"))
+                            .unwrap_or_default()
+                    }
+                )
+            })
+            .collect(),
+    });
+    if let Viewer::Side(me) = viewer {
+        panels.push(Panel {
+            title: "Your units".into(),
+            lines: s.live(me).map(|u| unit_line(u, &u.name, &u.id)).collect(),
+        });
+    }
+    Sight {
+        heading: heading(s),
+        map: map(s),
+        panels,
+    }
+}
