@@ -100,6 +100,7 @@ const MM_NOTES: &[&str] = &[
     "tramples",
     "mine_explodes",
     "catches_fire",
+    "no_fire",
     "blows_breach",
     "breach_fails",
     "brings_down",

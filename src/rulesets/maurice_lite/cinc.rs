@@ -111,7 +111,10 @@ pub fn passed_over(
         .map(|(side, _)| side.clone())
         .collect();
     for side in sides {
-        events.push(words::event(What::CincPassedThrough, words::side(state, &side)));
+        events.push(words::event(
+            What::CincPassedThrough,
+            words::side(state, &side),
+        ));
         displace(state, &side, events);
         if !state.displaced.contains(&side) {
             state.displaced.push(side);

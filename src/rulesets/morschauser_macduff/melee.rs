@@ -180,27 +180,35 @@ pub fn fight(
         d.strength(),
         dv.clamped(),
     );
-    events.push(words::event(
-        What::Melee,
-        Facts {
-            mode: (!how.is_empty()).then(|| how.to_string()),
-            count: Some(a.strength()),
-            needed: Some(av.clamped()),
-            hits: Some(a_scored),
-            losses: vec![words::hits(&d.id, a_scored)],
-            ..words::at(s, &a, &d)
-        },
-    ).with_dice(from..mid));
-    events.push(words::event(
-        What::FightsBack,
-        Facts {
-            count: Some(d.strength()),
-            needed: Some(dv.clamped()),
-            hits: Some(d_scored),
-            losses: vec![words::hits(&a.id, d_scored)],
-            ..words::at(s, &d, &a)
-        },
-    ).with_dice(mid..dice.log().len()));
+    events.push(
+        words::event(
+            What::Melee,
+            Facts {
+                mode: (!how.is_empty()).then(|| how.to_string()),
+                count: Some(a.strength()),
+                needed: Some(av.clamped()),
+                hits: Some(a_scored),
+                losses: vec![words::hits(&d.id, a_scored)],
+                rolls: dice.log()[from..mid].iter().map(|r| r.value).collect(),
+                ..words::at(s, &a, &d)
+            },
+        )
+        .with_dice(from..mid),
+    );
+    events.push(
+        words::event(
+            What::FightsBack,
+            Facts {
+                count: Some(d.strength()),
+                needed: Some(dv.clamped()),
+                hits: Some(d_scored),
+                losses: vec![words::hits(&a.id, d_scored)],
+                rolls: dice.log()[mid..].iter().map(|r| r.value).collect(),
+                ..words::at(s, &d, &a)
+            },
+        )
+        .with_dice(mid..dice.log().len()),
+    );
     take(s, &d, a_scored, events);
     take(s, &a, d_scored, events);
     if s.scenario.options.risk_to_generals {
@@ -313,14 +321,17 @@ fn risk(s: &mut State, c: &Company, enemy: &Company, dice: &mut Dice, events: &m
     {
         x.killed = true;
         x.attached = None;
-        events.push(words::event(
-            What::GeneralFalls,
-            Facts {
-                target: Some(words::general(&g)),
-                rolls: vec![d],
-                ..words::of(s, c)
-            },
-        ).with_dice(di));
+        events.push(
+            words::event(
+                What::GeneralFalls,
+                Facts {
+                    target: Some(words::general(&g)),
+                    rolls: vec![d],
+                    ..words::of(s, c)
+                },
+            )
+            .with_dice(di),
+        );
     }
 }
 

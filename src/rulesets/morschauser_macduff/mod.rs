@@ -152,4 +152,3 @@ impl Ruleset for MorschauserMacduff {
         })
     }
 }
-

@@ -265,9 +265,9 @@ pub fn say(what: What, f: &Facts) -> String {
             "General {general} proves to be {} (E.2)",
             f.result.clone().unwrap_or_default()
         ),
-        GeneralAlone => format!(
-            "General {general} is left standing alone: the company he was with is gone"
-        ),
+        GeneralAlone => {
+            format!("General {general} is left standing alone: the company he was with is gone")
+        }
         GeneralStays => format!("General {general} stays where he is: {reason}"),
         GeneralJoins => format!("General {general} joins {place}"),
         GeneralLeaves => format!("General {general} leaves {place}"),
