@@ -41,7 +41,7 @@ pub fn format_zoned(secs: i64, zone_name: &str) -> String {
     let utc = t.to_zoned(TimeZone::UTC);
     let name = tz.iana_name().unwrap_or("UTC");
     if name == "UTC" || name == "Etc/UTC" {
-        return format!("{} (UTC)", utc.strftime("%a %d %b %Y %H:%M UTC"));
+        return utc.strftime("%a %d %b %Y %H:%M UTC").to_string();
     }
     let utc_text = if local.date() == utc.date() {
         utc.strftime("%H:%M UTC").to_string()
@@ -136,7 +136,7 @@ mod tests {
             format_zoned(at("2026-03-04T23:30:00Z"), "Asia/Tokyo"),
             "Thu 05 Mar 2026 08:30 JST (Asia/Tokyo), Wed 04 Mar 2026 23:30 UTC"
         );
-        assert_eq!(format_zoned(t, "UTC"), "Wed 04 Mar 2026 20:00 UTC (UTC)");
+        assert_eq!(format_zoned(t, "UTC"), "Wed 04 Mar 2026 20:00 UTC");
     }
 
     #[test]

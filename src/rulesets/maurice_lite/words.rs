@@ -330,7 +330,7 @@ pub fn say(what: What, f: &Facts) -> String {
             )
         }
         PlaysFirst => format!("{name} plays the first round"),
-        RoundBegins => format!("Round {}: {name} is active", f.round.unwrap_or(0)),
+        RoundBegins => format!("Round {}: {name} to act", f.round.unwrap_or(0)),
         RoundResumes => format!("Round {} resumes: {name} has chosen", f.round.unwrap_or(0)),
         RoundGoesTo => format!("Round {} goes to {name}", f.round.unwrap_or(0)),
         Pass => format!("{name} passes and draws {}", cards(count)),
@@ -608,5 +608,15 @@ mod tests {
             seen.insert(w.name());
         }
         assert_eq!(seen.len(), What::ALL.len());
+    }
+
+    #[test]
+    fn a_plural_side_reads_as_english_when_its_round_begins() {
+        let f = Facts {
+            side_name: Some("Austrians".into()),
+            round: Some(3),
+            ..Facts::default()
+        };
+        assert_eq!(say(What::RoundBegins, &f), "Round 3: Austrians to act");
     }
 }
