@@ -438,3 +438,138 @@ fn sandbox_resolve_needs_dice_only_to_roll_a_state_alone_and_places_units_in_con
         "{help}"
     );
 }
+
+/// A game made with `--zone` and `--map-edge own`: the zoned player reads
+/// the deadline in his zone, the other in the schedule's; each side's map
+/// has its own edge at the bottom.
+#[test]
+fn new_takes_a_players_zone_and_turns_each_map_to_its_own_edge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let data = d.join("data");
+    let key = |n: &str| d.join(n).to_string_lossy().into_owned();
+    ok(&galloper(&data, &["keygen", &key("f")]));
+    ok(&galloper(&data, &["keygen", &key("a")]));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scenario = root.join("games/maurice-lite/hollowbrook.yaml");
+    let schedule = root.join("deploy/schedule.yaml");
+    let fp = format!("french:f@x.example:{}.pub", key("f"));
+    let ap = format!("austrians:a@x.example:{}.pub", key("a"));
+    ok(&galloper(
+        &data,
+        &[
+            "new",
+            &scenario.to_string_lossy(),
+            "--game",
+            "g1",
+            "--player",
+            &fp,
+            "--player",
+            &ap,
+            "--zone",
+            "austrians:Asia/Tokyo",
+            "--map-edge",
+            "own",
+            "--schedule",
+            &schedule.to_string_lossy(),
+        ],
+    ));
+    for (side, k) in [("french", "f"), ("austrians", "a")] {
+        let file = d.join(format!("{side}.yaml"));
+        std::fs::write(
+            &file,
+            ok(&galloper(&data, &["orders", "template", "g1", side])),
+        )
+        .unwrap();
+        ok(&galloper(
+            &data,
+            &["sign", &file.to_string_lossy(), "--key", &key(k)],
+        ));
+        ok(&galloper(&data, &["submit", &file.to_string_lossy()]));
+    }
+    ok(&galloper(
+        &data,
+        &["process", "--outbox", &d.join("out").to_string_lossy()],
+    ));
+    let read = |side: &str, f: &str| {
+        std::fs::read_to_string(d.join(format!("out/g1/step-0001/{side}/{f}"))).unwrap()
+    };
+    let (au, fr) = (
+        read("austrians", "report.txt"),
+        read("french", "report.txt"),
+    );
+    assert!(au.contains("(Asia/Tokyo)"), "{au}");
+    assert!(
+        fr.contains("(Europe/London)") && !fr.contains("Asia/Tokyo"),
+        "{fr}"
+    );
+    let (au_map, fr_map) = (
+        read("austrians", "report.html"),
+        read("french", "report.html"),
+    );
+    assert!(au_map.contains("Bottom edge: Austrians"), "austrians' map");
+    assert!(fr_map.contains("Bottom edge: French"), "french map");
+    // A wrong value is refused before anything is made.
+    let o = galloper(
+        &data,
+        &[
+            "new",
+            &scenario.to_string_lossy(),
+            "--game",
+            "g2",
+            "--player",
+            &fp,
+            "--player",
+            &ap,
+            "--map-edge",
+            "theirs",
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("`first` or `own`"));
+    assert!(!data.join("archive/g2").exists());
+}
+
+/// The README's rulesets table names every ruleset the binary has, and its
+/// `render` usage names only options that `render --help` knows.
+#[test]
+fn the_readme_matches_the_binary() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let rows: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        .collect();
+    for name in galloper::rulesets::names() {
+        assert!(rows.contains(&name), "README's rulesets table lacks {name}");
+    }
+    for row in &rows {
+        assert!(
+            galloper::rulesets::names().contains(row),
+            "README lists {row}, which the binary does not have"
+        );
+    }
+    let start = readme.find("`galloper render ").expect("render usage");
+    let usage = &readme[start + 1..];
+    let usage = &usage[..usage.find('`').unwrap()];
+    let tmp = tempfile::tempdir().unwrap();
+    let help = ok(&galloper(tmp.path(), &["render", "--help"]));
+    let flags: Vec<&str> = usage
+        .split(|c: char| c.is_whitespace() || c == '[' || c == ']')
+        .filter(|w| w.starts_with("--"))
+        .collect();
+    assert!(!flags.is_empty(), "{usage}");
+    for flag in flags {
+        assert!(
+            help.contains(flag),
+            "README's render usage has {flag}: {help}"
+        );
+    }
+    for word in help.split_whitespace().filter(|w| w.starts_with("--")) {
+        let flag = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+        if !["--help", "--data"].contains(&flag) && !flag.contains('=') {
+            assert!(usage.contains(flag), "README's render usage lacks {flag}");
+        }
+    }
+}

@@ -373,7 +373,7 @@ fn svg_is_well_formed_and_names_every_unit() {
         assert!(svg.contains(letter), "formation letter {letter}");
     }
     assert!(svg.contains(">CinC</text>") && svg.contains(">CinC Wellington</text>"));
-    assert!(svg.contains("French table edge at the bottom"));
+    assert!(svg.contains("Bottom edge: French"));
 }
 
 #[test]
@@ -672,13 +672,10 @@ fn no_two_labels_overlap_on_a_crowded_map_either_way_round() {
 fn a_map_turned_to_the_second_sides_edge_puts_it_at_the_bottom_with_text_upright() {
     let mut map = sample_map();
     let plain = map_svg(&map).unwrap();
-    assert!(plain.contains("French table edge at the bottom"));
+    assert!(plain.contains("Bottom edge: French"));
     map.turned = true;
     let turned = map_svg(&map).unwrap();
-    assert!(
-        turned.contains("British table edge at the bottom"),
-        "{turned}"
-    );
+    assert!(turned.contains("Bottom edge: British"), "{turned}");
     // Points move; nothing is rotated, so text stays upright.
     assert!(!turned.contains("rotate("));
     // The table corner (0, 0) is bottom left normally, top right turned:

@@ -56,7 +56,7 @@ pub fn map_svg(map: &MapView) -> Result<String, RenderError> {
     let edge = bottom.map(|s| {
         Label::new(
             (frame.width - 24.0, 30.0),
-            format!("{} table edge at the bottom", super::clean::line(&s.name)),
+            format!("Bottom edge: {}", super::clean::line(&s.name)),
             "end",
         )
     });
