@@ -158,16 +158,16 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
             .filter(|u| &u.side == side && u.broken)
             .count();
         status.push(format!(
-            "{}: army morale {}, {} unit(s) broken, {} card(s) in hand",
+            "{}: army morale {}, {} broken, {} in hand",
             s.side_name(side),
             a.morale,
-            broken,
-            a.hand.len()
+            crate::words::count(broken as i64, "unit", "units"),
+            crate::words::count(a.hand.len() as i64, "card", "cards")
         ));
     }
     status.push(format!(
-        "Deck: {} card(s) to draw, {} discarded",
-        s.piles.draw.len(),
+        "Deck: {} to draw, {} discarded",
+        crate::words::count(s.piles.draw.len() as i64, "card", "cards"),
         s.piles.discard.len()
     ));
     panels.push(Panel {

@@ -345,7 +345,7 @@ pub fn say(what: What, f: &Facts) -> String {
             "{card} drawn: fewer than 15 discards, so it alone is shuffled back into the deck"
         ),
         Draw => format!("You draw {}", join(&f.cards, ", ")),
-        EventDraws => format!("{name} draws {count} card(s)"),
+        EventDraws => format!("{name} draws {}", cards(count)),
         EventRefused => format!("{name} cannot play {card} as an event; the round ends"),
         PlayEvent => format!("{name} plays {card} as an event"),
         RallyAroundCinc => {
@@ -356,7 +356,8 @@ pub fn say(what: What, f: &Facts) -> String {
             }
         }
         Bluff => format!(
-            "{name} cannot activate ({reason}) and discards all {count} card(s) in hand; the round ends"
+            "{name} cannot activate ({reason}) and discards all {} in hand; the round ends",
+                cards(count)
         ),
         GunsFired => format!(
             "{whose} force includes {unit}, which fired in the volley phase and may not be activated but to march off its smoke; the round ends"
