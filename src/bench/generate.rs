@@ -57,6 +57,12 @@ pub fn maurice_place(n: usize, index: usize, i: usize) -> (f64, f64) {
     (x, y)
 }
 
+/// How many units of a generated Maurice Lite army stand in its front rank
+/// (the first of [`maurice_place`]'s rows, units `0..` this).
+pub fn maurice_front_rank(n: usize) -> usize {
+    n.div_ceil(MAURICE_ROWS).clamp(1, MAURICE_ROW).min(n)
+}
+
 /// Morschauser companies per row (3.5" apart: a 3" base and a half-inch gap).
 const MORSCHAUSER_ROW: usize = 280;
 

@@ -378,20 +378,25 @@ fn scaling_rows(plan: &Plan, quick: bool, r: &mut Report) -> anyhow::Result<()> 
         let prev = points
             .iter()
             .rfind(|q| q.ruleset == p.ruleset && q.units < p.units);
-        let growth = match prev {
-            Some(q) => {
+        let growth = |now: &stats::Samples, then: Option<&stats::Samples>| match (prev, then) {
+            (Some(q), Some(then)) => {
                 let k = p.units as f64 / q.units as f64;
+                let nlogn = k * (p.units as f64).ln() / (q.units as f64).ln();
+                let x = now.median() / then.median().max(1e-12);
                 format!(
-                    "x{:.1} for x{k:.0} units (n log n: x{:.1}, n^2: x{:.0})",
-                    p.time.median() / q.time.median().max(1e-12),
-                    k * (p.units as f64).ln() / (q.units as f64).ln(),
-                    k * k
+                    "x{x:.1} for x{k:.0} units (n log n: x{nlogn:.1}, n^2: x{:.0}): {}",
+                    k * k,
+                    if x <= nlogn * 1.1 {
+                        "no worse than n log n"
+                    } else {
+                        "worse than n log n"
+                    }
                 )
             }
-            None => "first size".into(),
+            _ => "first size".into(),
         };
         let target = if p.units >= 1000 {
-            format!("; target < 1 s: {}", yes(p.time.median() < 1.0))
+            format!("; target < 250 ms: {}", yes(p.time.median() < 0.25))
         } else {
             String::new()
         };
@@ -400,8 +405,20 @@ fn scaling_rows(plan: &Plan, quick: bool, r: &mut Report) -> anyhow::Result<()> 
             format!("{} resolve, {} units a side", p.ruleset, p.units),
             format!("{} / {}", human(p.time.median()), human(p.time.p90())),
             format!(
-                "{growth}; {} events, {} dice; {}{target}",
-                p.events, p.dice, p.orders
+                "{}; {} events, {} dice; {}{target}",
+                growth(&p.time, prev.map(|q| &q.time)),
+                p.events,
+                p.dice,
+                p.orders
+            ),
+        );
+        r.add(
+            "scaling",
+            format!("{} whole step, {} units a side", p.ruleset, p.units),
+            format!("{} / {}", human(p.step.median()), human(p.step.p90())),
+            format!(
+                "{}; orders parsed, state parsed, resolved and written, one view, its map as PNG",
+                growth(&p.step, prev.map(|q| &q.step))
             ),
         );
     }

@@ -9,12 +9,13 @@ use crate::geometry::{Distance, Point};
 use crate::ruleset::{AnyRuleset, DemoPlayer, OrdersKind, Ruleset};
 use crate::rulesets::maurice_lite::MauriceLite;
 use crate::rulesets::maurice_lite::orders::{
-    Activation, CardChoice, CardPolicy, Command, Deployment, Orders, Placement, RoundOrders, Step,
-    Sweep, UnitMove,
+    Activation, CardChoice, CardPolicy, ChargeOrder, Command, Deployment, Orders, Placement,
+    RoundOrders, Step, Sweep, UnitMove,
 };
 use crate::rulesets::maurice_lite::state::State as MauriceState;
 use crate::rulesets::morschauser_macduff::MorschauserMacduff;
 use crate::side::{BySide, SideId};
+use crate::view::Viewer;
 use anyhow::{Context, anyhow, bail};
 
 /// One measured size.
@@ -23,6 +24,9 @@ pub struct Point3 {
     pub ruleset: &'static str,
     pub units: usize,
     pub time: Samples,
+    /// The whole step at that size: orders text parsed, state parsed,
+    /// resolved and written, one side's view and its map drawn and encoded.
+    pub step: Samples,
     /// Events and dice of the measured resolution: proof that units acted.
     pub events: usize,
     pub dice: usize,
@@ -64,6 +68,34 @@ fn time_resolve<R: Ruleset>(
     Ok((s, events, dice))
 }
 
+/// Time `reps` whole steps: the orders as the text a player sends, the
+/// state as stored, resolution, the new state written, the ordering side's view
+/// and its map as PNG.
+fn time_step(
+    rules: &dyn AnyRuleset,
+    state: &str,
+    orders: &BySide<serde_yaml::Value>,
+    reps: usize,
+) -> anyhow::Result<Samples> {
+    let texts: Vec<(SideId, String)> = orders
+        .iter()
+        .map(|(side, v)| Ok((side.clone(), crate::yaml::to_string(v)?)))
+        .collect::<anyhow::Result<_>>()?;
+    let first = orders.keys().next().context("nobody gives orders")?.clone();
+    let (s, _) = repeat(reps, || {
+        let mut parsed = BySide::new();
+        for (side, text) in &texts {
+            parsed.insert(side.clone(), crate::yaml::from_str(text)?);
+        }
+        let (p, h) = seeds(7);
+        let mut d = Dice::from_seeds(p, h);
+        let res = rules.resolve(state, &parsed, &mut d)?;
+        let sight = rules.view(&res.state, &Viewer::Side(first.clone()))?;
+        Ok(crate::render::map_png(&sight.map)?.len())
+    })?;
+    Ok(s)
+}
+
 fn value<T: serde::Serialize>(t: &T) -> anyhow::Result<serde_yaml::Value> {
     Ok(crate::yaml::from_str(&crate::yaml::to_string(t)?)?)
 }
@@ -84,6 +116,13 @@ fn advance(
 /// active side's orders: volleys, and every unit of the side marching
 /// half a BW as one force.
 pub fn maurice_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
+    let (state, side) = maurice_closed_up(n)?;
+    maurice_march(n, state, side)
+}
+
+/// A Maurice Lite battle of `n` units a side, deployed in rows and closed up
+/// to 3 BW between the front ranks, and the side that is active.
+fn maurice_closed_up(n: usize) -> anyhow::Result<(String, SideId)> {
     let rules: &dyn AnyRuleset = &MauriceLite;
     let scenario = generate::maurice(n);
     let state = rules.start(&scenario)?;
@@ -134,7 +173,14 @@ pub fn maurice_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Val
         .owed
         .first()
         .context("nobody owes orders after deployment")?;
-    let side = owed.side.clone();
+    Ok((state, owed.side.clone()))
+}
+
+fn maurice_march(
+    n: usize,
+    state: String,
+    side: SideId,
+) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
     // Front rank first, so no unit marches into the one ahead.
     let ids: Vec<String> = (0..n).map(|i| format!("{side}-{i}")).collect();
     let moves = ids
@@ -186,6 +232,59 @@ pub fn maurice_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Val
     Ok((state, orders, words))
 }
 
+/// The same closed-up Maurice Lite battle, fighting: volleys, then every
+/// unit of the active side's front rank charges the enemy unit opposite
+/// (the front rank is one force), with combat and falling back.
+pub fn maurice_fight_setup(
+    n: usize,
+) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
+    let (state, side) = maurice_closed_up(n)?;
+    let other = if side.as_str() == "blue" {
+        "red"
+    } else {
+        "blue"
+    };
+    let front = generate::maurice_front_rank(n);
+    let force: Vec<String> = (0..front).map(|i| format!("{side}-{i}")).collect();
+    let charges = (0..front)
+        .map(|i| ChargeOrder {
+            unit: format!("{side}-{i}"),
+            wheel: None,
+            target: Some(format!("{other}-{i}")),
+        })
+        .collect();
+    let fight = Orders::Round(RoundOrders {
+        volleys: true.into(),
+        fire_order: Sweep::LeftToRight,
+        aims: Vec::new(),
+        command: Command::Charge(Activation {
+            force,
+            cards: Some(CardChoice::Policy(CardPolicy::Fewest)),
+            charges,
+            ..Activation::default()
+        }),
+        modify: Vec::new(),
+        cinc: None,
+        discard: Vec::new(),
+        if_displaced_discard: None,
+    });
+    let typed: MauriceState = crate::yaml::from_str(&state)?;
+    if let Some(v) = Ruleset::check(&MauriceLite, &typed, &side, &fight).first() {
+        bail!(
+            "the generated charges were refused: {} ({})",
+            v.message,
+            v.rule
+        );
+    }
+    let mut orders = BySide::new();
+    orders.insert(side, value(&fight)?);
+    Ok((
+        state,
+        orders,
+        format!("volleys, then the front rank's {front} units charge the units opposite"),
+    ))
+}
+
 /// A Morschauser battle of `n` companies a side after deployment, and the
 /// active side's orders as its demo general writes them: every company
 /// charges, or advances and shoots.
@@ -229,16 +328,19 @@ fn reps(n: usize, quick: bool) -> usize {
     }
 }
 
-/// Measure both rulesets at each size.
+/// Measure both rulesets at each size: the resolution alone, and the whole
+/// step.
 pub fn run(sizes: &[usize], quick: bool) -> anyhow::Result<Vec<Point3>> {
     let mut out = Vec::new();
     for &n in sizes {
-        let (state, orders, words) = maurice_setup(n)?;
+        let (state, orders, words) = maurice_fight_setup(n)?;
         let (time, events, dice) = time_resolve(&MauriceLite, &state, &orders, reps(n, quick))?;
+        let step = time_step(&MauriceLite, &state, &orders, reps(n, quick))?;
         out.push(Point3 {
             ruleset: "maurice-lite",
             units: n,
             time,
+            step,
             events,
             dice,
             orders: words,
@@ -248,14 +350,38 @@ pub fn run(sizes: &[usize], quick: bool) -> anyhow::Result<Vec<Point3>> {
         let (state, orders, words) = morschauser_setup(n)?;
         let (time, events, dice) =
             time_resolve(&MorschauserMacduff, &state, &orders, reps(n, quick))?;
+        let step = time_step(&MorschauserMacduff, &state, &orders, reps(n, quick))?;
         out.push(Point3 {
             ruleset: "morschauser-macduff",
             units: n,
             time,
+            step,
             events,
             dice,
             orders: words,
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Kind;
+
+    #[test]
+    fn the_maurice_scaling_battle_fights() {
+        let n = 12;
+        let (state, orders, _) = maurice_fight_setup(n).expect("set up");
+        let (p, h) = seeds(7);
+        let mut d = Dice::from_seeds(p, h);
+        let res = AnyRuleset::resolve(&MauriceLite, &state, &orders, &mut d).expect("resolves");
+        let count = |k: Kind| res.events.iter().filter(|e| e.kind == k).count();
+        assert!(count(Kind::Fire) > 0, "volleys");
+        assert!(
+            count(Kind::Charge) >= generate::maurice_front_rank(n),
+            "charges"
+        );
+        assert!(count(Kind::Combat) > 0, "combat");
+    }
 }

@@ -7,7 +7,7 @@ use super::cover::has_cover;
 use super::report::Engagement;
 use super::{EDGE, TOUCH};
 use crate::geometry::contact::{clip_convex, contact_points, segment_crosses};
-use crate::geometry::{Base, Frame, Point, bases_distance};
+use crate::geometry::{Base, Bounds, BoxIndex, Frame, Point, bases_distance};
 
 /// Target points on an enemy are this far apart for the corner-lines test.
 const SPACING: f64 = 0.02;
@@ -34,25 +34,37 @@ struct Touch {
 /// gives this test for packed defenders; it also serves as the definition of
 /// "directly in front and within 1 BW".)
 pub fn engagements(state: &State, attackers: &[String]) -> Vec<Engagement> {
-    let m = state.scenario.measure;
+    let table = Layout::of(state);
+    let reach = state.scenario.measure.base_width.get() + 1e-6;
     let mut out = Vec::new();
     for id in attackers {
-        let Some(a) = state.unit(id).filter(|u| u.on_table()) else {
+        let Some(ai) = table.units.iter().position(|u| &u.id == id) else {
             continue;
         };
-        let ab = a.bases(&m);
-        let frame = Frame::of(&ab);
-        let enemies: Vec<&Unit> = state.enemies(&a.side).collect();
+        let (a, ab) = (table.units[ai], &table.bases[ai]);
+        let Some(abox) = Bounds::of_points(ab.iter().flat_map(|b| b.corners())) else {
+            continue;
+        };
+        let frame = Frame::of(ab);
+        // Only an enemy whose box comes within 1 BW can touch the attacker
+        // or be reached by its corner lines: the others are never engaged.
+        let enemies: Vec<usize> = table
+            .boxes
+            .near(&abox, reach.max(TOUCH))
+            .into_iter()
+            .filter(|&i| table.units[i].side != a.side)
+            .collect();
         let touches: Vec<Option<Touch>> = enemies
             .iter()
-            .map(|e| touch(&ab, &frame, &e.bases(&m), &Frame::of(&e.bases(&m))))
+            .map(|&e| touch(ab, &frame, &table.bases[e], &Frame::of(&table.bases[e])))
             .collect();
         if !touches.iter().flatten().any(|t| t.front) {
             continue;
         }
-        for (e, t) in enemies.iter().zip(&touches) {
+        for (&ei, t) in enemies.iter().zip(&touches) {
+            let e = table.units[ei];
             let contact = t.as_ref().is_some_and(|t| t.front);
-            if !contact && !corner_lines(state, a, &ab, e) {
+            if !contact && !corner_lines(&table, reach, ai, ei) {
                 continue;
             }
             out.push(Engagement {
@@ -65,6 +77,51 @@ pub fn engagements(state: &State, attackers: &[String]) -> Vec<Engagement> {
         }
     }
     out
+}
+
+/// The units on the table laid out once for all of a charge's engagements,
+/// with their boxes and their bases' boxes indexed (spatial pruning: every
+/// answer is the one a scan of the table would give).
+struct Layout<'s> {
+    /// Units on the table, in table order.
+    units: Vec<&'s Unit>,
+    /// Each unit's bases, by its place in `units`.
+    bases: Vec<Vec<Base>>,
+    /// Unit boxes, by place in `units`.
+    boxes: BoxIndex,
+    /// Every base with the place of its unit.
+    every_base: Vec<(Base, usize)>,
+    /// Base boxes, by place in `every_base`.
+    base_boxes: BoxIndex,
+}
+
+impl<'s> Layout<'s> {
+    fn of(state: &'s State) -> Layout<'s> {
+        let m = state.scenario.measure;
+        let units: Vec<&Unit> = state.units.iter().filter(|u| u.on_table()).collect();
+        let bases: Vec<Vec<Base>> = units.iter().map(|u| u.bases(&m)).collect();
+        let boxes = BoxIndex::new(bases.iter().enumerate().filter_map(|(i, bs)| {
+            Bounds::of_points(bs.iter().flat_map(|b| b.corners())).map(|b| (b, i))
+        }));
+        let every_base: Vec<(Base, usize)> = bases
+            .iter()
+            .enumerate()
+            .flat_map(|(i, bs)| bs.iter().map(move |b| (*b, i)))
+            .collect();
+        let base_boxes = BoxIndex::new(
+            every_base
+                .iter()
+                .enumerate()
+                .map(|(k, (b, _))| (Bounds::of_base(b), k)),
+        );
+        Layout {
+            units,
+            bases,
+            boxes,
+            every_base,
+            base_boxes,
+        }
+    }
 }
 
 fn touch(ab: &[Base], af: &Frame, eb: &[Base], ef: &Frame) -> Option<Touch> {
@@ -84,18 +141,12 @@ fn touch(ab: &[Base], af: &Frame, eb: &[Base], ef: &Frame) -> Option<Touch> {
     })
 }
 
-/// The corner-lines test of chapter 8 (quirks of engagement).
-fn corner_lines(state: &State, a: &Unit, ab: &[Base], enemy: &Unit) -> bool {
-    let m = state.scenario.measure;
-    let reach = m.base_width.get() + 1e-6;
+/// The corner-lines test of chapter 8 (quirks of engagement): attacker and
+/// enemy by their places in the layout.
+fn corner_lines(table: &Layout, reach: f64, ai: usize, ei: usize) -> bool {
+    let ab = &table.bases[ai];
     let frame = Frame::of(ab);
-    let eb = enemy.bases(&m);
-    let blockers: Vec<Base> = state
-        .units
-        .iter()
-        .filter(|u| u.on_table() && u.id != a.id && u.id != enemy.id)
-        .flat_map(|u| u.bases(&m))
-        .collect();
+    let eb = &table.bases[ei];
     let front_rank = ab
         .iter()
         .filter(|b| frame.local(b.front_center()).0.abs() < EDGE);
@@ -113,6 +164,19 @@ fn corner_lines(state: &State, a: &Unit, ab: &[Base], enemy: &Unit) -> bool {
         if targets.is_empty() {
             continue;
         }
+        // Every corner line lies in the strip and its two corners: only the
+        // bases whose boxes meet that area can stand in the way.
+        let Some(area) = Bounds::of_points(strip.into_iter().chain([fl, fr])) else {
+            continue;
+        };
+        let blockers: Vec<&Base> = table
+            .base_boxes
+            .near(&area, 0.0)
+            .into_iter()
+            .map(|k| &table.every_base[k])
+            .filter(|(_, owner)| *owner != ai && *owner != ei)
+            .map(|(x, _)| x)
+            .collect();
         let clear = |c: Point| {
             targets
                 .iter()
