@@ -2,12 +2,12 @@
 
 use super::forces::{Paths, check_force};
 use super::state::{Phase, State, TraceKind};
-use crate::geometry::{Shape, TerrainFeature, TerrainTag};
+use crate::geometry::TerrainFeature;
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
-    TerrainStyle, TerrainView, UnitView, Viewer,
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, TerrainStyle,
+    UnitView, Viewer, side_styles, terrain_view,
 };
 
 pub fn heading(s: &State) -> String {

@@ -4,12 +4,11 @@
 use super::scenario::TerrainKind;
 use super::state::{Company, General, Phase, State};
 use super::units::TroopType;
-use crate::geometry::Shape;
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
-    TerrainStyle, TerrainView, UnitView, Viewer,
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, TerrainStyle,
+    UnitView, Viewer, side_styles, terrain_view,
 };
 
 pub fn heading(s: &State) -> String {

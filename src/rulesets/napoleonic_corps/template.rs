@@ -80,7 +80,9 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             );
             Some(t)
         }
-        Phase::Decision { pending, .. } => {
+        Phase::Decision {
+            phasing, pending, ..
+        } if phasing != side => {
             t.push_str("# Defensive fire: each unit forms square or fires, not both.\n");
             for u in s.live(side) {
                 if pending.locked.contains(&u.id) {
@@ -114,6 +116,6 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             );
             Some(t)
         }
-        Phase::Over(_) => None,
+        Phase::Decision { .. } | Phase::Over(_) => None,
     }
 }

@@ -597,6 +597,7 @@ fn reciprocity_lets_the_target_fire_back_over_the_same_units() {
     let s = Setup::new()
         .terrain(hill)
         .at("fr-line", 60.0, 24.0, 0.0, Formation::Line)
+        .at("au-jag", 10.0, 50.0, 180.0, Formation::Line)
         .copy("au-line", "au-bat", 60.0, 38.0)
         .troop("au-bat", tables::Troop::MediumBattery)
         .formation("au-bat", Formation::Unlimbered)
