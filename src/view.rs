@@ -283,12 +283,7 @@ pub fn tag_style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
 pub fn rect_zone(side: usize, min: Point, max: Point) -> ZoneView {
     ZoneView {
         side,
-        points: vec![
-            min,
-            Point::new(max.x, min.y),
-            max,
-            Point::new(min.x, max.y),
-        ],
+        points: vec![min, Point::new(max.x, min.y), max, Point::new(min.x, max.y)],
     }
 }
 

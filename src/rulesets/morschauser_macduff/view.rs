@@ -7,8 +7,8 @@ use super::units::TroopType;
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, TerrainStyle,
-    UnitView, Viewer, side_styles, terrain_view,
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, TerrainStyle, UnitView,
+    Viewer, side_styles, terrain_view,
 };
 
 pub fn heading(s: &State) -> String {

@@ -21,7 +21,8 @@ pub const CHARGE: &str = "Charge Phase: only cavalry make charge moves, at an en
 pub const FIRE: &str = "Fire Combat: units with a fire mod fire at an enemy; two batteries combine";
 pub const GENERALS: &str = "Divisional generals: they work for units of their own corps";
 pub const WITHDRAW: &str = "Movement special cases: cavalry withdrawal is for cavalry";
-pub const SQUARE: &str = "Defensive Fire Phase: infantry not contacted by cavalry form square, or fire, not both";
+pub const SQUARE: &str =
+    "Defensive Fire Phase: infantry not contacted by cavalry form square, or fire, not both";
 pub const ZONE: &str = "House rule: each side sets up within its deployment zone";
 
 /// The refusals of one orders file, each with its path, unit and rule.
@@ -47,10 +48,7 @@ impl<'a> Refusals<'a> {
 
     /// The side's own live unit `id`, or a refusal of entry `path`.
     fn own(&mut self, path: &[&str], id: &str) -> Option<&'a Unit> {
-        let u = self
-            .s
-            .unit(id)
-            .filter(|u| u.live() && &u.side == self.side);
+        let u = self.s.unit(id).filter(|u| u.live() && &u.side == self.side);
         if u.is_none() {
             self.refuse(path, id, OWN, format!("{id} is not one of your units"));
         }
@@ -64,7 +62,12 @@ impl<'a> Refusals<'a> {
             .unit(target)
             .is_none_or(|e| !e.live() || &e.side == self.side)
         {
-            self.refuse(path, unit, rule, format!("{target} is not a live enemy unit"));
+            self.refuse(
+                path,
+                unit,
+                rule,
+                format!("{target} is not a live enemy unit"),
+            );
         }
     }
 }

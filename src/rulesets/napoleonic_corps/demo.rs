@@ -15,7 +15,8 @@ use super::fire::barrier;
 use super::formation::Formation;
 use super::movement::{allowance, turns};
 use super::orders::{
-    ChargeOrder, Controlled, Decision, Deployment, FireOrder, Move, Orders, Reactions, Ride, TurnOrders,
+    ChargeOrder, Controlled, Decision, Deployment, FireOrder, Move, Orders, Reactions, Ride,
+    TurnOrders,
 };
 use super::rally::PASS_RADIUS;
 use super::scenario::NAME;

@@ -46,7 +46,12 @@ fn at_musket_range() -> Setup {
 fn fire_added(change: impl FnOnce(Setup) -> Setup) -> Mods {
     let plain = fire_mods(&at_musket_range().state(), "fr-line", "au-line", None);
     assert_eq!(plain, one("line infantry fire mod", 1));
-    let changed = fire_mods(&change(at_musket_range()).state(), "fr-line", "au-line", None);
+    let changed = fire_mods(
+        &change(at_musket_range()).state(),
+        "fr-line",
+        "au-line",
+        None,
+    );
     let (added, lost) = delta(&plain, &changed);
     assert!(lost.is_empty(), "lost {lost:?}");
     added
@@ -224,12 +229,20 @@ fn firing_table_target_unlimbered_minus_1() {
         x.troop("au-line", Troop::MediumBattery)
             .formation("au-line", Formation::Limbered)
     };
-    let before = fire_mods(&limbered(at_musket_range()).state(), "fr-line", "au-line", None);
+    let before = fire_mods(
+        &limbered(at_musket_range()).state(),
+        "fr-line",
+        "au-line",
+        None,
+    );
     let s = limbered(at_musket_range())
         .formation("au-line", Formation::Unlimbered)
         .state();
     let after = fire_mods(&s, "fr-line", "au-line", None);
-    assert_eq!(delta(&before, &after), (one("target unlimbered", -1), vec![]));
+    assert_eq!(
+        delta(&before, &after),
+        (one("target unlimbered", -1), vec![])
+    );
 }
 
 #[test]
@@ -295,7 +308,13 @@ fn melee_modifier_disordered_minus_2() {
 fn melee_modifier_hit_in_flank_or_rear_minus_2() {
     // The Austrian line touches the column's right flank instead.
     assert_eq!(
-        melee_delta(false, |x| x.at("au-line", 44.0, 14.0, 270.0, Formation::Line)),
+        melee_delta(false, |x| x.at(
+            "au-line",
+            44.0,
+            14.0,
+            270.0,
+            Formation::Line
+        )),
         (one("hit in flank or rear", -2), vec![])
     );
 }
@@ -303,16 +322,25 @@ fn melee_modifier_hit_in_flank_or_rear_minus_2() {
 #[test]
 fn melee_modifier_infantry_not_in_square_or_area_versus_cavalry_minus_2() {
     let cavalry = |x: Setup| {
-        x.at("au-line", 40.0, 45.0, 180.0, Formation::Line)
-            .at("au-hus", 40.0, 22.0, 180.0, Formation::Line)
+        x.at("au-line", 40.0, 45.0, 180.0, Formation::Line).at(
+            "au-hus",
+            40.0,
+            22.0,
+            180.0,
+            Formation::Line,
+        )
     };
     assert_eq!(
         melee_delta(false, cavalry),
-        (one("infantry not in square or area versus cavalry", -2), vec![])
+        (
+            one("infantry not in square or area versus cavalry", -2),
+            vec![]
+        )
     );
     // Deployed in an area it takes neither.
     assert_eq!(
-        melee_delta(false, |x| cavalry(x).formation("fr-line", Formation::Deployed)),
+        melee_delta(false, |x| cavalry(x)
+            .formation("fr-line", Formation::Deployed)),
         (vec![], vec![])
     );
 }
@@ -320,11 +348,17 @@ fn melee_modifier_infantry_not_in_square_or_area_versus_cavalry_minus_2() {
 #[test]
 fn melee_modifier_square_versus_cavalry_plus_4() {
     let cavalry = |x: Setup| {
-        x.at("au-line", 40.0, 45.0, 180.0, Formation::Line)
-            .at("au-hus", 40.0, 22.0, 180.0, Formation::Line)
+        x.at("au-line", 40.0, 45.0, 180.0, Formation::Line).at(
+            "au-hus",
+            40.0,
+            22.0,
+            180.0,
+            Formation::Line,
+        )
     };
     assert_eq!(
-        melee_delta(false, |x| cavalry(x).formation("fr-line", Formation::Square)),
+        melee_delta(false, |x| cavalry(x)
+            .formation("fr-line", Formation::Square)),
         (one("square versus cavalry", 4), vec![])
     );
 }

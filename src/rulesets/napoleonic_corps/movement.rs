@@ -18,7 +18,8 @@ use crate::geometry::contact::first_touch;
 use crate::side::SideId;
 
 /// The rule a road move breaks when it leaves the road.
-pub const ROAD: &str = "Movement Factors: the road rate is for a move on a road for its entire length";
+pub const ROAD: &str =
+    "Movement Factors: the road rate is for a move on a road for its entire length";
 
 /// Stop this far short of enemy cavalry infantry may not contact (cm).
 const SHORT: f64 = 1.0;

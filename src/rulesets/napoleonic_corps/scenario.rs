@@ -3,8 +3,8 @@
 //! divisional generals and units.
 
 use super::formation::Formation;
-use super::tables::{Nation, Troop, mods};
 use super::formation::lay_out;
+use super::tables::{Nation, Troop, mods};
 use crate::geometry::{Angle, Base, Distance, Point, TerrainFeature};
 use crate::side::SideId;
 use schemars::JsonSchema;
@@ -90,7 +90,10 @@ impl Rect {
 
     /// Whether every corner of every base lies within.
     pub fn holds_bases(&self, bases: &[Base]) -> bool {
-        bases.iter().flat_map(|b| b.corners()).all(|c| self.holds(c))
+        bases
+            .iter()
+            .flat_map(|b| b.corners())
+            .all(|c| self.holds(c))
     }
 
     /// Its outline, corner by corner.

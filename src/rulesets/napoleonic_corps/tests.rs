@@ -115,7 +115,14 @@ impl Setup {
 }
 
 /// An upright rectangle of ground with `tags`.
-pub(super) fn ground(id: &str, tags: Vec<TerrainTag>, x0: f64, y0: f64, x1: f64, y1: f64) -> TerrainFeature {
+pub(super) fn ground(
+    id: &str,
+    tags: Vec<TerrainTag>,
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+) -> TerrainFeature {
     TerrainFeature {
         id: id.into(),
         name: id.into(),
@@ -434,11 +441,7 @@ fn cavalry_withdraw_when_foot_comes_within_10_cm() {
         )
         .state();
     // 2D6 = 4 + 3 = 7 cm, then rally 5 + 4 = 9: pass.
-    let (s2, ev) = turn(
-        &s,
-        moves(vec![mv("fr-line", 40.0, 33.0)]),
-        vec![4, 3, 5, 4],
-    );
+    let (s2, ev) = turn(&s, moves(vec![mv("fr-line", 40.0, 33.0)]), vec![4, 3, 5, 4]);
     assert!(ev.iter().any(|e| e.what == "cavalry_withdrawal"));
     let h = s2.unit("au-hus").unwrap();
     assert!((h.at.y - 47.0).abs() < 0.5, "{:?}", h.at);
@@ -532,7 +535,14 @@ fn terrain_blocks_the_line_of_fire() {
     // Fire Combat (line of fire): a wood between the battery and its target
     // blocks the shot (house rule: woods, towns and hills block).
     let s = Setup::new()
-        .terrain(ground("copse", vec![TerrainTag::Woods], 55.0, 25.0, 65.0, 30.0))
+        .terrain(ground(
+            "copse",
+            vec![TerrainTag::Woods],
+            55.0,
+            25.0,
+            65.0,
+            30.0,
+        ))
         .hold_fire(au(), &["au-jag", "au-line"])
         .state();
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![]);
@@ -543,7 +553,14 @@ fn terrain_blocks_the_line_of_fire() {
     );
     // A target inside the wood is seen (and has cover).
     let s = Setup::new()
-        .terrain(ground("copse", vec![TerrainTag::Woods], 50.0, 30.0, 70.0, 45.0))
+        .terrain(ground(
+            "copse",
+            vec![TerrainTag::Woods],
+            50.0,
+            30.0,
+            70.0,
+            45.0,
+        ))
         .hold_fire(au(), &["au-jag", "au-line"])
         .state();
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![3, 3]);
@@ -759,10 +776,18 @@ fn army_morale_counts_objectives_and_defeat_comes_when_the_dish_reaches_it() {
     let o = fatigue::verdict(&s).unwrap();
     assert_eq!(o.winner, Some(fr()));
     // The result names the loser in good English.
-    assert!(o.reason.starts_with("Austrian's army morale is broken"), "{}", o.reason);
+    assert!(
+        o.reason.starts_with("Austrian's army morale is broken"),
+        "{}",
+        o.reason
+    );
     s.scenario.sides[1].name = "Austrians".into();
     let o = fatigue::verdict(&s).unwrap();
-    assert!(o.reason.starts_with("Austrians' army morale is broken"), "{}", o.reason);
+    assert!(
+        o.reason.starts_with("Austrians' army morale is broken"),
+        "{}",
+        o.reason
+    );
 }
 
 #[test]
@@ -833,9 +858,7 @@ fn template_lists_choices_and_parses_back() {
 
 #[test]
 fn the_map_shows_each_formation_distinctly() {
-    let s = Setup::new()
-        .formation("fr-line", Formation::Square)
-        .state();
+    let s = Setup::new().formation("fr-line", Formation::Square).state();
     let v = NapoleonicCorps.view(&s, &crate::view::Viewer::Public);
     let u = v.map.units.iter().find(|u| u.id == "fr-line").unwrap();
     assert_eq!(u.formation, "square");
@@ -917,13 +940,19 @@ fn setup_may_move_a_unit_within_its_zone_only() {
         })
     };
     let v = NapoleonicCorps.check(&s, &fr(), &place(30.0));
-    assert!(v.iter().any(|v| v.rule == check::ZONE && v.path == ["deploy", "formations", "0"]));
+    assert!(
+        v.iter()
+            .any(|v| v.rule == check::ZONE && v.path == ["deploy", "formations", "0"])
+    );
     assert!(NapoleonicCorps.check(&s, &fr(), &place(24.0)).is_empty());
     let mut o = BySide::new();
     o.insert(fr(), place(24.0));
     let r = NapoleonicCorps.resolve(&s, &o, &mut Dice::scripted(vec![1, 1, 1]));
     let u = r.state.unit("fr-line").unwrap();
-    assert_eq!((u.at, u.formation), (Point::new(30.0, 24.0), Formation::Line));
+    assert_eq!(
+        (u.at, u.formation),
+        (Point::new(30.0, 24.0), Formation::Line)
+    );
 }
 
 /// The French column advances to musket range of the Austrian line, whose
@@ -952,7 +981,10 @@ fn a_consulted_side_owes_its_defensive_fire_decision_mid_turn() {
     assert_eq!(s.unit("fr-line").unwrap().at, Point::new(40.0, 30.0));
     let due = NapoleonicCorps.due(&s);
     assert_eq!(due.owed.len(), 1);
-    assert_eq!((due.owed[0].side.clone(), due.owed[0].kind), (au(), OrdersKind::Decision));
+    assert_eq!(
+        (due.owed[0].side.clone(), due.owed[0].kind),
+        (au(), OrdersKind::Decision)
+    );
     // The decision is checked against the paused table.
     let bad = Orders::Decide(orders::Decision {
         square: vec!["au-hus".into(), "au-line".into()],
@@ -974,9 +1006,15 @@ fn a_consulted_side_owes_its_defensive_fire_decision_mid_turn() {
     assert!(at(&["decide", "square", "1"], check::SQUARE), "not both");
     assert!(at(&["decide", "fire", "0"], check::FIRE), "out of range");
     // The French have nothing to send; the template offers the choices.
-    assert_eq!(NapoleonicCorps.check(&s, &fr(), &bad)[0].rule, check::SEQUENCE);
+    assert_eq!(
+        NapoleonicCorps.check(&s, &fr(), &bad)[0].rule,
+        check::SEQUENCE
+    );
     let t = NapoleonicCorps.orders_template(&s, &au()).unwrap();
-    assert!(t.contains("au-line: may form square; may fire at fr-line"), "{t}");
+    assert!(
+        t.contains("au-line: may form square; may fire at fr-line"),
+        "{t}"
+    );
     // The decision: the line fires. 3 + 3, line +1, column target +1: 8,
     // disordered; Gén. Inf with the column lessens it on a 5, unhurt on 6.
     let fire = Orders::Decide(orders::Decision {
@@ -1008,7 +1046,10 @@ fn a_consulted_side_owes_its_defensive_fire_decision_mid_turn() {
     let mut o = BySide::new();
     o.insert(au(), square);
     let r = NapoleonicCorps.resolve(&s, &o, &mut Dice::scripted(vec![]));
-    assert_eq!(r.state.unit("au-line").unwrap().formation, Formation::Square);
+    assert_eq!(
+        r.state.unit("au-line").unwrap().formation,
+        Formation::Square
+    );
     assert!(!r.events.iter().any(|e| e.what == "fire"));
 }
 
