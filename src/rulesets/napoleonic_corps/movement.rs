@@ -205,14 +205,14 @@ fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
             ),
         )];
     }
-    let after = nearest_gap(s, &moved);
-    if after < before - 1e-6 {
-        if fatigue::spent(s, &u.corps) && !s.leader_attached(&u) {
-            return vec![refused(
-                &u,
-                "Corps fatigue: a corps with no chips left may not move towards known enemies without a leader attached",
-            )];
-        }
+    if nearest_gap(s, &moved) < before - 1e-6
+        && fatigue::spent(s, &u.corps)
+        && !s.leader_attached(&u)
+    {
+        return vec![refused(
+            &u,
+            "Corps fatigue: a corps with no chips left may not move towards known enemies without a leader attached",
+        )];
     }
     let from = u.at;
     s.units[i] = Unit {
