@@ -44,4 +44,4 @@ pub use relation::{
 };
 pub use sight::{line_of_sight, segment_hits_area};
 pub use sweep::{Corner, follow_path, path_length, sweep_straight, translate_bases, wheel};
-pub use terrain::{MAX_EXTENT, Shape, TerrainFeature, TerrainTag};
+pub use terrain::{MAX_EXTENT, Shape, TerrainFeature, TerrainTag, segment_within};

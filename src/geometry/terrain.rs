@@ -216,6 +216,30 @@ impl TerrainFeature {
     }
 }
 
+/// Whether the straight path from `from` to `to` keeps wholly to the
+/// ground `features` cover together (to within the tolerance): a move that
+/// must stay on a road, say. Zero-width lines cover no ground.
+pub fn segment_within<'a>(
+    from: Point,
+    to: Point,
+    features: impl IntoIterator<Item = &'a TerrainFeature>,
+) -> bool {
+    let mut outside = MultiLineString::new(vec![LineString::new(vec![
+        convert::coord(from),
+        convert::coord(to),
+    ])]);
+    let mut any = false;
+    for f in features {
+        let area = f.area();
+        if area.0.is_empty() {
+            continue;
+        }
+        any = true;
+        outside = area.clip(&outside, true);
+    }
+    any && Euclidean.length(&outside) <= EPS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,6 +339,33 @@ mod tests {
         let across_thin_wall = MultiPolygon::new(vec![base(5.0, 0.0).polygon()]);
         assert!(wall(0.0).intersects_area(&across_thin_wall));
         assert!(!wall(0.0).intersects_area(&flush));
+    }
+
+    #[test]
+    fn a_segment_within_a_band_and_one_leaving_it() {
+        let road = TerrainFeature {
+            shape: Shape::Polyline {
+                points: vec![Point::new(0.0, 0.0), Point::new(10.0, 0.0)],
+                width: Distance(2.0),
+            },
+            ..wall(2.0)
+        };
+        let bend = TerrainFeature {
+            shape: Shape::Polyline {
+                points: vec![Point::new(10.0, 0.0), Point::new(10.0, 10.0)],
+                width: Distance(2.0),
+            },
+            ..wall(2.0)
+        };
+        let p = Point::new;
+        assert!(segment_within(p(1.0, 0.5), p(9.0, -0.5), [&road]));
+        assert!(!segment_within(p(1.0, 0.0), p(9.0, 3.0), [&road]));
+        // Off the end of the band.
+        assert!(!segment_within(p(5.0, 0.0), p(12.0, 0.0), [&road]));
+        // Two features together cover the corner.
+        assert!(segment_within(p(9.5, 0.0), p(10.0, 5.0), [&road, &bend]));
+        // No ground at all: nothing is within.
+        assert!(!segment_within(p(0.0, 0.0), p(1.0, 0.0), [&wall(0.0)]));
     }
 
     #[test]

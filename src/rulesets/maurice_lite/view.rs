@@ -2,12 +2,12 @@
 
 use super::forces::{Paths, check_force};
 use super::state::{Phase, State, TraceKind};
-use crate::geometry::{Shape, TerrainFeature, TerrainTag};
+use crate::geometry::TerrainFeature;
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
-    TerrainStyle, TerrainView, UnitView, Viewer,
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, TerrainStyle, UnitView,
+    Viewer, side_styles, terrain_view,
 };
 
 pub fn heading(s: &State) -> String {
@@ -25,22 +25,9 @@ pub fn heading(s: &State) -> String {
     }
 }
 
+/// The fill for a feature (the shared reading of its tags).
 pub fn terrain_style(t: &TerrainFeature) -> TerrainStyle {
-    let order = [
-        (TerrainTag::Water, TerrainStyle::Water),
-        (TerrainTag::Woods, TerrainStyle::Woods),
-        (TerrainTag::Marsh, TerrainStyle::Marsh),
-        (TerrainTag::Town, TerrainStyle::Town),
-        (TerrainTag::Road, TerrainStyle::Road),
-        (TerrainTag::Wall, TerrainStyle::Wall),
-        (TerrainTag::Hill, TerrainStyle::Hill),
-        (TerrainTag::Difficult, TerrainStyle::Rough),
-    ];
-    order
-        .iter()
-        .find(|(tag, _)| t.has(*tag))
-        .map(|(_, s)| *s)
-        .unwrap_or(TerrainStyle::Field)
+    crate::view::tag_style(t)
 }
 
 pub fn map(s: &State) -> MapView {
@@ -50,18 +37,7 @@ pub fn map(s: &State) -> MapView {
         .scenario
         .terrain
         .iter()
-        .map(|t| {
-            let (points, closed) = match &t.shape {
-                Shape::Polygon { points } => (points.clone(), true),
-                Shape::Polyline { points, .. } => (points.clone(), false),
-            };
-            TerrainView {
-                name: t.name.clone(),
-                style: terrain_style(t),
-                points,
-                closed,
-            }
-        })
+        .map(|t| terrain_view(t.name.clone(), &t.shape, terrain_style(t)))
         .collect();
     let units = s
         .units
@@ -127,16 +103,12 @@ pub fn map(s: &State) -> MapView {
         width: s.scenario.table.width.get(),
         height: s.scenario.table.height.get(),
         unit: m.unit.abbrev().into(),
-        sides: s
-            .scenario
-            .sides
-            .iter()
-            .map(|x| SideStyle {
-                side: x.id.clone(),
-                name: x.name.clone(),
-                colour: x.colour.clone(),
-            })
-            .collect(),
+        sides: side_styles(
+            s.scenario
+                .sides
+                .iter()
+                .map(|x| (&x.id, x.name.as_str(), x.colour.as_str())),
+        ),
         terrain,
         units,
         markers,
@@ -352,13 +324,11 @@ fn deployment_zones(s: &State) -> Vec<crate::view::ZoneView> {
     (0..s.scenario.sides.len())
         .map(|side| {
             let (y0, y1) = s.scenario.zone(side);
-            crate::view::ZoneView {
+            crate::view::rect_zone(
                 side,
-                points: [(0.0, y0), (w, y0), (w, y1), (0.0, y1)]
-                    .into_iter()
-                    .map(|(x, y)| crate::geometry::Point::new(x, y))
-                    .collect(),
-            }
+                crate::geometry::Point::new(0.0, y0),
+                crate::geometry::Point::new(w, y1),
+            )
         })
         .collect()
 }

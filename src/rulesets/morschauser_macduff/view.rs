@@ -4,12 +4,11 @@
 use super::scenario::TerrainKind;
 use super::state::{Company, General, Phase, State};
 use super::units::TroopType;
-use crate::geometry::Shape;
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
-    TerrainStyle, TerrainView, UnitView, Viewer,
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, TerrainStyle, UnitView,
+    Viewer, side_styles, terrain_view,
 };
 
 pub fn heading(s: &State) -> String {
@@ -44,10 +43,6 @@ pub fn map(s: &State) -> MapView {
         .terrain
         .iter()
         .map(|t| {
-            let (points, closed) = match &t.outline {
-                Shape::Polygon { points } => (points.clone(), true),
-                Shape::Polyline { points, .. } => (points.clone(), false),
-            };
             let mut name = t.name.clone();
             if s.burning.contains(&t.id) {
                 name.push_str(" (burning)");
@@ -59,12 +54,7 @@ pub fn map(s: &State) -> MapView {
                     if breaches == 1 { "" } else { "es" }
                 ));
             }
-            TerrainView {
-                name,
-                style: style(&t.kind),
-                points,
-                closed,
-            }
+            terrain_view(name, &t.outline, style(&t.kind))
         })
         .collect();
     let units = s
@@ -126,16 +116,12 @@ pub fn map(s: &State) -> MapView {
         width: s.scenario.table.width.get(),
         height: s.scenario.table.height.get(),
         unit: "in".into(),
-        sides: s
-            .scenario
-            .sides
-            .iter()
-            .map(|x| SideStyle {
-                side: x.id.clone(),
-                name: x.name.clone(),
-                colour: x.colour.clone(),
-            })
-            .collect(),
+        sides: side_styles(
+            s.scenario
+                .sides
+                .iter()
+                .map(|x| (&x.id, x.name.as_str(), x.colour.as_str())),
+        ),
         terrain,
         units,
         markers,
@@ -303,18 +289,7 @@ fn deployment_zones(s: &State) -> Vec<crate::view::ZoneView> {
         .enumerate()
         .filter_map(|(side, spec)| {
             let z = spec.zone?;
-            Some(crate::view::ZoneView {
-                side,
-                points: [
-                    (z.min.x, z.min.y),
-                    (z.max.x, z.min.y),
-                    (z.max.x, z.max.y),
-                    (z.min.x, z.max.y),
-                ]
-                .into_iter()
-                .map(|(x, y)| crate::geometry::Point::new(x, y))
-                .collect(),
-            })
+            Some(crate::view::rect_zone(side, z.min, z.max))
         })
         .collect()
 }

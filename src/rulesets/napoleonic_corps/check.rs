@@ -1,9 +1,11 @@
 //! Checking orders on receipt: what could never be legal is refused with
 //! the rule it breaks; what the dice may still change is left to the turn.
 
-use super::movement::{allowance, turns};
-use super::orders::{Deployment, Orders, Reactions, TurnOrders};
-use super::state::{Phase, State};
+use super::fire::barrier;
+use super::movement::{ROAD, allowance, turns};
+use super::orders::{Decision, Deployment, Orders, Reactions, TurnOrders};
+use super::sight::on_road;
+use super::state::{Phase, State, Unit};
 use super::tables::Arm;
 use crate::ruleset::Violation;
 use crate::side::SideId;
@@ -19,136 +21,176 @@ pub const CHARGE: &str = "Charge Phase: only cavalry make charge moves, at an en
 pub const FIRE: &str = "Fire Combat: units with a fire mod fire at an enemy; two batteries combine";
 pub const GENERALS: &str = "Divisional generals: they work for units of their own corps";
 pub const WITHDRAW: &str = "Movement special cases: cavalry withdrawal is for cavalry";
+pub const SQUARE: &str =
+    "Defensive Fire Phase: infantry not contacted by cavalry form square, or fire, not both";
+pub const ZONE: &str = "House rule: each side sets up within its deployment zone";
 
-fn v(path: &[&str], unit: &str, rule: &str, msg: impl Into<String>) -> Violation {
-    Violation::new(path, Some(unit), rule, msg)
+/// The refusals of one orders file, each with its path, unit and rule.
+struct Refusals<'a> {
+    s: &'a State,
+    side: &'a SideId,
+    out: Vec<Violation>,
+}
+
+impl<'a> Refusals<'a> {
+    fn new(s: &'a State, side: &'a SideId) -> Self {
+        Refusals {
+            s,
+            side,
+            out: Vec::new(),
+        }
+    }
+
+    /// Refuse entry `path` for `unit`, naming `rule`.
+    fn refuse(&mut self, path: &[&str], unit: &str, rule: &str, msg: impl Into<String>) {
+        self.out.push(Violation::new(path, Some(unit), rule, msg));
+    }
+
+    /// The side's own live unit `id`, or a refusal of entry `path`.
+    fn own(&mut self, path: &[&str], id: &str) -> Option<&'a Unit> {
+        let u = self.s.unit(id).filter(|u| u.live() && &u.side == self.side);
+        if u.is_none() {
+            self.refuse(path, id, OWN, format!("{id} is not one of your units"));
+        }
+        u
+    }
+
+    /// Refuse entry `path` unless `target` is a live enemy unit.
+    fn enemy(&mut self, path: &[&str], unit: &str, target: &str, rule: &str) {
+        if self
+            .s
+            .unit(target)
+            .is_none_or(|e| !e.live() || &e.side == self.side)
+        {
+            self.refuse(
+                path,
+                unit,
+                rule,
+                format!("{target} is not a live enemy unit"),
+            );
+        }
+    }
+}
+
+fn sequence(msg: impl Into<String>) -> Vec<Violation> {
+    vec![Violation::new(&[], None, SEQUENCE, msg)]
 }
 
 pub fn check(s: &State, side: &SideId, o: &Orders) -> Vec<Violation> {
     match (&s.phase, o) {
-        (Phase::Over(x), _) => vec![Violation::new(
-            &[],
-            None,
-            SEQUENCE,
-            format!("the game is over ({})", x.reason),
-        )],
+        (Phase::Over(x), _) => sequence(format!("the game is over ({})", x.reason)),
         (Phase::Setup, Orders::Deploy(d)) => deployment(s, side, d),
-        (Phase::Setup, _) => vec![Violation::new(
-            &[],
-            None,
-            SEQUENCE,
-            "this step is the setup: send `deploy:` orders",
-        )],
+        (Phase::Setup, _) => sequence("this step is the setup: send `deploy:` orders"),
         (Phase::Turn { phasing, .. }, Orders::Turn(t)) if phasing == side => turn(s, side, t),
-        (Phase::Turn { phasing, .. }, Orders::Reactions(r)) if phasing != side => {
+        (Phase::Turn { phasing, .. } | Phase::Decision { phasing, .. }, Orders::Reactions(r))
+            if phasing != side =>
+        {
             reactions(s, side, r)
         }
-        (Phase::Turn { phasing, .. }, _) if phasing == side => {
-            vec![Violation::new(
-                &[],
-                None,
-                SEQUENCE,
-                "this is your turn: send `turn:` orders",
-            )]
+        (Phase::Decision { phasing, .. }, Orders::Decide(d)) if phasing != side => {
+            decision(s, side, d)
         }
-        (Phase::Turn { .. }, _) => vec![Violation::new(
-            &[],
-            None,
-            SEQUENCE,
-            "the other side is phasing: you may send only `reactions:`",
-        )],
+        (Phase::Decision { phasing, .. }, _) if phasing != side => {
+            sequence("your decision is owed: send `decide:` orders")
+        }
+        (Phase::Decision { .. }, _) => {
+            sequence("your turn waits for the other side's decision: nothing to send")
+        }
+        (Phase::Turn { phasing, .. }, _) if phasing == side => {
+            sequence("this is your turn: send `turn:` orders")
+        }
+        (Phase::Turn { .. }, _) => {
+            sequence("the other side is phasing: you may send only `reactions:`")
+        }
     }
 }
 
-fn own<'a>(s: &'a State, side: &SideId, id: &str) -> Option<&'a super::state::Unit> {
-    s.unit(id).filter(|u| u.live() && &u.side == side)
-}
-
 fn deployment(s: &State, side: &SideId, d: &Deployment) -> Vec<Violation> {
-    let mut out = Vec::new();
+    let mut r = Refusals::new(s, side);
+    let zone = s.scenario.side(side).and_then(|x| x.zone);
     for (i, f) in d.formations.iter().enumerate() {
         let i = i.to_string();
         let path = ["deploy", "formations", i.as_str()];
-        match own(s, side, &f.unit) {
-            None => out.push(v(
-                &path,
-                &f.unit,
-                OWN,
-                format!("{} is not one of your units", f.unit),
-            )),
-            Some(u) if !f.formation.fits(u.arm()) => out.push(v(
+        let Some(u) = r.own(&path, &f.unit) else {
+            continue;
+        };
+        if !f.formation.fits(u.arm()) {
+            r.refuse(
                 &path,
                 &f.unit,
                 FORMATION,
                 format!("{} cannot stand in {}", u.troop.label(), f.formation.name()),
-            )),
-            _ => {}
+            );
+            continue;
+        }
+        let at = f.at.unwrap_or(u.at);
+        let bases = s.bases_as(u, at, f.facing.unwrap_or(u.facing), f.formation);
+        if let Some(z) = zone
+            && !z.holds_bases(&bases)
+        {
+            r.refuse(
+                &path,
+                &f.unit,
+                ZONE,
+                "its bases would not all stand within the side's deployment zone",
+            );
         }
     }
-    out
+    r.out
 }
 
 fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
-    let mut out = Vec::new();
+    let mut r = Refusals::new(s, side);
     for (i, id) in t.passes.iter().enumerate() {
         let i = i.to_string();
-        if own(s, side, id).is_none() {
-            out.push(v(
-                &["turn", "passes", i.as_str()],
-                id,
-                OWN,
-                format!("{id} is not one of your units"),
-            ));
-        }
+        r.own(&["turn", "passes", i.as_str()], id);
     }
     let mut seen = BTreeSet::new();
     for (i, m) in t.moves.iter().enumerate() {
         let i = i.to_string();
         let path = ["turn", "moves", i.as_str()];
-        let Some(u) = own(s, side, &m.unit) else {
-            out.push(v(
-                &path,
-                &m.unit,
-                OWN,
-                format!("{} is not one of your units", m.unit),
-            ));
+        let Some(u) = r.own(&path, &m.unit) else {
             continue;
         };
         if !seen.insert(m.unit.clone()) {
-            out.push(v(
-                &path,
-                &m.unit,
-                ONCE,
-                "this unit is already ordered to move",
-            ));
+            r.refuse(&path, &m.unit, ONCE, "this unit is already ordered to move");
         }
         let f = m.formation.unwrap_or(u.formation);
         if !f.fits(u.arm()) {
-            out.push(v(
+            r.refuse(
                 &path,
                 &m.unit,
                 FORMATION,
                 format!("{} cannot form {}", u.troop.label(), f.name()),
-            ));
+            );
             continue;
         }
-        let d = m.to.map_or(0.0, |p| u.at.distance_to(p).get());
-        let a = allowance(u, f, turns(u, m.facing), m.road);
+        let to = m.to.unwrap_or(u.at);
+        let road = m.road && on_road(s, u.at, to);
+        if m.road && !road {
+            r.refuse(
+                &path,
+                &m.unit,
+                ROAD,
+                "the straight line from where it stands to `to` leaves the road",
+            );
+        }
+        let d = u.at.distance_to(to).get();
+        let a = allowance(u, f, turns(u, m.facing), road);
         if d > a + 1e-6 {
-            out.push(v(
+            r.refuse(
                 &path,
                 &m.unit,
                 DISTANCE,
                 format!("{d:.1} cm is more than the {a:.1} cm it may move"),
-            ));
+            );
         }
-        if let Some(p) = m.to
-            && (p.x < 0.0
-                || p.y < 0.0
-                || p.x > s.scenario.table.width.get()
-                || p.y > s.scenario.table.height.get())
+        if to.x < 0.0
+            || to.y < 0.0
+            || to.x > s.scenario.table.width.get()
+            || to.y > s.scenario.table.height.get()
         {
-            out.push(v(&path, &m.unit, DISTANCE, "the move ends off the table"));
+            r.refuse(&path, &m.unit, DISTANCE, "the move ends off the table");
         }
     }
     for (i, a) in t.generals.iter().enumerate() {
@@ -159,127 +201,149 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             .iter()
             .find(|g| g.id == a.general && &g.side == side && !g.dead)
         {
-            None => out.push(v(
-                &path,
-                &a.general,
-                GENERALS,
-                "no such live general of yours",
-            )),
+            None => r.refuse(&path, &a.general, GENERALS, "no such live general of yours"),
             Some(g) => {
-                if own(s, side, &a.unit).is_none_or(|u| u.corps != g.corps) {
-                    out.push(v(
+                if s.unit(&a.unit)
+                    .is_none_or(|u| !u.live() || &u.side != side || u.corps != g.corps)
+                {
+                    r.refuse(
                         &path,
                         &a.general,
                         GENERALS,
                         format!("{} is not a live unit of his corps", a.unit),
-                    ));
+                    );
                 }
             }
         }
     }
-    for (i, r) in t.commanders.iter().enumerate() {
+    for (i, c) in t.commanders.iter().enumerate() {
         let i = i.to_string();
         let path = ["turn", "commanders", i.as_str()];
-        match s.corps.iter().find(|c| c.id == r.corps && &c.side == side) {
-            None => out.push(v(&path, &r.corps, OWN, "no such corps of yours")),
-            Some(c) if c.at.distance_to(r.to).get() > super::turn::COMMANDER_RIDE + 1e-6 => out
-                .push(v(
+        match s.corps.iter().find(|x| x.id == c.corps && &x.side == side) {
+            None => r.refuse(&path, &c.corps, OWN, "no such corps of yours"),
+            Some(x) if x.at.distance_to(c.to).get() > super::turn::COMMANDER_RIDE + 1e-6 => r
+                .refuse(
                     &path,
-                    &r.corps,
+                    &c.corps,
                     "House rule: a corps commander rides at most 60 cm a turn",
                     "too far",
-                )),
+                ),
             _ => {}
         }
     }
     for (i, c) in t.charges.iter().enumerate() {
         let i = i.to_string();
         let path = ["turn", "charges", i.as_str()];
-        match own(s, side, &c.unit) {
-            None => out.push(v(
-                &path,
-                &c.unit,
-                OWN,
-                format!("{} is not one of your units", c.unit),
-            )),
-            Some(u) if u.arm() != Arm::Cavalry => {
-                out.push(v(&path, &c.unit, CHARGE, "only cavalry charge"))
-            }
-            _ => {}
-        }
-        if s.unit(&c.target)
-            .is_none_or(|e| !e.live() || &e.side == side)
+        if let Some(u) = r.own(&path, &c.unit)
+            && u.arm() != Arm::Cavalry
         {
-            out.push(v(
-                &path,
-                &c.unit,
-                CHARGE,
-                format!("{} is not a live enemy unit", c.target),
-            ));
+            r.refuse(&path, &c.unit, CHARGE, "only cavalry charge");
         }
+        r.enemy(&path, &c.unit, &c.target, CHARGE);
     }
     for (i, f) in t.fire.iter().enumerate() {
         let i = i.to_string();
         let path = ["turn", "fire", i.as_str()];
-        match own(s, side, &f.unit) {
-            None => out.push(v(
-                &path,
-                &f.unit,
-                OWN,
-                format!("{} is not one of your units", f.unit),
-            )),
+        match r.own(&path, &f.unit) {
             Some(u) if u.mods().fire.is_none() => {
-                out.push(v(&path, &f.unit, FIRE, "this unit does not fire"))
+                r.refuse(&path, &f.unit, FIRE, "this unit does not fire")
             }
             Some(u) => {
                 if let Some(w) = &f.with
                     && (u.arm() != Arm::Artillery
-                        || own(s, side, w).is_none_or(|x| x.arm() != Arm::Artillery))
+                        || s.unit(w).is_none_or(|x| {
+                            !x.live() || &x.side != side || x.arm() != Arm::Artillery
+                        }))
                 {
-                    out.push(v(
+                    r.refuse(
                         &path,
                         &f.unit,
                         FIRE,
                         "only two of your batteries combine their fire",
-                    ));
+                    );
                 }
             }
+            None => {}
         }
-        if s.unit(&f.target)
-            .is_none_or(|e| !e.live() || &e.side == side)
+        r.enemy(&path, &f.unit, &f.target, FIRE);
+    }
+    r.out
+}
+
+fn reactions(s: &State, side: &SideId, x: &Reactions) -> Vec<Violation> {
+    let mut r = Refusals::new(s, side);
+    for (i, id) in x.withdraw.iter().enumerate() {
+        let i = i.to_string();
+        let path = ["reactions", "withdraw", i.as_str()];
+        if let Some(u) = r.own(&path, id)
+            && u.arm() != Arm::Cavalry
         {
-            out.push(v(
+            r.refuse(&path, id, WITHDRAW, "not cavalry");
+        }
+    }
+    for (i, id) in x.hold_fire.iter().enumerate() {
+        let i = i.to_string();
+        r.own(&["reactions", "hold_fire", i.as_str()], id);
+    }
+    r.out
+}
+
+/// A decision at the defensive fire pause: each unit forms square or fires,
+/// not both; the state is the paused turn's, so the fire is checked whole.
+fn decision(s: &State, side: &SideId, d: &Decision) -> Vec<Violation> {
+    let mut r = Refusals::new(s, side);
+    if d.standing && !(d.square.is_empty() && d.fire.is_empty()) {
+        r.out.push(Violation::new(
+            &["decide", "standing"],
+            None,
+            SQUARE,
+            "with `standing: true` the standing reactions decide: name no units",
+        ));
+    }
+    let engaged = match &s.phase {
+        Phase::Decision { pending, .. } => pending.locked.clone(),
+        _ => Vec::new(),
+    };
+    for (i, id) in d.square.iter().enumerate() {
+        let i = i.to_string();
+        let path = ["decide", "square", i.as_str()];
+        let Some(u) = r.own(&path, id) else {
+            continue;
+        };
+        if let Some(why) = super::fire_phases::cannot_square(s, u) {
+            r.refuse(&path, id, SQUARE, why);
+        }
+        if d.fire.iter().any(|f| &f.unit == id) {
+            r.refuse(&path, id, SQUARE, "a unit forms square or fires, not both");
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (i, f) in d.fire.iter().enumerate() {
+        let i = i.to_string();
+        let path = ["decide", "fire", i.as_str()];
+        let Some(u) = r.own(&path, &f.unit) else {
+            continue;
+        };
+        if !seen.insert(f.unit.clone()) {
+            r.refuse(&path, &f.unit, FIRE, "this unit already fires");
+        }
+        if engaged.contains(&u.id) {
+            r.refuse(
                 &path,
                 &f.unit,
                 FIRE,
-                format!("{} is not a live enemy unit", f.target),
-            ));
+                "units that remain in melee from the last turn neither fire nor are fired upon",
+            );
+            continue;
+        }
+        match s.unit(&f.target).filter(|e| e.live() && &e.side != side) {
+            None => r.enemy(&path, &f.unit, &f.target, FIRE),
+            Some(e) => {
+                if let Some(why) = barrier(s, u, e, &engaged) {
+                    r.refuse(&path, &f.unit, FIRE, why);
+                }
+            }
         }
     }
-    out
-}
-
-fn reactions(s: &State, side: &SideId, r: &Reactions) -> Vec<Violation> {
-    let mut out = Vec::new();
-    for (i, id) in r.withdraw.iter().enumerate() {
-        let i = i.to_string();
-        let path = ["reactions", "withdraw", i.as_str()];
-        match own(s, side, id) {
-            None => out.push(v(&path, id, OWN, format!("{id} is not one of your units"))),
-            Some(u) if u.arm() != Arm::Cavalry => out.push(v(&path, id, WITHDRAW, "not cavalry")),
-            _ => {}
-        }
-    }
-    for (i, id) in r.hold_fire.iter().enumerate() {
-        let i = i.to_string();
-        if own(s, side, id).is_none() {
-            out.push(v(
-                &["reactions", "hold_fire", i.as_str()],
-                id,
-                OWN,
-                format!("{id} is not one of your units"),
-            ));
-        }
-    }
-    out
+    r.out
 }

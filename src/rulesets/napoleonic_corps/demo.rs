@@ -15,7 +15,8 @@ use super::fire::barrier;
 use super::formation::Formation;
 use super::movement::{allowance, turns};
 use super::orders::{
-    ChargeOrder, Controlled, Deployment, FireOrder, Move, Orders, Reactions, Ride, TurnOrders,
+    ChargeOrder, Controlled, Decision, Deployment, FireOrder, Move, Orders, Reactions, Ride,
+    TurnOrders,
 };
 use super::rally::PASS_RADIUS;
 use super::scenario::NAME;
@@ -48,6 +49,10 @@ impl DemoPlayer for Player {
         let o = match owed.kind {
             OrdersKind::Deployment => Orders::Deploy(Deployment::default()),
             OrdersKind::Reactions => Orders::Reactions(reactions(&s, &owed.side)),
+            OrdersKind::Decision => Orders::Decide(Decision {
+                standing: true,
+                ..Decision::default()
+            }),
             _ => Orders::Turn(turn_orders(&s, &owed.side)),
         };
         value(&o)
@@ -68,6 +73,7 @@ impl DemoPlayer for Player {
         let text = match owed.kind {
             OrdersKind::Deployment => "deploy: {}",
             OrdersKind::Reactions => "reactions: {}",
+            OrdersKind::Decision => "decide: {standing: true}",
             _ => "turn: {}",
         };
         crate::yaml::from_str(text).unwrap_or(serde_yaml::Value::Null)

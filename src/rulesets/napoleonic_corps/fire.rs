@@ -6,6 +6,7 @@ use super::generals;
 use super::rally::RETREAT_CM;
 use super::retreat::{remove, retreat};
 use super::roll::{d6, two_d6};
+use super::sight;
 use super::state::{State, Trace, TraceKind, Unit};
 use super::tables::Arm;
 use super::words::{Said, event};
@@ -116,29 +117,42 @@ pub fn barrier(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<Stri
                 .total_cmp(&b.distance_to(from).get())
         })
         .unwrap_or(t.at);
-    let high = f.arm() == Arm::Artillery
-        && s.scenario
-            .terrain
-            .iter()
-            .any(|h| h.has(TerrainTag::Hill) && h.touches_bases(&fb));
+    if let Some(x) = sight::blocker(s, from, to) {
+        return Some(format!("Fire combat: {} blocks the line of fire", x.name));
+    }
     for o in s
         .units
         .iter()
         .filter(|o| o.live() && o.id != f.id && o.id != t.id)
     {
         let ob = s.bases(o);
-        if ob.iter().any(|b| segment_crosses(from, to, b)) {
-            let over =
-                high && (o.arm() == Arm::Artillery || bases_distance(&ob, &tb).get() >= OVER);
-            if !over {
-                return Some(format!(
-                    "Fire combat: {} is in the line of fire (only artillery on higher ground fires over units)",
-                    o.name
-                ));
-            }
+        if ob.iter().any(|b| segment_crosses(from, to, b))
+            && !over(s, f, t, o)
+            && !reciprocal(s, f, t, o)
+        {
+            return Some(format!(
+                "Fire combat: {} is in the line of fire (only artillery higher than it fires over it, and the target may reply)",
+                o.name
+            ));
         }
     }
     None
+}
+
+/// Whether battery `f` may fire over unit `o` at `t`: it stands higher than
+/// `o`, and `o` is a battery or `t` is at least 10 cm behind `o`.
+pub fn over(s: &State, f: &Unit, t: &Unit, o: &Unit) -> bool {
+    f.arm() == Arm::Artillery
+        && sight::level(s, &s.bases(f)) > sight::level(s, &s.bases(o))
+        && (o.arm() == Arm::Artillery || s.gap(o, t) >= OVER - 1e-6)
+}
+
+/// Reciprocity: `f` may fire back over `o` at a battery `t` that could fire
+/// over `o` at `f`, when `f` is within `t`'s 45-degree arc.
+pub fn reciprocal(s: &State, f: &Unit, t: &Unit, o: &Unit) -> bool {
+    t.mods().fire.is_some()
+        && over(s, t, f, o)
+        && in_common_arc(&Frame::of(&s.bases(t)), &s.bases(f))
 }
 
 /// Every modifier of `f` firing at `t` at distance `d`.

@@ -3,8 +3,8 @@
 
 use super::fire::{barrier, fire};
 use super::formation::Formation;
-use super::orders::{FireOrder, SquarePolicy};
-use super::state::State;
+use super::orders::{Decision, FireOrder, Reactions, SquarePolicy};
+use super::state::{State, Unit};
 use super::tables::Arm;
 use super::words::{Said, event};
 use crate::dice::Dice;
@@ -15,11 +15,77 @@ use crate::side::SideId;
 /// default reaction: a light charge's reach.
 pub const SQUARE_TRIGGER: f64 = 14.0;
 
-/// The non-phasing `side`'s defensive fire. `engaged`: units in contact
-/// since before the turn (still in melee), which neither fire nor are shot.
-pub fn defensive(s: &mut State, side: &SideId, engaged: &[String], dice: &mut Dice) -> Vec<Event> {
+const SQUARE_RULE: &str = "Defensive Fire Phase: form square if not contacted by cavalry";
+
+/// Why unit `u` may not form square in defensive fire, if it may not:
+/// only infantry, and not when contacted by cavalry.
+pub fn cannot_square(s: &State, u: &Unit) -> Option<String> {
+    if u.arm() != Arm::Infantry {
+        return Some("only infantry form square".into());
+    }
+    if u.shaken() {
+        return Some("a disordered unit cannot change formation".into());
+    }
+    if s.contacts(u).iter().any(|e| e.arm() == Arm::Cavalry) {
+        return Some("it is contacted by cavalry: too late to form square".into());
+    }
+    None
+}
+
+/// What one unit does in defensive fire.
+enum Choice {
+    Square,
+    Fire(String),
+    Nothing,
+}
+
+/// The standing reactions' choice for unit `u`: square when cavalry is
+/// near (by the policy), else fire at the nearest enemy it may.
+fn standing(s: &State, u: &Unit, r: &Reactions, engaged: &[String]) -> Choice {
+    let cav_near = s
+        .enemies(&u.side)
+        .any(|e| e.arm() == Arm::Cavalry && s.gap(u, e) <= SQUARE_TRIGGER);
+    if r.square == SquarePolicy::CavalryNear
+        && u.formation != Formation::Square
+        && cav_near
+        && cannot_square(s, u).is_none()
+    {
+        return Choice::Square;
+    }
+    if r.hold_fire.contains(&u.id) {
+        return Choice::Nothing;
+    }
+    s.enemies(&u.side)
+        .filter(|e| barrier(s, u, e, engaged).is_none())
+        .min_by(|a, b| s.gap(u, a).total_cmp(&s.gap(u, b)).then(a.id.cmp(&b.id)))
+        .map_or(Choice::Nothing, |e| Choice::Fire(e.id.clone()))
+}
+
+/// The choice a decision made for unit `u`.
+fn decided(u: &Unit, d: &Decision) -> Choice {
+    if d.square.contains(&u.id) {
+        return Choice::Square;
+    }
+    d.fire
+        .iter()
+        .find(|f| f.unit == u.id)
+        .map_or(Choice::Nothing, |f| Choice::Fire(f.target.clone()))
+}
+
+/// The non-phasing `side`'s defensive fire, by its decision when it was
+/// consulted (and decided), else by its standing reactions. `engaged`:
+/// units in contact since before the turn (still in melee), which neither
+/// fire nor are shot.
+pub fn defensive(
+    s: &mut State,
+    side: &SideId,
+    engaged: &[String],
+    decision: Option<&Decision>,
+    dice: &mut Dice,
+) -> Vec<Event> {
     let mut out = Vec::new();
     let r = s.reactions.get(side).cloned().unwrap_or_default();
+    let decision = decision.filter(|d| !d.standing);
     let ours: Vec<usize> = (0..s.units.len())
         .filter(|&i| s.units[i].live() && &s.units[i].side == side)
         .filter(|&i| !engaged.contains(&s.units[i].id))
@@ -29,42 +95,55 @@ pub fn defensive(s: &mut State, side: &SideId, engaged: &[String], dice: &mut Di
             continue;
         }
         let u = s.units[i].clone();
-        let cav_contact = s.contacts(&u).iter().any(|e| e.arm() == Arm::Cavalry);
-        let cav_near = s
-            .enemies(side)
-            .any(|e| e.arm() == Arm::Cavalry && s.gap(&u, e) <= SQUARE_TRIGGER);
-        if u.arm() == Arm::Infantry
-            && r.square == SquarePolicy::CavalryNear
-            && u.formation != Formation::Square
-            && !u.shaken()
-            && cav_near
-            && !cav_contact
-        {
-            s.units[i].formation = Formation::Square;
-            out.push(event(
-                Said::Square,
-                Facts {
-                    unit: Some(u.refer()),
-                    ..Facts::default()
-                },
-                Vec::new(),
-            ));
-            continue;
-        }
-        if r.hold_fire.contains(&u.id) {
-            continue;
-        }
-        // Contacts to its front first, then the nearest it may fire at.
-        let target = s
-            .enemies(side)
-            .filter(|e| barrier(s, &u, e, engaged).is_none())
-            .min_by(|a, b| s.gap(&u, a).total_cmp(&s.gap(&u, b)).then(a.id.cmp(&b.id)))
-            .map(|e| e.id.clone());
-        if let Some(t) = target.and_then(|t| s.unit_index(&t)) {
-            out.extend(fire(s, i, t, None, dice));
+        let choice = match decision {
+            Some(d) => decided(&u, d),
+            None => standing(s, &u, &r, engaged),
+        };
+        match choice {
+            Choice::Square => {
+                if let Some(why) = cannot_square(s, &u) {
+                    out.push(refused(&u, None, format!("{SQUARE_RULE}: {why}")));
+                    continue;
+                }
+                s.units[i].formation = Formation::Square;
+                out.push(event(
+                    Said::Square,
+                    Facts {
+                        unit: Some(u.refer()),
+                        ..Facts::default()
+                    },
+                    Vec::new(),
+                ));
+            }
+            Choice::Fire(t) => {
+                let Some(t) = s.unit_index(&t) else {
+                    continue;
+                };
+                match barrier(s, &u, &s.units[t], engaged) {
+                    Some(why) => {
+                        let target = s.units[t].clone();
+                        out.push(refused(&u, Some(&target), why));
+                    }
+                    None => out.extend(fire(s, i, t, None, dice)),
+                }
+            }
+            Choice::Nothing => {}
         }
     }
     out
+}
+
+fn refused(u: &Unit, target: Option<&Unit>, why: impl Into<String>) -> Event {
+    event(
+        Said::Refused,
+        Facts {
+            unit: Some(u.refer()),
+            target: target.map(Unit::refer),
+            reason: Some(why.into()),
+            ..Facts::default()
+        },
+        Vec::new(),
+    )
 }
 
 /// The phasing side's advancing fire: units not in contact with an enemy.
@@ -98,16 +177,7 @@ pub fn advancing(
                 && barrier(s, wu, &tu, engaged).is_none()
         });
         if let Some(why) = why {
-            out.push(event(
-                Said::Refused,
-                Facts {
-                    unit: Some(fu.refer()),
-                    target: Some(tu.refer()),
-                    reason: Some(why),
-                    ..Facts::default()
-                },
-                Vec::new(),
-            ));
+            out.push(refused(&fu, Some(&tu), why));
             continue;
         }
         out.extend(fire(s, f, t, with, dice));

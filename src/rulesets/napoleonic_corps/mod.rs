@@ -26,6 +26,7 @@ mod roll;
 pub mod rough;
 pub mod scenario;
 pub mod setup;
+pub mod sight;
 pub mod state;
 pub mod tables;
 mod template;
@@ -34,13 +35,15 @@ pub mod view;
 pub mod words;
 
 #[cfg(test)]
+mod modifier_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::dice::Dice;
 use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
 use crate::side::{BySide, SideId};
 use crate::view::Viewer;
-use orders::{Deployment, Orders, TurnOrders};
+use orders::{Decision, Deployment, Orders, TurnOrders};
 use scenario::Scenario;
 use state::{Phase, State};
 
@@ -94,6 +97,17 @@ impl Ruleset for NapoleonicCorps {
                     note: "standing reactions: cavalry withdrawals, square or fire".into(),
                 }],
             ),
+            // One file a side a step: reactions sent now instead of a
+            // decision replace the standing ones and decide.
+            Phase::Decision { phasing, .. } => (
+                vec![Owed {
+                    side: s.other(phasing),
+                    kind: OrdersKind::Decision,
+                    note: "your defensive fire: which units form square and which fire at what"
+                        .into(),
+                }],
+                Vec::new(),
+            ),
             Phase::Over(_) => (Vec::new(), Vec::new()),
         };
         Due {
@@ -132,6 +146,17 @@ impl Ruleset for NapoleonicCorps {
                 };
                 turn::resolve(&s, turn, &phasing, &t, dice)
             }
+            Phase::Decision {
+                turn,
+                phasing,
+                pending,
+            } => {
+                let d = match orders.get(&s.other(&phasing)) {
+                    Some(Orders::Decide(d)) => Some(d),
+                    _ => None,
+                };
+                turn::resume(&s, turn, &phasing, &pending, d, dice)
+            }
             Phase::Over(_) => (s.clone(), Vec::new()),
         };
         let outcome = state.outcome().cloned();
@@ -155,13 +180,19 @@ impl Ruleset for NapoleonicCorps {
     }
 
     /// A side that sent nothing keeps its formations, and in its turn
-    /// holds (disordered units still roll to rally).
+    /// holds (disordered units still roll to rally); a decision it owes is
+    /// left to its standing reactions.
     fn default_orders(&self, s: &State, side: &SideId) -> Result<Option<Orders>, String> {
         Ok(match &s.phase {
             Phase::Setup => Some(Orders::Deploy(Deployment::default())),
             Phase::Turn { phasing, .. } if phasing == side => {
                 Some(Orders::Turn(TurnOrders::default()))
             }
+            // The standing reactions decide for a side that did not.
+            Phase::Decision { phasing, .. } if phasing != side => Some(Orders::Decide(Decision {
+                standing: true,
+                ..Decision::default()
+            })),
             _ => None,
         })
     }

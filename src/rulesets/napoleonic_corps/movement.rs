@@ -7,6 +7,7 @@ use super::fatigue;
 use super::formation::Formation;
 use super::orders::Move;
 use super::rough;
+use super::sight;
 use super::state::{State, Trace, TraceKind, Unit};
 use super::tables::Arm;
 use super::words::{Said, event};
@@ -15,6 +16,10 @@ use crate::event::{Event, Facts};
 use crate::geometry::Angle;
 use crate::geometry::contact::first_touch;
 use crate::side::SideId;
+
+/// The rule a road move breaks when it leaves the road.
+pub const ROAD: &str =
+    "Movement Factors: the road rate is for a move on a road for its entire length";
 
 /// Stop this far short of enemy cavalry infantry may not contact (cm).
 const SHORT: f64 = 1.0;
@@ -86,6 +91,14 @@ fn refused(u: &Unit, why: &str) -> Event {
     )
 }
 
+/// The first enemy that `u`, where it stands, can see and that `moved`
+/// (the unit where its move ends) would be closer to.
+pub fn towards_visible(s: &State, u: &Unit, moved: &Unit) -> Option<String> {
+    s.enemies(&u.side)
+        .find(|e| s.gap(moved, e) < s.gap(u, e) - 1e-6 && sight::sees(s, u, e))
+        .map(|e| e.name.clone())
+}
+
 fn nearest_gap(s: &State, u: &Unit) -> f64 {
     s.nearest_enemy(u).map_or(f64::INFINITY, |e| s.gap(u, e))
 }
@@ -138,12 +151,16 @@ fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
     let turning = turns(&u, m.facing);
     let dest = m.to.unwrap_or(u.at);
     let dist = u.at.distance_to(dest).get();
-    let allowed = allowance(&u, to_f, turning, m.road);
+    // The road rate only for a move that keeps to the road all the way.
+    let road = m.road && sight::on_road(s, u.at, dest);
+    let allowed = allowance(&u, to_f, turning, road);
     if dist > allowed + 1e-6 {
-        return vec![refused(
-            &u,
-            &format!("Movement factors: {dist:.1} cm is beyond the {allowed:.1} cm allowed"),
-        )];
+        let why = if m.road && !road {
+            format!("{ROAD}; off the road it may move {allowed:.1} cm, not {dist:.1}")
+        } else {
+            format!("Movement factors: {dist:.1} cm is beyond the {allowed:.1} cm allowed")
+        };
+        return vec![refused(&u, &why)];
     }
     let before = nearest_gap(s, &u);
     let mut moved = u.clone();
@@ -177,20 +194,25 @@ fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
     if dist > 1e-9 {
         moved.at = u.at + dir.scale(stop / dist);
     }
-    let after = nearest_gap(s, &moved);
-    if after < before - 1e-6 {
-        if u.formation == Formation::Square && to_f == Formation::Square {
-            return vec![refused(
-                &u,
-                "Movement special cases: squares may not move towards visible enemy units",
-            )];
-        }
-        if fatigue::spent(s, &u.corps) && !s.leader_attached(&u) {
-            return vec![refused(
-                &u,
-                "Corps fatigue: a corps with no chips left may not move towards known enemies without a leader attached",
-            )];
-        }
+    if u.formation == Formation::Square
+        && to_f == Formation::Square
+        && let Some(e) = towards_visible(s, &u, &moved)
+    {
+        return vec![refused(
+            &u,
+            &format!(
+                "Movement special cases: squares may not move towards visible enemy units ({e} is in sight)"
+            ),
+        )];
+    }
+    if nearest_gap(s, &moved) < before - 1e-6
+        && fatigue::spent(s, &u.corps)
+        && !s.leader_attached(&u)
+    {
+        return vec![refused(
+            &u,
+            "Corps fatigue: a corps with no chips left may not move towards known enemies without a leader attached",
+        )];
     }
     let from = u.at;
     s.units[i] = Unit {

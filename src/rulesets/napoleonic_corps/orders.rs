@@ -16,6 +16,9 @@ pub enum Orders {
     Turn(TurnOrders),
     /// The non-phasing side's standing reactions, kept until replaced.
     Reactions(Reactions),
+    /// The non-phasing side's decision when the turn paused for it (its
+    /// reactions asked to be consulted): defensive fire, unit by unit.
+    Decide(Decision),
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -30,6 +33,12 @@ pub struct Deployment {
 pub struct FormationChoice {
     pub unit: String,
     pub formation: Formation,
+    /// Where it stands instead of the scenario's place: within the side's
+    /// deployment zone, when the scenario gives one.
+    #[serde(default)]
+    pub at: Option<Point>,
+    #[serde(default)]
+    pub facing: Option<Angle>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -129,6 +138,34 @@ pub struct Reactions {
     /// Defensive fire: these units hold their fire. Default: all fire.
     #[serde(default)]
     pub hold_fire: Vec<String>,
+    /// Defensive fire: pause the other side's turn after its movement and
+    /// owe a decision (`decide:`) instead of the rules above. Default: no.
+    #[serde(default)]
+    pub consult: bool,
+}
+
+/// The defensive fire decision, seeing the table as the movement left it.
+/// Units named in neither list do neither.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Decision {
+    /// Let the standing reactions decide, as if not consulted (and name
+    /// nothing below).
+    #[serde(default)]
+    pub standing: bool,
+    /// Infantry that form square (not those contacted by cavalry).
+    #[serde(default)]
+    pub square: Vec<String>,
+    /// Units that fire, each at one target.
+    #[serde(default)]
+    pub fire: Vec<Shot>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Shot {
+    pub unit: String,
+    pub target: String,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -3,8 +3,9 @@
 //! divisional generals and units.
 
 use super::formation::Formation;
+use super::formation::lay_out;
 use super::tables::{Nation, Troop, mods};
-use crate::geometry::{Angle, Distance, Point, TerrainFeature};
+use crate::geometry::{Angle, Base, Distance, Point, TerrainFeature};
 use crate::side::SideId;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -66,7 +67,44 @@ pub struct SideSpec {
     pub name: String,
     pub colour: String,
     pub nation: Nation,
+    /// Where its units set up (house rule: the source gives no set-up;
+    /// every unit must stand within it, and step 1 may move them inside it).
+    #[serde(default)]
+    pub zone: Option<Rect>,
     pub corps: Vec<CorpsSpec>,
+}
+
+/// An upright rectangle on the table, cm.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rect {
+    pub min: Point,
+    pub max: Point,
+}
+
+impl Rect {
+    pub fn holds(&self, p: Point) -> bool {
+        (self.min.x - 1e-6..=self.max.x + 1e-6).contains(&p.x)
+            && (self.min.y - 1e-6..=self.max.y + 1e-6).contains(&p.y)
+    }
+
+    /// Whether every corner of every base lies within.
+    pub fn holds_bases(&self, bases: &[Base]) -> bool {
+        bases
+            .iter()
+            .flat_map(|b| b.corners())
+            .all(|c| self.holds(c))
+    }
+
+    /// Its outline, corner by corner.
+    pub fn corners(&self) -> Vec<Point> {
+        vec![
+            self.min,
+            Point::new(self.max.x, self.min.y),
+            self.max,
+            Point::new(self.min.x, self.max.y),
+        ]
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -164,6 +202,14 @@ impl Scenario {
         for side in &self.sides {
             let n = side.corps.iter().map(|c| c.units.len()).sum();
             crate::scenario_check::units_a_side(side.id.as_str(), "units", n)?;
+            if let Some(z) = side.zone
+                && !(on_table(z.min) && on_table(z.max) && z.min.x < z.max.x && z.min.y < z.max.y)
+            {
+                return Err(format!(
+                    "side {}: the zone must be a rectangle on the table with min below max",
+                    side.id
+                ));
+            }
             if side.corps.iter().filter(|c| c.cinc).count() != 1 {
                 return Err(format!(
                     "side {}: exactly one corps commander must be the CinC (`cinc: true`)",
@@ -205,6 +251,22 @@ impl Scenario {
                     }
                     if !on_table(u.at) {
                         return Err(format!("unit {} stands off the table", u.id));
+                    }
+                    let bases = lay_out(
+                        u.formation,
+                        u.bases,
+                        u.at,
+                        u.facing,
+                        self.base.width,
+                        self.base.depth,
+                    );
+                    if let Some(z) = side.zone
+                        && !z.holds_bases(&bases)
+                    {
+                        return Err(format!(
+                            "unit {} stands outside side {}'s deployment zone",
+                            u.id, side.id
+                        ));
                     }
                 }
                 for g in &corps.generals {

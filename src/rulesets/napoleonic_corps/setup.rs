@@ -1,4 +1,4 @@
-//! Step 1: starting formations, then the corps fatigue chips, rolled and
+//! Step 1: starting formations (and places within the deployment zone), then the corps fatigue chips, rolled and
 //! shown to both sides.
 
 use super::fatigue;
@@ -19,6 +19,8 @@ pub fn resolve(s: &State, d: &BySide<Deployment>, dice: &mut Dice) -> (State, Ve
                 && f.formation.fits(u.arm())
             {
                 u.formation = f.formation;
+                u.at = f.at.unwrap_or(u.at);
+                u.facing = f.facing.unwrap_or(u.facing);
             }
         }
     }

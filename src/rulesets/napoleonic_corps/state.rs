@@ -2,7 +2,7 @@
 //! the army dishes of lost chips, objectives and the turn's traces.
 
 use super::formation::{Formation, lay_out};
-use super::orders::Reactions;
+use super::orders::{Reactions, TurnOrders};
 use super::scenario::{GeneralArm, Scenario};
 use super::tables::{Arm, Mods, Nation, Troop, mods};
 use crate::event::UnitRef;
@@ -21,7 +21,23 @@ pub enum Phase {
         turn: u32,
         phasing: SideId,
     },
+    /// A turn paused after its movement phase for the non-phasing side's
+    /// defensive fire decision.
+    Decision {
+        turn: u32,
+        phasing: SideId,
+        pending: Box<Pending>,
+    },
     Over(Outcome),
+}
+
+/// What a paused turn resumes with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    /// The phasing side's orders for the rest of its turn.
+    pub orders: TurnOrders,
+    /// Units in melee since before the turn: they neither fire nor are shot.
+    pub locked: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -2,6 +2,9 @@
 //! quoted and ids written as YAML scalars, so nothing a scenario says can
 //! add a line to a signed file.
 
+use super::fire::barrier;
+use super::fire_phases::cannot_square;
+use super::formation::Formation;
 use super::movement::allowance;
 use super::state::{Phase, State};
 use super::tables::Arm;
@@ -21,7 +24,8 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             t.push_str(
                 "# Formations: infantry line | column | square | skirmish | deployed;\n\
                  # cavalry line | column; artillery limbered | unlimbered.\n\
-                 # formations: [{unit: ID, formation: column}]\n\
+                 # formations: [{unit: ID, formation: column, at: {x: 0, y: 0}, facing: 0}]\n\
+                 # (at and facing are optional: the unit's bases must stay in your deployment zone)\n\
                  deploy:\n  formations: []\n",
             );
             Some(t)
@@ -70,10 +74,48 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                  # withdraw: [CAVALRY]  withdraw 2D6 cm when enemy foot or guns come within 10 cm (default: none)\n\
                  # square: cavalry_near | never  (default cavalry_near: form square when enemy cavalry is within 14 cm)\n\
                  # hold_fire: [UNIT]  (default: every unit fires in defensive fire)\n\
-                 reactions:\n  withdraw: []\n  square: cavalry_near\n  hold_fire: []\n",
+                 # consult: true  pause the other side's turn after its movement for your own\n\
+                 #   defensive fire decision (square or fire, unit by unit); default false\n\
+                 reactions:\n  withdraw: []\n  square: cavalry_near\n  hold_fire: []\n  consult: false\n",
             );
             Some(t)
         }
-        Phase::Over(_) => None,
+        Phase::Decision {
+            phasing, pending, ..
+        } if phasing != side => {
+            t.push_str("# Defensive fire: each unit forms square or fires, not both.\n");
+            for u in s.live(side) {
+                if pending.locked.contains(&u.id) {
+                    continue;
+                }
+                let targets: Vec<String> = s
+                    .enemies(side)
+                    .filter(|e| barrier(s, u, e, &pending.locked).is_none())
+                    .map(|e| scalar(&e.id))
+                    .collect();
+                let square = cannot_square(s, u).is_none() && u.formation != Formation::Square;
+                if targets.is_empty() && !square {
+                    continue;
+                }
+                let _ = writeln!(
+                    t,
+                    "#   {}:{}{}",
+                    scalar(&u.id),
+                    if square { " may form square;" } else { "" },
+                    if targets.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" may fire at {}", targets.join(", "))
+                    }
+                );
+            }
+            t.push_str(
+                "# square: [INFANTRY]   fire: [{unit: ID, target: ENEMY}]\n\
+                 # standing: true  lets your standing reactions decide instead\n\
+                 decide:\n  square: []\n  fire: []\n",
+            );
+            Some(t)
+        }
+        Phase::Decision { .. } | Phase::Over(_) => None,
     }
 }

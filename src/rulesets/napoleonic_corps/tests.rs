@@ -7,17 +7,17 @@ use super::scenario::Scenario;
 use super::state::{Phase, State};
 use super::*;
 use crate::dice::Dice;
-use crate::geometry::{Angle, Point};
+use crate::geometry::{Angle, Distance, Point, Shape, TerrainFeature, TerrainTag};
 use crate::ruleset::{OrdersKind, Ruleset};
 use crate::side::{BySide, SideId};
 
 const FIELD: &str = include_str!("../../../games/napoleonic-corps/test-skirmish.yaml");
 const BATTLE: &str = include_str!("../../../games/napoleonic-corps/danube-crossroads.yaml");
 
-fn fr() -> SideId {
+pub(super) fn fr() -> SideId {
     "french".into()
 }
-fn au() -> SideId {
+pub(super) fn au() -> SideId {
     "austrian".into()
 }
 
@@ -32,18 +32,147 @@ fn field() -> State {
     r.state
 }
 
-fn idx(s: &State, id: &str) -> usize {
+pub(super) fn idx(s: &State, id: &str) -> usize {
     s.unit_index(id).unwrap()
 }
 
-fn place(s: &mut State, id: &str, x: f64, y: f64, facing: f64, f: Formation) {
-    let i = idx(s, id);
-    s.units[i].at = Point::new(x, y);
-    s.units[i].facing = Angle(facing);
-    s.units[i].formation = f;
+/// A set-up on the test field, built step by step: the one place tests
+/// put units where they want them.
+pub(super) struct Setup(pub State);
+
+impl Setup {
+    /// The test field after setup, French phasing.
+    pub fn new() -> Setup {
+        Setup(field())
+    }
+    /// Unit `id` with its front edge centred at (x, y), facing, in `f`.
+    pub fn at(mut self, id: &str, x: f64, y: f64, facing: f64, f: Formation) -> Setup {
+        let i = idx(&self.0, id);
+        let u = &mut self.0.units[i];
+        u.at = Point::new(x, y);
+        u.facing = Angle(facing);
+        u.formation = f;
+        self
+    }
+    pub fn formation(mut self, id: &str, f: Formation) -> Setup {
+        let i = idx(&self.0, id);
+        self.0.units[i].formation = f;
+        self
+    }
+    pub fn disordered(mut self, id: &str) -> Setup {
+        let i = idx(&self.0, id);
+        self.0.units[i].disordered = true;
+        self
+    }
+    pub fn troop(mut self, id: &str, troop: tables::Troop) -> Setup {
+        let i = idx(&self.0, id);
+        self.0.units[i].troop = troop;
+        self
+    }
+    /// A copy of unit `id` as `new`, at (x, y) facing as it does.
+    pub fn copy(mut self, id: &str, new: &str, x: f64, y: f64) -> Setup {
+        let mut u = self.0.unit(id).unwrap().clone();
+        u.id = new.into();
+        u.name = new.into();
+        u.at = Point::new(x, y);
+        self.0.units.push(u);
+        self
+    }
+    pub fn detach_generals(mut self) -> Setup {
+        for g in self.0.generals.iter_mut() {
+            g.attached = None;
+        }
+        self
+    }
+    pub fn reactions(mut self, side: SideId, r: Reactions) -> Setup {
+        self.0.reactions.insert(side, r);
+        self
+    }
+    /// `side`'s units named hold their fire in defensive fire.
+    pub fn hold_fire(self, side: SideId, ids: &[&str]) -> Setup {
+        self.reactions(
+            side,
+            Reactions {
+                hold_fire: ids.iter().map(|x| x.to_string()).collect(),
+                ..Reactions::default()
+            },
+        )
+    }
+    pub fn terrain(mut self, t: TerrainFeature) -> Setup {
+        self.0.scenario.terrain.push(t);
+        self
+    }
+    pub fn phasing(mut self, side: SideId) -> Setup {
+        self.0.phase = Phase::Turn {
+            turn: 1,
+            phasing: side,
+        };
+        self
+    }
+    pub fn state(self) -> State {
+        self.0
+    }
 }
 
-fn turn(s: &State, o: TurnOrders, dice: Vec<u32>) -> (State, Vec<crate::event::Event>) {
+/// An upright rectangle of ground with `tags`.
+pub(super) fn ground(
+    id: &str,
+    tags: Vec<TerrainTag>,
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+) -> TerrainFeature {
+    TerrainFeature {
+        id: id.into(),
+        name: id.into(),
+        tags,
+        elevation: None,
+        shape: Shape::Polygon {
+            points: vec![
+                Point::new(x0, y0),
+                Point::new(x1, y0),
+                Point::new(x1, y1),
+                Point::new(x0, y1),
+            ],
+        },
+    }
+}
+
+/// A road `width` cm across along `points`.
+pub(super) fn road(points: &[(f64, f64)], width: f64) -> TerrainFeature {
+    TerrainFeature {
+        id: "road".into(),
+        name: "road".into(),
+        tags: vec![TerrainTag::Road],
+        elevation: None,
+        shape: Shape::Polyline {
+            points: points.iter().map(|&(x, y)| Point::new(x, y)).collect(),
+            width: Distance(width),
+        },
+    }
+}
+
+/// A plain move of `unit` straight to (x, y).
+pub(super) fn mv(unit: &str, x: f64, y: f64) -> Move {
+    Move {
+        unit: unit.into(),
+        to: Some(Point::new(x, y)),
+        facing: None,
+        formation: None,
+        road: false,
+    }
+}
+
+/// Turn orders of these moves only.
+pub(super) fn moves(m: Vec<Move>) -> TurnOrders {
+    TurnOrders {
+        moves: m,
+        ..TurnOrders::default()
+    }
+}
+
+pub(super) fn turn(s: &State, o: TurnOrders, dice: Vec<u32>) -> (State, Vec<crate::event::Event>) {
     let Phase::Turn { turn, phasing } = s.phase.clone() else {
         panic!("not a turn")
     };
@@ -117,9 +246,8 @@ fn whole_turn_alternation() {
 #[test]
 fn a_morale_pass_clears_disorder_within_30_cm_and_is_spent() {
     // Rally: a commander within 30 cm may spend a pass; once spent it is lost.
-    let mut s = field();
+    let mut s = Setup::new().disordered("fr-line").state();
     let i = idx(&s, "fr-line");
-    s.units[i].disordered = true;
     let o = TurnOrders {
         passes: vec!["fr-line".into()],
         ..TurnOrders::default()
@@ -142,9 +270,8 @@ fn a_morale_pass_clears_disorder_within_30_cm_and_is_spent() {
 fn a_failed_rally_costs_a_chip_and_a_rout_two_more() {
     // Corps Fatigue: -1 chip for a regiment failing to rally, -2 for one
     // leaving the table. Rally table 2-3: rout.
-    let mut s = field();
+    let s = Setup::new().disordered("fr-cuir").state();
     let i = idx(&s, "fr-cuir");
-    s.units[i].disordered = true;
     let before = s.corps_of("fr-c").unwrap().chips;
     // 1 + 1 + rally 1 = 3: rout.
     let (s2, ev) = turn(&s, TurnOrders::default(), vec![1, 1]);
@@ -157,10 +284,11 @@ fn a_failed_rally_costs_a_chip_and_a_rout_two_more() {
 #[test]
 fn a_rally_table_retreat_moves_30_cm_from_the_nearest_enemy() {
     // Rally table 4-5: move 30 cm directly away from the nearest enemy.
-    let mut s = field();
-    place(&mut s, "au-jag", 60.0, 10.0, 0.0, Formation::Line);
+    let s = Setup::new()
+        .at("au-jag", 60.0, 10.0, 0.0, Formation::Line)
+        .disordered("fr-bat")
+        .state();
     let i = idx(&s, "fr-bat");
-    s.units[i].disordered = true;
     // 2 + 2 + rally 1 = 5: retreat, away from the Jäger behind it.
     let (s2, ev) = turn(&s, TurnOrders::default(), vec![2, 2]);
     assert!(ev.iter().any(|e| e.what == "retreat"));
@@ -175,41 +303,20 @@ fn a_rally_table_retreat_moves_30_cm_from_the_nearest_enemy() {
 #[test]
 fn disordered_units_cannot_move() {
     // Rally table 6-8: the unit stands in place.
-    let mut s = field();
-    let i = idx(&s, "fr-line");
-    s.units[i].disordered = true;
-    let o = TurnOrders {
-        moves: vec![Move {
-            unit: "fr-line".into(),
-            to: Some(Point::new(40.0, 25.0)),
-            facing: None,
-            formation: None,
-            road: false,
-        }],
-        ..TurnOrders::default()
-    };
+    let s = Setup::new().disordered("fr-line").state();
     // Rally roll 3 + 3 + 1 + general 1 = 8: still disordered; general's D6 5.
-    let (s2, ev) = turn(&s, o, vec![3, 3, 5]);
-    assert_eq!(s2.units[i].at, Point::new(40.0, 20.0));
+    let (s2, ev) = turn(&s, moves(vec![mv("fr-line", 40.0, 25.0)]), vec![3, 3, 5]);
+    assert_eq!(s2.unit("fr-line").unwrap().at, Point::new(40.0, 20.0));
     assert!(ev.iter().any(|e| e.what == "refused"));
 }
 
 #[test]
 fn squares_may_not_move_towards_visible_enemies() {
-    // Movement special cases.
-    let mut s = field();
-    place(&mut s, "fr-line", 40.0, 20.0, 0.0, Formation::Square);
-    let o = TurnOrders {
-        moves: vec![Move {
-            unit: "fr-line".into(),
-            to: Some(Point::new(40.0, 24.0)),
-            facing: None,
-            formation: None,
-            road: false,
-        }],
-        ..TurnOrders::default()
-    };
-    let (s2, ev) = turn(&s, o, vec![]);
+    // Movement special cases: squares may not move towards visible enemy units.
+    let s = Setup::new()
+        .at("fr-line", 40.0, 20.0, 0.0, Formation::Square)
+        .state();
+    let (s2, ev) = turn(&s, moves(vec![mv("fr-line", 40.0, 24.0)]), vec![]);
     assert_eq!(s2.unit("fr-line").unwrap().at.y, 20.0);
     assert!(
         ev.iter()
@@ -218,22 +325,65 @@ fn squares_may_not_move_towards_visible_enemies() {
 }
 
 #[test]
+fn squares_may_move_towards_enemies_that_woods_hide() {
+    // Movement special cases: only visible enemies stop a square; line of
+    // sight is blocked by woods, towns and hills (house rule). The square
+    // stands west of a wood with every enemy east of it.
+    let wood = || ground("wood", vec![TerrainTag::Woods], 20.0, 0.0, 30.0, 60.0);
+    let s = Setup::new()
+        .terrain(wood())
+        .at("fr-line", 10.0, 30.0, 90.0, Formation::Square)
+        .at("fr-cuir", 5.0, 55.0, 0.0, Formation::Line)
+        .at("au-hus", 75.0, 45.0, 270.0, Formation::Line)
+        .state();
+    let (s2, _) = turn(&s, moves(vec![mv("fr-line", 14.0, 30.0)]), vec![]);
+    assert_eq!(s2.unit("fr-line").unwrap().at.x, 14.0);
+    // Without the wood the same move is refused.
+    let mut open = s.clone();
+    open.scenario.terrain.retain(|t| t.id != "wood");
+    let (s3, _) = turn(&open, moves(vec![mv("fr-line", 14.0, 30.0)]), vec![]);
+    assert_eq!(s3.unit("fr-line").unwrap().at.x, 10.0);
+}
+
+#[test]
+fn a_road_move_must_keep_to_the_road_for_the_whole_move() {
+    // Movement Factors: "On road for entire move": 30 cm for infantry, but
+    // only along the scenario's road.
+    let s = Setup::new()
+        .terrain(road(&[(0.0, 5.0), (80.0, 5.0)], 4.0))
+        .at("fr-line", 5.0, 5.0, 90.0, Formation::Column)
+        .state();
+    let along = Move {
+        road: true,
+        ..mv("fr-line", 33.0, 5.0)
+    };
+    let (s2, _) = turn(&s, moves(vec![along.clone()]), vec![]);
+    assert_eq!(s2.unit("fr-line").unwrap().at.x, 33.0);
+    // 28 cm leaving the road at an angle: refused on receipt and in the turn.
+    let off = Move {
+        road: true,
+        ..mv("fr-line", 30.0, 17.0)
+    };
+    let v = NapoleonicCorps.check(&s, &fr(), &Orders::Turn(moves(vec![off.clone()])));
+    assert!(v.iter().any(|v| v.rule == movement::ROAD));
+    let (s3, ev) = turn(&s, moves(vec![off]), vec![]);
+    assert_eq!(s3.unit("fr-line").unwrap().at.x, 5.0);
+    assert!(ev.iter().any(|e| e.text.contains("entire length")));
+    // Without a road anywhere the player's word is not enough.
+    let mut bare = s.clone();
+    bare.scenario.terrain.clear();
+    let v = NapoleonicCorps.check(&bare, &fr(), &Orders::Turn(moves(vec![along])));
+    assert!(v.iter().any(|v| v.rule == movement::ROAD));
+}
+
+#[test]
 fn infantry_may_not_move_into_frontal_contact_with_cavalry() {
     // Movement special cases.
-    let mut s = field();
-    place(&mut s, "au-hus", 40.0, 30.0, 180.0, Formation::Line);
-    place(&mut s, "au-line", 40.0, 55.0, 180.0, Formation::Line);
-    let o = TurnOrders {
-        moves: vec![Move {
-            unit: "fr-line".into(),
-            to: Some(Point::new(40.0, 32.0)),
-            facing: None,
-            formation: None,
-            road: false,
-        }],
-        ..TurnOrders::default()
-    };
-    let (s2, _) = turn(&s, o, vec![]);
+    let s = Setup::new()
+        .at("au-hus", 40.0, 30.0, 180.0, Formation::Line)
+        .at("au-line", 40.0, 55.0, 180.0, Formation::Line)
+        .state();
+    let (s2, _) = turn(&s, moves(vec![mv("fr-line", 40.0, 32.0)]), vec![]);
     let (l, h) = (s2.unit("fr-line").unwrap(), s2.unit("au-hus").unwrap());
     assert!(s2.gap(l, h) >= 0.9, "stopped short: {}", s2.gap(l, h));
 }
@@ -241,20 +391,15 @@ fn infantry_may_not_move_into_frontal_contact_with_cavalry() {
 #[test]
 fn an_infantry_column_contacting_infantry_forces_a_contact_check() {
     // Contact Morale check: any infantry contacted by an infantry column.
-    let mut s = field();
-    place(&mut s, "au-line", 40.0, 30.0, 180.0, Formation::Line);
-    let o = TurnOrders {
-        moves: vec![Move {
-            unit: "fr-line".into(),
-            to: Some(Point::new(40.0, 30.0)),
-            facing: None,
-            formation: None,
-            road: false,
-        }],
-        ..TurnOrders::default()
-    };
+    let s = Setup::new()
+        .at("au-line", 40.0, 30.0, 180.0, Formation::Line)
+        .state();
     // Check: 1 + 2 + rally 1 = 4: retreat (the Austrians fall back).
-    let (s2, ev) = turn(&s, o, vec![1, 2, 6, 6, 1, 1]);
+    let (s2, ev) = turn(
+        &s,
+        moves(vec![mv("fr-line", 40.0, 30.0)]),
+        vec![1, 2, 6, 6, 1, 1],
+    );
     let check = ev
         .iter()
         .find(|e| e.what == "contact_check")
@@ -266,20 +411,15 @@ fn an_infantry_column_contacting_infantry_forces_a_contact_check() {
 #[test]
 fn skirmishers_check_at_minus_three() {
     // Contact Morale check: in skirmish formation -3.
-    let mut s = field();
-    place(&mut s, "au-jag", 40.0, 30.0, 180.0, Formation::Skirmish);
-    place(&mut s, "au-line", 70.0, 55.0, 180.0, Formation::Line);
-    let o = TurnOrders {
-        moves: vec![Move {
-            unit: "fr-line".into(),
-            to: Some(Point::new(40.0, 30.0)),
-            facing: None,
-            formation: None,
-            road: false,
-        }],
-        ..TurnOrders::default()
-    };
-    let (_, ev) = turn(&s, o, vec![6, 3, 6, 6, 1, 1]);
+    let s = Setup::new()
+        .at("au-jag", 40.0, 30.0, 180.0, Formation::Skirmish)
+        .at("au-line", 70.0, 55.0, 180.0, Formation::Line)
+        .state();
+    let (_, ev) = turn(
+        &s,
+        moves(vec![mv("fr-line", 40.0, 30.0)]),
+        vec![6, 3, 6, 6, 1, 1],
+    );
     let check = ev.iter().find(|e| e.what == "contact_check").unwrap();
     assert!(check.facts.modifiers.iter().any(|m| m.value == -3));
     // 9 + rally 1 - 3 = 7: disordered, not a pass.
@@ -289,28 +429,19 @@ fn skirmishers_check_at_minus_three() {
 #[test]
 fn cavalry_withdraw_when_foot_comes_within_10_cm() {
     // Movement special cases: cavalry withdrawal, 2D6 cm, then the rally table.
-    let mut s = field();
-    place(&mut s, "au-hus", 40.0, 40.0, 180.0, Formation::Line);
-    place(&mut s, "au-line", 70.0, 55.0, 180.0, Formation::Line);
-    s.reactions.insert(
-        au(),
-        Reactions {
-            withdraw: vec!["au-hus".into()],
-            ..Reactions::default()
-        },
-    );
-    let o = TurnOrders {
-        moves: vec![Move {
-            unit: "fr-line".into(),
-            to: Some(Point::new(40.0, 33.0)),
-            facing: None,
-            formation: None,
-            road: false,
-        }],
-        ..TurnOrders::default()
-    };
+    let s = Setup::new()
+        .at("au-hus", 40.0, 40.0, 180.0, Formation::Line)
+        .at("au-line", 70.0, 55.0, 180.0, Formation::Line)
+        .reactions(
+            au(),
+            Reactions {
+                withdraw: vec!["au-hus".into()],
+                ..Reactions::default()
+            },
+        )
+        .state();
     // 2D6 = 4 + 3 = 7 cm, then rally 5 + 4 = 9: pass.
-    let (s2, ev) = turn(&s, o, vec![4, 3, 5, 4]);
+    let (s2, ev) = turn(&s, moves(vec![mv("fr-line", 40.0, 33.0)]), vec![4, 3, 5, 4]);
     assert!(ev.iter().any(|e| e.what == "cavalry_withdrawal"));
     let h = s2.unit("au-hus").unwrap();
     assert!((h.at.y - 47.0).abs() < 0.5, "{:?}", h.at);
@@ -319,20 +450,11 @@ fn cavalry_withdraw_when_foot_comes_within_10_cm() {
 #[test]
 fn rough_terrain_fails_into_unformed_which_clears_if_it_stands() {
     // Rough Terrain: failure makes the unit unformed; removed if it does not move.
-    let mut s = field();
-    place(&mut s, "fr-cuir", 5.0, 20.0, 0.0, Formation::Line);
-    let o = TurnOrders {
-        moves: vec![Move {
-            unit: "fr-cuir".into(),
-            to: Some(Point::new(5.0, 30.0)),
-            facing: None,
-            formation: None,
-            road: false,
-        }],
-        ..TurnOrders::default()
-    };
+    let s = Setup::new()
+        .at("fr-cuir", 5.0, 20.0, 0.0, Formation::Line)
+        .state();
     // 1 + 1 + rally 1 + woods 3 - line 1 - cavalry 1 = 4: fails.
-    let (s2, ev) = turn(&s, o, vec![1, 1]);
+    let (s2, ev) = turn(&s, moves(vec![mv("fr-cuir", 5.0, 30.0)]), vec![1, 1]);
     let test = ev.iter().find(|e| e.what == "rough_terrain").unwrap();
     assert!(
         test.facts
@@ -350,7 +472,7 @@ fn rough_terrain_fails_into_unformed_which_clears_if_it_stands() {
     assert_eq!(s4.dish[&fr()], 0);
 }
 
-fn fire_at(
+pub(super) fn fire_at(
     s: &State,
     unit: &str,
     target: &str,
@@ -370,15 +492,10 @@ fn fire_at(
 #[test]
 fn artillery_fires_at_double_range_at_minus_two() {
     // Fire Combat: medium 15 cm; double range -2, triple -4.
-    let mut s = field();
-    place(&mut s, "au-jag", 60.0, 45.0, 180.0, Formation::Line);
-    s.reactions.insert(
-        au(),
-        Reactions {
-            hold_fire: vec!["au-jag".into(), "au-line".into()],
-            ..Reactions::default()
-        },
-    );
+    let s = Setup::new()
+        .at("au-jag", 60.0, 45.0, 180.0, Formation::Line)
+        .hold_fire(au(), &["au-jag", "au-line"])
+        .state();
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![5, 5]);
     let f = ev.iter().find(|e| e.what == "fire").unwrap();
     assert!(
@@ -394,16 +511,18 @@ fn artillery_fires_at_double_range_at_minus_two() {
 #[test]
 fn fire_beyond_triple_range_or_outside_the_arc_is_refused() {
     // Fire Combat: within range and 45 degrees of the front face.
-    let mut s = field();
-    place(&mut s, "fr-bat", 60.0, 5.0, 0.0, Formation::Unlimbered);
-    place(&mut s, "au-jag", 60.0, 58.0, 0.0, Formation::Line);
+    let s = Setup::new()
+        .at("fr-bat", 60.0, 5.0, 0.0, Formation::Unlimbered)
+        .at("au-jag", 60.0, 58.0, 0.0, Formation::Line)
+        .state();
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![]);
     assert!(
         ev.iter()
             .any(|e| e.what == "refused" && e.text.contains("out of range"))
     );
-    let mut s = field();
-    place(&mut s, "au-jag", 84.0, 22.0, 180.0, Formation::Line);
+    let s = Setup::new()
+        .at("au-jag", 84.0, 22.0, 180.0, Formation::Line)
+        .state();
     let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![]);
     assert!(
         ev.iter()
@@ -412,14 +531,116 @@ fn fire_beyond_triple_range_or_outside_the_arc_is_refused() {
 }
 
 #[test]
+fn terrain_blocks_the_line_of_fire() {
+    // Fire Combat (line of fire): a wood between the battery and its target
+    // blocks the shot (house rule: woods, towns and hills block).
+    let s = Setup::new()
+        .terrain(ground(
+            "copse",
+            vec![TerrainTag::Woods],
+            55.0,
+            25.0,
+            65.0,
+            30.0,
+        ))
+        .hold_fire(au(), &["au-jag", "au-line"])
+        .state();
+    let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![]);
+    assert!(
+        ev.iter()
+            .any(|e| e.what == "refused" && e.text.contains("copse blocks the line of fire")),
+        "{ev:?}"
+    );
+    // A target inside the wood is seen (and has cover).
+    let s = Setup::new()
+        .terrain(ground(
+            "copse",
+            vec![TerrainTag::Woods],
+            50.0,
+            30.0,
+            70.0,
+            45.0,
+        ))
+        .hold_fire(au(), &["au-jag", "au-line"])
+        .state();
+    let (_, ev) = fire_at(&s, "fr-bat", "au-jag", vec![3, 3]);
+    assert!(ev.iter().any(|e| e.what == "fire"));
+}
+
+#[test]
+fn fire_over_units_only_by_higher_artillery() {
+    // Fire Combat: firing over units only for higher artillery, and only if
+    // the target is behind a battery or 10 cm behind another unit.
+    let hill = || {
+        let mut h = ground("ridge", vec![TerrainTag::Hill], 50.0, 10.0, 70.0, 22.0);
+        h.elevation = Some(1.0);
+        h
+    };
+    // The French line stands between the battery and the Jäger.
+    let base = || {
+        Setup::new()
+            .at("fr-line", 60.0, 24.0, 0.0, Formation::Line)
+            .at("au-jag", 60.0, 38.0, 180.0, Formation::Line)
+    };
+    let low = base().state();
+    let f = low.unit("fr-bat").unwrap();
+    let t = low.unit("au-jag").unwrap();
+    assert!(
+        fire::barrier(&low, f, t, &[])
+            .unwrap()
+            .contains("in the line of fire")
+    );
+    let high = base().terrain(hill()).state();
+    let f = high.unit("fr-bat").unwrap();
+    let t = high.unit("au-jag").unwrap();
+    // 12 cm behind the line: the battery on the ridge fires over it.
+    assert_eq!(fire::barrier(&high, f, t, &[]), None);
+    // 6 cm behind it: too close to the friends in front.
+    let close = base()
+        .terrain(hill())
+        .at("au-jag", 60.0, 30.0, 180.0, Formation::Line)
+        .state();
+    let f = close.unit("fr-bat").unwrap();
+    let t = close.unit("au-jag").unwrap();
+    assert!(fire::barrier(&close, f, t, &[]).is_some());
+}
+
+#[test]
+fn reciprocity_lets_the_target_fire_back_over_the_same_units() {
+    // Fire Combat: "Reciprocity applies if in arc": a battery fired on over
+    // units by a higher battery may fire back over them when the higher
+    // battery has it in its arc; without the higher battery's reach, not.
+    let hill = ground("ridge", vec![TerrainTag::Hill], 50.0, 10.0, 70.0, 22.0);
+    let s = Setup::new()
+        .terrain(hill)
+        .at("fr-line", 60.0, 24.0, 0.0, Formation::Line)
+        .at("au-jag", 10.0, 50.0, 180.0, Formation::Line)
+        .copy("au-line", "au-bat", 60.0, 38.0)
+        .troop("au-bat", tables::Troop::MediumBattery)
+        .formation("au-bat", Formation::Unlimbered)
+        .state();
+    let us = s.unit("au-bat").unwrap();
+    let them = s.unit("fr-bat").unwrap();
+    assert_eq!(fire::barrier(&s, us, them, &[]), None);
+    // Turned away, the French battery no longer has the Austrian in its
+    // arc: no reciprocity, and the line in between blocks.
+    let mut turned = s.clone();
+    let i = idx(&turned, "fr-bat");
+    turned.units[i].facing = Angle(90.0);
+    let us = turned.unit("au-bat").unwrap();
+    let them = turned.unit("fr-bat").unwrap();
+    assert!(fire::barrier(&turned, us, them, &[]).is_some());
+}
+
+#[test]
 fn firing_modifiers_for_firer_and_target() {
-    // Firing table modifiers: firer in line +1, target in column +1,
-    // target disordered +1, target mounted +1, target in square +2.
-    let mut s = field();
-    place(&mut s, "fr-line", 40.0, 20.0, 0.0, Formation::Line);
-    place(&mut s, "au-hus", 40.0, 24.0, 180.0, Formation::Column);
-    let i = idx(&s, "au-hus");
-    s.units[i].disordered = true;
+    // Firing table modifiers together: firer in line +1, target in column
+    // +1, target disordered +1, target mounted +1.
+    let s = Setup::new()
+        .at("fr-line", 40.0, 20.0, 0.0, Formation::Line)
+        .at("au-hus", 40.0, 24.0, 180.0, Formation::Column)
+        .disordered("au-hus")
+        .state();
     let firer = s.unit("fr-line").unwrap().clone();
     let target = s.unit("au-hus").unwrap().clone();
     let mods = fire::modifiers(&s, &firer, &target, 4.0, None);
@@ -434,19 +655,17 @@ fn firing_modifiers_for_firer_and_target() {
 #[test]
 fn two_batteries_in_contact_combine_and_zero_adds_one() {
     // Fire Combat: two artillery units in contact combine (a 0 adds 1).
-    let mut s = field();
-    let mut b2 = s.unit("fr-bat").unwrap().clone();
-    b2.id = "fr-bat2".into();
-    b2.name = "Light battery".into();
-    b2.troop = tables::Troop::LightBattery;
-    b2.at = Point::new(68.0, 20.0);
-    s.units.push(b2.clone());
+    let s = Setup::new()
+        .copy("fr-bat", "fr-bat2", 68.0, 20.0)
+        .troop("fr-bat2", tables::Troop::LightBattery)
+        .state();
     let f = s.unit("fr-bat").unwrap().clone();
     let t = s.unit("au-jag").unwrap().clone();
+    let b2 = s.unit("fr-bat2").unwrap().clone();
     let mods = fire::modifiers(&s, &f, &t, 13.0, Some(&b2));
     assert!(
         mods.iter()
-            .any(|m| m.why == "Light battery combining" && m.value == 1)
+            .any(|m| m.why == "fr-bat2 combining" && m.value == 1)
     );
 }
 
@@ -454,19 +673,11 @@ fn two_batteries_in_contact_combine_and_zero_adds_one() {
 fn a_general_with_the_target_must_try_to_downgrade_and_risks_death() {
     // Divisional generals: MUST attempt to downgrade a 7+ result, 5+ on a D6;
     // each use risks death on a 1.
-    let mut s = field();
-    s.phase = Phase::Turn {
-        turn: 1,
-        phasing: au(),
-    };
-    place(&mut s, "au-jag", 40.0, 24.0, 180.0, Formation::Skirmish);
-    s.reactions.insert(
-        fr(),
-        Reactions {
-            hold_fire: vec!["fr-line".into(), "fr-bat".into()],
-            ..Reactions::default()
-        },
-    );
+    let s = Setup::new()
+        .phasing(au())
+        .at("au-jag", 40.0, 24.0, 180.0, Formation::Skirmish)
+        .hold_fire(fr(), &["fr-line", "fr-bat"])
+        .state();
     // Fire 6 + 6 = 12 +2 skirmish +2 fire -... = eliminated; downgrade 5: retreat; risk 1: dies.
     let (s2, ev) = fire_at(&s, "au-jag", "fr-line", vec![6, 6, 5, 1]);
     let d = ev.iter().find(|e| e.what == "downgrade").unwrap();
@@ -492,15 +703,10 @@ fn generals_serve_only_their_own_corps_and_arm() {
 #[test]
 fn a_cavalry_charge_goes_straight_and_contacts_then_melee_and_control() {
     // Charge Phase, Melee, Cavalry Control Table.
-    let mut s = field();
-    place(&mut s, "au-hus", 15.0, 30.0, 180.0, Formation::Line);
-    s.reactions.insert(
-        au(),
-        Reactions {
-            hold_fire: vec!["au-hus".into(), "au-line".into(), "au-jag".into()],
-            ..Reactions::default()
-        },
-    );
+    let s = Setup::new()
+        .at("au-hus", 15.0, 30.0, 180.0, Formation::Line)
+        .hold_fire(au(), &["au-hus", "au-line", "au-jag"])
+        .state();
     let o = TurnOrders {
         charges: vec![ChargeOrder {
             unit: "fr-cuir".into(),
@@ -524,8 +730,9 @@ fn a_cavalry_charge_goes_straight_and_contacts_then_melee_and_control() {
 #[test]
 fn a_charge_out_of_reach_is_refused() {
     // Movement Factors: the charge move is 12 cm (+2 light), straight at the target.
-    let mut s = field();
-    place(&mut s, "au-hus", 15.0, 40.0, 180.0, Formation::Line);
+    let s = Setup::new()
+        .at("au-hus", 15.0, 40.0, 180.0, Formation::Line)
+        .state();
     let o = TurnOrders {
         charges: vec![ChargeOrder {
             unit: "fr-cuir".into(),
@@ -542,20 +749,12 @@ fn a_charge_out_of_reach_is_refused() {
 #[test]
 fn a_drawn_melee_leaves_all_disordered_in_contact_to_fight_again() {
     // Melee table 0: all disordered and stay in contact, roll next melee phase.
-    let mut s = field();
-    place(&mut s, "au-line", 40.0, 24.0, 180.0, Formation::Line);
-    place(&mut s, "fr-line", 40.0, 20.0, 0.0, Formation::Line);
-    // Put them exactly in contact: French front at y 20 + 2 (base depth)? Their
-    // fronts meet at y 22.
-    place(&mut s, "fr-line", 40.0, 22.0, 0.0, Formation::Line);
-    place(&mut s, "au-line", 40.0, 22.0, 180.0, Formation::Line);
-    s.reactions.insert(
-        au(),
-        Reactions {
-            hold_fire: vec!["au-jag".into()],
-            ..Reactions::default()
-        },
-    );
+    // The two fronts meet at y 22.
+    let s = Setup::new()
+        .at("fr-line", 40.0, 22.0, 0.0, Formation::Line)
+        .at("au-line", 40.0, 22.0, 180.0, Formation::Line)
+        .hold_fire(au(), &["au-jag"])
+        .state();
     // French 4 + general 1 + D6 3 = 8; Austrian 3 + D6 5 = 8: a draw. General risk 6.
     let (s2, ev) = turn(&s, TurnOrders::default(), vec![3, 5, 6]);
     let m = ev.iter().find(|e| e.what == "melee").unwrap();
@@ -576,6 +775,19 @@ fn army_morale_counts_objectives_and_defeat_comes_when_the_dish_reaches_it() {
     s.dish.insert(au(), 1);
     let o = fatigue::verdict(&s).unwrap();
     assert_eq!(o.winner, Some(fr()));
+    // The result names the loser in good English.
+    assert!(
+        o.reason.starts_with("Austrian's army morale is broken"),
+        "{}",
+        o.reason
+    );
+    s.scenario.sides[1].name = "Austrians".into();
+    let o = fatigue::verdict(&s).unwrap();
+    assert!(
+        o.reason.starts_with("Austrians' army morale is broken"),
+        "{}",
+        o.reason
+    );
 }
 
 #[test]
@@ -585,25 +797,7 @@ fn a_corps_out_of_chips_may_not_advance_without_a_leader() {
     let mut s = field();
     let c = s.corps.iter().position(|c| c.id == "fr-c").unwrap();
     s.corps[c].chips = 0;
-    let o = TurnOrders {
-        moves: vec![
-            Move {
-                unit: "fr-bat".into(),
-                to: Some(Point::new(60.0, 23.0)),
-                facing: None,
-                formation: None,
-                road: false,
-            },
-            Move {
-                unit: "fr-line".into(),
-                to: Some(Point::new(40.0, 25.0)),
-                facing: None,
-                formation: None,
-                road: false,
-            },
-        ],
-        ..TurnOrders::default()
-    };
+    let o = moves(vec![mv("fr-bat", 60.0, 23.0), mv("fr-line", 40.0, 25.0)]);
     let (s2, _) = turn(&s, o, vec![]);
     assert_eq!(s2.unit("fr-bat").unwrap().at.y, 20.0);
     // The line has Gén. Inf attached: it may go.
@@ -616,19 +810,10 @@ fn receipt_checks_name_the_path_unit_and_rule() {
     let o = Orders::Turn(TurnOrders {
         moves: vec![
             Move {
-                unit: "fr-line".into(),
-                to: Some(Point::new(40.0, 45.0)),
-                facing: None,
                 formation: Some(Formation::Limbered),
-                road: false,
+                ..mv("fr-line", 40.0, 45.0)
             },
-            Move {
-                unit: "fr-cuir".into(),
-                to: Some(Point::new(15.0, 40.0)),
-                facing: None,
-                formation: None,
-                road: false,
-            },
+            mv("fr-cuir", 15.0, 40.0),
         ],
         charges: vec![ChargeOrder {
             unit: "fr-line".into(),
@@ -673,8 +858,7 @@ fn template_lists_choices_and_parses_back() {
 
 #[test]
 fn the_map_shows_each_formation_distinctly() {
-    let mut s = field();
-    place(&mut s, "fr-line", 40.0, 20.0, 0.0, Formation::Square);
+    let s = Setup::new().formation("fr-line", Formation::Square).state();
     let v = NapoleonicCorps.view(&s, &crate::view::Viewer::Public);
     let u = v.map.units.iter().find(|u| u.id == "fr-line").unwrap();
     assert_eq!(u.formation, "square");
@@ -716,4 +900,168 @@ fn the_demo_plays_the_battle_to_a_result_by_army_morale() {
         state = res.state;
     }
     panic!("no result in 400 steps");
+}
+
+/// The test field before setup.
+fn unset() -> State {
+    let sc: Scenario = crate::yaml::from_str(FIELD).unwrap();
+    NapoleonicCorps.start(&sc).unwrap()
+}
+
+#[test]
+fn deployment_zones_are_drawn_at_setup_and_hold_every_unit() {
+    // House rule (the source has no set-up): each side's units stand, and
+    // may be moved in step 1, within its deployment zone.
+    let s = unset();
+    let v = NapoleonicCorps.view(&s, &crate::view::Viewer::Public);
+    assert_eq!(v.map.deployment.len(), 2);
+    assert_eq!(v.map.deployment[1].side, 1);
+    assert_eq!(v.map.deployment[1].points[0], Point::new(0.0, 33.0));
+    // After the setup step the zones are gone from the map.
+    let v = NapoleonicCorps.view(&field(), &crate::view::Viewer::Public);
+    assert!(v.map.deployment.is_empty());
+    // A scenario unit outside its zone is refused.
+    let text = FIELD.replace("at: {x: 15, y: 45}", "at: {x: 15, y: 30}");
+    let sc: Scenario = crate::yaml::from_str(&text).unwrap();
+    assert!(sc.check().unwrap_err().contains("deployment zone"));
+}
+
+#[test]
+fn setup_may_move_a_unit_within_its_zone_only() {
+    let s = unset();
+    let place = |y: f64| {
+        Orders::Deploy(orders::Deployment {
+            formations: vec![orders::FormationChoice {
+                unit: "fr-line".into(),
+                formation: Formation::Line,
+                at: Some(Point::new(30.0, y)),
+                facing: None,
+            }],
+        })
+    };
+    let v = NapoleonicCorps.check(&s, &fr(), &place(30.0));
+    assert!(
+        v.iter()
+            .any(|v| v.rule == check::ZONE && v.path == ["deploy", "formations", "0"])
+    );
+    assert!(NapoleonicCorps.check(&s, &fr(), &place(24.0)).is_empty());
+    let mut o = BySide::new();
+    o.insert(fr(), place(24.0));
+    let r = NapoleonicCorps.resolve(&s, &o, &mut Dice::scripted(vec![1, 1, 1]));
+    let u = r.state.unit("fr-line").unwrap();
+    assert_eq!(
+        (u.at, u.formation),
+        (Point::new(30.0, 24.0), Formation::Line)
+    );
+}
+
+/// The French column advances to musket range of the Austrian line, whose
+/// side asked to be consulted.
+fn paused() -> State {
+    let s = Setup::new()
+        .reactions(
+            au(),
+            Reactions {
+                consult: true,
+                ..Reactions::default()
+            },
+        )
+        .state();
+    let (s, ev) = turn(&s, moves(vec![mv("fr-line", 40.0, 30.0)]), vec![]);
+    assert!(ev.iter().any(|e| e.what == "consulted"));
+    s
+}
+
+#[test]
+fn a_consulted_side_owes_its_defensive_fire_decision_mid_turn() {
+    // Sequence of Play, Defensive Fire Phase: the non-phasing side forms
+    // square or fires, not both; by email, when it asked, the turn pauses
+    // after the movement phase for its decision.
+    let s = paused();
+    assert_eq!(s.unit("fr-line").unwrap().at, Point::new(40.0, 30.0));
+    let due = NapoleonicCorps.due(&s);
+    assert_eq!(due.owed.len(), 1);
+    assert_eq!(
+        (due.owed[0].side.clone(), due.owed[0].kind),
+        (au(), OrdersKind::Decision)
+    );
+    // The decision is checked against the paused table.
+    let bad = Orders::Decide(orders::Decision {
+        square: vec!["au-hus".into(), "au-line".into()],
+        fire: vec![
+            orders::Shot {
+                unit: "au-jag".into(),
+                target: "fr-bat".into(),
+            },
+            orders::Shot {
+                unit: "au-line".into(),
+                target: "fr-line".into(),
+            },
+        ],
+        ..Default::default()
+    });
+    let v = NapoleonicCorps.check(&s, &au(), &bad);
+    let at = |p: &[&str], rule: &str| v.iter().any(|v| v.path == p && v.rule == rule);
+    assert!(at(&["decide", "square", "0"], check::SQUARE), "{v:?}");
+    assert!(at(&["decide", "square", "1"], check::SQUARE), "not both");
+    assert!(at(&["decide", "fire", "0"], check::FIRE), "out of range");
+    // The French have nothing to send; the template offers the choices.
+    assert_eq!(
+        NapoleonicCorps.check(&s, &fr(), &bad)[0].rule,
+        check::SEQUENCE
+    );
+    let t = NapoleonicCorps.orders_template(&s, &au()).unwrap();
+    assert!(
+        t.contains("au-line: may form square; may fire at fr-line"),
+        "{t}"
+    );
+    // The decision: the line fires. 3 + 3, line +1, column target +1: 8,
+    // disordered; Gén. Inf with the column lessens it on a 5, unhurt on 6.
+    let fire = Orders::Decide(orders::Decision {
+        fire: vec![orders::Shot {
+            unit: "au-line".into(),
+            target: "fr-line".into(),
+        }],
+        ..Default::default()
+    });
+    assert!(NapoleonicCorps.check(&s, &au(), &fire).is_empty());
+    let mut o = BySide::new();
+    o.insert(au(), fire);
+    let r = NapoleonicCorps.resolve(&s, &o, &mut Dice::scripted(vec![3, 3, 5, 6]));
+    assert!(r.events.iter().any(|e| e.what == "turn_resumes"));
+    let f = r.events.iter().find(|e| e.what == "fire").unwrap();
+    assert_eq!(f.facts.unit.as_ref().unwrap().id, "au-line");
+    assert_eq!(
+        r.state.phase,
+        Phase::Turn {
+            turn: 1,
+            phasing: au()
+        }
+    );
+    // Square instead: the line forms square and does not fire.
+    let square = Orders::Decide(orders::Decision {
+        square: vec!["au-line".into()],
+        ..Default::default()
+    });
+    let mut o = BySide::new();
+    o.insert(au(), square);
+    let r = NapoleonicCorps.resolve(&s, &o, &mut Dice::scripted(vec![]));
+    assert_eq!(
+        r.state.unit("au-line").unwrap().formation,
+        Formation::Square
+    );
+    assert!(!r.events.iter().any(|e| e.what == "fire"));
+}
+
+#[test]
+fn a_decision_not_sent_is_left_to_the_standing_reactions() {
+    // By email: the stated default of the pause is the standing reactions.
+    let s = paused();
+    let d = NapoleonicCorps.default_orders(&s, &au()).unwrap().unwrap();
+    assert!(NapoleonicCorps.check(&s, &au(), &d).is_empty());
+    let mut o = BySide::new();
+    o.insert(au(), d);
+    // Standing: the line fires at the nearest it may, the column.
+    let r = NapoleonicCorps.resolve(&s, &o, &mut Dice::scripted(vec![3, 3, 5, 6]));
+    assert!(r.events.iter().any(|e| e.what == "fire"));
 }

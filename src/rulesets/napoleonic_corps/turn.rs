@@ -2,8 +2,8 @@
 //! side's withdrawals and contact checks), defensive fire, charge,
 //! advancing fire, melee; then objectives and army morale.
 
-use super::orders::TurnOrders;
-use super::state::{Phase, State};
+use super::orders::{Decision, TurnOrders};
+use super::state::{Pending, Phase, State};
 use super::words::{Said, event};
 use super::{charge, fatigue, fire_phases, melee, movement, rally};
 use crate::dice::Dice;
@@ -21,6 +21,8 @@ fn engaged(s: &State) -> Vec<String> {
         .collect()
 }
 
+/// One side's whole turn, unless the other side asked to be consulted: then
+/// the turn pauses after the movement phase and [`resume`] finishes it.
 pub fn resolve(
     s: &State,
     turn: u32,
@@ -73,7 +75,83 @@ pub fn resolve(
         .into_iter()
         .filter(|u| locked.contains(u))
         .collect();
-    out.extend(fire_phases::defensive(&mut s, &other, &still, dice));
+    if s.reactions.get(&other).is_some_and(|r| r.consult) {
+        out.push(event(
+            Said::Consulted,
+            Facts {
+                side: Some(other.clone()),
+                ..Facts::default()
+            },
+            Vec::new(),
+        ));
+        s.phase = Phase::Decision {
+            turn,
+            phasing: phasing.clone(),
+            pending: Box::new(Pending {
+                orders: o.clone(),
+                locked: still,
+            }),
+        };
+        return (s, out);
+    }
+    let (s, rest) = finish(s, turn, phasing, o, &still, None, dice);
+    out.extend(rest);
+    (s, out)
+}
+
+/// A paused turn resumed with the non-phasing side's decision (None: its
+/// standing reactions decide).
+pub fn resume(
+    s: &State,
+    turn: u32,
+    phasing: &SideId,
+    pending: &Pending,
+    decision: Option<&Decision>,
+    dice: &mut Dice,
+) -> (State, Vec<Event>) {
+    let mut s = s.clone();
+    s.phase = Phase::Turn {
+        turn,
+        phasing: phasing.clone(),
+    };
+    let mut out = vec![event(
+        Said::TurnResumes,
+        Facts {
+            side: Some(phasing.clone()),
+            round: Some(turn),
+            ..Facts::default()
+        },
+        Vec::new(),
+    )];
+    let (s, rest) = finish(
+        s,
+        turn,
+        phasing,
+        &pending.orders,
+        &pending.locked,
+        decision,
+        dice,
+    );
+    out.extend(rest);
+    (s, out)
+}
+
+/// The turn from defensive fire on: charge, advancing fire, melee, then
+/// objectives, army morale and the next turn.
+fn finish(
+    mut s: State,
+    turn: u32,
+    phasing: &SideId,
+    o: &TurnOrders,
+    still: &[String],
+    decision: Option<&Decision>,
+    dice: &mut Dice,
+) -> (State, Vec<Event>) {
+    let other = s.other(phasing);
+    let mut out = Vec::new();
+    out.extend(fire_phases::defensive(
+        &mut s, &other, still, decision, dice,
+    ));
     out.extend(charge::phase(&mut s, phasing, &o.charges, dice));
     let now = engaged(&s);
     out.extend(fire_phases::advancing(&mut s, phasing, &o.fire, &now, dice));

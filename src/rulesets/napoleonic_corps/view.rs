@@ -4,39 +4,24 @@
 
 use super::fatigue::army_morale;
 use super::state::{Phase, State, TraceKind, Unit};
-use crate::geometry::{Shape, TerrainTag};
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
-    TerrainStyle, TerrainView, UnitView, Viewer,
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, UnitView, Viewer,
+    ZoneView, rect_zone, side_styles, tag_style, terrain_view,
 };
 
 pub fn heading(s: &State) -> String {
     match &s.phase {
         Phase::Setup => "Setup: formations and corps fatigue".into(),
         Phase::Turn { turn, phasing } => format!("Turn {turn}, {} phasing", s.side_name(phasing)),
+        Phase::Decision { turn, phasing, .. } => format!(
+            "Turn {turn}, {} phasing: waiting for {} defensive fire decision",
+            s.side_name(phasing),
+            crate::words::possessive(&s.side_name(&s.other(phasing)))
+        ),
         Phase::Over(o) => format!("Game over: {}", o.reason),
     }
-}
-
-fn style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
-    use TerrainTag::*;
-    let order = [
-        (Road, TerrainStyle::Road),
-        (Bridge, TerrainStyle::Road),
-        (Town, TerrainStyle::Town),
-        (Woods, TerrainStyle::Woods),
-        (Water, TerrainStyle::Water),
-        (Marsh, TerrainStyle::Marsh),
-        (Wall, TerrainStyle::Wall),
-        (Hill, TerrainStyle::Hill),
-        (Crest, TerrainStyle::Hill),
-    ];
-    order
-        .iter()
-        .find(|(tag, _)| t.has(*tag))
-        .map_or(TerrainStyle::Rough, |(_, s)| *s)
 }
 
 /// The map's note for a unit: its state beyond the formation.
@@ -57,18 +42,7 @@ pub fn map(s: &State) -> MapView {
         .scenario
         .terrain
         .iter()
-        .map(|t| {
-            let (points, closed) = match &t.shape {
-                Shape::Polygon { points } => (points.clone(), true),
-                Shape::Polyline { points, .. } => (points.clone(), false),
-            };
-            TerrainView {
-                name: t.name.clone(),
-                style: style(t),
-                points,
-                closed,
-            }
-        })
+        .map(|t| terrain_view(t.name.clone(), &t.shape, tag_style(t)))
         .collect();
     let units = s
         .units
@@ -155,25 +129,34 @@ pub fn map(s: &State) -> MapView {
         width: s.scenario.table.width.get(),
         height: s.scenario.table.height.get(),
         unit: "cm".into(),
-        sides: s
-            .scenario
-            .sides
-            .iter()
-            .map(|x| SideStyle {
-                side: x.id.clone(),
-                name: x.name.clone(),
-                colour: x.colour.clone(),
-            })
-            .collect(),
+        sides: side_styles(
+            s.scenario
+                .sides
+                .iter()
+                .map(|x| (&x.id, x.name.as_str(), x.colour.as_str())),
+        ),
         terrain,
         units,
         markers,
         arrows,
         zones: Vec::new(),
-        // The scenario sets the troops out: no deployment zones to draw.
-        deployment: Vec::new(),
+        deployment: deployment_zones(s),
         turned: false,
     }
+}
+
+/// Each side's deployment zone, when the scenario gives one, during the
+/// setup step.
+fn deployment_zones(s: &State) -> Vec<ZoneView> {
+    if !matches!(s.phase, Phase::Setup) {
+        return Vec::new();
+    }
+    s.scenario
+        .sides
+        .iter()
+        .enumerate()
+        .filter_map(|(i, x)| x.zone.map(|z| rect_zone(i, z.min, z.max)))
+        .collect()
 }
 
 /// One line for a unit, for panels and templates.

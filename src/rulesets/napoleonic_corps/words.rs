@@ -8,6 +8,8 @@ use crate::event::{Event, Facts, Kind, Modifier, Visibility};
 pub enum Said {
     Chips,
     TurnBegins,
+    Consulted,
+    TurnResumes,
     Pass,
     RallyRoll,
     Rout,
@@ -38,7 +40,7 @@ impl Said {
         use Said::*;
         match self {
             Chips => Kind::Setup,
-            TurnBegins => Kind::Sequence,
+            TurnBegins | Consulted | TurnResumes => Kind::Sequence,
             Pass | RallyRoll | Steady => Kind::Rally,
             Rout | Surrender | Eliminated => Kind::Removed,
             Retreat => Kind::Retreat,
@@ -60,6 +62,8 @@ impl Said {
         match self {
             Chips => "chips",
             TurnBegins => "turn",
+            Consulted => "consulted",
+            TurnResumes => "turn_resumes",
             Pass => "morale_pass",
             RallyRoll => "rally_table",
             Rout => "rout",
@@ -131,6 +135,15 @@ pub fn say(what: Said, f: &Facts) -> String {
         ),
         Said::TurnBegins => format!(
             "Turn {}: {} is the phasing side",
+            opt(f.round),
+            f.side.as_ref().map_or("?", |s| s.as_str())
+        ),
+        Said::Consulted => format!(
+            "{} is consulted: the turn waits after the movement phase for its defensive fire decision",
+            f.side.as_ref().map_or("?", |s| s.as_str())
+        ),
+        Said::TurnResumes => format!(
+            "Turn {} resumes with defensive fire: {} is the phasing side",
             opt(f.round),
             f.side.as_ref().map_or("?", |s| s.as_str())
         ),
