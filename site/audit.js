@@ -50,11 +50,15 @@
   class Archive {
     constructor(data) {
       this.text = data.files || {};
+      // Binary files (the maps' PNGs) come from the game's .files.js,
+      // loaded by the page before its audit runs.
       this.binary = data.binary || {};
-      this.paths = Object.keys(this.text).concat(Object.keys(this.binary)).sort(byPath);
+      const binary = new Set(Object.keys(this.binary).concat(data.binary_paths || []));
+      this.binaryPaths = binary;
+      this.paths = Object.keys(this.text).concat([...binary]).sort(byPath);
     }
     has(p) {
-      return p in this.text || p in this.binary;
+      return p in this.text || this.binaryPaths.has(p);
     }
     isDir(p) {
       return this.paths.some((x) => x.startsWith(p + '/'));
@@ -62,11 +66,12 @@
     bytes(p) {
       if (p in this.text) return enc.encode(this.text[p]);
       if (p in this.binary) return unhex(this.binary[p]);
+      if (this.binaryPaths.has(p)) return fail(p, "cannot read: the page's files script did not load");
       return fail(p, 'cannot read: No such file or directory');
     }
     textOf(p) {
       if (p in this.text) return this.text[p];
-      if (p in this.binary) return fail(p, 'not UTF-8 text');
+      if (this.binaryPaths.has(p)) return fail(p, 'not UTF-8 text');
       return fail(p, 'cannot read: No such file or directory');
     }
     yaml(p, what) {
@@ -652,7 +657,11 @@
     const keys = keyHistory(A, game, named);
     const chain = chainLinks(A, game, gameBytes);
     chain.files.forEach((p) => named.add(p));
-    const w = walkChain(A, game, scenario, chain.links, named, v);
+    // The state before step 1 is the ruleset's making from the scenario:
+    // galloper site puts it in the page (src/site/start.rs).
+    if (typeof data.start_state !== 'string')
+      fail('scenario.yaml', `the page carries no start state: ruleset ${game.ruleset} is unknown to the galloper that made it, or its scenario does not start`);
+    const w = walkChain(A, game, enc.encode(data.start_state), chain.links, named, v);
     const sealed = A.isDir('sealed');
     if (w.end) {
       if (w.end.last_step !== w.lastResolved)
@@ -676,7 +685,7 @@
     if (unnamed.length)
       fail(unnamed.join(', '), 'no signed file of the archive names this: added to the archive (or left by a crash)');
     v.summary = v.over != null
-      ? `AUDIT PASSED: the game is over (${v.over}); ${v.steps} step(s), ${v.publicDice} public dice re-derived, every hidden secret, hidden die and signed order checked (the replay through the rules is galloper audit's); server key not pinned (compare the fingerprint above with the server's)`
+      ? `AUDIT PASSED: the game is over (${v.over}); ${v.steps} step(s), ${v.publicDice} public dice re-derived, every hidden secret, hidden die and signed order checked (the start state from the scenario and the replay through the rules are galloper audit's); server key not pinned (compare the fingerprint above with the server's)`
       : `AUDIT PASSED SO FAR: a game in progress, not over: ${v.steps} step(s) resolved${v.open != null ? `, step ${v.open} open` : ''}, ${v.publicDice} public dice re-derived; hidden dice and orders stay sealed until a signed end; server key not pinned (compare the fingerprint above with the server's)`;
     return v;
   }

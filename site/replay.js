@@ -289,11 +289,25 @@
     const badge = r.passed ? 'pass' : r.failure && r.failure.step === current ? 'fail' : r.failure && r.failure.step != null && current > r.failure.step ? 'unchecked' : 'pass';
     $('step-label').setAttribute('data-audit', badge);
   }
+  // The binary files (the maps' PNGs) wait in GAME.files.js until an audit
+  // needs them: a classic script, which loads from file:// too.
+  function loadBinary(then) {
+    if (data.binary || !(data.binary_paths || []).length) return then();
+    const s = document.createElement('script');
+    s.src = data.binary_script;
+    const done = () => {
+      data.binary = ((globalThis.GalloperBinary || {})[data.game]) || {};
+      then();
+    };
+    s.onload = done;
+    s.onerror = done;
+    document.head.append(s);
+  }
   function runAudit() {
     const verdict = $('verdict');
     verdict.textContent = 'Auditing\u2026';
     verdict.setAttribute('data-verdict', 'running');
-    setTimeout(() => {
+    loadBinary(() => setTimeout(() => {
       const t0 = performance.now();
       const r = globalThis.GalloperAudit.run(data);
       auditResult = r;
@@ -315,7 +329,7 @@
         ol.append(li);
       }
       markAudit();
-    }, 20);
+    }, 20));
   }
 
   // ---------- wiring ----------

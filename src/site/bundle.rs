@@ -24,9 +24,6 @@ impl Bundle {
     pub fn get(&self, path: &str) -> Option<&str> {
         self.text.get(path).map(String::as_str)
     }
-    pub fn has(&self, path: &str) -> bool {
-        self.text.contains_key(path) || self.binary.contains_key(path)
-    }
 }
 
 /// Read the archive in `dir`. A link or special file is refused: the audit
@@ -112,7 +109,6 @@ mod tests {
         let b = read(tmp.path()).unwrap();
         assert_eq!(b.get("game.yaml"), Some("game: g\n"));
         assert_eq!(b.binary.get("step-0001/map.png").map(String::as_str), Some("89ff00"));
-        assert!(b.has("step-0001/map.png") && !b.has("step-0001/other"));
     }
 
     #[cfg(unix)]

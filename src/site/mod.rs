@@ -13,6 +13,7 @@ mod assets;
 mod bundle;
 mod maps;
 mod page;
+mod start;
 mod summary;
 
 pub use summary::Summary;
@@ -51,8 +52,11 @@ pub fn build(archives: &[PathBuf], out: &Path) -> anyhow::Result<Built> {
         }
         let maps = maps::draw(&bundle)
             .with_context(|| format!("{}: cannot draw the maps", dir.display()))?;
+        let script = out.join(page::binary_script_name(&summary));
+        std::fs::write(&script, page::binary_script(&summary, &bundle))
+            .with_context(|| format!("cannot write {}", script.display()))?;
         let path = out.join(&summary.file);
-        let html = page::game(&summary, &bundle, &maps)?;
+        let html = page::game(&summary, &bundle, &maps, start::state(&bundle))?;
         std::fs::write(&path, html).with_context(|| format!("cannot write {}", path.display()))?;
         pages.push((summary, path));
     }

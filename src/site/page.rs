@@ -29,13 +29,36 @@ pub fn index(games: &[&Summary]) -> anyhow::Result<String> {
         .context("cannot make the index page")
 }
 
-pub fn game(s: &Summary, bundle: &Bundle, maps: &BTreeMap<u32, StepMap>) -> anyhow::Result<String> {
+/// The script that carries a game's binary files (the maps' PNGs, which the
+/// replay does not show): a page loads it only when its audit runs, so a
+/// reader who only watches downloads the text alone.
+pub fn binary_script_name(s: &Summary) -> String {
+    format!("{}.files.js", s.game)
+}
+
+pub fn binary_script(s: &Summary, bundle: &Bundle) -> String {
+    let json = serde_json::json!(bundle.binary).to_string();
+    format!(
+        "globalThis.GalloperBinary = globalThis.GalloperBinary || {{}};\nglobalThis.GalloperBinary[{}] = {};\n",
+        script_json(&serde_json::json!(s.game).to_string()),
+        script_json(&json)
+    )
+}
+
+pub fn game(
+    s: &Summary,
+    bundle: &Bundle,
+    maps: &BTreeMap<u32, StepMap>,
+    start: Option<String>,
+) -> anyhow::Result<String> {
     let data = serde_json::json!({
         "game": s.game,
         "title": s.title,
         "files": bundle.text,
-        "binary": bundle.binary,
+        "binary_paths": bundle.binary.keys().collect::<Vec<_>>(),
+        "binary_script": binary_script_name(s),
         "maps": maps,
+        "start_state": start,
         "built": {"audit": s.audit, "passed": s.audit_passed},
     });
     GameHtml {
