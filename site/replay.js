@@ -222,7 +222,7 @@
     for (const d of s.dice) {
       const w = need.get(d.n);
       tb.append(el('tr', { 'data-n': d.n },
-        el('td', {}, `public #${d.n}`), el('td', {}, `d${d.sides}`), el('td', { class: 'value' }, String(d.value)),
+        el('td', { class: 'n' }, `#${d.n}`), el('td', {}, `d${d.sides}`), el('td', { class: 'value' }, String(d.value)),
         el('td', {}, d.purpose || ''), el('td', {}, w && w.needed != null ? `${w.needed}+` : '')));
     }
     if (!s.dice.length) tb.append(el('tr', {}, el('td', { colSpan: 5, class: 'note' }, 'No public die this step.')));

@@ -506,7 +506,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Site { archives, out } => {
             let built = crate::site::build(&archives, &out)?;
             for (s, path) in &built.pages {
-                println!("{}: {} ({} steps) -> {}", s.game, s.title, s.steps, path.display());
+                println!(
+                    "{}: {} ({} steps) -> {}",
+                    s.game,
+                    s.title,
+                    s.steps,
+                    path.display()
+                );
             }
             println!("open {}", built.index.display());
         }

@@ -112,6 +112,75 @@ fn change_one_die(archive: &Path, from: u32) -> u32 {
     panic!("no step from {from} on rolled a public die");
 }
 
+/// A forger's copy: the die changed in `step`, every hash on the chain made
+/// to agree again, and every signed file signed anew with a key of his own
+/// named in `game.yaml`. Only the dice themselves can tell now.
+fn re_sign_with_a_forgers_key(archive: &Path, last: u32) {
+    use galloper::game::archive::{EndFile, GameFile, Manifest, Notice, sha256_hex};
+    let key = galloper::sig::keygen("forger").unwrap();
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    let sign = |p: &Path| {
+        let bytes = std::fs::read(p).unwrap();
+        let sig = galloper::sig::sign(
+            &key.private_openssh,
+            galloper::sig::REPORT_NAMESPACE,
+            &bytes,
+        )
+        .unwrap();
+        std::fs::write(format!("{}.sig", p.display()), sig).unwrap();
+    };
+    // Each file signed as soon as it is written: a manifest lists the
+    // signature of its notice.
+    let write = |p: &Path, t: String| {
+        std::fs::write(p, t).unwrap();
+        sign(p);
+    };
+    let mut game: GameFile = galloper::yaml::from_str(&read(&archive.join("game.yaml"))).unwrap();
+    game.server_key = key.public_line.clone();
+    write(
+        &archive.join("game.yaml"),
+        galloper::yaml::to_string(&game).unwrap(),
+    );
+    let mut prev = archive.join("game.yaml");
+    for step in 1..=last {
+        let dir = archive.join(format!("step-{step:04}"));
+        let mut notice: Notice = galloper::yaml::from_str(&read(&dir.join("notice.yaml"))).unwrap();
+        notice.follows = sha256_hex(read(&prev).as_bytes());
+        write(
+            &dir.join("notice.yaml"),
+            galloper::yaml::to_string(&notice).unwrap(),
+        );
+        let mut m: Manifest = galloper::yaml::from_str(&read(&dir.join("manifest.yaml"))).unwrap();
+        for (name, hash) in m.files.iter_mut() {
+            *hash = sha256_hex(&std::fs::read(dir.join(name)).unwrap());
+        }
+        write(
+            &dir.join("manifest.yaml"),
+            galloper::yaml::to_string(&m).unwrap(),
+        );
+        prev = dir.join("manifest.yaml");
+    }
+    let mut end: EndFile = galloper::yaml::from_str(&read(&archive.join("end.yaml"))).unwrap();
+    end.last_link = sha256_hex(read(&prev).as_bytes());
+    write(
+        &archive.join("end.yaml"),
+        galloper::yaml::to_string(&end).unwrap(),
+    );
+    let mut stack = vec![archive.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Some(signed) = p.to_str().and_then(|s| s.strip_suffix(".sig")) {
+                // The rest (the sealed manifests); signing is deterministic,
+                // so the files signed above come out the same.
+                sign(Path::new(signed));
+            }
+        }
+    }
+}
+
 struct PageVerdict {
     game: String,
     verdict: String,
@@ -152,7 +221,10 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         .arg(browser.join("vectors.mjs"))
         .output()
         .expect("node runs");
-    ok("the page's audit on the dice vectors (tests/browser/vectors.mjs)", &out);
+    ok(
+        "the page's audit on the dice vectors (tests/browser/vectors.mjs)",
+        &out,
+    );
 
     let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("site-browser");
     let _ = std::fs::remove_dir_all(&work);
@@ -181,7 +253,10 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         args.extend_from_slice(flags);
         ok(&format!("galloper demo {flags:?}"), &galloper(&args));
         let archive = out_dir.join("server/archive").join(game);
-        assert!(archive.join("end.yaml").exists(), "{game} is played to its end");
+        assert!(
+            archive.join("end.yaml").exists(),
+            "{game} is played to its end"
+        );
         archives.push((game, archive));
     }
 
@@ -247,7 +322,10 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
     let step = change_one_die(&bad, steps(archive) / 2);
     let cli = galloper(&["audit", bad.to_str().unwrap()]);
     let said = String::from_utf8_lossy(&cli.stderr).into_owned();
-    assert!(!cli.status.success(), "galloper audit refuses the changed die");
+    assert!(
+        !cli.status.success(),
+        "galloper audit refuses the changed die"
+    );
     assert!(
         said.contains(&format!("step-{step:04}")),
         "galloper audit names step {step}: {said}"
@@ -280,8 +358,49 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
     assert_eq!(verdicts[0].verdict, "fail", "{}", verdicts[0].summary);
     assert_eq!(verdicts[0].step, Some(step), "{}", verdicts[0].summary);
     assert!(
-        verdicts[0].summary.contains(&format!("step-{step:04}/dice.yaml")),
+        verdicts[0]
+            .summary
+            .contains(&format!("step-{step:04}/dice.yaml")),
         "the page names the changed file as the command line does: {} / {said}",
         verdicts[0].summary
+    );
+
+    // The forger signs his copy anew with his own key: signatures, hashes
+    // and chain all agree, and only the dice re-derived from the stream
+    // give him away, on the command line and in the page alike.
+    re_sign_with_a_forgers_key(&bad, steps(&bad));
+    let cli = galloper(&["audit", bad.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&cli.stderr).into_owned();
+    assert!(!cli.status.success(), "galloper audit refuses the forgery");
+    let expected = format!("AUDIT FAILED at step {step}: public dice: record ");
+    assert!(said.starts_with(&expected), "galloper audit: {said}");
+    let forged_site = work.join("site-forged");
+    ok(
+        "galloper site on the forged archive",
+        &galloper(&[
+            "site",
+            bad.to_str().unwrap(),
+            "--out",
+            forged_site.to_str().unwrap(),
+        ]),
+    );
+    let verdicts = browse(
+        &browser,
+        serde_json::json!({
+            "index": forged_site.join("index.html"),
+            "shots": work.join("forged-shots"),
+            "pages": [{
+                "file": forged_site.join(format!("{game}.html")),
+                "game": game,
+                "steps": steps(&bad),
+                "expect": {"fail": step},
+            }],
+        }),
+        &work,
+    );
+    assert_eq!(
+        verdicts[0].summary.trim(),
+        said.trim(),
+        "the page's verdict is galloper audit's, word for word"
     );
 }

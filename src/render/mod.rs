@@ -70,12 +70,12 @@ pub fn unit_boxes(map: &MapView) -> Result<Vec<(String, f64, f64, f64, f64)>, Re
                 .flat_map(|b| b.corners.iter().map(|c| frame.px(*c)))
                 .filter(|(x, y)| x.is_finite() && y.is_finite())
                 .collect();
-            let (x0, y0) = pts
-                .iter()
-                .fold((f64::MAX, f64::MAX), |(a, b), (x, y)| (a.min(*x), b.min(*y)));
-            let (x1, y1) = pts
-                .iter()
-                .fold((f64::MIN, f64::MIN), |(a, b), (x, y)| (a.max(*x), b.max(*y)));
+            let (x0, y0) = pts.iter().fold((f64::MAX, f64::MAX), |(a, b), (x, y)| {
+                (a.min(*x), b.min(*y))
+            });
+            let (x1, y1) = pts.iter().fold((f64::MIN, f64::MIN), |(a, b), (x, y)| {
+                (a.max(*x), b.max(*y))
+            });
             (!pts.is_empty()).then(|| (u.id.clone(), x0, y0, x1 - x0, y1 - y0))
         })
         .collect())

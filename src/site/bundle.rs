@@ -41,7 +41,13 @@ pub fn read(dir: &Path) -> anyhow::Result<Bundle> {
     Ok(b)
 }
 
-fn walk(root: &Path, rel: &str, depth: usize, b: &mut Bundle, total: &mut u64) -> anyhow::Result<()> {
+fn walk(
+    root: &Path,
+    rel: &str,
+    depth: usize,
+    b: &mut Bundle,
+    total: &mut u64,
+) -> anyhow::Result<()> {
     let here = root.join(rel);
     let entries =
         std::fs::read_dir(&here).with_context(|| format!("cannot list {}", here.display()))?;
@@ -64,7 +70,10 @@ fn walk(root: &Path, rel: &str, depth: usize, b: &mut Bundle, total: &mut u64) -
             walk(root, &path, depth + 1, b, total)?;
         } else if meta.is_file() {
             if meta.len() > MAX_FILE {
-                bail!("{path}: {} bytes, more than an archive's file may be", meta.len());
+                bail!(
+                    "{path}: {} bytes, more than an archive's file may be",
+                    meta.len()
+                );
             }
             *total += meta.len();
             if *total > MAX_TOTAL {
@@ -108,7 +117,10 @@ mod tests {
         std::fs::write(tmp.path().join("step-0001/map.png"), [0x89, 0xff, 0]).unwrap();
         let b = read(tmp.path()).unwrap();
         assert_eq!(b.get("game.yaml"), Some("game: g\n"));
-        assert_eq!(b.binary.get("step-0001/map.png").map(String::as_str), Some("89ff00"));
+        assert_eq!(
+            b.binary.get("step-0001/map.png").map(String::as_str),
+            Some("89ff00")
+        );
     }
 
     #[cfg(unix)]

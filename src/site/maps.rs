@@ -28,7 +28,9 @@ pub fn draw(bundle: &Bundle) -> anyhow::Result<BTreeMap<u32, StepMap>> {
         .unwrap_or_default();
     let mut out = BTreeMap::new();
     for (path, text) in &bundle.text {
-        let Some(step) = step_view(path) else { continue };
+        let Some(step) = step_view(path) else {
+            continue;
+        };
         out.insert(step, one(&game, step, text));
     }
     Ok(out)

@@ -27,7 +27,8 @@ mod tests {
             "game.yaml".into(),
             "galloper: 1\ngame: g\nruleset: chess\nsides: []\nplayers: {}\nserver_key: k\nscenario_sha256: x\n".into(),
         );
-        b.text.insert("scenario.yaml".into(), "ruleset: chess\n".into());
+        b.text
+            .insert("scenario.yaml".into(), "ruleset: chess\n".into());
         assert_eq!(state(&b), None);
     }
 }

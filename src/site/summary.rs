@@ -82,7 +82,11 @@ pub fn of(dir: &Path, bundle: &Bundle) -> anyhow::Result<Summary> {
         result,
         over: end.is_some(),
         steps: steps.iter().copied().max().unwrap_or(0),
-        dates: dates(dir, steps.iter().copied().min(), steps.iter().copied().max()),
+        dates: dates(
+            dir,
+            steps.iter().copied().min(),
+            steps.iter().copied().max(),
+        ),
         audit,
         audit_passed,
     })

@@ -112,7 +112,12 @@ for (const p of plan.pages) {
     check(failed.includes(`step ${p.expect.fail}`), `${p.game}: the failed line names step ${p.expect.fail} (${failed})`);
   }
   if (p.shot) {
-    await page.keyboard.press('End');
+    await (await page.$('.audit')).screenshot({ path: `${plan.shots}/${p.shot}-audit.png` });
+    await page.$eval('#slider', (s, n) => {
+      s.value = String(n);
+      s.dispatchEvent(new Event('input', { bubbles: true }));
+    }, Math.ceil(p.steps / 2));
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${plan.shots}/${p.shot}.png`, fullPage: false });
   }
 }
