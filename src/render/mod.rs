@@ -55,10 +55,13 @@ pub fn label_boxes(map: &MapView) -> Result<Vec<(f64, f64, f64, f64)>, RenderErr
         .collect())
 }
 
-/// Each unit's bases as drawn, in pixels, as (id, x, y, width, height):
-/// the upright box round its bases, for a page that points at a unit on the
-/// map ([`map_svg`]'s coordinates).
-pub fn unit_boxes(map: &MapView) -> Result<Vec<(String, f64, f64, f64, f64)>, RenderError> {
+/// A unit's id and the upright box round its bases as drawn, in pixels:
+/// (id, x, y, width, height).
+pub type UnitBox = (String, f64, f64, f64, f64);
+
+/// Each unit's box on the map, for a page that points at a unit on it
+/// ([`map_svg`]'s coordinates).
+pub fn unit_boxes(map: &MapView) -> Result<Vec<UnitBox>, RenderError> {
     let frame = frame::Frame::new(map)?;
     Ok(map
         .units

@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 pub struct StepMap {
     pub heading: String,
     pub svg: String,
-    /// (unit id, x, y, width, height) in the SVG's pixels.
-    pub units: Vec<(String, f64, f64, f64, f64)>,
+    /// Each unit's box in the SVG's pixels.
+    pub units: Vec<crate::render::UnitBox>,
     pub error: Option<String>,
 }
 
@@ -81,6 +81,78 @@ mod tests {
         assert_eq!(step_view("step-0012/rollback-1/view.yaml"), None);
         assert_eq!(step_view("sealed/step-0012/view.yaml"), None);
         assert_eq!(step_view("step-12/view.yaml"), None);
+    }
+
+    fn view_with_unit_at(x: f64) -> String {
+        use crate::geometry::Point;
+        use crate::view::{BaseView, MapView, SideStyle, UnitView};
+        let p = |x: f64, y: f64| Point { x, y };
+        let map = MapView {
+            title: String::new(),
+            width: 36.0,
+            height: 24.0,
+            unit: "BW".into(),
+            sides: vec![SideStyle {
+                side: crate::side::SideId::new("french"),
+                name: "French".into(),
+                colour: "#1f4e9c".into(),
+            }],
+            terrain: vec![],
+            units: vec![UnitView {
+                id: "fr-i1".into(),
+                label: "Picardie".into(),
+                side: 0,
+                bases: vec![BaseView {
+                    corners: [p(x, 6.0), p(x + 4.0, 6.0), p(x + 4.0, 5.25), p(x, 5.25)],
+                    side: 0,
+                }],
+                anchor: p(x + 2.0, 5.6),
+                facing: 0.0,
+                formation: "line".into(),
+                disruption: 0,
+                smoke: false,
+                note: None,
+            }],
+            markers: vec![],
+            arrows: vec![],
+            zones: vec![],
+            deployment: vec![],
+            turned: false,
+        };
+        crate::yaml::to_string(&PublicView {
+            heading: "Round 1".into(),
+            map,
+            panels: vec![],
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn each_unit_has_its_box_where_the_svg_draws_it() {
+        let a = one("g", 3, &view_with_unit_at(2.0));
+        let b = one("g", 3, &view_with_unit_at(12.0));
+        assert_eq!(a.error, None);
+        assert!(
+            a.svg.contains("g \u{2014} step 3 \u{2014} Round 1"),
+            "the map is titled by its step"
+        );
+        let (id, x, y, w, h) = a.units[0].clone();
+        assert_eq!(id, "fr-i1");
+        assert!(w > h && h > 0.0, "a line is wider than deep: {w} x {h}");
+        let (_, x2, y2, w2, _) = b.units[0].clone();
+        assert!(
+            x2 > x + 5.0 * w / 4.0 && (y2 - y).abs() < 1e-9 && (w2 - w).abs() < 1e-9,
+            "moved 10 BW right, the box moves right only: {x} -> {x2}"
+        );
+        let width: f64 = a
+            .svg
+            .split("width=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(x > 0.0 && x + w < width, "the box lies on the drawing");
     }
 
     #[test]
