@@ -154,6 +154,17 @@ enum Command {
         #[arg(long, value_name = "FINGERPRINT|KEYFILE")]
         server_key: Option<String>,
     },
+    /// Write a static site of games: an index and one page per game that
+    /// replays it step by step and audits every public die in the browser.
+    /// Works from file:// and from any static host.
+    Site {
+        /// Game archives (DATA/archive/GAME), one or more.
+        #[arg(required = true)]
+        archives: Vec<PathBuf>,
+        /// The folder to write the site into.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Print a JSON Schema.
     Schema {
         #[command(subcommand)]
@@ -492,6 +503,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         },
+        Command::Site { archives, out } => {
+            let built = crate::site::build(&archives, &out)?;
+            for (s, path) in &built.pages {
+                println!(
+                    "{}: {} ({} steps) -> {}",
+                    s.game,
+                    s.title,
+                    s.steps,
+                    path.display()
+                );
+            }
+            println!("open {}", built.index.display());
+        }
         Command::Schema {
             what: SchemaWhat::Orders { ruleset },
         } => {

@@ -24,6 +24,7 @@ pub mod sandbox;
 pub mod scenario_check;
 pub mod side;
 pub mod sig;
+pub mod site;
 pub mod view;
 pub mod words;
 pub mod yaml;

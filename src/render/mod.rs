@@ -55,6 +55,35 @@ pub fn label_boxes(map: &MapView) -> Result<Vec<(f64, f64, f64, f64)>, RenderErr
         .collect())
 }
 
+/// A unit's id and the upright box round its bases as drawn, in pixels:
+/// (id, x, y, width, height).
+pub type UnitBox = (String, f64, f64, f64, f64);
+
+/// Each unit's box on the map, for a page that points at a unit on it
+/// ([`map_svg`]'s coordinates).
+pub fn unit_boxes(map: &MapView) -> Result<Vec<UnitBox>, RenderError> {
+    let frame = frame::Frame::new(map)?;
+    Ok(map
+        .units
+        .iter()
+        .filter_map(|u| {
+            let pts: Vec<(f64, f64)> = u
+                .bases
+                .iter()
+                .flat_map(|b| b.corners.iter().map(|c| frame.px(*c)))
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .collect();
+            let (x0, y0) = pts.iter().fold((f64::MAX, f64::MAX), |(a, b), (x, y)| {
+                (a.min(*x), b.min(*y))
+            });
+            let (x1, y1) = pts.iter().fold((f64::MIN, f64::MIN), |(a, b), (x, y)| {
+                (a.max(*x), b.max(*y))
+            });
+            (!pts.is_empty()).then(|| (u.id.clone(), x0, y0, x1 - x0, y1 - y0))
+        })
+        .collect())
+}
+
 /// Renders the map as a PNG about 1400 pixels wide, with fonts built in.
 pub fn map_png(map: &MapView) -> Result<Vec<u8>, RenderError> {
     png::rasterise(&map_svg(map)?)

@@ -1,0 +1,707 @@
+// The audit of a game's archive in the browser: the same checks as
+// `galloper audit` (src/game/audit/) on the files the page carries, with the
+// primitives of @noble/hashes, @noble/ciphers and @noble/curves
+// (galloper-vendor.js). It follows the Rust code step by step so that the
+// two verdicts agree: the first thing found wrong fails, and names its step.
+// What needs the rules engine (the replay of a finished game through the
+// ruleset) is left to `galloper audit`, and the verdict says so.
+(function () {
+  'use strict';
+  const V = globalThis.GalloperVendor;
+  const enc = new TextEncoder();
+
+  // ---------- bytes ----------
+  const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  function unhex(s) {
+    if (typeof s !== 'string' || s.length % 2 || /[^0-9a-fA-F]/.test(s)) return null;
+    const out = new Uint8Array(s.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = parseInt(s.substr(2 * i, 2), 16);
+    return out;
+  }
+  function concat(...parts) {
+    const bs = parts.map((p) => (typeof p === 'string' ? enc.encode(p) : p));
+    const out = new Uint8Array(bs.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of bs) {
+      out.set(b, at);
+      at += b.length;
+    }
+    return out;
+  }
+  const Z = new Uint8Array([0]);
+  const sha256hex = (b) => hex(V.sha256(b));
+  const eq = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+  // ---------- failures ----------
+  class Failure extends Error {
+    constructor(place, what) {
+      super(`AUDIT FAILED at ${place}: ${what}`);
+      this.place = place;
+      this.what = what;
+      const m = /step[- ]0*(\d+)/.exec(place);
+      this.step = m ? Number(m[1]) : null;
+    }
+  }
+  const fail = (place, what) => {
+    throw new Failure(place, what);
+  };
+
+  // ---------- the archive the page carries ----------
+  class Archive {
+    constructor(data) {
+      this.text = data.files || {};
+      // Binary files (the maps' PNGs) come from the game's .files.js,
+      // loaded by the page before its audit runs.
+      this.binary = data.binary || {};
+      const binary = new Set(Object.keys(this.binary).concat(data.binary_paths || []));
+      this.binaryPaths = binary;
+      this.paths = Object.keys(this.text).concat([...binary]).sort(byPath);
+    }
+    has(p) {
+      return p in this.text || this.binaryPaths.has(p);
+    }
+    isDir(p) {
+      return this.paths.some((x) => x.startsWith(p + '/'));
+    }
+    bytes(p) {
+      if (p in this.text) return enc.encode(this.text[p]);
+      if (p in this.binary) return unhex(this.binary[p]);
+      if (this.binaryPaths.has(p)) return fail(p, "cannot read: the page's files script did not load");
+      return fail(p, 'cannot read: No such file or directory');
+    }
+    textOf(p) {
+      if (p in this.text) return this.text[p];
+      if (this.binaryPaths.has(p)) return fail(p, 'not UTF-8 text');
+      return fail(p, 'cannot read: No such file or directory');
+    }
+    yaml(p, what) {
+      try {
+        return V.parseYaml(this.textOf(p));
+      } catch (e) {
+        if (e instanceof Failure) throw e;
+        return fail(p, `${what || 'does not parse'}: ${e.message}`);
+      }
+    }
+  }
+  // Paths compare component by component, as Rust's PathBuf does.
+  function byPath(a, b) {
+    const x = a.split('/');
+    const y = b.split('/');
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    }
+    return x.length - y.length;
+  }
+
+  // ---------- SSHSIG (the OpenSSH signature format; the curve is noble's) ----------
+  function b64(s) {
+    const bin = atob(s.replace(/\s+/g, ''));
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+  // A reader of SSH wire strings (uint32 length, then bytes).
+  function wire(bytes) {
+    let at = 0;
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return {
+      u32() {
+        if (at + 4 > bytes.length) throw new Error('truncated');
+        const v = dv.getUint32(at);
+        at += 4;
+        return v;
+      },
+      string() {
+        const n = this.u32();
+        if (at + n > bytes.length) throw new Error('truncated');
+        const s = bytes.subarray(at, at + n);
+        at += n;
+        return s;
+      },
+      raw(n) {
+        if (at + n > bytes.length) throw new Error('truncated');
+        const s = bytes.subarray(at, at + n);
+        at += n;
+        return s;
+      },
+      done() {
+        return at === bytes.length;
+      },
+    };
+  }
+  const sshString = (b) => {
+    const out = new Uint8Array(4 + b.length);
+    new DataView(out.buffer).setUint32(0, b.length);
+    out.set(b, 4);
+    return out;
+  };
+  const dec = new TextDecoder();
+
+  function publicKey(line) {
+    const parts = String(line).trim().split(/\s+/);
+    if (parts[0] !== 'ssh-ed25519' || !parts[1]) throw new Error('not an ssh-ed25519 public key line');
+    const blob = b64(parts[1]);
+    const r = wire(blob);
+    if (dec.decode(r.string()) !== 'ssh-ed25519') throw new Error('the key blob is not ssh-ed25519');
+    const pk = r.string();
+    if (pk.length !== 32) throw new Error('an ed25519 key is 32 bytes');
+    return { blob, pk };
+  }
+  function fingerprint(line) {
+    try {
+      const b = btoa(String.fromCharCode(...V.sha256(publicKey(line).blob)));
+      return 'SHA256:' + b.replace(/=+$/, '');
+    } catch (e) {
+      return '';
+    }
+  }
+  // Verify an armored SSHSIG over `data`, as src/sig/signature.rs does.
+  function sshsigVerify(line, namespace, data, armored) {
+    const key = publicKey(line);
+    const text = String(armored).replace(/\r/g, '').trim();
+    const m = /^-----BEGIN SSH SIGNATURE-----\n([\s\S]*?)\n-----END SSH SIGNATURE-----$/.exec(text);
+    if (!m) throw new Error('it is not an armored SSH signature');
+    const r = wire(b64(m[1]));
+    if (dec.decode(r.raw(6)) !== 'SSHSIG') throw new Error('not an SSHSIG blob');
+    if (r.u32() !== 1) throw new Error('unknown SSHSIG version');
+    const signer = r.string();
+    const ns = dec.decode(r.string());
+    const reserved = r.string();
+    const halg = dec.decode(r.string());
+    const sigBlob = r.string();
+    if (!r.done()) throw new Error('trailing bytes after the signature');
+    if (!eq(signer, key.blob)) throw new Error('signed by another key than the registered one');
+    if (ns !== namespace) throw new Error(`made in namespace ${ns}, not ${namespace}`);
+    const h = halg === 'sha512' ? V.sha512 : halg === 'sha256' ? V.sha256 : null;
+    if (!h) throw new Error(`unknown hash ${halg}`);
+    const s = wire(sigBlob);
+    if (dec.decode(s.string()) !== 'ssh-ed25519') throw new Error('not an ed25519 signature');
+    const sig = s.string();
+    const signed = concat(
+      'SSHSIG',
+      sshString(enc.encode(namespace)),
+      sshString(reserved),
+      sshString(enc.encode(halg)),
+      sshString(h(data)),
+    );
+    if (!V.ed25519.verify(sig, signed, key.pk)) throw new Error('the signature does not match the data');
+  }
+
+  // ---------- the dice (docs/DICE.md) ----------
+  function commit(kind, game, step, secret) {
+    return V.sha256(concat(`galloper-commit-${kind}-v1`, Z, game, Z, String(step), Z, secret));
+  }
+  function seedOf(kind, secret, mix, beacon) {
+    return beacon
+      ? V.sha256(concat(`galloper-${kind}-v2`, Z, secret, mix, beacon))
+      : V.sha256(concat(`galloper-${kind}-v1`, Z, secret, mix));
+  }
+  // The ChaCha20 keystream of a seed (nonce 0, counter from 0) as
+  // little-endian 32-bit words, made in blocks as they are needed.
+  class Stream {
+    constructor(seed) {
+      this.seed = seed;
+      this.words = new Uint32Array(0);
+      this.pos = 0;
+    }
+    word(i) {
+      while (i >= this.words.length) {
+        const n = Math.max(1024, this.words.length * 2);
+        const ks = V.chacha20orig(this.seed, new Uint8Array(8), new Uint8Array(n * 4));
+        const dv = new DataView(ks.buffer, ks.byteOffset, ks.byteLength);
+        const w = new Uint32Array(n);
+        for (let k = 0; k < n; k++) w[k] = dv.getUint32(4 * k, true);
+        this.words = w;
+      }
+      return this.words[i];
+    }
+    // dN: words at or above floor(2^32 / N) * N are rejected.
+    roll(sides) {
+      const limit = Math.floor(4294967296 / sides) * sides;
+      for (;;) {
+        const w = this.word(this.pos++);
+        if (w < limit) return (w % sides) + 1;
+      }
+    }
+  }
+  // As src/dice/audit.rs: each record starts where the last die stopped and
+  // shows what the stream gives.
+  function checkStream(seed, kind, records) {
+    const s = new Stream(seed);
+    records.forEach((r, record) => {
+      if (r.stream !== kind)
+        throw new Error(`record ${record} is from the ${r.stream} stream, but the ${kind} stream was checked`);
+      if (!(r.sides >= 1)) throw new Error(`record ${record} claims a die of ${r.sides} sides, which cannot be rolled`);
+      if (r.index !== s.pos)
+        throw new Error(`record ${record} claims ${kind} word ${r.index}, but the replay is at word ${s.pos}`);
+      const v = s.roll(r.sides);
+      if (r.value !== v)
+        throw new Error(`record ${record} (${kind} word ${r.index}, d${r.sides}) shows ${r.value}, but the stream gives ${v}`);
+    });
+  }
+
+  // ---------- drand quicknet (docs/DICE.md, protocol version 2) ----------
+  const QUICKNET = {
+    name: 'quicknet',
+    hash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971',
+    key: '83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a',
+    genesis: 1692803367,
+    period: 3,
+    dst: 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_',
+  };
+  const roundTime = (r) => QUICKNET.genesis + (r - 1) * QUICKNET.period;
+  const firstRoundAfter = (t) =>
+    t < QUICKNET.genesis ? 1 : Math.floor((t - QUICKNET.genesis) / QUICKNET.period) + 2;
+  const utc = (secs) => new Date(secs * 1000).toISOString().replace('.000Z', 'Z');
+  function verifyRound(round, sig) {
+    const msg = new Uint8Array(8);
+    new DataView(msg.buffer).setBigUint64(0, BigInt(round));
+    const bls = V.bls12_381.shortSignatures;
+    const point = bls.hash(V.sha256(msg), QUICKNET.dst);
+    if (!bls.verify(sig, point, unhex(QUICKNET.key))) throw new Error('the signature does not verify');
+    return V.sha256(sig);
+  }
+  function auditedRound(A, sdir, listed, game, notice, place) {
+    const gb = game.beacon;
+    const nb = notice.beacon;
+    if (!gb && !nb) {
+      if ('beacon.yaml' in listed.files) fail(place, 'a beacon round in a step whose notice names none');
+      return null;
+    }
+    if (gb && !nb) fail(place, `the game takes its dice from the ${gb.chain} beacon, but this step's notice names no round`);
+    if (!gb && nb) fail(place, 'the notice names a beacon round, but game.yaml names no beacon');
+    if (gb.chain !== QUICKNET.name) fail('game.yaml', `unknown beacon ${JSON.stringify(gb.chain)}`);
+    if (gb.chain_hash !== QUICKNET.hash)
+      fail('game.yaml', `the quicknet chain hash is ${QUICKNET.hash}, not ${gb.chain_hash}`);
+    if (nb.chain !== QUICKNET.name || nb.protocol !== 2)
+      fail(place, 'the notice names another beacon or protocol than game.yaml');
+    const close = Date.parse(nb.orders_close);
+    if (Number.isNaN(close)) fail(place, "the notice's orders_close is not a time");
+    if (nb.round !== firstRoundAfter(Math.floor(close / 1000)) || nb.round_time !== utc(roundTime(nb.round)))
+      fail(place, `round ${nb.round} is not the first quicknet round after the close of orders (${nb.orders_close})`);
+    if (!('beacon.yaml' in listed.files)) fail(place, "the step's manifest lists no beacon.yaml");
+    const file = A.yaml(`${sdir}/beacon.yaml`);
+    if (file.protocol !== 2 || file.chain !== QUICKNET.name || file.round !== nb.round)
+      fail(place, `beacon.yaml holds ${file.chain} round ${file.round}, the notice named ${nb.chain} round ${nb.round}`);
+    const sig = unhex(file.signature);
+    if (!sig) fail(place, 'beacon.yaml: the signature is not hex');
+    let randomness;
+    try {
+      randomness = verifyRound(file.round, sig);
+    } catch (e) {
+      fail(place, `quicknet round ${file.round}: ${e.message}`);
+    }
+    if (hex(randomness) !== file.randomness)
+      fail(place, 'beacon.yaml: the randomness is not the SHA-256 of the signature');
+    return { round: file.round, randomness };
+  }
+
+  // ---------- the archive's checks (src/game/audit/mod.rs) ----------
+  const sigOf = (p) => p + '.sig';
+  function signed(A, path, key) {
+    const bytes = A.bytes(path);
+    const signature = A.textOf(sigOf(path));
+    try {
+      sshsigVerify(key, 'galloper-report', bytes, signature);
+    } catch (e) {
+      fail(path, `server signature refused: ${e.message}`);
+    }
+    return bytes;
+  }
+  const parseBytes = (bytes, place, what) => {
+    try {
+      return V.parseYaml(dec.decode(bytes));
+    } catch (e) {
+      return fail(place, `${what} does not parse: ${e.message}`);
+    }
+  };
+  const join = (a, b) => (a ? `${a}/${b}` : b);
+  const parent = (p) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+  function unhex32(s, place) {
+    const b = unhex(s);
+    if (!b || b.length !== 32) fail(place, 'not 32 bytes of hex');
+    return b;
+  }
+
+  function manifest(A, rel, key, named) {
+    const bytes = signed(A, join(rel, 'manifest.yaml'), key);
+    const m = parseBytes(bytes, rel, 'manifest');
+    if (!m || typeof m.files !== 'object') fail(rel, 'manifest does not parse: no files');
+    for (const [name, h] of Object.entries(m.files)) {
+      if (name.includes('/') || name.startsWith('.'))
+        fail(rel, `the manifest names ${JSON.stringify(name)}, which is not a file of its folder`);
+      const got = sha256hex(A.bytes(join(rel, name)));
+      if (got !== h) fail(join(rel, name), `file changed after signing: sha256 ${got}, manifest says ${h}`);
+      named.add(join(rel, name));
+    }
+    named.add(join(rel, 'manifest.yaml'));
+    named.add(join(rel, 'manifest.yaml.sig'));
+    return m;
+  }
+
+  function publicPart(A, sdir, listed, game, step, notice, place) {
+    const reveal = A.yaml(`${sdir}/reveal.yaml`);
+    const p = unhex32(reveal.public_secret, place);
+    if (hex(commit('public', game.game, step, p)) !== notice.public_commitment)
+      fail(place, 'the revealed public secret does not match its commitment');
+    const index = A.yaml(`${sdir}/orders.yaml`);
+    const hashes = (index.sides || []).map((e) => unhex32(e.sha256, place));
+    const mix = concat(...hashes);
+    if (hex(mix) !== reveal.mix) fail(place, "the mix is not the orders' hashes in side order");
+    const beacon = auditedRound(A, sdir, listed, game, notice, place);
+    const seed = seedOf('public', p, mix, beacon && beacon.randomness);
+    if (hex(seed) !== reveal.public_seed) fail(place, 'the public seed does not follow from the secret and the mix');
+    const dice = A.yaml(`${sdir}/dice.yaml`) || [];
+    dice.forEach((d, i) => {
+      if (d.n !== i)
+        fail(place, `public die ${i} is numbered ${d.n}: public dice are numbered among themselves from 0`);
+    });
+    try {
+      checkStream(seed, 'public', dice);
+    } catch (e) {
+      fail(place, `public dice: ${e.message}`);
+    }
+    const state = A.textOf(`${sdir}/state.commitment`).trim();
+    return { secret: p, mix, index, dice, state, beacon, seed };
+  }
+
+  function role(rel) {
+    const parts = rel.split('/');
+    const stepDir = (s) => /^step-\d{4}$/.test(s);
+    const runDir = (s) => /^rollback-\d+$/.test(s);
+    if (parts.length === 1 && parts[0] === 'end.yaml') return 'end';
+    if (parts.length === 2 && stepDir(parts[0])) {
+      if (parts[1] === 'notice.yaml') return 'notice';
+      if (parts[1] === 'manifest.yaml') return 'manifest';
+    }
+    if (parts.length === 3 && stepDir(parts[0]) && runDir(parts[1])) {
+      if (parts[2] === 'notice.yaml' || parts[2] === 'next-notice.yaml') return 'notice';
+      if (parts[2] === 'manifest.yaml') return 'manifest';
+      if (parts[2] === 'rollback.yaml') return 'rollback';
+    }
+    return null;
+  }
+
+  // src/game/audit/chain.rs: the signed links in one line from game.yaml.
+  function chainLinks(A, game, gameBytes) {
+    const key = game.server_key;
+    const found = [{ link: { kind: 'game' }, path: 'game.yaml', hash: sha256hex(gameBytes), follows: null }];
+    for (const rel of A.paths) {
+      const kind = role(rel);
+      if (!kind) continue;
+      const bytes = signed(A, rel, key);
+      let link;
+      let follows;
+      if (kind === 'notice') {
+        const n = parseBytes(bytes, rel, 'the notice');
+        link = { kind, path: rel, notice: n };
+        follows = n.follows;
+      } else if (kind === 'manifest') {
+        const m = parseBytes(bytes, rel, 'the manifest');
+        follows = m && m.files && m.files['notice.yaml'];
+        if (!follows) fail(rel, 'the manifest names no notice.yaml: it is outside the chain');
+        link = { kind, folder: parent(rel) };
+      } else if (kind === 'rollback') {
+        const r = parseBytes(bytes, rel, 'rollback.yaml');
+        link = { kind, folder: parent(rel), note: r };
+        follows = r.follows;
+      } else {
+        const e = parseBytes(bytes, rel, 'end.yaml');
+        link = { kind, end: e };
+        follows = e.last_link;
+      }
+      found.push({ link, path: rel, hash: sha256hex(bytes), follows });
+    }
+    const byHash = new Map();
+    found.forEach((f, i) => {
+      if (byHash.has(f.hash)) fail(f.path, `the same link as ${found[byHash.get(f.hash)].path}: a copy`);
+      byHash.set(f.hash, i);
+    });
+    const next = new Map();
+    found.forEach((f, i) => {
+      if (f.follows == null) return;
+      const p = byHash.get(f.follows);
+      if (p === undefined)
+        fail(f.path, `follows the signed file with SHA-256 ${f.follows}, which is not in the archive: a piece of the game was removed or replaced`);
+      if (next.has(p))
+        fail(f.path, `follows ${found[p].path}, as ${found[next.get(p)].path} does: the game's chain forks (a piece was added or kept twice)`);
+      next.set(p, i);
+    });
+    const line = [0];
+    while (next.has(line[line.length - 1])) line.push(next.get(line[line.length - 1]));
+    if (line.length !== found.length) {
+      const off = found.filter((_, i) => !line.includes(i)).map((f) => f.path);
+      fail(off.join(', '), "not on the game's chain from game.yaml");
+    }
+    const files = new Set();
+    for (const f of found) {
+      files.add(f.path);
+      files.add(sigOf(f.path));
+    }
+    return { links: line.map((i) => found[i].link), files };
+  }
+  function describe(link) {
+    switch (link.kind) {
+      case 'game':
+        return 'game.yaml';
+      case 'notice':
+        return link.path;
+      case 'manifest':
+        return join(link.folder, 'manifest.yaml');
+      case 'rollback':
+        return join(link.folder, 'rollback.yaml');
+      default:
+        return 'end.yaml';
+    }
+  }
+  const pad4 = (n) => String(n).padStart(4, '0');
+  function noticeInPlace(path, n) {
+    const parts = path.split('/');
+    const step = `step-${pad4(n.step)}`;
+    const before = `step-${pad4(Math.max(0, n.step - 1))}`;
+    if (parts.length === 2 && parts[1] === 'notice.yaml') return parts[0] === step;
+    if (parts.length === 3 && parts[2] === 'notice.yaml') return parts[0] === step && parts[1] === `rollback-${n.run}`;
+    if (parts.length === 3 && parts[2] === 'next-notice.yaml') return parts[0] === before;
+    return false;
+  }
+  function stateCommitment(game, step, salt, state) {
+    return sha256hex(concat('galloper-state-v1', Z, game, Z, String(step), Z, salt, state));
+  }
+
+  function walkChain(A, game, start, links, named, v) {
+    const w = { current: new Map(), undone: [], lastResolved: 0, open: null, end: null };
+    const after = new Map([[0, stateCommitment(game.game, 0, new Uint8Array(32), start)]]);
+    const rollbacks = new Map();
+    let open = null;
+    let prev = links[0];
+    for (const link of links.slice(1)) {
+      const place = describe(link);
+      if (w.end) fail(place, "comes after the game's signed end");
+      if (link.kind === 'game') fail(place, 'a second game.yaml on the chain');
+      if (link.kind === 'notice') {
+        const n = link.notice;
+        let expected;
+        if (prev.kind === 'game') expected = 1;
+        else if (prev.kind === 'manifest') expected = w.lastResolved + 1;
+        else if (prev.kind === 'rollback') expected = prev.note.step;
+        else fail(place, 'a notice must follow game.yaml, a manifest or a rollback note');
+        const run = (rollbacks.get(n.step) || 0) + 1;
+        if (n.game !== game.game || n.step !== expected || n.run !== run)
+          fail(place, `the notice names game ${n.game} step ${n.step} run ${n.run}, where the chain expects game ${game.game} step ${expected} run ${run}`);
+        if (!noticeInPlace(link.path, n))
+          fail(place, "the notice is not in its step's folder: folders were renamed or swapped");
+        if (after.get(n.step - 1) !== n.state_before_commitment)
+          fail(place, 'the state this step starts from is not the state the last step ended with');
+        open = { path: link.path, notice: n };
+        w.open = n.step;
+      } else if (link.kind === 'manifest') {
+        if (!open) fail(place, 'a manifest with no open step before it');
+        const { path: npath, notice } = open;
+        open = null;
+        if (parent(npath) !== link.folder) fail(place, "the manifest is not in its notice's folder");
+        const step = notice.step;
+        const rolled = link.folder.includes('/');
+        const splace = rolled ? `step ${step} rolled-back run ${notice.run}` : `step ${step}`;
+        const listed = manifest(A, link.folder, game.server_key, named);
+        const pub = publicPart(A, link.folder, listed, game, step, notice, splace);
+        after.set(step, pub.state);
+        v.publicDice += pub.dice.length;
+        w.current.set(step, { step, run: notice.run, dir: link.folder, notice, pub });
+        w.lastResolved = step;
+        w.open = null;
+        if (!rolled) {
+          const beacon = pub.beacon ? `; beacon round ${pub.beacon.round} verified and mixed in` : '';
+          v.line(step, `step ${step}: signatures, commitment, seed and ${pub.dice.length} public dice check${beacon}`);
+        }
+      } else if (link.kind === 'rollback') {
+        const r = link.note;
+        if (!open) fail(place, 'a rollback with no open step before it');
+        const { path: npath, notice } = open;
+        open = null;
+        const run = (rollbacks.get(r.step) || 0) + 1;
+        const expectedDir = `step-${pad4(r.step)}/rollback-${run}`;
+        if (r.game !== game.game || r.step !== w.lastResolved || r.run !== run || link.folder !== expectedDir ||
+            notice.step !== r.step + 1 || npath !== join(link.folder, 'next-notice.yaml'))
+          fail(place, `rollback.yaml names game ${r.game} step ${r.step} run ${r.run}, where the chain expects game ${game.game} step ${w.lastResolved} run ${run} in ${expectedDir}`);
+        const undone = w.current.get(r.step);
+        if (!undone) fail(place, 'the rolled-back run is not on the chain');
+        w.current.delete(r.step);
+        const m = sha256hex(A.bytes(join(undone.dir, 'manifest.yaml')));
+        if (undone.dir !== link.folder || m !== r.manifest_sha256)
+          fail(place, "the rolled-back run's manifest is not the one this note names");
+        v.line(r.step, `step ${r.step}: run ${run} was rolled back (${r.reason}); its signatures, commitment, seed and ${undone.pub.dice.length} public dice check`);
+        w.undone.push(undone);
+        rollbacks.set(r.step, run);
+        for (const s of [...after.keys()]) if (s >= r.step) after.delete(s);
+        w.lastResolved = r.step - 1;
+        w.open = null;
+      } else if (link.kind === 'end') {
+        if (link.end.game !== game.game) fail(place, 'end.yaml names another game');
+        w.end = link.end;
+      }
+      prev = link;
+    }
+    v.steps = w.lastResolved;
+    return w;
+  }
+
+  function keyHistory(A, game, named) {
+    const out = [];
+    for (let n = 1; ; n++) {
+      const rel = `keys/change-${String(n).padStart(3, '0')}.yaml`;
+      if (!A.has(rel)) break;
+      const change = parseBytes(signed(A, rel, game.server_key), rel, 'the key change');
+      if (change.game !== game.game) fail(rel, 'names another game');
+      named.add(sigOf(rel));
+      named.add(rel);
+      out.push(change);
+    }
+    return out;
+  }
+  function keyAt(game, keys, side, step) {
+    for (let i = keys.length - 1; i >= 0; i--) {
+      if (keys[i].side === side && keys[i].from_step <= step) return keys[i].key;
+    }
+    return (game.players || {})[side];
+  }
+
+  // src/game/audit/sealed.rs, less the replay through the ruleset.
+  function hiddenPart(A, sd, game, run, splace) {
+    const hidden = A.yaml(`${sd}/hidden.yaml`);
+    const h = unhex32(hidden.hidden_secret, splace);
+    if (hex(commit('hidden', game.game, run.step, h)) !== run.notice.hidden_commitment)
+      fail(splace, 'the revealed hidden secret does not match its commitment');
+    const seed = seedOf('hidden', h, run.pub.mix, run.pub.beacon && run.pub.beacon.randomness);
+    if (hex(seed) !== hidden.hidden_seed) fail(splace, 'the hidden seed does not follow from the secret and the mix');
+    const salt = V.sha256(concat('galloper-state-salt-v1', Z, game.game, Z, String(run.step), Z, h));
+    if (hex(salt) !== hidden.state_salt) fail(splace, 'the state salt does not follow from the hidden secret');
+    if (stateCommitment(game.game, run.step, salt, A.bytes(`${sd}/state.yaml`)) !== run.pub.state)
+      fail(splace, 'the sealed state is not the one the published state commitment names');
+    let full;
+    try {
+      full = V.parseYaml(A.textOf(`${sd}/dice.yaml`)) || [];
+    } catch (e) {
+      if (e instanceof Failure) throw e;
+      fail(splace, `dice.yaml does not parse: ${e.message}`);
+    }
+    const pub = full.filter((d) => d.stream === 'public');
+    const same = pub.length === run.pub.dice.length &&
+      pub.every((d, i) => {
+        const p = run.pub.dice[i];
+        return p.n === i && d.index === p.index && d.sides === p.sides && d.value === p.value && d.purpose === p.purpose;
+      });
+    if (!same) fail(splace, "the full dice log's public dice are not the ones published");
+    const hiddenDice = full.filter((d) => d.stream === 'hidden');
+    try {
+      checkStream(seed, 'hidden', hiddenDice);
+    } catch (e) {
+      fail(splace, `hidden dice: ${e.message}`);
+    }
+    return { h, hiddenDice: hiddenDice.length };
+  }
+
+  function sealedCheck(A, game, keys, w, named, v) {
+    for (const [step, run] of w.current) {
+      const rel = `sealed/step-${pad4(step)}`;
+      const splace = `sealed step ${step}`;
+      manifest(A, rel, game.server_key, named);
+      const hp = hiddenPart(A, rel, game, run, splace);
+      let applied = '';
+      for (const e of run.pub.index.sides || []) {
+        const name = `orders-${e.side}.yaml`;
+        const text = A.bytes(`${rel}/${name}`);
+        if (sha256hex(text) !== e.sha256)
+          fail(`${splace}: ${name}`, 'the orders are not the ones whose hash was published');
+        const key = e.applied ? game.server_key : keyAt(game, keys, e.side, step);
+        if (!key) fail(splace, `no key for side ${e.side}`);
+        try {
+          sshsigVerify(key, e.applied ? 'galloper-applied' : 'galloper-orders', text, e.signature);
+        } catch (err) {
+          fail(`${splace}: ${name}`, `${e.applied ? 'server' : 'player'} signature refused: ${err.message}`);
+        }
+        if (e.applied) applied += `; ${e.side} orders applied by the server (${e.applied})`;
+      }
+      v.line(step, `step ${step}: hidden secret, state commitment, ${hp.hiddenDice} hidden dice and ${(run.pub.index.sides || []).length} signed orders match${applied}`);
+    }
+    for (const run of w.undone) {
+      const rel = `sealed/step-${pad4(run.step)}/rollback-${run.run}`;
+      const splace = `sealed step ${run.step} rolled-back run ${run.run}`;
+      manifest(A, rel, game.server_key, named);
+      hiddenPart(A, rel, game, run, splace);
+      v.line(run.step, `step ${run.step}: rolled-back run ${run.run}: its hidden secret, hidden dice and state commitment check`);
+    }
+  }
+
+  // The whole audit: a verdict with a line per step, or the first failure.
+  function audit(data) {
+    const A = new Archive(data);
+    const v = {
+      lines: [],
+      steps: 0,
+      publicDice: 0,
+      over: null,
+      open: null,
+      line(step, text) {
+        this.lines.push({ step, text });
+      },
+    };
+    const named = new Set();
+    const gameBytes = A.bytes('game.yaml');
+    const game = parseBytes(gameBytes, 'game.yaml', 'game.yaml');
+    const fp = fingerprint(game.server_key);
+    signed(A, 'game.yaml', game.server_key);
+    v.line(null, `game ${game.game} (${game.ruleset}), server key ${fp}: compare it with the one the server publishes`);
+    const scenario = A.bytes('scenario.yaml');
+    if (sha256hex(scenario) !== game.scenario_sha256) fail('scenario.yaml', 'does not match the hash in game.yaml');
+    ['game.yaml', 'game.yaml.sig', 'scenario.yaml'].forEach((p) => named.add(p));
+    const keys = keyHistory(A, game, named);
+    const chain = chainLinks(A, game, gameBytes);
+    chain.files.forEach((p) => named.add(p));
+    // The state before step 1 is the ruleset's making from the scenario:
+    // galloper site puts it in the page (src/site/start.rs).
+    if (typeof data.start_state !== 'string')
+      fail('scenario.yaml', `the page carries no start state: ruleset ${game.ruleset} is unknown to the galloper that made it, or its scenario does not start`);
+    const w = walkChain(A, game, enc.encode(data.start_state), chain.links, named, v);
+    const sealed = A.isDir('sealed');
+    if (w.end) {
+      if (w.end.last_step !== w.lastResolved)
+        fail('end.yaml', `names step ${w.end.last_step} as the last resolved, but the chain's is step ${w.lastResolved}`);
+      if (w.end.key_changes !== keys.length)
+        fail('end.yaml', `names ${w.end.key_changes} key change(s), but keys/ holds ${keys.length}`);
+      if (!sealed) fail('sealed/', "missing: the game's signed end says it is over, and its secrets must be sealed here");
+      v.over = w.end.outcome;
+    } else {
+      if (sealed) fail('end.yaml', "missing, but sealed/ is there: the game's signed end was removed");
+      if (w.open != null) {
+        v.open = w.open;
+        v.line(w.open, `step ${w.open}: open; commitments published, nothing to reveal yet`);
+      } else {
+        fail(`step ${w.lastResolved}`, "the chain ends after this step with neither the next step's notice nor a signed end.yaml: the archive is cut");
+      }
+    }
+    if (sealed) sealedCheck(A, game, keys, w, named, v);
+    if (w.lastResolved === 0 && w.undone.length === 0 && v.over == null) fail('.', 'no resolved step in this archive');
+    const unnamed = A.paths.filter((p) => !named.has(p));
+    if (unnamed.length)
+      fail(unnamed.join(', '), 'no signed file of the archive names this: added to the archive (or left by a crash)');
+    v.summary = v.over != null
+      ? `AUDIT PASSED: the game is over (${v.over}); ${v.steps} step(s), ${v.publicDice} public dice re-derived, every hidden secret, hidden die and signed order checked (the start state from the scenario and the replay through the rules are galloper audit's); server key not pinned (compare the fingerprint above with the server's)`
+      : `AUDIT PASSED SO FAR: a game in progress, not over: ${v.steps} step(s) resolved${v.open != null ? `, step ${v.open} open` : ''}, ${v.publicDice} public dice re-derived; hidden dice and orders stay sealed until a signed end; server key not pinned (compare the fingerprint above with the server's)`;
+    return v;
+  }
+
+  // Run the audit, never throwing: { passed, summary, lines, failure }.
+  function run(data) {
+    try {
+      const v = audit(data);
+      return { passed: true, over: v.over != null, summary: v.summary, lines: v.lines, failure: null };
+    } catch (e) {
+      const failure = e instanceof Failure
+        ? { place: e.place, what: e.what, step: e.step, message: e.message }
+        : { place: '?', what: String(e && e.stack || e), step: null, message: `AUDIT FAILED: ${e}` };
+      return { passed: false, summary: failure.message, lines: [], failure };
+    }
+  }
+
+  globalThis.GalloperAudit = { run, checkStream, seedOf, commit, sshsigVerify, fingerprint, Stream, hex, unhex, verifyRound };
+})();

@@ -1,0 +1,369 @@
+// A game's page: the archive the page carries, replayed step by step (the
+// public map, the events as data, each die with what it needed, the cards,
+// the outcome), units followed across steps, secrets shown only where the
+// archive has revealed them, and the audit button (audit.js).
+(function () {
+  'use strict';
+  const V = globalThis.GalloperVendor;
+  const data = JSON.parse(document.getElementById('archive').textContent);
+  const files = data.files || {};
+  const $ = (id) => document.getElementById(id);
+  const pad4 = (n) => String(n).padStart(4, '0');
+  const el = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v == null) continue;
+      if (k === 'class') e.className = v;
+      else if (k.startsWith('data-')) e.setAttribute(k, v);
+      else e[k] = v;
+    }
+    for (const k of kids) if (k != null) e.append(k);
+    return e;
+  };
+  const yaml = (path) => {
+    if (!(path in files)) return null;
+    try {
+      return V.parseYaml(files[path]);
+    } catch (e) {
+      return null;
+    }
+  };
+
+  // ---------- the steps ----------
+  const stepNumbers = Object.keys(files)
+    .map((p) => /^step-(\d{4})\/manifest\.yaml$/.exec(p))
+    .filter(Boolean)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
+  const sealed = Object.keys(files).some((p) => p.startsWith('sealed/'));
+  const end = yaml('end.yaml');
+  const steps = stepNumbers.map((n) => {
+    const dir = `step-${pad4(n)}`;
+    const view = yaml(`${dir}/view.yaml`) || {};
+    const notice = yaml(`${dir}/notice.yaml`) || {};
+    const sdir = `sealed/${dir}`;
+    return {
+      n,
+      dir,
+      heading: view.heading || notice.heading || '',
+      panels: view.panels || [],
+      units: ((view.map || {}).units || []),
+      sides: ((view.map || {}).sides || []),
+      events: yaml(`${dir}/events.yaml`) || [],
+      dice: yaml(`${dir}/dice.yaml`) || [],
+      reveal: yaml(`${dir}/reveal.yaml`) || {},
+      orders: (yaml(`${dir}/orders.yaml`) || {}).sides || [],
+      map: (data.maps || {})[n] || null,
+      sealed: sealed && `${sdir}/hidden.yaml` in files
+        ? {
+          hidden: yaml(`${sdir}/hidden.yaml`) || {},
+          events: (yaml(`${sdir}/events.yaml`) || []).filter((e) => e.visibility !== 'public'),
+          dice: (yaml(`${sdir}/dice.yaml`) || []).filter((d) => d.stream === 'hidden'),
+          orders: Object.keys(files).filter((p) => p.startsWith(`${sdir}/orders-`)),
+        }
+        : null,
+    };
+  });
+  const byN = new Map(steps.map((s) => [s.n, s]));
+
+  // ---------- units across steps ----------
+  const unitNames = new Map();
+  const stories = new Map();
+  const tell = (id, step, text) => {
+    if (!stories.has(id)) stories.set(id, []);
+    stories.get(id).push({ step, text });
+  };
+  const unitsOf = (e) => {
+    const f = e.facts || {};
+    return [f.unit, f.target, ...(f.units || [])].filter(Boolean);
+  };
+  for (const s of steps) {
+    for (const u of s.units) unitNames.set(u.id, u.label);
+    for (const e of s.events) {
+      const seen = new Set();
+      for (const u of unitsOf(e)) {
+        if (!unitNames.has(u.id)) unitNames.set(u.id, u.name);
+        if (seen.has(u.id)) continue;
+        seen.add(u.id);
+        tell(u.id, s.n, e.text);
+      }
+    }
+  }
+
+  // ---------- drawing a step ----------
+  let current = steps.length ? steps[0].n : 0;
+  let followed = null;
+  let auditResult = null;
+
+  function unitButton(u) {
+    return el('button', { type: 'button', class: 'unit', 'data-unit': u.id, title: 'Follow this unit' }, u.name || unitNames.get(u.id) || u.id);
+  }
+  // An event's words with its units as buttons that follow them.
+  function eventWords(e) {
+    const text = String(e.text || '');
+    const units = unitsOf(e).filter((u) => u.name);
+    const frag = document.createDocumentFragment();
+    let rest = text;
+    for (;;) {
+      let best = null;
+      for (const u of units) {
+        const i = rest.indexOf(u.name);
+        if (i >= 0 && (!best || i < best.i)) best = { i, u };
+      }
+      if (!best) break;
+      frag.append(rest.slice(0, best.i), unitButton(best.u));
+      rest = rest.slice(best.i + best.u.name.length);
+    }
+    frag.append(rest);
+    return frag;
+  }
+
+  function drawMap(s) {
+    const fig = $('map');
+    fig.textContent = '';
+    if (!s.map || !s.map.svg) {
+      fig.append(el('p', { class: 'note' }, s.map && s.map.error ? `The map cannot be drawn: ${s.map.error}` : 'No map for this step.'));
+      return;
+    }
+    // The SVG is drawn by galloper from the step's parsed view, not copied
+    // from the archive (src/site/maps.rs).
+    fig.innerHTML = s.map.svg;
+    const svg = fig.querySelector('svg');
+    if (!svg) return;
+    svg.removeAttribute('width');
+    svg.removeAttribute('height');
+    svg.setAttribute('data-step', String(s.n));
+    const NS = 'http://www.w3.org/2000/svg';
+    const g = document.createElementNS(NS, 'g');
+    g.setAttribute('class', 'unit-hits');
+    for (const [id, x, y, w, h] of s.map.units || []) {
+      const r = document.createElementNS(NS, 'rect');
+      const m = 4;
+      r.setAttribute('x', x - m);
+      r.setAttribute('y', y - m);
+      r.setAttribute('width', w + 2 * m);
+      r.setAttribute('height', h + 2 * m);
+      r.setAttribute('rx', 4);
+      r.setAttribute('data-unit', id);
+      r.setAttribute('class', 'unit-hit' + (id === followed ? ' followed' : ''));
+      const t = document.createElementNS(NS, 'title');
+      t.textContent = unitNames.get(id) || id;
+      r.append(t);
+      g.append(r);
+    }
+    svg.append(g);
+  }
+
+  function neededOf(s) {
+    const need = new Map();
+    for (const e of s.events) {
+      for (const i of e.dice || []) need.set(i, { needed: (e.facts || {}).needed, event: e });
+    }
+    return need;
+  }
+
+  function drawStep() {
+    const s = byN.get(current);
+    if (!s) return;
+    $('slider').value = String(steps.indexOf(s) + 1);
+    $('step-label').textContent = `Step ${s.n} of ${steps.length}`;
+    $('heading').textContent = `Step ${s.n}: ${s.heading}`;
+    document.body.setAttribute('data-step', String(s.n));
+    if (location.hash !== `#step-${s.n}`) history.replaceState(null, '', `#step-${s.n}`);
+    drawMap(s);
+
+    // Cards played, the outcome, and the view's panels.
+    const cards = $('cards');
+    cards.textContent = '';
+    const played = s.events.filter((e) => e.kind === 'card' && ((e.facts || {}).cards || []).length);
+    if (played.length) {
+      cards.append(el('h3', {}, 'Cards'));
+      const ul = el('ul', { class: 'cards' });
+      for (const e of played) ul.append(el('li', {}, el('span', { class: 'card-names' }, e.facts.cards.join(', ')), ' \u2014 ', e.text));
+      cards.append(ul);
+    }
+    const outcome = s.events.filter((e) => e.kind === 'outcome');
+    const last = s.n === steps[steps.length - 1].n;
+    if (outcome.length || (last && end)) {
+      cards.append(el('h3', {}, 'Outcome'));
+      for (const e of outcome) cards.append(el('p', { class: 'outcome' }, e.text));
+      if (last && end) cards.append(el('p', { class: 'outcome' }, `The game is over: ${end.outcome}`));
+    }
+    for (const p of s.panels) {
+      cards.append(el('h3', {}, p.title));
+      const ul = el('ul', { class: 'panel-lines' });
+      for (const l of p.lines || []) ul.append(el('li', {}, l));
+      cards.append(ul);
+    }
+
+    // Events.
+    const ol = $('events');
+    ol.textContent = '';
+    s.events.forEach((e, i) => {
+      const f = e.facts || {};
+      const dice = (e.dice || []).map((n) => s.dice[n]).filter(Boolean);
+      const li = el('li', { class: `event kind-${e.kind}`, 'data-kind': e.kind, 'data-what': e.what, id: `ev-${s.n}-${i}` },
+        el('span', { class: 'kind' }, e.kind), ' ', eventWords(e));
+      if (dice.length) {
+        const d = el('span', { class: 'event-dice' });
+        d.append(` [${dice.map((x) => `d${x.sides}: ${x.value}`).join(', ')}`, f.needed != null ? `; needed ${f.needed}` : '', ']');
+        li.append(d);
+      }
+      if ((f.modifiers || []).length)
+        li.append(el('span', { class: 'mods' }, ` (${f.modifiers.map((m) => `${m.why} ${m.value > 0 ? '+' : ''}${m.value}`).join(', ')})`));
+      ol.append(li);
+    });
+    if (!s.events.length) ol.append(el('li', { class: 'note' }, 'No public event.'));
+
+    // Dice with what they needed.
+    const tb = $('dice').querySelector('tbody');
+    tb.textContent = '';
+    const need = neededOf(s);
+    for (const d of s.dice) {
+      const w = need.get(d.n);
+      tb.append(el('tr', { 'data-n': d.n },
+        el('td', { class: 'n' }, `#${d.n}`), el('td', {}, `d${d.sides}`), el('td', { class: 'value' }, String(d.value)),
+        el('td', {}, d.purpose || ''), el('td', {}, w && w.needed != null ? `${w.needed}+` : '')));
+    }
+    if (!s.dice.length) tb.append(el('tr', {}, el('td', { colSpan: 5, class: 'note' }, 'No public die this step.')));
+
+    // Secrets: only what the archive has revealed.
+    const sec = $('secrets');
+    sec.textContent = '';
+    sec.append(el('h3', {}, 'Secrets'));
+    sec.append(el('p', {}, `Public secret ${s.reveal.public_secret || '?'}, public seed ${s.reveal.public_seed || '?'}; orders mixed in: ${s.orders.map((o) => o.side).join(', ') || 'none'}.`));
+    if (s.sealed) {
+      sec.append(el('p', {}, `Revealed at the end: hidden secret ${s.sealed.hidden.hidden_secret}, ${s.sealed.dice.length} hidden dice.`));
+      if (s.sealed.events.length) {
+        const ul = el('ul', { class: 'hidden-events' });
+        for (const e of s.sealed.events) ul.append(el('li', {}, `(${typeof e.visibility === 'object' ? `for ${Object.values(e.visibility)[0]}` : 'umpire'}) `, e.text));
+        sec.append(ul);
+      }
+      for (const p of s.sealed.orders) {
+        const d = el('details', { class: 'orders' }, el('summary', {}, p.split('/').pop()), el('pre', {}, files[p]));
+        sec.append(d);
+      }
+    } else {
+      sec.append(el('p', { class: 'note' }, 'Hands, hidden dice and orders stay sealed until the game ends.'));
+    }
+    if (auditResult) markAudit();
+    if (followed) drawStory();
+  }
+
+  function go(n) {
+    const i = Math.max(0, Math.min(steps.length - 1, n));
+    if (!steps[i]) return;
+    current = steps[i].n;
+    drawStep();
+  }
+  const index = () => steps.findIndex((s) => s.n === current);
+
+  // ---------- a unit's story ----------
+  function follow(id) {
+    followed = id;
+    drawStep();
+  }
+  function drawStory() {
+    const box = $('story');
+    box.hidden = false;
+    $('story-title').textContent = `${unitNames.get(followed) || followed}: its story`;
+    const ol = $('story-lines');
+    ol.textContent = '';
+    const lines = stories.get(followed) || [];
+    for (const l of lines) {
+      const b = el('button', { type: 'button', class: 'story-step', 'data-step': l.step }, `Step ${l.step}`);
+      ol.append(el('li', { class: l.step === current ? 'now' : '' }, b, ' ', l.text));
+    }
+    if (!lines.length) ol.append(el('li', { class: 'note' }, 'No public event names this unit.'));
+    document.querySelectorAll('[data-unit]').forEach((e) => e.classList.toggle('followed', e.getAttribute('data-unit') === followed));
+  }
+  function highlight(id, on) {
+    document.querySelectorAll(`#map [data-unit="${CSS.escape(id)}"]`).forEach((e) => e.classList.toggle('hover', on));
+  }
+
+  // ---------- the audit ----------
+  function markAudit() {
+    const r = auditResult;
+    document.querySelectorAll('#audit-lines li').forEach((li) =>
+      li.classList.toggle('now', li.getAttribute('data-step') === String(current)));
+    const badge = r.passed ? 'pass' : r.failure && r.failure.step === current ? 'fail' : r.failure && r.failure.step != null && current > r.failure.step ? 'unchecked' : 'pass';
+    $('step-label').setAttribute('data-audit', badge);
+  }
+  // The binary files (the maps' PNGs) wait in GAME.files.js until an audit
+  // needs them: a classic script, which loads from file:// too.
+  function loadBinary(then) {
+    if (data.binary || !(data.binary_paths || []).length) return then();
+    const s = document.createElement('script');
+    s.src = data.binary_script;
+    const done = () => {
+      data.binary = ((globalThis.GalloperBinary || {})[data.game]) || {};
+      then();
+    };
+    s.onload = done;
+    s.onerror = done;
+    document.head.append(s);
+  }
+  function runAudit() {
+    const verdict = $('verdict');
+    verdict.textContent = 'Auditing\u2026';
+    verdict.setAttribute('data-verdict', 'running');
+    loadBinary(() => setTimeout(() => {
+      const t0 = performance.now();
+      const r = globalThis.GalloperAudit.run(data);
+      auditResult = r;
+      const ms = Math.round(performance.now() - t0);
+      verdict.setAttribute('data-verdict', r.passed ? 'pass' : 'fail');
+      if (r.failure && r.failure.step != null) verdict.setAttribute('data-step', String(r.failure.step));
+      else verdict.removeAttribute('data-step');
+      verdict.textContent = r.passed ? `${r.summary} (${ms} ms)` : r.summary;
+      const ol = $('audit-lines');
+      ol.textContent = '';
+      for (const l of r.lines) ol.append(el('li', { 'data-step': l.step == null ? '' : String(l.step), class: 'ok' }, l.text));
+      if (!r.passed) {
+        const f = r.failure;
+        const li = el('li', { class: 'failed', 'data-step': f.step == null ? '' : String(f.step) },
+          f.step != null ? `step ${f.step}: ` : '', `${f.place}: ${f.what}`);
+        if (f.step != null && byN.has(f.step)) {
+          li.append(' ', el('button', { type: 'button', class: 'story-step', 'data-step': f.step }, `Show step ${f.step}`));
+        }
+        ol.append(li);
+      }
+      markAudit();
+    }, 20));
+  }
+
+  // ---------- wiring ----------
+  const slider = $('slider');
+  slider.max = String(Math.max(1, steps.length));
+  slider.addEventListener('input', () => go(Number(slider.value) - 1));
+  $('prev').addEventListener('click', () => go(index() - 1));
+  $('next').addEventListener('click', () => go(index() + 1));
+  $('audit-run').addEventListener('click', runAudit);
+  document.addEventListener('keydown', (e) => {
+    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'ArrowRight' || e.key === 'j') go(index() + 1);
+    else if (e.key === 'ArrowLeft' || e.key === 'k') go(index() - 1);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(steps.length - 1);
+    else return;
+    e.preventDefault();
+  });
+  document.addEventListener('click', (e) => {
+    const u = e.target.closest('[data-unit]');
+    if (u) return follow(u.getAttribute('data-unit'));
+    const s = e.target.closest('button.story-step');
+    if (s) go(steps.findIndex((x) => x.n === Number(s.getAttribute('data-step'))));
+  });
+  document.addEventListener('mouseover', (e) => {
+    const u = e.target.closest && e.target.closest('[data-unit]');
+    if (u) highlight(u.getAttribute('data-unit'), true);
+  });
+  document.addEventListener('mouseout', (e) => {
+    const u = e.target.closest && e.target.closest('[data-unit]');
+    if (u) highlight(u.getAttribute('data-unit'), false);
+  });
+  const fromHash = /^#step-(\d+)$/.exec(location.hash);
+  if (fromHash && byN.has(Number(fromHash[1]))) current = Number(fromHash[1]);
+  drawStep();
+  globalThis.GalloperPage = { go, steps: () => steps.map((s) => s.n), current: () => current, follow, runAudit };
+})();

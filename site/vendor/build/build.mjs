@@ -1,0 +1,24 @@
+// node build.mjs: bundle entry.js into ../galloper-vendor.js and copy each
+// package's licence beside it. `galloper site` embeds those files
+// (src/site/vendor.rs), so building a site needs neither npm nor a network.
+import { build } from 'esbuild';
+import { copyFileSync, readFileSync } from 'node:fs';
+
+const packages = ['@noble/hashes', '@noble/ciphers', '@noble/curves', 'yaml'];
+const versions = packages
+  .map((p) => `${p} ${JSON.parse(readFileSync(`node_modules/${p}/package.json`)).version}`)
+  .join(', ');
+await build({
+  entryPoints: ['entry.js'],
+  bundle: true,
+  format: 'iife',
+  target: 'es2020',
+  minify: true,
+  legalComments: 'inline',
+  banner: { js: `/* galloper-vendor.js: ${versions}; licences in LICENSES/ beside this file */` },
+  outfile: '../galloper-vendor.js',
+});
+for (const p of packages) {
+  copyFileSync(`node_modules/${p}/LICENSE`, `../LICENSES/${p.replace('/', '-').replace('@', '')}.LICENSE`);
+}
+console.log(`built ../galloper-vendor.js (${versions})`);

@@ -1,0 +1,34 @@
+//! The state before step 1, which the ruleset makes from the public
+//! scenario: the first notice commits to it (with a salt of zeros), and the
+//! page checks that commitment against this text. That the text is what the
+//! ruleset makes of the scenario is the ruleset's to say, so it stays with
+//! `galloper audit`, as the replay does.
+
+use super::bundle::Bundle;
+use crate::game::archive::GameFile;
+
+/// The start state, or `None` when the archive names no known ruleset or
+/// its scenario does not start (the page's audit then fails at step 1, as
+/// `galloper audit` fails earlier).
+pub fn state(bundle: &Bundle) -> Option<String> {
+    let game: GameFile = crate::yaml::from_str(bundle.get("game.yaml")?).ok()?;
+    let rules = crate::rulesets::by_name(&game.ruleset)?;
+    rules.start(bundle.get("scenario.yaml")?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_archive_of_an_unknown_ruleset_has_no_start() {
+        let mut b = Bundle::default();
+        b.text.insert(
+            "game.yaml".into(),
+            "galloper: 1\ngame: g\nruleset: chess\nsides: []\nplayers: {}\nserver_key: k\nscenario_sha256: x\n".into(),
+        );
+        b.text
+            .insert("scenario.yaml".into(), "ruleset: chess\n".into());
+        assert_eq!(state(&b), None);
+    }
+}

@@ -1,0 +1,148 @@
+// Drives Debian's chromium (playwright-core, no browser download) over a
+// site made by `galloper site`, as tests/site_browser.rs asks:
+//
+//   node site.mjs PLAN.json
+//
+// PLAN: { index, shots, pages: [{ file, game, steps, expect: "pass" | { fail: STEP } }] }.
+// For each page: step through the game (slider, keys, buttons), checking
+// that the map and the events change with the step; follow a unit; run the
+// in-browser audit and read its verdict. Prints one JSON line per page
+// ({game, verdict, step, summary}) for the Rust test to compare with
+// `galloper audit`, and exits 1 with the reasons when a check fails.
+import { chromium } from 'playwright-core';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const problems = [];
+const check = (ok, what) => {
+  if (!ok) problems.push(what);
+  return ok;
+};
+mkdirSync(plan.shots, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--allow-file-access-from-files'],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+// Any request outside file:// breaks the promise that a site needs nothing else.
+const outside = [];
+context.on('request', (r) => {
+  if (!r.url().startsWith('file://') && !r.url().startsWith('data:')) outside.push(r.url());
+});
+const errors = [];
+
+const page = await context.newPage();
+page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+page.on('console', (m) => {
+  if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`);
+});
+
+// The index lists every game with a link to its page.
+await page.goto(pathToFileURL(plan.index).href);
+const cards = await page.$$eval('.game-card', (cs) => cs.map((c) => c.getAttribute('data-game')));
+check(
+  JSON.stringify([...cards].sort()) === JSON.stringify(plan.pages.map((p) => p.game).sort()),
+  `the index lists ${cards.join(', ')}, not the games given`,
+);
+if (plan.pages.length === 3) await page.screenshot({ path: `${plan.shots}/index.png`, fullPage: true });
+
+const state = async () =>
+  page.evaluate(() => ({
+    step: document.body.getAttribute('data-step'),
+    mapStep: document.querySelector('#map svg')?.getAttribute('data-step'),
+    mapLen: document.querySelector('#map svg')?.outerHTML.length || 0,
+    mapTitle: document.querySelector('#map svg text')?.textContent || '',
+    events: [...document.querySelectorAll('#events li')].map((l) => l.textContent).join('\n'),
+    heading: document.getElementById('heading').textContent,
+  }));
+
+for (const p of plan.pages) {
+  await page.goto(pathToFileURL(p.file).href);
+  await page.waitForSelector('#map svg');
+  const first = await state();
+  check(first.step === '1' && first.mapStep === '1', `${p.game}: the page opens at step 1 (got ${first.step})`);
+  check(first.mapTitle.includes('step 1'), `${p.game}: the map of step 1 is titled so (got ${first.mapTitle})`);
+  // Keys and buttons move between steps; map and events follow.
+  const seen = [first];
+  await page.keyboard.press('ArrowRight');
+  seen.push(await state());
+  await page.click('#next');
+  seen.push(await state());
+  check(seen[1].step === '2' && seen[2].step === '3', `${p.game}: the right arrow and the next button move on one step (got ${seen[1].step}, ${seen[2].step})`);
+  check(seen[1].mapTitle.includes('step 2') && seen[2].mapTitle.includes('step 3'), `${p.game}: the map follows the step`);
+  check(new Set(seen.map((s) => s.events)).size > 1, `${p.game}: the events change with the step`);
+  check(new Set(seen.map((s) => s.heading)).size === 3, `${p.game}: the heading changes with the step`);
+  await page.keyboard.press('ArrowLeft');
+  check((await state()).step === '2', `${p.game}: the left arrow goes back`);
+  // The slider reaches the last step.
+  await page.$eval('#slider', (s, n) => {
+    s.value = String(n);
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+  }, p.steps);
+  const last = await state();
+  check(last.step === String(p.steps) && last.mapStep === String(p.steps), `${p.game}: the slider reaches step ${p.steps} (got ${last.step})`);
+  await page.keyboard.press('Home');
+  check((await state()).step === '1', `${p.game}: Home goes to the first step`);
+  // A unit named by an event can be followed: its story lists steps.
+  const unit = await page.$('#events button.unit');
+  if (unit) {
+    await unit.click();
+    const story = await page.$$eval('#story-lines li', (ls) => ls.length);
+    check(story > 0 && (await page.isVisible('#story')), `${p.game}: clicking a unit shows its story`);
+  }
+  const hits = await page.$$eval('#map .unit-hit', (r) => r.length);
+  check(hits > 0, `${p.game}: the map marks its units for hover and click`);
+
+  // The audit, in the page.
+  await page.click('#audit-run');
+  await page.waitForFunction(() => ['pass', 'fail'].includes(document.getElementById('verdict').getAttribute('data-verdict')), null, { timeout: 120000 });
+  const verdict = await page.$eval('#verdict', (v) => ({
+    verdict: v.getAttribute('data-verdict'),
+    step: v.getAttribute('data-step'),
+    summary: v.textContent,
+  }));
+  console.log(JSON.stringify({ game: p.game, ...verdict }));
+  if (p.expect === 'pass') {
+    check(verdict.verdict === 'pass', `${p.game}: the audit passes in the browser (${verdict.summary})`);
+  } else {
+    check(verdict.verdict === 'fail' && verdict.step === String(p.expect.fail), `${p.game}: the audit fails at step ${p.expect.fail} (${verdict.summary})`);
+    const failed = await page.$eval('#audit-lines li.failed', (l) => l.textContent).catch(() => '');
+    check(failed.includes(`step ${p.expect.fail}`), `${p.game}: the failed line names step ${p.expect.fail} (${failed})`);
+  }
+  if (p.shot) {
+    await (await page.$('.audit')).screenshot({ path: `${plan.shots}/${p.shot}-audit.png` });
+    await page.$eval('#slider', (s, n) => {
+      s.value = String(n);
+      s.dispatchEvent(new Event('input', { bubbles: true }));
+    }, Math.ceil(p.steps / 2));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${plan.shots}/${p.shot}.png`, fullPage: false });
+  }
+}
+
+// A phone: the map scales to the screen, the page does not scroll sideways.
+if (plan.phone) {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const pp = await phone.newPage();
+  await pp.goto(pathToFileURL(plan.pages[0].file).href);
+  await pp.waitForSelector('#map svg');
+  const fit = await pp.evaluate(() => ({
+    map: document.querySelector('#map svg').getBoundingClientRect().width,
+    page: document.documentElement.scrollWidth,
+    view: window.innerWidth,
+  }));
+  check(fit.map <= fit.view && fit.page <= fit.view + 1, `on a phone the map (${fit.map}px) and the page (${fit.page}px) fit the screen (${fit.view}px)`);
+  await pp.screenshot({ path: `${plan.shots}/phone.png` });
+  await phone.close();
+}
+
+await browser.close();
+check(outside.length === 0, `requests outside the site: ${outside.join(', ')}`);
+check(errors.length === 0, `script errors: ${errors.join('; ')}`);
+if (problems.length) {
+  console.error(problems.map((p) => `FAILED: ${p}`).join('\n'));
+  process.exit(1);
+}
+console.error('browser checks passed');
