@@ -248,7 +248,10 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
     match action {
         Action::Hold => {}
         Action::Move(g) => out.extend(go(s, i, g, 0.0, action.name(), false, dice)),
-        Action::DoubleTime(g) => out.extend(go(s, i, g, s.short(), action.name(), false, dice)),
+        Action::DoubleTime(g) => {
+            let short = s.short();
+            out.extend(go(s, i, g, short, action.name(), false, dice))
+        }
         Action::Pivot(d) => {
             if u.formation == Formation::Square {
                 out.push(refused(s, i, "pivot", "a square does not pivot"));
@@ -345,10 +348,9 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
             };
             out.extend(combat::recoil(s, i, Some(foe), cm, "recoils from melee"));
             // And faces the unit it was engaged with.
-            if let (Some(me), Some(e)) = (s.units[i].at, s.units[foe].at)
+            if let Some(me) = s.units[i].at
                 && let Some(face) = crate::geometry::Angle::of_vector(s.centre(&s.units[foe]) - me)
             {
-                let _ = e;
                 let turn = s.units[i].facing.difference_to(face);
                 movement::pivot(s, i, turn);
             }

@@ -137,9 +137,11 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             out.push(v(&path, Some(&a.unit), ONCE, "this unit has already activated this turn"));
         }
         if !(1..=3).contains(&a.dice) {
-            out.push(v(&[&path[..], &["dice"]].concat(), Some(&a.unit), DICE, format!("1 to 3 dice, not {}", a.dice)));
+            let dice = [path[0], path[1], path[2], "dice"];
+            out.push(v(&dice, Some(&a.unit), DICE, format!("1 to 3 dice, not {}", a.dice)));
         } else if a.dice > 1 && u.status.officer_killed {
-            out.push(v(&[&path[..], &["dice"]].concat(), Some(&a.unit), SINGLY, "its officer is dead: one die only"));
+            let dice = [path[0], path[1], path[2], "dice"];
+            out.push(v(&dice, Some(&a.unit), SINGLY, "its officer is dead: one die only"));
         }
         out.extend(scripts(s, side, a, u.arm(), &path));
     }
@@ -158,7 +160,9 @@ fn scripts(s: &State, side: &SideId, a: &Activation, arm: Arm, path: &[&str]) ->
         let Some(list) = list else { continue };
         for (j, act) in list.iter().enumerate() {
             let j = j.to_string();
-            let p: Vec<&str> = [path, &[name, j.as_str()]].concat();
+            let mut p: Vec<&str> = path.to_vec();
+            p.push(name);
+            p.push(j.as_str());
             let unit = Some(a.unit.as_str());
             let enemy = |t: &str| s.unit(t).is_some_and(|e| e.placed() && &e.side != side);
             match act {

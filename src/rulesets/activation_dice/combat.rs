@@ -5,7 +5,7 @@
 //! event table and recoils are here too.
 
 use super::ground::{self, Cover};
-use super::movement::{recoil_distance, travel};
+use super::movement::travel;
 use super::scenario::Arm;
 use super::sight;
 use super::state::{Formation, State, TraceKind, Trace, pair};
@@ -186,7 +186,10 @@ pub fn critical(s: &mut State, i: usize, from: Option<usize>, dice: &mut Dice) -
         Critical::Wavering => st.wavering = true,
         Critical::Rout => st.rout = true,
         Critical::Panic => out.extend(damage(s, i, 1, "panic")),
-        Critical::DevastatingVolley => out.extend(recoil(s, i, from, s.short(), "devastating volley")),
+        Critical::DevastatingVolley => {
+            let short = s.short();
+            out.extend(recoil(s, i, from, short, "devastating volley"))
+        }
     }
     out
 }
@@ -318,7 +321,8 @@ pub fn melee(s: &mut State, a: usize, d: usize, charge: bool, seize: bool, dice:
         Band::Repulsed => {
             out.extend(damage(s, a, 1, "repulsed in melee"));
             if s.units[a].placed() {
-                out.extend(recoil(s, a, Some(d), s.short(), "repulsed in melee"));
+                let short = s.short();
+                out.extend(recoil(s, a, Some(d), short, "repulsed in melee"));
             }
         }
         Band::Held if rd % 2 == 0 => out.extend(damage(s, a, 1, "the defender rolled even")),

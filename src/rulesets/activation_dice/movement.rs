@@ -15,16 +15,15 @@ use crate::geometry::{Angle, Point, overlaps};
 /// Formations: line -1 movement, read as -1 S); nothing for a square or
 /// unlimbered guns.
 pub fn allowance(s: &State, u: &Unit) -> f64 {
-    let speed = f64::from(u.troop.speed);
-    let shorts = match u.modifying_formation().unwrap_or(u.formation) {
-        Formation::Square | Formation::Unlimbered => 0.0,
-        Formation::Line => (speed - 1.0).max(0.0),
-        _ => speed,
-    };
-    // A square or unlimbered battery stays put even when its line is broken.
+    // A square or an unlimbered battery stays put, broken line or not.
     if matches!(u.formation, Formation::Square | Formation::Unlimbered) {
         return 0.0;
     }
+    let speed = f64::from(u.troop.speed);
+    let shorts = match u.modifying_formation() {
+        Some(Formation::Line) => (speed - 1.0).max(0.0),
+        _ => speed,
+    };
     shorts * s.short()
 }
 
