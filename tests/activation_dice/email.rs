@@ -36,7 +36,7 @@ fn by_email_a_consulted_turn_pauses_after_each_activation() {
     let r = run(&s, &blue(), o, vec![4]);
     assert_eq!(r.state.phase, Phase::Consult { turn: 1, side: blue() });
     assert_eq!(at(&r.state, "b-cav").y, 10.0, "only the first activation");
-    let due = ActivationDice.due(&r.state);
+    let due = Ruleset::due(&ActivationDice, &r.state);
     assert_eq!(due.owed[0].kind, OrdersKind::Decision);
     assert_eq!(due.owed[0].side, blue());
     // The next decision: the horse; then an empty list ends the turn.
@@ -149,5 +149,5 @@ fn the_battle_has_six_or_more_units_a_side_and_terrain() {
     s.check().unwrap();
     assert!(s.sides.iter().all(|x| x.units.len() >= 6));
     assert!(s.terrain.len() >= 3);
-    let _ = ActivationDice.sides(&s);
+    assert_eq!(Ruleset::sides(&ActivationDice, &s).len(), 2);
 }

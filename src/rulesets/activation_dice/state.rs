@@ -312,7 +312,7 @@ impl State {
         }
     }
 
-    pub fn bases_as(&self, u: &Unit, at: Point, facing: Angle, f: Formation) -> Vec<Base> {
+    pub fn bases_as(&self, _u: &Unit, at: Point, facing: Angle, f: Formation) -> Vec<Base> {
         let b = self.scenario.base;
         let (w, d) = (b.width, b.depth);
         match f {
