@@ -82,7 +82,7 @@ fn blunder_6_fire_shoots_the_nearest_unit_in_range_friend_or_foe() {
     put(&mut s, "b-inf", 20.0, 30.0, 0.0, Formation::Line);
     put(&mut s, "b-cav", 20.0, 36.0, 0.0, Formation::Mounted);
     put(&mut s, "r-inf", 20.0, 42.0, 180.0, Formation::Line);
-    let r = run(&s, &blue(), turn(vec![activation("b-inf", 2, vec![Action::Hold])]), vec![1, 5, 6, 2, 2]);
+    let r = run(&s, &blue(), turn(vec![activation("b-inf", 2, vec![Action::Hold])]), vec![1, 5, 6, 1, 2]);
     let f = find(&r.events, "fire");
     assert_eq!(f.facts.target.as_ref().unwrap().id, "b-cav", "the friend is nearer");
 }
