@@ -18,7 +18,11 @@ fn why(e: &galloper::event::Event) -> Vec<(String, i32)> {
 #[test]
 fn melee_attacks_result_bands() {
     assert_eq!(band(2, 5), Band::Repulsed, "defender more than double");
-    assert_eq!(band(2, 4), Band::Held, "exactly double is not more than double");
+    assert_eq!(
+        band(2, 4),
+        Band::Held,
+        "exactly double is not more than double"
+    );
     assert_eq!(band(3, 3), Band::Held, "defender at least the attacker");
     assert_eq!(band(4, 3), Band::Edge);
     assert_eq!(band(4, 2), Band::Edge, "exactly double");
@@ -43,10 +47,17 @@ fn locked() -> galloper::rulesets::activation_dice::state::State {
 fn melee_attacks_defender_more_than_double_disorders_and_recoils_the_attacker() {
     let s = locked();
     // Blue seizes (defender -1): 1 + 1 = 2 against 6 + 1 - 1 = 6: more than double.
-    let o = turn(vec![activation("b-inf", 2, vec![Action::Seize("r-inf".into())])]);
+    let o = turn(vec![activation(
+        "b-inf",
+        2,
+        vec![Action::Seize("r-inf".into())],
+    )]);
     let r = run(&s, &blue(), o, vec![5, 5, 1, 6]);
     assert_eq!(unit(&r.state, "b-inf").disorder, 1);
-    assert!((at(&r.state, "b-inf").y - 35.0).abs() < 1e-6, "recoils 1 short");
+    assert!(
+        (at(&r.state, "b-inf").y - 35.0).abs() < 1e-6,
+        "recoils 1 short"
+    );
     let m = find(&r.events, "melee");
     assert!(why(m).contains(&("Red Foot: the enemy seized the initiative".into(), -1)));
 }
@@ -54,7 +65,11 @@ fn melee_attacks_defender_more_than_double_disorders_and_recoils_the_attacker() 
 #[test]
 fn melee_attacks_even_rolls_decide_the_close_bands() {
     let s = locked();
-    let o = turn(vec![activation("b-inf", 2, vec![Action::Seize("r-inf".into())])]);
+    let o = turn(vec![activation(
+        "b-inf",
+        2,
+        vec![Action::Seize("r-inf".into())],
+    )]);
     // 3 + 1 = 4 against 4 + 1 - 1 = 4: the defender holds, and rolled even.
     let r = run(&s, &blue(), o.clone(), vec![5, 5, 3, 4]);
     assert_eq!(unit(&r.state, "b-inf").disorder, 1);
@@ -78,13 +93,21 @@ fn melee_attacks_modifiers_charging_cavalry_and_the_rear() {
     let o = turn(vec![activation(
         "b-cav",
         1,
-        vec![Action::Move(galloper::rulesets::activation_dice::orders::Goal::Ahead(100.0))],
+        vec![Action::Move(
+            galloper::rulesets::activation_dice::orders::Goal::Ahead(100.0),
+        )],
     )]);
     let r = run(&s, &blue(), o, vec![5, 1, 1, 3, 3]);
     let m = find(&r.events, "melee");
     let w = why(m);
-    assert!(w.contains(&("Blue Horse: cavalry charging".into(), 2)), "{w:?}");
-    assert!(w.contains(&("Red Foot: attacked from the rear".into(), -2)), "{w:?}");
+    assert!(
+        w.contains(&("Blue Horse: cavalry charging".into(), 2)),
+        "{w:?}"
+    );
+    assert!(
+        w.contains(&("Red Foot: attacked from the rear".into(), -2)),
+        "{w:?}"
+    );
     assert!(w.contains(&("Red Foot: line".into(), -2)), "{w:?}");
 }
 
@@ -93,11 +116,18 @@ fn infantry_formations_square_is_plus_3_against_cavalry_in_melee() {
     let mut s = table();
     put(&mut s, "r-inf", 40.0, 30.0, 180.0, Formation::Square);
     put(&mut s, "b-cav", 40.0, 22.0, 0.0, Formation::Mounted);
-    let o = turn(vec![activation("b-cav", 2, vec![Action::Seize("r-inf".into())])]);
+    let o = turn(vec![activation(
+        "b-cav",
+        2,
+        vec![Action::Seize("r-inf".into())],
+    )]);
     // 4 + 1 + 2 charging = 7 against 4 + 1 + 3 - 1 seized = 7.
     let r = run(&s, &blue(), o, vec![5, 4, 4, 4]);
     let w = why(find(&r.events, "melee"));
-    assert!(w.contains(&("Red Foot: square against cavalry".into(), 3)), "{w:?}");
+    assert!(
+        w.contains(&("Red Foot: square against cavalry".into(), 3)),
+        "{w:?}"
+    );
 }
 
 #[test]
@@ -106,7 +136,11 @@ fn musketry_attacks_short_range_plus_1_long_minus_1_and_cover() {
     put(&mut s, "b-inf", 20.0, 30.0, 0.0, Formation::Line);
     // 4 cm: short range.
     put(&mut s, "r-inf", 20.0, 34.0, 180.0, Formation::Line);
-    let fire = turn(vec![activation("b-inf", 1, vec![Action::Fire("r-inf".into())])]);
+    let fire = turn(vec![activation(
+        "b-inf",
+        1,
+        vec![Action::Fire("r-inf".into())],
+    )]);
     let r = run(&s, &blue(), fire.clone(), vec![5, 3, 3]);
     assert!(why(find(&r.events, "fire")).contains(&("Blue Foot: short range".into(), 1)));
     // 14 cm: long range (beyond 1 M, within 1 L).
@@ -123,7 +157,10 @@ fn musketry_attacks_short_range_plus_1_long_minus_1_and_cover() {
     let r = run(&s, &blue(), fire, vec![5, 3, 3]);
     let w = why(find(&r.events, "fire"));
     assert!(w.contains(&("Red Foot: light cover".into(), 1)), "{w:?}");
-    assert!(w.contains(&("Blue Foot: column".into(), -2)), "column -2 shooting: {w:?}");
+    assert!(
+        w.contains(&("Blue Foot: column".into(), -2)),
+        "column -2 shooting: {w:?}"
+    );
 }
 
 #[test]
@@ -131,7 +168,11 @@ fn musketry_attacks_a_higher_attacker_disorders_on_an_even_roll_and_double_rolls
     let mut s = table();
     put(&mut s, "b-inf", 20.0, 30.0, 0.0, Formation::Line);
     put(&mut s, "r-inf", 20.0, 38.0, 180.0, Formation::Line);
-    let fire = turn(vec![activation("b-inf", 1, vec![Action::Fire("r-inf".into())])]);
+    let fire = turn(vec![activation(
+        "b-inf",
+        1,
+        vec![Action::Fire("r-inf".into())],
+    )]);
     // 4 + 2 = 6 against 3 + 2 = 5: higher, even: 1 disorder.
     let r = run(&s, &blue(), fire.clone(), vec![5, 4, 3]);
     assert_eq!(unit(&r.state, "r-inf").disorder, 1);
@@ -152,8 +193,15 @@ fn bombardment_attacks_ranges_in_mediums_and_heavy_cover_only() {
     let mut s = table();
     put(&mut s, "r-gun", 40.0, 50.0, 180.0, Formation::Unlimbered);
     put(&mut s, "b-inf", 40.0, 42.0, 0.0, Formation::Line);
-    let fire = turn(vec![activation("r-gun", 1, vec![Action::Fire("b-inf".into())])]);
-    s.phase = galloper::rulesets::activation_dice::state::Phase::Turn { turn: 1, side: red() };
+    let fire = turn(vec![activation(
+        "r-gun",
+        1,
+        vec![Action::Fire("b-inf".into())],
+    )]);
+    s.phase = galloper::rulesets::activation_dice::state::Phase::Turn {
+        turn: 1,
+        side: red(),
+    };
     // 8 cm: within 1 M, +1.
     let r = run(&s, &red(), fire.clone(), vec![5, 3, 3]);
     assert!(why(find(&r.events, "fire")).contains(&("Red Guns: target within 1 M".into(), 1)));
@@ -170,7 +218,10 @@ fn bombardment_attacks_ranges_in_mediums_and_heavy_cover_only() {
 #[test]
 fn bombardment_attacks_canister_turns_every_disorder_into_a_critical_roll() {
     let mut s = table();
-    s.phase = galloper::rulesets::activation_dice::state::Phase::Turn { turn: 1, side: red() };
+    s.phase = galloper::rulesets::activation_dice::state::Phase::Turn {
+        turn: 1,
+        side: red(),
+    };
     put(&mut s, "r-gun", 40.0, 50.0, 180.0, Formation::Unlimbered);
     put(&mut s, "b-inf", 40.0, 42.0, 0.0, Formation::Line);
     let o = turn(vec![activation(
@@ -181,7 +232,10 @@ fn bombardment_attacks_canister_turns_every_disorder_into_a_critical_roll() {
     // 4 + 3 + 1 = 8 against 5 + 2 = 7: higher, even: 1 disorder, and with
     // canister a critical roll (3 + 3: devastating volley).
     let r = run(&s, &red(), o, vec![5, 5, 5, 4, 5, 3, 3]);
-    assert_eq!(find(&r.events, "fire").facts.mode.as_deref(), Some("canister"));
+    assert_eq!(
+        find(&r.events, "fire").facts.mode.as_deref(),
+        Some("canister")
+    );
     assert_eq!(unit(&r.state, "b-inf").disorder, 1);
     assert!(has(&r.events, "critical"));
     assert!(!unit(&r.state, "r-gun").canister, "spent");

@@ -38,7 +38,12 @@ fn roll(s: &mut State, id: &str, a: u32, b: u32) -> Vec<galloper::event::Event> 
 
 fn note(s: &State, id: &str) -> String {
     let v = ActivationDice.view(s, &Viewer::Public);
-    v.map.units.iter().find(|u| u.id == id).and_then(|u| u.note.clone()).unwrap_or_default()
+    v.map
+        .units
+        .iter()
+        .find(|u| u.id == id)
+        .and_then(|u| u.note.clone())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -60,11 +65,18 @@ fn critical_broken_line_reforms_at_the_next_activation_without_formation_modifie
     assert!(unit(&s, "b-inf").status.broken_line);
     assert_eq!(unit(&s, "b-inf").modifying_formation(), None);
     assert!(note(&s, "b-inf").contains("broken line"));
-    let o = turn(vec![activation("b-inf", 2, vec![Action::Move(Goal::Ahead(100.0))])]);
+    let o = turn(vec![activation(
+        "b-inf",
+        2,
+        vec![Action::Move(Goal::Ahead(100.0))],
+    )]);
     let r = run(&s, &blue(), o, vec![4, 4]);
     assert!(has(&r.events, "reform"));
     assert!(!unit(&r.state, "b-inf").status.broken_line);
-    assert!((at(&r.state, "b-inf").y - 20.0).abs() < 1e-6, "one success left for a move");
+    assert!(
+        (at(&r.state, "b-inf").y - 20.0).abs() < 1e-6,
+        "one success left for a move"
+    );
 }
 
 #[test]
@@ -74,9 +86,21 @@ fn critical_petrified_may_not_activate_next_turn() {
     assert!(note(&s, "b-inf").contains("petrified"));
     begin(&mut s, 1, &blue());
     assert!(unit(&s, "b-inf").activated, "it sits this turn out");
-    let r = run(&s, &blue(), turn(vec![activation("b-inf", 2, vec![])]), vec![]);
-    assert!(find(&r.events, "refused").text.contains("already activated"));
-    assert!(!unit(&r.state, "b-inf").status.petrified, "only the one turn");
+    let r = run(
+        &s,
+        &blue(),
+        turn(vec![activation("b-inf", 2, vec![])]),
+        vec![],
+    );
+    assert!(
+        find(&r.events, "refused")
+            .text
+            .contains("already activated")
+    );
+    assert!(
+        !unit(&r.state, "b-inf").status.petrified,
+        "only the one turn"
+    );
 }
 
 #[test]
@@ -114,7 +138,11 @@ fn critical_rout_moves_to_its_own_edge_until_three_activations_succeed() {
     let o = turn(vec![activation("b-inf", 3, vec![])]);
     let r = run(&s, &blue(), o.clone(), vec![5, 5, 3]);
     assert!(has(&r.events, "rout_move"));
-    assert!((at(&r.state, "b-inf").y - 20.0).abs() < 1e-6, "{:?}", at(&r.state, "b-inf"));
+    assert!(
+        (at(&r.state, "b-inf").y - 20.0).abs() < 1e-6,
+        "{:?}",
+        at(&r.state, "b-inf")
+    );
     assert_eq!(unit(&r.state, "b-inf").facing.degrees(), 180.0);
     // Three successes stop it.
     let r = run(&s, &blue(), o, vec![5, 5, 5]);

@@ -17,9 +17,15 @@ fn by_email_activation_scripts_by_number_of_successes() {
     let mut a = activation("b-inf", 2, vec![Action::Move(Goal::Ahead(100.0))]);
     a.two = Some(vec![Action::DoubleTime(Goal::Ahead(100.0))]);
     let r = run(&s, &blue(), turn(vec![a.clone()]), vec![4, 4]);
-    assert!((at(&r.state, "b-inf").y - 25.0).abs() < 1e-6, "two successes: double time");
+    assert!(
+        (at(&r.state, "b-inf").y - 25.0).abs() < 1e-6,
+        "two successes: double time"
+    );
     let r = run(&s, &blue(), turn(vec![a]), vec![4, 3]);
-    assert!((at(&r.state, "b-inf").y - 20.0).abs() < 1e-6, "one: the plain move");
+    assert!(
+        (at(&r.state, "b-inf").y - 20.0).abs() < 1e-6,
+        "one: the plain move"
+    );
 }
 
 #[test]
@@ -34,7 +40,13 @@ fn by_email_a_consulted_turn_pauses_after_each_activation() {
         ..TurnOrders::default()
     });
     let r = run(&s, &blue(), o, vec![4]);
-    assert_eq!(r.state.phase, Phase::Consult { turn: 1, side: blue() });
+    assert_eq!(
+        r.state.phase,
+        Phase::Consult {
+            turn: 1,
+            side: blue()
+        }
+    );
     assert_eq!(at(&r.state, "b-cav").y, 10.0, "only the first activation");
     let due = Ruleset::due(&ActivationDice, &r.state);
     assert_eq!(due.owed[0].kind, OrdersKind::Decision);
@@ -47,13 +59,22 @@ fn by_email_a_consulted_turn_pauses_after_each_activation() {
     });
     assert!(check(&r.state, &blue(), &next).is_empty());
     let again = turn(vec![activation("b-inf", 1, vec![])]);
-    assert!(!check(&r.state, &blue(), &again).is_empty(), "b-inf has activated");
+    assert!(
+        !check(&r.state, &blue(), &again).is_empty(),
+        "b-inf has activated"
+    );
     let end = Orders::Turn(TurnOrders {
         consult: true,
         ..TurnOrders::default()
     });
     let r = run(&r.state, &blue(), end, vec![]);
-    assert_eq!(r.state.phase, Phase::Turn { turn: 1, side: red() });
+    assert_eq!(
+        r.state.phase,
+        Phase::Turn {
+            turn: 1,
+            side: red()
+        }
+    );
 }
 
 #[test]
@@ -62,18 +83,43 @@ fn by_email_receipt_checks_name_the_path_unit_and_rule() {
     let o = turn(vec![
         activation("r-inf", 2, vec![]),
         activation("b-inf", 4, vec![Action::Fire("b-cav".into())]),
-        activation("b-cav", 2, vec![Action::Limber, Action::Fire("r-inf".into())]),
+        activation(
+            "b-cav",
+            2,
+            vec![Action::Limber, Action::Fire("r-inf".into())],
+        ),
     ]);
     let v = check(&s, &blue(), &o);
     let got: Vec<(Vec<String>, Option<String>)> =
         v.iter().map(|v| (v.path.clone(), v.unit.clone())).collect();
     let p = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    assert!(got.contains(&(p(&["turn", "activations", "0"]), Some("r-inf".into()))), "{v:?}");
-    assert!(got.contains(&(p(&["turn", "activations", "1", "dice"]), Some("b-inf".into()))));
-    assert!(got.contains(&(p(&["turn", "activations", "1", "actions", "0"]), Some("b-inf".into()))));
-    assert!(got.contains(&(p(&["turn", "activations", "2", "actions", "0"]), Some("b-cav".into()))));
-    assert!(got.contains(&(p(&["turn", "activations", "2", "actions", "1"]), Some("b-cav".into()))), "cavalry have no ranged attack");
-    assert!(v.iter().all(|v| v.rule.contains(':')), "each names the source's section");
+    assert!(
+        got.contains(&(p(&["turn", "activations", "0"]), Some("r-inf".into()))),
+        "{v:?}"
+    );
+    assert!(got.contains(&(
+        p(&["turn", "activations", "1", "dice"]),
+        Some("b-inf".into())
+    )));
+    assert!(got.contains(&(
+        p(&["turn", "activations", "1", "actions", "0"]),
+        Some("b-inf".into())
+    )));
+    assert!(got.contains(&(
+        p(&["turn", "activations", "2", "actions", "0"]),
+        Some("b-cav".into())
+    )));
+    assert!(
+        got.contains(&(
+            p(&["turn", "activations", "2", "actions", "1"]),
+            Some("b-cav".into())
+        )),
+        "cavalry have no ranged attack"
+    );
+    assert!(
+        v.iter().all(|v| v.rule.contains(':')),
+        "each names the source's section"
+    );
     // Red may send nothing in Blue's turn.
     assert!(!check(&s, &red(), &turn(vec![])).is_empty());
 }
@@ -87,8 +133,12 @@ fn by_email_every_template_parses_and_passes_the_check() {
     for step in 0..6 {
         let due = rules.due(&state).unwrap();
         let Some(owed) = due.owed.first() else { break };
-        let t = rules.orders_template(&state, &owed.side).unwrap().expect("a template");
-        let v: serde_yaml::Value = galloper::yaml::from_str(&t).unwrap_or_else(|e| panic!("{e}\n{t}"));
+        let t = rules
+            .orders_template(&state, &owed.side)
+            .unwrap()
+            .expect("a template");
+        let v: serde_yaml::Value =
+            galloper::yaml::from_str(&t).unwrap_or_else(|e| panic!("{e}\n{t}"));
         let bad = rules.check(&state, &owed.side, &v).unwrap();
         assert!(bad.is_empty(), "step {step}: {bad:?}\n{t}");
         let mut o = BySide::new();
@@ -97,7 +147,14 @@ fn by_email_every_template_parses_and_passes_the_check() {
         state = rules.resolve(&state, &o, &mut d).unwrap().state;
     }
     let schema = rules.orders_schema().to_string();
-    for word in ["activations", "consult", "turnover", "after_blunder", "double_time", "seize"] {
+    for word in [
+        "activations",
+        "consult",
+        "turnover",
+        "after_blunder",
+        "double_time",
+        "seize",
+    ] {
         assert!(schema.contains(word), "the schema names {word}");
     }
 }
@@ -131,7 +188,10 @@ fn the_demo_player_plays_a_whole_battle_to_a_result() {
         let mut o = BySide::new();
         for owed in &due.owed {
             let v = p.orders(&state, owed).unwrap();
-            assert!(rules.check(&state, &owed.side, &v).unwrap().is_empty(), "step {step}");
+            assert!(
+                rules.check(&state, &owed.side, &v).unwrap().is_empty(),
+                "step {step}"
+            );
             o.insert(owed.side.clone(), v);
         }
         let mut seed = [0u8; 32];

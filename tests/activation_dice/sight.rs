@@ -45,7 +45,9 @@ fn line_of_sight_is_mutual_and_blocked_by_woods() {
     put(&mut s, "r-inf", 20.0, 40.0, 180.0, Formation::Column);
     let (b, r) = (unit(&s, "b-inf").clone(), unit(&s, "r-inf").clone());
     assert!(sees(&s, &b, &r) && sees(&s, &r, &b));
-    s.scenario.terrain.push(block("w", TerrainTag::Woods, 10.0, 28.0, 30.0, 32.0));
+    s.scenario
+        .terrain
+        .push(block("w", TerrainTag::Woods, 10.0, 28.0, 30.0, 32.0));
     assert!(!sees(&s, &b, &r));
     assert!(!sees(&s, &r, &b), "sight is mutual");
 }
@@ -55,22 +57,42 @@ fn line_of_sight_some_terrain_blocks_sight_without_giving_cover() {
     let mut s = table();
     put(&mut s, "b-inf", 20.0, 20.0, 0.0, Formation::Column);
     put(&mut s, "r-inf", 20.0, 40.0, 180.0, Formation::Column);
-    s.scenario.terrain.push(block("crops", TerrainTag::Obstruction, 10.0, 28.0, 30.0, 45.0));
+    s.scenario.terrain.push(block(
+        "crops",
+        TerrainTag::Obstruction,
+        10.0,
+        28.0,
+        30.0,
+        45.0,
+    ));
     let (b, r) = (unit(&s, "b-inf").clone(), unit(&s, "r-inf").clone());
     // Standing in the crops Red sees out and is seen, but has no cover.
     assert!(sees(&s, &b, &r));
     assert_eq!(cover(&s.scenario.terrain, &s.bases(&r)), Cover::None);
     // Behind the crops it is hidden.
     let mut s2: State = s.clone();
-    s2.scenario.terrain = vec![block("crops", TerrainTag::Obstruction, 10.0, 28.0, 30.0, 32.0)];
+    s2.scenario.terrain = vec![block(
+        "crops",
+        TerrainTag::Obstruction,
+        10.0,
+        28.0,
+        30.0,
+        32.0,
+    )];
     assert!(!sees(&s2, &b, &r));
     // A wood gives light cover, a town heavy.
     assert_eq!(
-        cover(&[block("w", TerrainTag::Woods, 10.0, 38.0, 30.0, 48.0)], &s.bases(&r)),
+        cover(
+            &[block("w", TerrainTag::Woods, 10.0, 38.0, 30.0, 48.0)],
+            &s.bases(&r)
+        ),
         Cover::Light
     );
     assert_eq!(
-        cover(&[block("t", TerrainTag::Town, 10.0, 38.0, 30.0, 48.0)], &s.bases(&r)),
+        cover(
+            &[block("t", TerrainTag::Town, 10.0, 38.0, 30.0, 48.0)],
+            &s.bases(&r)
+        ),
         Cover::Heavy
     );
 }

@@ -63,12 +63,19 @@ pub fn activate(
 ) -> (Outcome, Vec<Event>) {
     let mut out = Vec::new();
     let mut res = Outcome::default();
-    let Some(i) = s.index(&a.unit).filter(|&i| s.units[i].placed() && &s.units[i].side == side)
+    let Some(i) = s
+        .index(&a.unit)
+        .filter(|&i| s.units[i].placed() && &s.units[i].side == side)
     else {
         return (res, out);
     };
     if s.units[i].activated {
-        out.push(refused(s, i, "activate", "it has already activated this turn"));
+        out.push(refused(
+            s,
+            i,
+            "activate",
+            "it has already activated this turn",
+        ));
         return (res, out);
     }
     res.activated = true;
@@ -122,7 +129,14 @@ pub fn activate(
                             unit: Some(u.refer()),
                             rolls: vec![r],
                             needed: Some(q),
-                            result: Some(if ok { "still a success" } else { "now a failure" }.into()),
+                            result: Some(
+                                if ok {
+                                    "still a success"
+                                } else {
+                                    "now a failure"
+                                }
+                                .into(),
+                            ),
                             ..Facts::default()
                         },
                         vec![ri],
@@ -134,7 +148,9 @@ pub fn activate(
                 out.extend(blunder::lurch(s, i, b));
                 moved_by_blunder = true;
             }
-            blunder::Blunder::Charge => forced = blunder::charge_target(s, i).map(|t| Action::Move(Goal::Toward(t))),
+            blunder::Blunder::Charge => {
+                forced = blunder::charge_target(s, i).map(|t| Action::Move(Goal::Toward(t)))
+            }
             blunder::Blunder::Fire => forced = blunder::fire_target(s, i).map(Action::Fire),
         }
     }
@@ -267,7 +283,12 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
                     Vec::new(),
                 ));
             } else {
-                out.push(refused(s, i, "pivot", "it would overlap another unit or the edge"));
+                out.push(refused(
+                    s,
+                    i,
+                    "pivot",
+                    "it would overlap another unit or the edge",
+                ));
             }
         }
         Action::Formation(f) => {
@@ -296,7 +317,12 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
         }
         Action::Canister => {
             if u.arm() != Arm::Artillery {
-                out.push(refused(s, i, "load canister", "only artillery loads canister"));
+                out.push(refused(
+                    s,
+                    i,
+                    "load canister",
+                    "only artillery loads canister",
+                ));
             } else {
                 s.units[i].canister = true;
                 out.push(event(
@@ -321,17 +347,37 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
             }
         }
         Action::Seize(t) => {
-            let Some(ti) = s.index(t).filter(|&ti| s.units[ti].placed() && s.units[ti].side != u.side)
+            let Some(ti) = s
+                .index(t)
+                .filter(|&ti| s.units[ti].placed() && s.units[ti].side != u.side)
             else {
-                return vec![refused(s, i, "seize the initiative", format!("{t} is not an enemy on the table"))];
+                return vec![refused(
+                    s,
+                    i,
+                    "seize the initiative",
+                    format!("{t} is not an enemy on the table"),
+                )];
             };
             if u.arm() == Arm::Artillery {
-                return vec![refused(s, i, "seize the initiative", "artillery cannot charge")];
+                return vec![refused(
+                    s,
+                    i,
+                    "seize the initiative",
+                    "artillery cannot charge",
+                )];
             }
             if s.contacts(&u).iter().any(|e| e.id == *t) {
                 out.extend(combat::melee(s, i, ti, false, true, dice));
             } else {
-                out.extend(go(s, i, &Goal::Toward(t.clone()), 0.0, "closes", true, dice));
+                out.extend(go(
+                    s,
+                    i,
+                    &Goal::Toward(t.clone()),
+                    0.0,
+                    "closes",
+                    true,
+                    dice,
+                ));
             }
         }
         Action::Recoil => {
@@ -344,7 +390,12 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
                 return vec![refused(s, i, "recoil", "it is not in melee")];
             };
             let Some(cm) = recoil_distance(s, &u) else {
-                return vec![refused(s, i, "recoil", "artillery cannot recoil from melee")];
+                return vec![refused(
+                    s,
+                    i,
+                    "recoil",
+                    "artillery cannot recoil from melee",
+                )];
             };
             out.extend(combat::recoil(s, i, Some(foe), cm, "recoils from melee"));
             // And faces the unit it was engaged with.
@@ -392,14 +443,24 @@ fn go(
     let at = u.at.unwrap_or_default();
     let base = allowance(s, &u);
     if base <= 0.0 {
-        return vec![refused(s, i, what, format!("a unit in {} does not move", u.formation.name()))];
+        return vec![refused(
+            s,
+            i,
+            what,
+            format!("a unit in {} does not move", u.formation.name()),
+        )];
     }
     let budget = base + extra;
     let (dir, want) = match g {
         Goal::To(p) => {
             let v = *p - at;
             if !within_45(u.facing, v) {
-                return vec![refused(s, i, what, "the point is not within 45 degrees of its front")];
+                return vec![refused(
+                    s,
+                    i,
+                    what,
+                    "the point is not within 45 degrees of its front",
+                )];
             }
             (v, v.length().min(budget))
         }

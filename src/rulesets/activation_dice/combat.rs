@@ -8,7 +8,7 @@ use super::ground::{self, Cover};
 use super::movement::travel;
 use super::scenario::Arm;
 use super::sight;
-use super::state::{Formation, State, TraceKind, Trace, pair};
+use super::state::{Formation, State, Trace, TraceKind, pair};
 use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts, Modifier};
@@ -241,7 +241,14 @@ fn melee_formation(s: &State, me: usize, foe: usize, out: &mut Vec<Modifier>) {
 /// A melee between attacker `a` and defender `d`: charge bonuses when it
 /// is the first meeting, the defender at -1 when the attacker seized the
 /// initiative.
-pub fn melee(s: &mut State, a: usize, d: usize, charge: bool, seize: bool, dice: &mut Dice) -> Vec<Event> {
+pub fn melee(
+    s: &mut State,
+    a: usize,
+    d: usize,
+    charge: bool,
+    seize: bool,
+    dice: &mut Dice,
+) -> Vec<Event> {
     let (au, du) = (s.units[a].clone(), s.units[d].clone());
     if !au.placed() || !du.placed() {
         return Vec::new();
@@ -292,7 +299,10 @@ pub fn melee(s: &mut State, a: usize, d: usize, charge: bool, seize: bool, dice:
         .iter()
         .map(|x| m(&format!("{}: {}", au.name, x.why), x.value))
         .collect();
-    mods.extend(dm.iter().map(|x| m(&format!("{}: {}", du.name, x.why), x.value)));
+    mods.extend(
+        dm.iter()
+            .map(|x| m(&format!("{}: {}", du.name, x.why), x.value)),
+    );
     let mut out = vec![event(
         Said::Melee,
         Facts {
@@ -357,7 +367,14 @@ fn shooting_formation(s: &State, me: usize, out: &mut Vec<Modifier>) {
 
 /// Musketry (infantry) or bombardment (artillery) from `a` at `t`, at
 /// `cm` edge to edge; `aimed`: the target at -1.
-pub fn shoot(s: &mut State, a: usize, t: usize, cm: f64, aimed: bool, dice: &mut Dice) -> Vec<Event> {
+pub fn shoot(
+    s: &mut State,
+    a: usize,
+    t: usize,
+    cm: f64,
+    aimed: bool,
+    dice: &mut Dice,
+) -> Vec<Event> {
     let (au, tu) = (s.units[a].clone(), s.units[t].clone());
     let short = s.short();
     let guns = au.arm() == Arm::Artillery;
@@ -401,7 +418,10 @@ pub fn shoot(s: &mut State, a: usize, t: usize, cm: f64, aimed: bool, dice: &mut
         .iter()
         .map(|x| m(&format!("{}: {}", au.name, x.why), x.value))
         .collect();
-    mods.extend(tm.iter().map(|x| m(&format!("{}: {}", tu.name, x.why), x.value)));
+    mods.extend(
+        tm.iter()
+            .map(|x| m(&format!("{}: {}", tu.name, x.why), x.value)),
+    );
     if canister {
         s.units[a].canister = false;
     }

@@ -118,10 +118,7 @@ fn plan(s: &State, i: usize) -> Option<Activation> {
         Arm::Infantry => {
             if let Some(t) = target(s, i) {
                 if u.formation != Formation::Line {
-                    return act(
-                        2,
-                        vec![Action::Formation(Formation::Line), Action::Fire(t)],
-                    );
+                    return act(2, vec![Action::Formation(Formation::Line), Action::Fire(t)]);
                 }
                 return act(2, vec![Action::Fire(t.clone()), Action::Fire(t)]);
             }
@@ -169,8 +166,10 @@ pub fn turn_orders(s: &State, side: &SideId) -> TurnOrders {
     // Keep only what the ruleset accepts.
     let bad = check::check(s, side, &Orders::Turn(t.clone()));
     let refused = |k: usize| {
-        bad.iter()
-            .any(|v| v.path.get(1).map(String::as_str) == Some("activations") && v.path.get(2) == Some(&k.to_string()))
+        bad.iter().any(|v| {
+            v.path.get(1).map(String::as_str) == Some("activations")
+                && v.path.get(2) == Some(&k.to_string())
+        })
     };
     t.activations = t
         .activations

@@ -85,17 +85,18 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
             continue;
         }
         if let Some(t) = first_touch(&bases, &ob, dir) {
-            let t = if o.side == u.side { (t - 0.1).max(0.0) } else { t };
+            let t = if o.side == u.side {
+                (t - 0.1).max(0.0)
+            } else {
+                t
+            };
             if t < limit - 1e-9 {
                 limit = t;
                 met = (o.side != u.side).then(|| o.id.clone());
             }
         }
     }
-    let (w, h) = (
-        s.scenario.table.width.get(),
-        s.scenario.table.height.get(),
-    );
+    let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
     let terrain = s.scenario.terrain.clone();
     let mut gone = 0.0;
     let mut left = budget;
@@ -107,7 +108,10 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
             }
             break;
         }
-        let next: Vec<_> = bases.iter().map(|b| b.translated(dir.scale(gone + step))).collect();
+        let next: Vec<_> = bases
+            .iter()
+            .map(|b| b.translated(dir.scale(gone + step)))
+            .collect();
         if next
             .iter()
             .flat_map(|b| b.corners())
@@ -167,10 +171,7 @@ pub fn pivot(s: &mut State, i: usize, degrees: f64) -> bool {
 pub fn fits(s: &State, i: usize, at: Point, facing: Angle, f: Formation) -> bool {
     let u = &s.units[i];
     let bases = s.bases_as(u, at, facing, f);
-    let (w, h) = (
-        s.scenario.table.width.get(),
-        s.scenario.table.height.get(),
-    );
+    let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
     let on_table = bases
         .iter()
         .flat_map(|b| b.corners())

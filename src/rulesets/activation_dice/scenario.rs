@@ -159,7 +159,10 @@ impl Scenario {
             return Err("an activation-dice battle has exactly two sides".into());
         }
         if self.side(&self.attacker).is_none() {
-            return Err(format!("`attacker: {}` is not one of the sides", self.attacker));
+            return Err(format!(
+                "`attacker: {}` is not one of the sides",
+                self.attacker
+            ));
         }
         if self.sides[0].edge == self.sides[1].edge {
             return Err("the two sides need opposite edges (south and north)".into());
@@ -173,7 +176,10 @@ impl Scenario {
             return Err("the table must be between 0 and 1000 cm each way".into());
         }
         let b = self.base;
-        if !(b.width.get() > 0.0 && b.depth.get() > 0.0 && b.width.get() <= 50.0 && b.depth.get() <= 50.0)
+        if !(b.width.get() > 0.0
+            && b.depth.get() > 0.0
+            && b.width.get() <= 50.0
+            && b.depth.get() <= 50.0)
         {
             return Err("a base must be above 0 and at most 50 cm each way".into());
         }
@@ -217,7 +223,10 @@ impl Scenario {
                 if let Some(p) = u.at
                     && !(p.is_finite() && (0.0..=w).contains(&p.x) && (0.0..=h).contains(&p.y))
                 {
-                    return Err(format!("unit {}: its suggested place is off the table", u.id));
+                    return Err(format!(
+                        "unit {}: its suggested place is off the table",
+                        u.id
+                    ));
                 }
                 if u.facing.is_some_and(|f| !f.degrees().is_finite()) {
                     return Err(format!("unit {}: facing is not a number", u.id));

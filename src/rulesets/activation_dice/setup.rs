@@ -55,7 +55,11 @@ pub fn refuse(s: &State, side: &SideId, p: &Placement) -> Option<String> {
     }
     let f = p.formation.unwrap_or(u.formation);
     if !f.fits(u.arm()) {
-        return Some(format!("a {} unit cannot stand in {}", u.troop.name, f.name()));
+        return Some(format!(
+            "a {} unit cannot stand in {}",
+            u.troop.name,
+            f.name()
+        ));
     }
     let facing = p.facing.unwrap_or_else(|| s.forward(side));
     let bases = s.bases_as(u, p.at, facing, f);
@@ -68,7 +72,9 @@ pub fn refuse(s: &State, side: &SideId, p: &Placement) -> Option<String> {
         return Some(format!("it must stand within 1 L ({l:.1} cm) of your edge"));
     }
     if !fits(s, i, p.at, facing, f) {
-        return Some("it must stand on the table, clear of other units and impassable ground".into());
+        return Some(
+            "it must stand on the table, clear of other units and impassable ground".into(),
+        );
     }
     None
 }

@@ -55,9 +55,8 @@ pub fn sees(s: &State, a: &Unit, b: &Unit) -> bool {
     let pa = parts(s, a);
     let pb = parts(s, b);
     pa.iter().any(|x| {
-        pb.iter().any(|y| {
-            line_of_sight(x.point(), y.point(), &s.scenario.terrain, &BLOCKS_SIGHT)
-        })
+        pb.iter()
+            .any(|y| line_of_sight(x.point(), y.point(), &s.scenario.terrain, &BLOCKS_SIGHT))
     })
 }
 
@@ -80,9 +79,9 @@ pub fn reach(s: &State, a: &Unit, b: &Unit) -> Option<f64> {
         .iter()
         .filter(|p| in_front_arc(&frame, &p.bases(), 45.0))
         .filter(|p| {
-            my_parts.iter().any(|m| {
-                line_of_sight(m.point(), p.point(), &s.scenario.terrain, &BLOCKS_SIGHT)
-            })
+            my_parts
+                .iter()
+                .any(|m| line_of_sight(m.point(), p.point(), &s.scenario.terrain, &BLOCKS_SIGHT))
         })
         .map(|p| bases_distance(&mine, &p.bases()).get())
         .min_by(f64::total_cmp)

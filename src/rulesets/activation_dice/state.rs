@@ -15,12 +15,20 @@ use serde::{Deserialize, Serialize};
 pub enum Phase {
     /// Game Setup, placement 1 to 3: the attacker's first half, the
     /// defender's whole force, the attacker's rest.
-    Deploy { placement: u32 },
+    Deploy {
+        placement: u32,
+    },
     /// The side's turn: it owes its ordered list of activations.
-    Turn { turn: u32, side: SideId },
+    Turn {
+        turn: u32,
+        side: SideId,
+    },
     /// The side asked to be consulted: its turn waits after an activation
     /// for the next one (or for the turn to end).
-    Consult { turn: u32, side: SideId },
+    Consult {
+        turn: u32,
+        side: SideId,
+    },
     Over(Outcome),
 }
 

@@ -39,8 +39,16 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                 3.0 * s.short()
             );
             let _ = writeln!(t, "# Your units still to place:");
-            for u in s.units.iter().filter(|u| &u.side == side && u.at.is_none() && u.live()) {
-                let _ = writeln!(t, "#   {}", unit_line(s, u, &quoted(&u.name), &scalar(&u.id)));
+            for u in s
+                .units
+                .iter()
+                .filter(|u| &u.side == side && u.at.is_none() && u.live())
+            {
+                let _ = writeln!(
+                    t,
+                    "#   {}",
+                    unit_line(s, u, &quoted(&u.name), &scalar(&u.id))
+                );
             }
             t.push_str(
                 "# Each: {unit: ID, at: {x: X, y: Y}, facing: DEGREES, formation: line | column | square | mounted | limbered | unlimbered}\n\
@@ -63,11 +71,19 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
         Phase::Turn { side: me, .. } | Phase::Consult { side: me, .. } if me == side => {
             let _ = writeln!(t, "# Your units (S = {:.1} cm):", s.short());
             for u in s.live(side) {
-                let _ = writeln!(t, "#   {}", unit_line(s, u, &quoted(&u.name), &scalar(&u.id)));
+                let _ = writeln!(
+                    t,
+                    "#   {}",
+                    unit_line(s, u, &quoted(&u.name), &scalar(&u.id))
+                );
             }
             t.push_str("# Enemy units:\n");
             for u in s.enemies(side) {
-                let _ = writeln!(t, "#   {}", unit_line(s, u, &quoted(&u.name), &scalar(&u.id)));
+                let _ = writeln!(
+                    t,
+                    "#   {}",
+                    unit_line(s, u, &quoted(&u.name), &scalar(&u.id))
+                );
             }
             t.push_str(
                 "# Each activation: {unit: ID, dice: 1 | 2 | 3, actions: [...], one: [...], two: [...], three: [...]}\n\

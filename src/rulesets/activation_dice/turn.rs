@@ -228,7 +228,13 @@ pub fn victory(s: &State, turn: u32) -> Option<Outcome> {
     let v = s.scenario.victory;
     let lost: Vec<u32> = sides
         .iter()
-        .map(|x| s.lost(x).max(if s.live(x).next().is_none() { v.break_at } else { 0 }))
+        .map(|x| {
+            s.lost(x).max(if s.live(x).next().is_none() {
+                v.break_at
+            } else {
+                0
+            })
+        })
         .collect();
     let broken: Vec<bool> = lost.iter().map(|l| *l >= v.break_at).collect();
     let name = |k: usize| s.side_name(&sides[k]);
@@ -236,7 +242,10 @@ pub fn victory(s: &State, turn: u32) -> Option<Outcome> {
         (true, true) => {
             return Some(Outcome {
                 winner: None,
-                reason: format!("both sides broke ({} units lost each or more): a draw", v.break_at),
+                reason: format!(
+                    "both sides broke ({} units lost each or more): a draw",
+                    v.break_at
+                ),
             });
         }
         (true, false) | (false, true) => {

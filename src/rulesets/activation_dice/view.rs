@@ -8,8 +8,8 @@ use super::state::{Phase, State, TraceKind, Unit};
 use crate::geometry::{Point, Shape, TerrainTag};
 use crate::ruleset::Sight;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, Panel, SideStyle, TerrainStyle, TerrainView,
-    UnitView, Viewer, ZoneView,
+    ArrowKind, ArrowView, BaseView, MapView, Panel, SideStyle, TerrainStyle, TerrainView, UnitView,
+    Viewer, ZoneView,
 };
 
 pub fn heading(s: &State) -> String {

@@ -83,9 +83,9 @@ impl Said {
     pub fn from_name(name: &str) -> Option<Said> {
         use Said::*;
         [
-            Placed, FirstMove, TurnBegins, Activation, Blunder, Reroll, Consulted, TurnEnds,
-            Move, Pivot, Formation, Reform, Refused, Fire, Melee, Disorder, Critical, Recoil,
-            RoutMove, Rallied, Removed, Outcome,
+            Placed, FirstMove, TurnBegins, Activation, Blunder, Reroll, Consulted, TurnEnds, Move,
+            Pivot, Formation, Reform, Refused, Fire, Melee, Disorder, Critical, Recoil, RoutMove,
+            Rallied, Removed, Outcome,
         ]
         .into_iter()
         .find(|s| s.name() == name)
@@ -169,7 +169,11 @@ pub fn say(what: Said, f: &Facts) -> String {
             "Roll for the first move: {}: {side} moves first",
             f.rolls
                 .chunks(2)
-                .map(|c| c.iter().map(u32::to_string).collect::<Vec<_>>().join(" against "))
+                .map(|c| c
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" against "))
                 .collect::<Vec<_>>()
                 .join(", then ")
         ),
