@@ -240,3 +240,36 @@ fn bombardment_attacks_canister_turns_every_disorder_into_a_critical_roll() {
     assert!(has(&r.events, "critical"));
     assert!(!unit(&r.state, "r-gun").canister, "spent");
 }
+
+#[test]
+fn melee_attacks_modifiers_uphill_and_flank() {
+    use galloper::geometry::{Point, Shape, TerrainFeature, TerrainTag};
+    let mut s = table();
+    // Red's foot faces south at (40, 30); Blue's horse comes at its east
+    // flank, from a hill.
+    put(&mut s, "r-inf", 40.0, 30.0, 180.0, Formation::Column);
+    put(&mut s, "b-cav", 50.0, 31.5, 270.0, Formation::Mounted);
+    s.scenario.terrain = vec![TerrainFeature {
+        id: "hill".into(),
+        name: "hill".into(),
+        tags: vec![TerrainTag::Hill],
+        elevation: Some(1.0),
+        shape: Shape::Polygon {
+            points: vec![
+                Point::new(43.5, 20.0),
+                Point::new(60.0, 20.0),
+                Point::new(60.0, 40.0),
+                Point::new(43.5, 40.0),
+            ],
+        },
+    }];
+    let o = turn(vec![activation(
+        "b-cav",
+        2,
+        vec![Action::Seize("r-inf".into())],
+    )]);
+    let r = run(&s, &blue(), o, vec![5, 5, 1, 6]);
+    let w = why(find(&r.events, "melee"));
+    assert!(w.contains(&("Blue Horse: uphill".into(), 1)), "{w:?}");
+    assert!(w.contains(&("Red Foot: flanked".into(), -1)), "{w:?}");
+}
