@@ -195,7 +195,7 @@ pub fn say(what: Said, f: &Facts) -> String {
             opt(f.rolls.first())
         ),
         Said::Consulted => format!("{side} is consulted: the turn waits for the next activation"),
-        Said::TurnEnds => format!("{side}'s turn ends: {reason}"),
+        Said::TurnEnds => format!("{} turn ends: {reason}", crate::words::possessive(&side)),
         Said::Move => format!(
             "{unit} {mode} from {} to {} ({:.2} S){}",
             at(f.from),
