@@ -1,0 +1,132 @@
+//! Blunder: a 1 on a coloured activation die rolls this table (1 garbled
+//! orders, 2 hesitation, 3 forward, 4 fall back, 5 charge, 6 fire).
+
+use super::combat::can_shoot;
+use super::movement::{allowance, travel};
+use super::scenario::Arm;
+use super::state::{State, Trace, TraceKind};
+use super::words::{Said, event};
+use crate::dice::Dice;
+use crate::event::{Event, Facts};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blunder {
+    /// Reroll one of the successful dice, and keep it.
+    Garbled,
+    /// Every success is forfeit; no turnover from it.
+    Hesitation,
+    /// Moves straight ahead its full move.
+    Forward,
+    /// Moves its full move straight back, keeping its facing.
+    FallBack,
+    /// With an enemy within 1 M, its first action charges the nearest.
+    Charge,
+    /// Its first action fires at the nearest unit in range, friend or foe.
+    Fire,
+}
+
+impl Blunder {
+    pub fn of(face: u32) -> Blunder {
+        match face {
+            1 => Blunder::Garbled,
+            2 => Blunder::Hesitation,
+            3 => Blunder::Forward,
+            4 => Blunder::FallBack,
+            5 => Blunder::Charge,
+            _ => Blunder::Fire,
+        }
+    }
+    pub fn face(self) -> u32 {
+        match self {
+            Blunder::Garbled => 1,
+            Blunder::Hesitation => 2,
+            Blunder::Forward => 3,
+            Blunder::FallBack => 4,
+            Blunder::Charge => 5,
+            Blunder::Fire => 6,
+        }
+    }
+    pub fn word(self) -> &'static str {
+        match self {
+            Blunder::Garbled => "garbled orders: one successful die is rolled again",
+            Blunder::Hesitation => "hesitation: every success is forfeit",
+            Blunder::Forward => "forward: it moves its full move ahead",
+            Blunder::FallBack => "fall back: it moves its full move back, facing kept",
+            Blunder::Charge => "charge: its first action charges the nearest enemy within 1 M",
+            Blunder::Fire => "fire: its first action fires at the nearest unit in range",
+        }
+    }
+}
+
+/// Roll the blunder table: the result and the die's index.
+pub fn roll(dice: &mut Dice, unit: &str) -> (Blunder, usize) {
+    let face = dice.d6(format!("blunder table: {unit}"));
+    (Blunder::of(face), dice.last_index().unwrap_or(0))
+}
+
+/// Forward or fall back: the full move, free, straight ahead or back.
+pub fn lurch(s: &mut State, i: usize, b: Blunder) -> Vec<Event> {
+    let u = s.units[i].clone();
+    let cm = allowance(s, &u);
+    if cm <= 0.0 || !s.contacts(&u).is_empty() {
+        return Vec::new();
+    }
+    let dir = match b {
+        Blunder::FallBack => u.facing.unit_vector().scale(-1.0),
+        _ => u.facing.unit_vector(),
+    };
+    let t = travel(s, i, dir, cm);
+    s.traces.push(Trace {
+        side: u.side.clone(),
+        kind: TraceKind::Move,
+        points: vec![t.from, t.to],
+    });
+    vec![event(
+        Said::Move,
+        Facts {
+            unit: Some(u.refer()),
+            from: Some(t.from),
+            to: Some(t.to),
+            distance: Some(t.cm / s.short()),
+            mode: Some(
+                if b == Blunder::FallBack {
+                    "falls back (blunder)"
+                } else {
+                    "lurches forward (blunder)"
+                }
+                .into(),
+            ),
+            result: t
+                .contact
+                .as_ref()
+                .and_then(|c| s.unit(c))
+                .map(|e| format!("stops in contact with {}", e.name)),
+            ..Facts::default()
+        },
+        Vec::new(),
+    )]
+}
+
+/// The nearest enemy within 1 M that unit `i` could charge.
+pub fn charge_target(s: &State, i: usize) -> Option<String> {
+    let u = &s.units[i];
+    if u.arm() == Arm::Artillery || allowance(s, u) <= 0.0 {
+        return None;
+    }
+    s.nearest_enemy(u)
+        .filter(|e| s.gap(u, e) <= 2.0 * s.short() + 1e-6)
+        .map(|e| e.id.clone())
+}
+
+/// The nearest unit, enemy or friend, that unit `i` could shoot at.
+pub fn fire_target(s: &State, i: usize) -> Option<String> {
+    let u = &s.units[i];
+    s.units
+        .iter()
+        .enumerate()
+        .filter(|(k, o)| *k != i && o.placed())
+        .filter_map(|(k, o)| can_shoot(s, i, k).ok().map(|d| (d, o.id.clone())))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map(|(_, id)| id)
+        .filter(|_| u.placed())
+}

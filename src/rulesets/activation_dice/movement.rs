@@ -1,0 +1,196 @@
+//! Movement and Turning: a move goes forward up to the unit's speed, at up
+//! to 45 degrees from its facing without turning; pivots turn about the
+//! centre; a move stops at the first enemy it meets (a charge), short of
+//! friends, impassable ground and the table's edge; difficult ground
+//! costs double (house rule, `ground.rs`).
+
+use super::distance::EPS;
+use super::ground;
+use super::scenario::Arm;
+use super::state::{CONTACT, Formation, State, Unit};
+use crate::geometry::contact::first_touch;
+use crate::geometry::{Angle, Point, overlaps};
+
+/// A unit's one move, cm: its speed; a line one short less (Infantry
+/// Formations: line -1 movement, read as -1 S); nothing for a square or
+/// unlimbered guns.
+pub fn allowance(s: &State, u: &Unit) -> f64 {
+    // A square or an unlimbered battery stays put, broken line or not.
+    if matches!(u.formation, Formation::Square | Formation::Unlimbered) {
+        return 0.0;
+    }
+    let speed = f64::from(u.troop.speed);
+    let shorts = match u.modifying_formation() {
+        Some(Formation::Line) => (speed - 1.0).max(0.0),
+        _ => speed,
+    };
+    shorts * s.short()
+}
+
+/// Whether the direction `dir` is forward within 45 degrees of `facing`.
+pub fn within_45(facing: Angle, dir: Point) -> bool {
+    Angle::of_vector(dir).is_some_and(|a| facing.difference_to(a).abs() <= 45.0 + 1e-6)
+}
+
+/// `dir` turned toward `facing` until it is within 45 degrees of it.
+pub fn clamp_45(facing: Angle, dir: Point) -> Option<Point> {
+    let a = Angle::of_vector(dir)?;
+    let d = facing.difference_to(a).clamp(-45.0, 45.0);
+    Some(facing.turned(d).unit_vector())
+}
+
+/// Where a move ended and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Travel {
+    pub from: Point,
+    pub to: Point,
+    pub cm: f64,
+    /// The enemy it met, if any.
+    pub contact: Option<String>,
+    /// Why it stopped short, if it did.
+    pub stopped: Option<String>,
+}
+
+const STEP: f64 = 0.5;
+
+/// Move unit `i` along `dir` (made a unit vector) with `budget` cm to
+/// spend, facing kept. Enemies in contact at the start are left out (a
+/// recoil moves away from them).
+pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
+    let u = s.units[i].clone();
+    let from = u.at.unwrap_or_default();
+    let len = dir.length();
+    let mut out = Travel {
+        from,
+        to: from,
+        cm: 0.0,
+        contact: None,
+        stopped: None,
+    };
+    if len < 1e-9 || budget <= EPS {
+        return out;
+    }
+    let dir = dir.scale(1.0 / len);
+    let bases = s.bases(&u);
+    let engaged: Vec<String> = s.contacts(&u).iter().map(|e| e.id.clone()).collect();
+    // The first enemy met, and the first friend not already touching.
+    let mut limit = f64::INFINITY;
+    let mut met: Option<String> = None;
+    for o in s.units.iter().filter(|o| o.placed() && o.id != u.id) {
+        if engaged.contains(&o.id) {
+            continue;
+        }
+        let ob = s.bases(o);
+        if o.side == u.side && s.gap(&u, o) <= CONTACT {
+            continue;
+        }
+        if let Some(t) = first_touch(&bases, &ob, dir) {
+            let t = if o.side == u.side {
+                (t - 0.1).max(0.0)
+            } else {
+                t
+            };
+            if t < limit - 1e-9 {
+                limit = t;
+                met = (o.side != u.side).then(|| o.id.clone());
+            }
+        }
+    }
+    let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
+    let terrain = s.scenario.terrain.clone();
+    let mut gone = 0.0;
+    let mut left = budget;
+    loop {
+        let step = STEP.min(limit - gone);
+        if step <= 1e-9 {
+            if met.is_some() && gone >= limit - 1e-6 {
+                out.contact = met.clone();
+            }
+            break;
+        }
+        let next: Vec<_> = bases
+            .iter()
+            .map(|b| b.translated(dir.scale(gone + step)))
+            .collect();
+        if next
+            .iter()
+            .flat_map(|b| b.corners())
+            .any(|c| c.x < -EPS || c.y < -EPS || c.x > w + EPS || c.y > h + EPS)
+        {
+            out.stopped = Some("the table's edge".into());
+            break;
+        }
+        if ground::impassable(&terrain, &next) {
+            out.stopped = Some("impassable ground".into());
+            break;
+        }
+        let cost = if ground::difficult(&terrain, &next) {
+            2.0 * step
+        } else {
+            step
+        };
+        if cost > left + 1e-9 {
+            // Spend what is left at the rate of this ground.
+            let part = if cost > step { left / 2.0 } else { left };
+            gone += part;
+            break;
+        }
+        left -= cost;
+        gone += step;
+        if left <= 1e-9 {
+            if met.is_some() && gone >= limit - 1e-6 {
+                out.contact = met.clone();
+            }
+            break;
+        }
+    }
+    out.to = from + dir.scale(gone);
+    out.cm = gone;
+    s.units[i].at = Some(out.to);
+    out
+}
+
+/// Turn unit `i` by `degrees` about its centre; refused (false, nothing
+/// changed) when it would then overlap another unit.
+pub fn pivot(s: &mut State, i: usize, degrees: f64) -> bool {
+    let u = s.units[i].clone();
+    let Some(at) = u.at else { return false };
+    let centre = s.centre(&u);
+    let facing = u.facing.turned(degrees);
+    let to = at.rotated_about(centre, degrees);
+    if !fits(s, i, to, facing, u.formation) {
+        return false;
+    }
+    s.units[i].at = Some(to);
+    s.units[i].facing = facing;
+    true
+}
+
+/// Whether unit `i` may stand at `at` facing `facing` in `f`: on the
+/// table, not in impassable ground, not over another unit.
+pub fn fits(s: &State, i: usize, at: Point, facing: Angle, f: Formation) -> bool {
+    let u = &s.units[i];
+    let bases = s.bases_as(u, at, facing, f);
+    let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
+    let on_table = bases
+        .iter()
+        .flat_map(|b| b.corners())
+        .all(|c| c.x >= -EPS && c.y >= -EPS && c.x <= w + EPS && c.y <= h + EPS);
+    on_table
+        && !ground::impassable(&s.scenario.terrain, &bases)
+        && !s
+            .units
+            .iter()
+            .filter(|o| o.placed() && o.id != u.id)
+            .any(|o| overlaps(&bases, &s.bases(o)))
+}
+
+/// How far a unit recoils from melee: infantry 1 S, cavalry 1 M (Actions:
+/// recoil); artillery cannot.
+pub fn recoil_distance(s: &State, u: &Unit) -> Option<f64> {
+    match u.arm() {
+        Arm::Infantry => Some(s.short()),
+        Arm::Cavalry => Some(2.0 * s.short()),
+        Arm::Artillery => None,
+    }
+}

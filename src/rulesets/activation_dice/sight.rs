@@ -1,0 +1,98 @@
+//! Range and Line of Sight: a weapon reaches along 45 degrees out from the
+//! unit's front corners; only what can be seen can be hit; sight is mutual;
+//! an infantry regiment in line is seen and reached wherever its officer,
+//! in the middle of its front, is.
+
+use super::ground::BLOCKS_SIGHT;
+use super::state::{Formation, State, Unit};
+use crate::geometry::{Angle, Base, Distance, Point, bases_distance, in_front_arc, line_of_sight};
+
+/// A part of a unit that can see and be seen: a battalion's (or the
+/// unit's) base, or a line regiment's officer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Part {
+    Base(Base),
+    Officer(Point),
+}
+
+impl Part {
+    /// The point sight lines are drawn to.
+    pub fn point(&self) -> Point {
+        match self {
+            Part::Base(b) => b.center,
+            Part::Officer(p) => *p,
+        }
+    }
+    /// The part as bases, for arcs and distances (the officer a speck).
+    pub fn bases(&self) -> Vec<Base> {
+        match self {
+            Part::Base(b) => vec![*b],
+            Part::Officer(p) => vec![Base::new(*p, Angle(0.0), Distance(0.01), Distance(0.01))],
+        }
+    }
+}
+
+/// Whether the officer rule applies: infantry in line whose officer lives.
+pub fn has_officer(u: &Unit) -> bool {
+    u.formation == Formation::Line && !u.status.officer_killed
+}
+
+/// The unit's parts: each base, and the officer of a line.
+pub fn parts(s: &State, u: &Unit) -> Vec<Part> {
+    let mut out: Vec<Part> = s.bases(u).into_iter().map(Part::Base).collect();
+    if has_officer(u)
+        && let Some(at) = u.at
+    {
+        out.push(Part::Officer(at));
+    }
+    out
+}
+
+/// Line of sight between two units: some part of one sees some part of
+/// the other. Drawn between the same pairs of points either way, so it is
+/// mutual by construction.
+pub fn sees(s: &State, a: &Unit, b: &Unit) -> bool {
+    let pa = parts(s, a);
+    let pb = parts(s, b);
+    pa.iter().any(|x| {
+        pb.iter()
+            .any(|y| line_of_sight(x.point(), y.point(), &s.scenario.terrain, &BLOCKS_SIGHT))
+    })
+}
+
+/// Whether `b` stands (in some part) in `a`'s arc: ahead of its front,
+/// within 45 degrees out from its front corners.
+pub fn in_arc(s: &State, a: &Unit, b: &Unit) -> bool {
+    let frame = s.frame(a);
+    parts(s, b)
+        .iter()
+        .any(|p| in_front_arc(&frame, &p.bases(), 45.0))
+}
+
+/// The distance, edge to edge, from `a` to the nearest part of `b` that
+/// is in `a`'s arc and in sight; none when no part is.
+pub fn reach(s: &State, a: &Unit, b: &Unit) -> Option<f64> {
+    let frame = s.frame(a);
+    let mine = s.bases(a);
+    let my_parts = parts(s, a);
+    parts(s, b)
+        .iter()
+        .filter(|p| in_front_arc(&frame, &p.bases(), 45.0))
+        .filter(|p| {
+            my_parts
+                .iter()
+                .any(|m| line_of_sight(m.point(), p.point(), &s.scenario.terrain, &BLOCKS_SIGHT))
+        })
+        .map(|p| bases_distance(&mine, &p.bases()).get())
+        .min_by(f64::total_cmp)
+}
+
+/// Whether `a` can shoot at `b`: `b` in arc, in sight and within `a`'s
+/// range; the distance when it can.
+pub fn in_range(s: &State, a: &Unit, b: &Unit) -> Option<f64> {
+    let max = f64::from(a.troop.range) * s.short();
+    if a.troop.range == 0 {
+        return None;
+    }
+    reach(s, a, b).filter(|d| *d <= max + 1e-6)
+}

@@ -1,0 +1,408 @@
+//! The state between steps: every unit as it stands (placed or not yet),
+//! its damage dice and lasting statuses, the turn in progress and the
+//! traces of the last step for the map.
+
+use super::scenario::{Arm, Edge, Scenario, Troop};
+use crate::event::UnitRef;
+use crate::geometry::{Angle, Base, Frame, Point, bases_distance};
+use crate::ruleset::Outcome;
+use crate::side::SideId;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Game Setup, placement 1 to 3: the attacker's first half, the
+    /// defender's whole force, the attacker's rest.
+    Deploy {
+        placement: u32,
+    },
+    /// The side's turn: it owes its ordered list of activations.
+    Turn {
+        turn: u32,
+        side: SideId,
+    },
+    /// The side asked to be consulted: its turn waits after an activation
+    /// for the next one (or for the turn to end).
+    Consult {
+        turn: u32,
+        side: SideId,
+    },
+    Over(Outcome),
+}
+
+/// Infantry formations, cavalry's one, artillery limbered or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Formation {
+    Line,
+    Column,
+    Square,
+    /// Cavalry: the colonel keeps the right formation; no modifiers.
+    Mounted,
+    Limbered,
+    Unlimbered,
+}
+
+impl Formation {
+    pub fn fits(self, arm: Arm) -> bool {
+        use Formation::*;
+        matches!(
+            (arm, self),
+            (Arm::Infantry, Line | Column | Square)
+                | (Arm::Cavalry, Mounted)
+                | (Arm::Artillery, Limbered | Unlimbered)
+        )
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Formation::Line => "line",
+            Formation::Column => "column",
+            Formation::Square => "square",
+            Formation::Mounted => "mounted",
+            Formation::Limbered => "limbered",
+            Formation::Unlimbered => "unlimbered",
+        }
+    }
+    /// The formation a unit of `arm` stands in when none is given.
+    pub fn usual(arm: Arm) -> Formation {
+        match arm {
+            Arm::Infantry => Formation::Column,
+            Arm::Cavalry => Formation::Mounted,
+            Arm::Artillery => Formation::Limbered,
+        }
+    }
+}
+
+/// Critical events that last (Critical Event Table).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Status {
+    /// 2-3: the unit may be activated with one die only (house reading of
+    /// "activated singly"); a line has no officer in the middle any more.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub officer_killed: bool,
+    /// 4: the next activation's first action reforms the line; until then
+    /// no formation modifiers.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub broken_line: bool,
+    /// 5: may not be activated in its side's next turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub petrified: bool,
+    /// 10: wavering (the source's rally rules are not written yet).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wavering: bool,
+    /// 11-12: routs to its edge until three activation dice succeed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rout: bool,
+}
+
+impl Status {
+    /// The statuses' words, for the map and the reports.
+    pub fn words(&self) -> Vec<&'static str> {
+        let mut w = Vec::new();
+        if self.officer_killed {
+            w.push("officer killed");
+        }
+        if self.broken_line {
+            w.push("broken line");
+        }
+        if self.petrified {
+            w.push("petrified");
+        }
+        if self.wavering {
+            w.push("wavering");
+        }
+        if self.rout {
+            w.push("routing");
+        }
+        w
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: String,
+    pub name: String,
+    pub side: SideId,
+    pub troop: Troop,
+    /// Centre of the front edge; none until placed.
+    pub at: Option<Point>,
+    pub facing: Angle,
+    pub formation: Formation,
+    /// Coloured (damage) dice, 0 to 3; three is crippled.
+    #[serde(default)]
+    pub disorder: u32,
+    #[serde(default)]
+    pub status: Status,
+    /// Load Canister: the next bombardment at short range is canister.
+    #[serde(default)]
+    pub canister: bool,
+    /// Activated this turn.
+    #[serde(default)]
+    pub activated: bool,
+    /// Why it left the table, once it has.
+    #[serde(default)]
+    pub gone: Option<String>,
+}
+
+impl Unit {
+    pub fn arm(&self) -> Arm {
+        self.troop.arm
+    }
+    pub fn live(&self) -> bool {
+        self.gone.is_none()
+    }
+    pub fn placed(&self) -> bool {
+        self.live() && self.at.is_some()
+    }
+    /// Damage: three coloured dice and no white one.
+    pub fn crippled(&self) -> bool {
+        self.disorder >= 3
+    }
+    pub fn refer(&self) -> UnitRef {
+        UnitRef {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            side: self.side.clone(),
+        }
+    }
+    /// The formation whose modifiers apply: none while the line is broken.
+    pub fn modifying_formation(&self) -> Option<Formation> {
+        (!self.status.broken_line).then_some(self.formation)
+    }
+}
+
+/// What moved, fired and fought in the last step, for the map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub side: SideId,
+    pub kind: TraceKind,
+    pub points: Vec<Point>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceKind {
+    Move,
+    Fire,
+    Charge,
+    Retreat,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub scenario: Scenario,
+    pub phase: Phase,
+    pub units: Vec<Unit>,
+    /// The side that moves first each turn (rolled after set-up).
+    #[serde(default)]
+    pub first: Option<SideId>,
+    /// Melees standing when the turn began, as pairs of unit ids: fought
+    /// at the end of the turn even after a turnover.
+    #[serde(default)]
+    pub melees: Vec<(String, String)>,
+    /// Pairs that already fought this turn.
+    #[serde(default)]
+    pub fought: Vec<(String, String)>,
+    #[serde(default)]
+    pub traces: Vec<Trace>,
+}
+
+/// Units this close (cm) are in contact.
+pub const CONTACT: f64 = 0.05;
+
+impl State {
+    pub fn new(s: &Scenario) -> Result<State, String> {
+        s.check()?;
+        let mut units = Vec::new();
+        for side in &s.sides {
+            for u in &side.units {
+                let troop = s
+                    .troop(&u.troop)
+                    .cloned()
+                    .ok_or_else(|| format!("unit {}: no troop {}", u.id, u.troop))?;
+                units.push(Unit {
+                    id: u.id.clone(),
+                    name: u.name.clone(),
+                    side: side.id.clone(),
+                    formation: Formation::usual(troop.arm),
+                    troop,
+                    at: None,
+                    facing: Angle(0.0),
+                    disorder: 0,
+                    status: Status::default(),
+                    canister: false,
+                    activated: false,
+                    gone: None,
+                });
+            }
+        }
+        Ok(State {
+            scenario: s.clone(),
+            phase: Phase::Deploy { placement: 1 },
+            units,
+            first: None,
+            melees: Vec::new(),
+            fought: Vec::new(),
+            traces: Vec::new(),
+        })
+    }
+
+    pub fn short(&self) -> f64 {
+        self.scenario.short.get()
+    }
+
+    pub fn side_name(&self, id: &SideId) -> String {
+        self.scenario
+            .side(id)
+            .map_or_else(|| id.to_string(), |s| s.name.clone())
+    }
+
+    pub fn other(&self, side: &SideId) -> SideId {
+        self.scenario
+            .sides
+            .iter()
+            .find(|s| &s.id != side)
+            .map_or_else(|| side.clone(), |s| s.id.clone())
+    }
+
+    pub fn edge(&self, side: &SideId) -> Edge {
+        self.scenario.side(side).map_or(Edge::South, |s| s.edge)
+    }
+
+    /// Facing straight at the enemy's edge.
+    pub fn forward(&self, side: &SideId) -> Angle {
+        match self.edge(side) {
+            Edge::South => Angle(0.0),
+            Edge::North => Angle(180.0),
+        }
+    }
+
+    /// How far a point is from the side's own edge.
+    pub fn from_edge(&self, side: &SideId, p: Point) -> f64 {
+        match self.edge(side) {
+            Edge::South => p.y,
+            Edge::North => self.scenario.table.height.get() - p.y,
+        }
+    }
+
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+
+    pub fn index(&self, id: &str) -> Option<usize> {
+        self.units.iter().position(|u| u.id == id)
+    }
+
+    /// Placed live units of a side.
+    pub fn live(&self, side: &SideId) -> impl Iterator<Item = &Unit> {
+        let side = side.clone();
+        self.units
+            .iter()
+            .filter(move |u| u.placed() && u.side == side)
+    }
+
+    pub fn enemies(&self, side: &SideId) -> impl Iterator<Item = &Unit> {
+        let side = side.clone();
+        self.units
+            .iter()
+            .filter(move |u| u.placed() && u.side != side)
+    }
+
+    /// A unit's bases: an infantry regiment's two battalions side by side
+    /// in line or one behind the other in column, one square block in
+    /// square; cavalry and batteries one base.
+    pub fn bases(&self, u: &Unit) -> Vec<Base> {
+        match u.at {
+            Some(at) => self.bases_as(u, at, u.facing, u.formation),
+            None => Vec::new(),
+        }
+    }
+
+    pub fn bases_as(&self, _u: &Unit, at: Point, facing: Angle, f: Formation) -> Vec<Base> {
+        let b = self.scenario.base;
+        let (w, d) = (b.width, b.depth);
+        match f {
+            Formation::Line => {
+                crate::geometry::lay_out(crate::geometry::Layout::Line, 2, at, facing, w, d)
+            }
+            Formation::Column => {
+                crate::geometry::lay_out(crate::geometry::Layout::Column, 2, at, facing, w, d)
+            }
+            Formation::Square => vec![Base::from_front_center(at, facing, w, w)],
+            _ => vec![Base::from_front_center(at, facing, w, d)],
+        }
+    }
+
+    pub fn frame(&self, u: &Unit) -> Frame {
+        Frame::of(&self.bases(u))
+    }
+
+    /// The centre a unit pivots about.
+    pub fn centre(&self, u: &Unit) -> Point {
+        let f = self.frame(u);
+        f.anchor - f.facing.unit_vector().scale(f.depth.get() / 2.0)
+    }
+
+    /// Edge-to-edge distance between two placed units, cm.
+    pub fn gap(&self, a: &Unit, b: &Unit) -> f64 {
+        bases_distance(&self.bases(a), &self.bases(b)).get()
+    }
+
+    /// Enemies in contact: in melee with `u`.
+    pub fn contacts(&self, u: &Unit) -> Vec<&Unit> {
+        if !u.placed() {
+            return Vec::new();
+        }
+        self.enemies(&u.side)
+            .filter(|e| self.gap(u, e) <= CONTACT)
+            .collect()
+    }
+
+    pub fn nearest_enemy(&self, u: &Unit) -> Option<&Unit> {
+        self.enemies(&u.side).min_by(|a, b| {
+            self.gap(u, a)
+                .total_cmp(&self.gap(u, b))
+                .then(a.id.cmp(&b.id))
+        })
+    }
+
+    /// Units lost by a side: removed from play.
+    pub fn lost(&self, side: &SideId) -> u32 {
+        self.units
+            .iter()
+            .filter(|u| &u.side == side && !u.live())
+            .count() as u32
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// Every pair of units in contact now, each pair once, sorted.
+    pub fn melee_pairs(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for a in self.units.iter().filter(|u| u.placed()) {
+            for b in self.contacts(a) {
+                if a.id < b.id {
+                    out.push((a.id.clone(), b.id.clone()));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
+/// The two ids of a melee as one key, in order.
+pub fn pair(a: &str, b: &str) -> (String, String) {
+    if a < b {
+        (a.into(), b.into())
+    } else {
+        (b.into(), a.into())
+    }
+}

@@ -1,0 +1,265 @@
+//! What each reader sees: the whole table once placed (the rules hide
+//! nothing but the placements not yet made), each unit's damage dice and
+//! lasting statuses, the deployment zones during set-up, and the last
+//! step's moves, fire and recoils.
+
+use super::setup::placer;
+use super::state::{Phase, State, TraceKind, Unit};
+use crate::geometry::{Point, Shape, TerrainTag};
+use crate::ruleset::Sight;
+use crate::view::{
+    ArrowKind, ArrowView, BaseView, MapView, Panel, SideStyle, TerrainStyle, TerrainView, UnitView,
+    Viewer, ZoneView,
+};
+
+pub fn heading(s: &State) -> String {
+    match &s.phase {
+        Phase::Deploy { placement } => format!(
+            "Set-up, placement {placement} of 3: {} places",
+            s.side_name(&placer(s, *placement))
+        ),
+        Phase::Turn { turn, side } => format!("Turn {turn}: {} activates", s.side_name(side)),
+        Phase::Consult { turn, side } => format!(
+            "Turn {turn}: {} is consulted for its next activation",
+            s.side_name(side)
+        ),
+        Phase::Over(o) => format!("Game over: {}", o.reason),
+    }
+}
+
+fn style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
+    use TerrainTag::*;
+    let order = [
+        (Road, TerrainStyle::Road),
+        (Bridge, TerrainStyle::Road),
+        (Town, TerrainStyle::Town),
+        (Woods, TerrainStyle::Woods),
+        (Water, TerrainStyle::Water),
+        (Marsh, TerrainStyle::Marsh),
+        (Wall, TerrainStyle::Wall),
+        (Hill, TerrainStyle::Hill),
+        (Crest, TerrainStyle::Hill),
+        (Obstruction, TerrainStyle::Field),
+    ];
+    order
+        .iter()
+        .find(|(tag, _)| t.has(*tag))
+        .map_or(TerrainStyle::Rough, |(_, s)| *s)
+}
+
+/// The map's note for a unit: its damage and lasting statuses.
+pub fn note(u: &Unit) -> Option<String> {
+    let mut n: Vec<String> = Vec::new();
+    if u.disorder > 0 {
+        n.push(format!(
+            "{} DIS{}",
+            u.disorder,
+            if u.crippled() { ", crippled" } else { "" }
+        ));
+    }
+    n.extend(u.status.words().into_iter().map(str::to_string));
+    if u.canister {
+        n.push("canister loaded".into());
+    }
+    (!n.is_empty()).then(|| n.join(", "))
+}
+
+pub fn map(s: &State) -> MapView {
+    let index = |u: &Unit| s.scenario.side_index(&u.side).unwrap_or(0);
+    let terrain = s
+        .scenario
+        .terrain
+        .iter()
+        .map(|t| {
+            let (points, closed) = match &t.shape {
+                Shape::Polygon { points } => (points.clone(), true),
+                Shape::Polyline { points, .. } => (points.clone(), false),
+            };
+            TerrainView {
+                name: t.name.clone(),
+                style: style(t),
+                points,
+                closed,
+            }
+        })
+        .collect();
+    let units = s
+        .units
+        .iter()
+        .filter(|u| u.placed())
+        .map(|u| {
+            let bases = s.bases(u);
+            let side = index(u);
+            UnitView {
+                id: u.id.clone(),
+                label: u.name.clone(),
+                side,
+                bases: bases
+                    .iter()
+                    .map(|b| BaseView {
+                        corners: b.corners(),
+                        side,
+                    })
+                    .collect(),
+                anchor: s.centre(u),
+                facing: u.facing.degrees(),
+                formation: u.formation.name().into(),
+                disruption: u.disorder,
+                smoke: false,
+                note: note(u),
+            }
+        })
+        .collect();
+    let arrows = s
+        .traces
+        .iter()
+        .map(|t| ArrowView {
+            kind: match t.kind {
+                TraceKind::Move => ArrowKind::Move,
+                TraceKind::Fire => ArrowKind::Fire,
+                TraceKind::Charge => ArrowKind::Charge,
+                TraceKind::Retreat => ArrowKind::FallBack,
+            },
+            side: s.scenario.side_index(&t.side).unwrap_or(0),
+            path: t.points.clone(),
+        })
+        .collect();
+    let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
+    let l = (3.0 * s.short()).min(h);
+    let deployment = match s.phase {
+        Phase::Deploy { .. } => s
+            .scenario
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(k, x)| {
+                let (y0, y1) = match x.edge {
+                    super::scenario::Edge::South => (0.0, l),
+                    super::scenario::Edge::North => (h - l, h),
+                };
+                ZoneView {
+                    side: k,
+                    points: vec![
+                        Point::new(0.0, y0),
+                        Point::new(w, y0),
+                        Point::new(w, y1),
+                        Point::new(0.0, y1),
+                    ],
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    MapView {
+        title: String::new(),
+        width: w,
+        height: h,
+        unit: "cm".into(),
+        sides: s
+            .scenario
+            .sides
+            .iter()
+            .map(|x| SideStyle {
+                side: x.id.clone(),
+                name: x.name.clone(),
+                colour: x.colour.clone(),
+            })
+            .collect(),
+        terrain,
+        units,
+        markers: Vec::new(),
+        arrows,
+        zones: Vec::new(),
+        deployment,
+        turned: false,
+    }
+}
+
+/// One line for a unit, for panels and templates.
+pub fn unit_line(s: &State, u: &Unit, name: &str, id: &str) -> String {
+    let t = &u.troop;
+    let place = match u.at {
+        Some(p) => format!(
+            "{} at ({:.1}, {:.1}) facing {:.0}",
+            u.formation.name(),
+            p.x,
+            p.y,
+            u.facing.degrees()
+        ),
+        None => "not placed".into(),
+    };
+    format!(
+        "{name} [{id}]: {}, quality {}+, speed {} S ({:.1} cm), melee {:+}, shooting {:+}, range {} S; {place}; {} white, {} coloured dice{}{}",
+        t.name,
+        t.quality,
+        t.speed,
+        f64::from(t.speed) * s.short(),
+        t.melee,
+        t.shooting,
+        t.range,
+        3u32.saturating_sub(u.disorder),
+        u.disorder.min(3),
+        note(u).map(|n| format!("; {n}")).unwrap_or_default(),
+        if u.activated { "; activated" } else { "" }
+    )
+}
+
+pub fn sight(s: &State, viewer: &Viewer) -> Sight {
+    let mut panels = Vec::new();
+    let mut lines = vec![
+        heading(s),
+        format!(
+            "Distances: S = {:.1} cm, M = {:.1} cm, L = {:.1} cm",
+            s.short(),
+            2.0 * s.short(),
+            3.0 * s.short()
+        ),
+        format!(
+            "Victory (house rule): {} units lost breaks a side; after {} turns fewer losses win",
+            s.scenario.victory.break_at, s.scenario.victory.turns
+        ),
+    ];
+    for x in &s.scenario.sides {
+        lines.push(format!(
+            "{}{}: {} units lost",
+            x.name,
+            if x.id == s.scenario.attacker {
+                " (attacker)"
+            } else {
+                " (defender)"
+            },
+            s.lost(&x.id)
+        ));
+    }
+    panels.push(Panel {
+        title: "Battle".into(),
+        lines,
+    });
+    let mut all = Vec::new();
+    for u in s.units.iter().filter(|u| u.placed()) {
+        all.push(unit_line(s, u, &u.name, &u.id));
+    }
+    panels.push(Panel {
+        title: "Units on the table".into(),
+        lines: all,
+    });
+    if let Viewer::Side(me) = viewer {
+        let waiting: Vec<String> = s
+            .units
+            .iter()
+            .filter(|u| &u.side == me && u.live() && u.at.is_none())
+            .map(|u| unit_line(s, u, &u.name, &u.id))
+            .collect();
+        if !waiting.is_empty() {
+            panels.push(Panel {
+                title: "Your units still to place".into(),
+                lines: waiting,
+            });
+        }
+    }
+    Sight {
+        heading: heading(s),
+        map: map(s),
+        panels,
+    }
+}
