@@ -1,6 +1,7 @@
 //! The rulesets Galloper knows, by name. Adding a ruleset means a folder
 //! here and one line in [`registry`].
 
+pub mod crowther_dougan;
 pub mod maurice_lite;
 pub mod morschauser_macduff;
 pub mod napoleonic_corps;
@@ -13,6 +14,7 @@ pub fn registry() -> Vec<&'static dyn AnyRuleset> {
         &maurice_lite::MauriceLite,
         &morschauser_macduff::MorschauserMacduff,
         &napoleonic_corps::NapoleonicCorps,
+        &crowther_dougan::CrowtherDougan,
     ]
 }
 
@@ -36,6 +38,7 @@ pub fn demo_player(name: &str, battle: bool) -> Result<Option<Box<dyn DemoPlayer
         "maurice-lite" => Some(Box::new(crate::demo::maurice::MauricePlayer::new(battle)?)),
         "morschauser-macduff" => Some(Box::new(morschauser_macduff::demo::Player)),
         "napoleonic-corps" => Some(Box::new(napoleonic_corps::demo::Player)),
+        "crowther-dougan" => Some(Box::new(crowther_dougan::demo::Player)),
         _ => None,
     })
 }
