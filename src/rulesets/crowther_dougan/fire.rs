@@ -147,7 +147,6 @@ pub fn fire(st: &mut Step, unit: &str, target: &str) -> u32 {
         ));
     }
     let dice = std::iter::once(r.index).chain(fr.iter().map(|x| x.index)).collect();
-    hit(st, target, men);
     if let Some(x) = st.s.unit_mut(unit) {
         x.fired = true;
         x.loaded = false;
@@ -159,7 +158,10 @@ pub fn fire(st: &mut Step, unit: &str, target: &str) -> u32 {
         kind: TraceKind::Fire,
         points: vec![u.at, t.at],
     });
+    // Told before the losses, so a target destroyed is still named to those
+    // who saw it.
     st.say(Said::Fire, f, dice);
+    hit(st, target, men);
     men
 }
 

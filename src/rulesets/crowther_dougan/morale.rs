@@ -5,7 +5,7 @@
 use super::movement::{away, rout};
 use super::state::{Motion, Status};
 use super::step::Step;
-use super::tables::{KEEP_OFF, MEN_PER_FIGURE};
+use super::tables::KEEP_OFF;
 use super::words::Said;
 use crate::event::Modifier;
 use crate::geometry::TerrainTag;
@@ -211,9 +211,4 @@ fn fail(st: &mut Step, unit: &str, cause: Cause, enemy: Option<&str>) -> String 
             }
         }
     }
-}
-
-/// Strength in men at the start, for percentages.
-pub fn start_men(figures: u32) -> u32 {
-    figures * MEN_PER_FIGURE
 }

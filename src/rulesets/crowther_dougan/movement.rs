@@ -185,6 +185,7 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
         x.at = to;
         x.facing = facing;
     }
+    super::observe::lose_track(st, unit);
     if let Some(e) = &bumped {
         found_by_bump(st, unit, e);
     }
@@ -283,6 +284,7 @@ pub fn away(st: &mut Step, unit: &str, from: Option<&str>, dist: f64) {
     if let Some(x) = st.s.unit_mut(unit) {
         x.at = p;
     }
+    super::observe::lose_track(st, unit);
     st.s.traces.push(Trace {
         unit: unit.into(),
         side: u.side.clone(),

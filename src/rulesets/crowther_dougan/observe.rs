@@ -100,27 +100,42 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
     st.events.push(e);
 }
 
-/// Found units that have moved since are lost to view: each side that
-/// loses one is told.
-pub fn forget_moved(st: &mut Step) {
-    let before = st.s.spotted.clone();
-    st.s.forget_moved();
-    for (side, spots) in &before {
-        for id in spots.keys() {
-            let still = st.s.spotted.get(side).is_some_and(|m| m.contains_key(id));
-            let seen = st.s.unit(id).is_some_and(|u| st.s.sees(side, u));
-            if still || seen {
-                continue;
-            }
-            let Some(r) = st.uref(id) else { continue };
-            let f = crate::event::Facts {
-                side: Some(side.clone()),
-                target: Some(r),
-                round: Some(st.n),
-                ..Default::default()
-            };
-            let e = words::to(Visibility::Side(side.clone()), Said::LostToView, f, Vec::new());
-            st.events.push(e);
+/// A found unit that has moved from where it was found is lost to the
+/// side that found it, unless that side still sees it; that side is told
+/// where it lost it, without a name (it no longer knows which unit it is).
+pub fn lose_track(st: &mut Step, unit: &str) {
+    let Some(u) = st.s.unit(unit).cloned() else {
+        return;
+    };
+    let sides: Vec<_> = st.s.spotted.keys().cloned().collect();
+    for side in sides {
+        let Some(spot) = st.s.spotted.get(&side).and_then(|m| m.get(unit)).cloned() else {
+            continue;
+        };
+        if u.live() && u.at.distance_to(spot.at).get() < 0.5 {
+            continue;
         }
+        if let Some(m) = st.s.spotted.get_mut(&side) {
+            m.remove(unit);
+        }
+        if u.live() && st.s.sees(&side, &u) {
+            continue;
+        }
+        let f = crate::event::Facts {
+            side: Some(side.clone()),
+            to: Some(spot.at),
+            round: Some(st.n),
+            ..Default::default()
+        };
+        let e = words::to(Visibility::Side(side.clone()), Said::LostToView, f, Vec::new());
+        st.events.push(e);
+    }
+}
+
+/// At the end of a move: every found unit that has moved is lost.
+pub fn forget_moved(st: &mut Step) {
+    let ids: Vec<String> = st.s.units.iter().map(|u| u.id.clone()).collect();
+    for id in ids {
+        lose_track(st, &id);
     }
 }

@@ -291,10 +291,10 @@ impl State {
         line_of_sight(by.at, u.at, &self.scenario.terrain, &BLOCKS_SIGHT)
     }
 
-    /// Whether unit `seer` sees enemy `u` by itself: in the open and in
-    /// sight, or found by it.
+    /// Whether unit `seer` sees enemy `u` by itself: in the open (or
+    /// giving itself away by its smoke) and in sight, or found by it.
     pub fn unit_sees(&self, seer: &Unit, u: &Unit) -> bool {
-        (self.in_open(u) && self.sight(seer, u))
+        ((self.in_open(u) || self.smoke.contains(&u.id)) && self.sight(seer, u))
             || self
                 .spotted
                 .get(&seer.side)
@@ -326,19 +326,6 @@ impl State {
         self.units
             .iter()
             .filter(move |u| u.live() && &u.side != side && self.sees(side, u))
-    }
-
-    /// Forget found units that have moved away from where they were found.
-    pub fn forget_moved(&mut self) {
-        let units = self.units.clone();
-        for spots in self.spotted.values_mut() {
-            spots.retain(|id, spot| {
-                units
-                    .iter()
-                    .find(|u| &u.id == id)
-                    .is_some_and(|u| u.live() && u.at.distance_to(spot.at).get() < 0.5)
-            });
-        }
     }
 
     pub fn move_number(&self) -> u32 {

@@ -445,7 +445,7 @@ fn charge_procedure_no_approach_within_5cm_and_hidden_units_bumped_into() {
     assert!((gap - 5.0).abs() < 0.5, "gap {gap}");
     assert!(s1.spotted[&red()].contains_key("b-hid"));
     let bump = ev.iter().find(|e| e.what == "bump").expect("bump told");
-    assert_eq!(bump.visibility, Visibility::Side(red()));
+    assert!(bump.visible_to(&Viewer::Side(red())));
 }
 
 #[test]
@@ -554,7 +554,7 @@ fn command_points_pledged_before_the_roll_raise_the_morale_factor() {
 #[test]
 fn risk_to_personalities_twice_the_percentage_of_casualties() {
     let mut s = state();
-    put(&mut s, "b-line", 50.0, 45.0);
+    put(&mut s, "b-line", 50.0, 42.0);
     s.phase = Phase::Move {
         n: 2,
         active: blue(),

@@ -228,7 +228,10 @@ pub fn say(what: Said, f: &Facts) -> String {
                 format!("found {}", list(f))
             }
         ),
-        Said::LostToView => format!("{t} has moved and is lost to view"),
+        Said::LostToView => format!(
+            "The enemy unit found at {} has moved and is lost to view",
+            at(&f.to)
+        ),
         Said::Bump => format!(
             "{u} comes upon {t}, unseen until now, and halts {:.0} cm short at {}",
             f.distance.unwrap_or(0.0),
