@@ -83,10 +83,13 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
                 shown_steps += 1;
                 continue;
             }
-            // Hidden from the British before the step and after it: the
-            // British never saw it during the step.
+            // Hidden from the British before the step and after it, and
+            // never in its own smoke during it: the British never saw it.
             let was = before.unit(&u.id).expect("unit");
-            if before.sees(&british, was) {
+            let fired = events
+                .iter()
+                .any(|e| e.what == "fire" && e.facts.unit.as_ref().is_some_and(|x| x.id == u.id));
+            if before.sees(&british, was) || fired {
                 continue;
             }
             hidden_steps += 1;

@@ -165,20 +165,44 @@ fn toward(s: &State, side: &SideId, u: &Unit, goal: Point) -> Option<Point> {
     (go >= 1.0).then(|| clamp(s, u.at + v.scale(go / len)))
 }
 
-/// A new place inside the same wood, away from the enemy that found it.
-fn slip(s: &State, u: &Unit) -> Option<Point> {
+/// A new place 5 cm off inside the same wood (a quarter move or less, so
+/// it stays loaded), keeping about the same distance from the enemy, to the
+/// left or the right by turns.
+fn slip(s: &State, side: &SideId, u: &Unit) -> Option<Point> {
     let wood = s.ground(u.at).find(|t| hides(t))?;
-    let c = centroid(wood);
-    [
-        Point::new(8.0, 0.0),
-        Point::new(-8.0, 0.0),
-        Point::new(0.0, 8.0),
-        Point::new(0.0, -8.0),
-    ]
-    .into_iter()
-    .map(|d| u.at + d)
-    .filter(|p| s.ground(*p).any(|g| g.id == wood.id && !g.has(TerrainTag::Impassable)))
-    .min_by(|a, b| a.distance_to(c).get().total_cmp(&b.distance_to(c).get()))
+    let near = |p: Point| {
+        s.units
+            .iter()
+            .filter(|e| e.live() && &e.side != side)
+            .map(|e| e.at.distance_to(p).get())
+            .fold(f64::MAX, f64::min)
+    };
+    let now = near(u.at);
+    let mut ways: Vec<(f64, Point)> = (0..8)
+        .map(|i| {
+            let a = crate::geometry::Angle(45.0 * i as f64);
+            u.at + a.unit_vector().scale(5.0)
+        })
+        .filter(|p| {
+            s.ground(*p)
+                .any(|g| g.id == wood.id && !g.has(TerrainTag::Impassable))
+        })
+        .map(|p| ((near(p) - now).abs(), p))
+        .collect();
+    ways.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let pick = (s.move_number() as usize / 2) % ways.len().clamp(1, 2);
+    ways.get(pick).map(|w| w.1)
+}
+
+/// The nearest enemy smoke within 45 cm whose unit the side does not see.
+fn smoke_to_look_at(s: &State, side: &SideId, u: &Unit) -> Option<Point> {
+    s.smoke
+        .iter()
+        .filter(|x| &x.side != side)
+        .filter(|x| s.unit(&x.unit).is_some_and(|e| !s.sees(side, e)))
+        .map(|x| x.at)
+        .filter(|p| p.distance_to(u.at).get() <= 45.0)
+        .min_by(|a, b| a.distance_to(u.at).get().total_cmp(&b.distance_to(u.at).get()))
 }
 
 pub fn move_orders(s: &State, side: &SideId) -> MoveOrders {
@@ -189,7 +213,7 @@ pub fn move_orders(s: &State, side: &SideId) -> MoveOrders {
     let attacker = s.scenario.first == *side;
     let enemy = s.other(side);
     for u in s.live(side) {
-        if let Some(at) = area(s, u) {
+        if let Some(at) = smoke_to_look_at(s, side, u).or_else(|| area(s, u)) {
             o.observe.push(Observe {
                 unit: u.id.clone(),
                 at,
@@ -231,14 +255,16 @@ pub fn move_orders(s: &State, side: &SideId) -> MoveOrders {
             .spotted
             .get(&enemy)
             .is_some_and(|m| m.contains_key(&u.id));
-        let mv = if !attacker && found {
-            slip(s, u).map(|to| Move {
+        let hiding = !s.in_open(u);
+        let fires = o.fire.iter().any(|f| f.unit == u.id);
+        let mv = if !attacker && hiding && (found || fires) && u.troop.open_order() {
+            slip(s, side, u).map(|to| Move {
                 unit: u.id.clone(),
                 to: Some(to),
                 formation: None,
                 about: false,
             })
-        } else if in_range.is_some() {
+        } else if in_range.is_some_and(|e| s.gap(u, e) <= 25.0) || (!attacker && in_range.is_some()) {
             // Stand and load.
             None
         } else if u.formation == Formation::Limbered && s.known_enemies(side).next().is_some() {

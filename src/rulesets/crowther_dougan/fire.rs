@@ -121,7 +121,11 @@ pub fn fire(st: &mut Step, unit: &str, target: &str) -> u32 {
         return 0;
     }
     // The smoke shows where the firer stands, seen or not.
-    st.s.smoke.push(u.id.clone());
+    st.s.smoke.push(super::state::Smoke {
+        unit: u.id.clone(),
+        side: u.side.clone(),
+        at: u.at,
+    });
     let mods = modifiers(&st.s, &u, &t);
     let r = st.average(&[unit, target], "fire");
     let modified = r.value as i32 + mods.iter().map(|m| m.value).sum::<i32>();

@@ -124,6 +124,14 @@ pub struct Charge {
     pub declared: u32,
 }
 
+/// Smoke where a unit fired.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Smoke {
+    pub unit: String,
+    pub side: SideId,
+    pub at: Point,
+}
+
 /// What a side knows of an enemy unit it found by observation or by
 /// bumping into it: where, and which of its units found it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -158,9 +166,10 @@ pub struct State {
     pub persons: Vec<Person>,
     /// Per side: the enemy units it has found, until they move.
     pub spotted: BySide<BTreeMap<String, Spot>>,
-    /// Units whose gun smoke shows where they stand this move.
+    /// Gun smoke of this move and the last: where units fired. It gives a
+    /// unit away while it stands there.
     #[serde(default)]
-    pub smoke: Vec<String>,
+    pub smoke: Vec<Smoke>,
     pub charges: Vec<Charge>,
     pub reactions: BySide<Reactions>,
     #[serde(default)]
@@ -294,7 +303,7 @@ impl State {
     /// Whether unit `seer` sees enemy `u` by itself: in the open (or
     /// giving itself away by its smoke) and in sight, or found by it.
     pub fn unit_sees(&self, seer: &Unit, u: &Unit) -> bool {
-        ((self.in_open(u) || self.smoke.contains(&u.id)) && self.sight(seer, u))
+        ((self.in_open(u) || self.smoking(u)) && self.sight(seer, u))
             || self
                 .spotted
                 .get(&seer.side)
@@ -311,9 +320,16 @@ impl State {
         if !u.live() {
             return false;
         }
-        self.smoke.contains(&u.id)
+        self.smoking(u)
             || self.spotted.get(side).is_some_and(|m| m.contains_key(&u.id))
             || (self.in_open(u) && self.live(side).any(|m| self.sight(m, u)))
+    }
+
+    /// Whether `u` stands in its own gun smoke.
+    pub fn smoking(&self, u: &Unit) -> bool {
+        self.smoke
+            .iter()
+            .any(|s| s.unit == u.id && s.at.distance_to(u.at).get() < 0.5)
     }
 
     /// Whether every side knows where `u` is (so the public may too).

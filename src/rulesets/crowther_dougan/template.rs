@@ -26,6 +26,9 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
     for e in &enemies {
         let _ = writeln!(t, "#   {}", enemy_line(s, side, e));
     }
+    for line in super::view::smoke_lines(s, side) {
+        let _ = writeln!(t, "#   {line}");
+    }
     for p in s.persons.iter().filter(|p| &p.side == side && !p.hit) {
         let _ = writeln!(
             t,

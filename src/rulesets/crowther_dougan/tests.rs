@@ -154,7 +154,7 @@ fn observation_gun_smoke_is_always_seen() {
     assert!(!s.sees(&red(), s.unit("b-hid").expect("u")));
     let (s2, _, _) = resolve(&s, &blue(), o, vec![4, 50]);
     assert!(s2.sees(&red(), s2.unit("b-hid").expect("u")));
-    assert!(s2.smoke.contains(&"b-hid".to_string()));
+    assert!(s2.smoking(s2.unit("b-hid").expect("u")));
 }
 
 #[test]

@@ -45,9 +45,7 @@ fn begin(st: &mut Step, o: &MoveOrders) {
     let active = st.active.clone();
     st.s.traces.clear();
     // Smoke lasts through the enemy's move that follows the fire.
-    let s = st.s.clone();
-    st.s.smoke
-        .retain(|id| s.unit(id).is_some_and(|u| u.side != active && u.live()));
+    st.s.smoke.retain(|x| x.side != active);
     for u in &mut st.s.units {
         u.lost_this_move = 0;
         if u.side == active {

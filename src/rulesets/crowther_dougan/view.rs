@@ -101,7 +101,7 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
                 facing: u.facing,
                 formation: u.formation.name().into(),
                 disruption: u32::from(u.status == Status::Routing),
-                smoke: s.smoke.contains(&u.id),
+                smoke: s.smoking(u),
                 note: Some(note(u)),
             }
         })
@@ -190,7 +190,7 @@ pub fn unit_line(u: &Unit, name: &str, id: &str) -> String {
 pub fn enemy_line(s: &State, me: &SideId, u: &Unit) -> String {
     let how = match s.spotted.get(me).and_then(|m| m.get(&u.id)) {
         Some(spot) => format!("found by {}", spot.by.join(", ")),
-        None if s.smoke.contains(&u.id) => "its smoke seen".into(),
+        None if s.smoking(u) => "its smoke seen".into(),
         None => "in sight".into(),
     };
     format!(
@@ -203,6 +203,16 @@ pub fn enemy_line(s: &State, me: &SideId, u: &Unit) -> String {
         u.at.x,
         u.at.y
     )
+}
+
+/// Enemy gun smoke the side sees, without saying whose: the smoke is
+/// always seen, the unit only if it still stands in it.
+pub fn smoke_lines(s: &State, me: &SideId) -> Vec<String> {
+    s.smoke
+        .iter()
+        .filter(|x| &x.side != me)
+        .map(|x| format!("gun smoke at ({:.1}, {:.1})", x.at.x, x.at.y))
+        .collect()
 }
 
 pub fn sight(s: &State, viewer: &Viewer) -> Sight {
@@ -251,12 +261,14 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
                 })
                 .collect(),
         });
+        let mut lines: Vec<String> = s
+            .known_enemies(me)
+            .map(|u| enemy_line(s, me, u))
+            .collect();
+        lines.extend(smoke_lines(s, me));
         panels.push(Panel {
             title: "Enemy seen".into(),
-            lines: s
-                .known_enemies(me)
-                .map(|u| enemy_line(s, me, u))
-                .collect(),
+            lines,
         });
     }
     Sight {
