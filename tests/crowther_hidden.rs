@@ -64,21 +64,33 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
     let mut shown_steps = 0;
     let mut lost_again = 0;
     let mut observations = 0;
-    let scenario = galloper::yaml::from_str(&read(&archive.join("scenario.yaml"))).expect("scenario");
+    let scenario =
+        galloper::yaml::from_str(&read(&archive.join("scenario.yaml"))).expect("scenario");
     let mut before = State::new(&scenario).expect("start");
     let mut last: Option<State> = None;
     for sealed in &steps {
-        let name = sealed.file_name().expect("name").to_string_lossy().to_string();
-        let state: State = galloper::yaml::from_str(&read(&sealed.join("state.yaml"))).expect("state");
-        let events: Vec<Event> = galloper::yaml::from_str(&read(&sealed.join("events.yaml"))).expect("events");
-        let dice: Vec<DieRecord> = galloper::yaml::from_str(&read(&sealed.join("dice.yaml"))).expect("dice");
+        let name = sealed
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
+        let state: State =
+            galloper::yaml::from_str(&read(&sealed.join("state.yaml"))).expect("state");
+        let events: Vec<Event> =
+            galloper::yaml::from_str(&read(&sealed.join("events.yaml"))).expect("events");
+        let dice: Vec<DieRecord> =
+            galloper::yaml::from_str(&read(&sealed.join("dice.yaml"))).expect("dice");
         let public = archive.join(&name);
         let public_texts = texts(&public);
         assert!(!public_texts.is_empty(), "{name}: public folder");
         let step_no: u32 = name.trim_start_matches("step-").parse().expect("number");
         let british_texts = texts(&reports.join(format!("step-{step_no:04}")).join("british"));
 
-        for u in state.units.iter().filter(|u| u.side.as_str() == "french" && u.live()) {
+        for u in state
+            .units
+            .iter()
+            .filter(|u| u.side.as_str() == "french" && u.live())
+        {
             if state.sees(&british, u) {
                 shown_steps += 1;
                 continue;
@@ -120,7 +132,10 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
         }
         lost_again += events
             .iter()
-            .filter(|e| e.what == "lost_to_view" && e.visibility == galloper::event::Visibility::Side(british.clone()))
+            .filter(|e| {
+                e.what == "lost_to_view"
+                    && e.visibility == galloper::event::Visibility::Side(british.clone())
+            })
             .count();
         // No hidden die, and no observation, in anything public.
         let public_dice = read(&public.join("dice.yaml"));
@@ -129,9 +144,13 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
         assert!(!public_events.contains("observe"), "{name}");
 
         // The observation tests again, from the sealed hidden seed.
-        let reveal: serde_yaml::Value = galloper::yaml::from_str(&read(&sealed.join("hidden.yaml"))).expect("hidden");
+        let reveal: serde_yaml::Value =
+            galloper::yaml::from_str(&read(&sealed.join("hidden.yaml"))).expect("hidden");
         let seed_hex = reveal["hidden_seed"].as_str().expect("hidden seed");
-        let seed: [u8; 32] = hex::decode(seed_hex).expect("hex").try_into().expect("32 bytes");
+        let seed: [u8; 32] = hex::decode(seed_hex)
+            .expect("hex")
+            .try_into()
+            .expect("32 bytes");
         let mut stream = Stream::new(seed);
         let mut again = std::collections::BTreeMap::new();
         for (i, d) in dice.iter().enumerate() {
@@ -143,15 +162,28 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
         for e in events.iter().filter(|e| e.what == "observe") {
             observations += 1;
             let i = e.dice[0];
-            let face = again.get(&i).copied().expect("an observation die is hidden");
-            assert_eq!(e.facts.rolls[0], AVERAGE_FACES[(face - 1) as usize], "{name}");
+            let face = again
+                .get(&i)
+                .copied()
+                .expect("an observation die is hidden");
+            assert_eq!(
+                e.facts.rolls[0],
+                AVERAGE_FACES[(face - 1) as usize],
+                "{name}"
+            );
         }
         before = state.clone();
         last = Some(state);
     }
-    assert!(hidden_steps >= 3, "hidden units through several steps: {hidden_steps}");
+    assert!(
+        hidden_steps >= 3,
+        "hidden units through several steps: {hidden_steps}"
+    );
     assert!(shown_steps >= 1, "some found or seen: {shown_steps}");
     assert!(lost_again >= 1, "a found unit lost again");
     assert!(observations >= 10, "observations made: {observations}");
-    assert!(matches!(last.expect("a step").phase, Phase::Over(_)), "the game ends with a result");
+    assert!(
+        matches!(last.expect("a step").phase, Phase::Over(_)),
+        "the game ends with a result"
+    );
 }

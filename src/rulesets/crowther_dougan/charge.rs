@@ -23,7 +23,10 @@ pub fn declare(st: &mut Step, unit: &str, target: &str) {
         return;
     };
     if u.status != Status::Good || !t.live() || !st.s.unit_sees(&u, &t) {
-        st.refuse(unit, "Charge procedure: the target is not in sight of the charging unit");
+        st.refuse(
+            unit,
+            "Charge procedure: the target is not in sight of the charging unit",
+        );
         return;
     }
     if charge_reach(&st.s, &u, &t).is_none_or(|r| st.s.gap(&u, &t) > r) {
@@ -39,7 +42,13 @@ pub fn declare(st: &mut Step, unit: &str, target: &str) {
             target: target.into(),
             declared: st.n,
         });
-        told(st, Said::Charge, unit, target, "declared, closing this move");
+        told(
+            st,
+            Said::Charge,
+            unit,
+            target,
+            "declared, closing this move",
+        );
     } else {
         told(st, Said::Charge, unit, target, "does not go in");
     }
@@ -49,7 +58,12 @@ pub fn declare(st: &mut Step, unit: &str, target: &str) {
 /// rolled) toward their targets, short of contact.
 pub fn initial_moves(st: &mut Step) {
     let n = st.n;
-    let mine: Vec<Charge> = st.s.charges.iter().filter(|c| c.declared == n).cloned().collect();
+    let mine: Vec<Charge> =
+        st.s.charges
+            .iter()
+            .filter(|c| c.declared == n)
+            .cloned()
+            .collect();
     for c in mine {
         let (Some(u), Some(t)) = (st.s.unit(&c.unit).cloned(), st.s.unit(&c.target).cloned())
         else {
@@ -76,20 +90,23 @@ pub fn initial_moves(st: &mut Step) {
 pub fn targets_test(st: &mut Step) {
     let n = st.n;
     let active = st.active.clone();
-    let due: Vec<Charge> = st
-        .s
-        .charges
-        .iter()
-        .filter(|c| c.declared < n && st.s.unit(&c.target).is_some_and(|t| t.side == active))
-        .cloned()
-        .collect();
+    let due: Vec<Charge> =
+        st.s.charges
+            .iter()
+            .filter(|c| c.declared < n && st.s.unit(&c.target).is_some_and(|t| t.side == active))
+            .cloned()
+            .collect();
     let mut tested: Vec<String> = Vec::new();
     for c in &due {
         if tested.contains(&c.target) {
             continue;
         }
         tested.push(c.target.clone());
-        if st.s.unit(&c.target).is_none_or(|t| t.status != Status::Good) {
+        if st
+            .s
+            .unit(&c.target)
+            .is_none_or(|t| t.status != Status::Good)
+        {
             continue;
         }
         if !test(st, &c.target, Cause::Charged, Some(&c.unit)) {
@@ -107,13 +124,12 @@ pub fn targets_test(st: &mut Step) {
 pub fn charge_home(st: &mut Step) -> Vec<(String, String)> {
     let n = st.n;
     let active = st.active.clone();
-    let due: Vec<Charge> = st
-        .s
-        .charges
-        .iter()
-        .filter(|c| c.declared < n && st.s.unit(&c.unit).is_some_and(|u| u.side != active))
-        .cloned()
-        .collect();
+    let due: Vec<Charge> =
+        st.s.charges
+            .iter()
+            .filter(|c| c.declared < n && st.s.unit(&c.unit).is_some_and(|u| u.side != active))
+            .cloned()
+            .collect();
     st.s.charges.retain(|c| !due.contains(c));
     let mut pairs = Vec::new();
     for c in due {

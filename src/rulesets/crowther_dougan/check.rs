@@ -69,7 +69,10 @@ fn not_own(s: &State, side: &SideId, id: &str, path: &[&str]) -> Violation {
         path,
         id,
         OWN,
-        format!("{id} is not one of your units on the table{}", did_you_mean(id, known)),
+        format!(
+            "{id} is not one of your units on the table{}",
+            did_you_mean(id, known)
+        ),
     )
 }
 
@@ -129,7 +132,10 @@ fn pledges(s: &State, side: &SideId, list: &[Pledge], top: &str, out: &mut Vec<V
                 &path,
                 &p.unit,
                 POINTS,
-                format!("{} has {} command points a move", person.name, person.points),
+                format!(
+                    "{} has {} command points a move",
+                    person.name, person.points
+                ),
             ));
         }
     }
@@ -150,9 +156,19 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
         if own(s, side, &ob.unit).is_none() {
             out.push(not_own(s, side, &ob.unit, &path));
         } else if !seen.insert(&ob.unit) {
-            out.push(v(&path, &ob.unit, OBSERVE, "a unit observes one area a move"));
+            out.push(v(
+                &path,
+                &ob.unit,
+                OBSERVE,
+                "a unit observes one area a move",
+            ));
         } else if !on_table(ob.at) {
-            out.push(v(&path, &ob.unit, OBSERVE, "the area's centre is off the table"));
+            out.push(v(
+                &path,
+                &ob.unit,
+                OBSERVE,
+                "the area's centre is off the table",
+            ));
         }
     }
     let mut seen = BTreeSet::new();
@@ -172,7 +188,12 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
             continue;
         };
         if u.status != Status::Good {
-            out.push(v(&path, &c.unit, CHARGE, "routing or pursuing units do not charge"));
+            out.push(v(
+                &path,
+                &c.unit,
+                CHARGE,
+                "routing or pursuing units do not charge",
+            ));
         } else if !s.unit_sees(u, t) {
             out.push(v(
                 &path,
@@ -232,7 +253,12 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
             continue;
         };
         if !seen.insert(&f.unit) {
-            out.push(v(&path, &f.unit, FIRE, "a unit may only fire once per move"));
+            out.push(v(
+                &path,
+                &f.unit,
+                FIRE,
+                "a unit may only fire once per move",
+            ));
             continue;
         }
         let Some(t) = known_enemy(s, side, &f.target) else {

@@ -202,7 +202,11 @@ fn smoke_to_look_at(s: &State, side: &SideId, u: &Unit) -> Option<Point> {
         .filter(|x| s.unit(&x.unit).is_some_and(|e| !s.sees(side, e)))
         .map(|x| x.at)
         .filter(|p| p.distance_to(u.at).get() <= 45.0)
-        .min_by(|a, b| a.distance_to(u.at).get().total_cmp(&b.distance_to(u.at).get()))
+        .min_by(|a, b| {
+            a.distance_to(u.at)
+                .get()
+                .total_cmp(&b.distance_to(u.at).get())
+        })
 }
 
 pub fn move_orders(s: &State, side: &SideId) -> MoveOrders {
@@ -251,10 +255,7 @@ pub fn move_orders(s: &State, side: &SideId) -> MoveOrders {
                 target: e.id.clone(),
             });
         }
-        let found = s
-            .spotted
-            .get(&enemy)
-            .is_some_and(|m| m.contains_key(&u.id));
+        let found = s.spotted.get(&enemy).is_some_and(|m| m.contains_key(&u.id));
         let hiding = !s.in_open(u);
         let fires = o.fire.iter().any(|f| f.unit == u.id);
         let mv = if !attacker && hiding && (found || fires) && u.troop.open_order() {
@@ -264,7 +265,8 @@ pub fn move_orders(s: &State, side: &SideId) -> MoveOrders {
                 formation: None,
                 about: false,
             })
-        } else if in_range.is_some_and(|e| s.gap(u, e) <= 25.0) || (!attacker && in_range.is_some()) {
+        } else if in_range.is_some_and(|e| s.gap(u, e) <= 25.0) || (!attacker && in_range.is_some())
+        {
             // Stand and load.
             None
         } else if u.formation == Formation::Limbered && s.known_enemies(side).next().is_some() {

@@ -35,7 +35,8 @@ pub fn cover(s: &State, firer: &Unit, target: &Unit) -> Cover {
     if ground.iter().any(|t| t.has(TerrainTag::Town)) {
         return if guns { Cover::Soft } else { Cover::Hard };
     }
-    let crosses = |tag: TerrainTag| !line_of_sight(firer.at, target.at, &s.scenario.terrain, &[tag]);
+    let crosses =
+        |tag: TerrainTag| !line_of_sight(firer.at, target.at, &s.scenario.terrain, &[tag]);
     if crosses(TerrainTag::Wall) {
         return Cover::Soft;
     }
@@ -138,19 +139,22 @@ pub fn fire(st: &mut Step, unit: &str, target: &str) -> u32 {
     f.distance = Some(dist);
     f.modifiers = mods;
     f.result = Some(format!("{mult}"));
-    f.rolls = std::iter::once(r.value).chain(fr.iter().map(|x| x.value)).collect();
+    f.rolls = std::iter::once(r.value)
+        .chain(fr.iter().map(|x| x.value))
+        .collect();
+    f.hits = Some(men);
     f.losses = vec![Loss {
         unit: target.into(),
         amount: men,
         of: "man".into(),
     }];
     if let Some(x) = fr.first() {
-        f.notes.push(format!(
-            "{:.2} men: d100 {} for the fraction",
-            raw, x.value
-        ));
+        f.notes
+            .push(format!("{:.2} men: d100 {} for the fraction", raw, x.value));
     }
-    let dice = std::iter::once(r.index).chain(fr.iter().map(|x| x.index)).collect();
+    let dice = std::iter::once(r.index)
+        .chain(fr.iter().map(|x| x.index))
+        .collect();
     if let Some(x) = st.s.unit_mut(unit) {
         x.fired = true;
         x.loaded = false;

@@ -29,8 +29,9 @@ pub fn fighting(u: &Unit, enemy: &Unit) -> u32 {
 
 /// Whether `u` defends an obstacle or fortification (no pursuit from it).
 pub fn defending(st: &Step, u: &Unit) -> bool {
-    st.s.ground(u.at)
-        .any(|t| t.has(TerrainTag::Town) || t.has(TerrainTag::Wall) || t.has(TerrainTag::Obstruction))
+    st.s.ground(u.at).any(|t| {
+        t.has(TerrainTag::Town) || t.has(TerrainTag::Wall) || t.has(TerrainTag::Obstruction)
+    })
 }
 
 /// House rule: the modifiers the source's cut-off list would give.
@@ -62,8 +63,12 @@ fn inflict(st: &mut Step, u: &Unit, enemy: &Unit, charging: bool) -> (u32, Vec<u
     let modified = r.value as i32 + mods.iter().map(|m| m.value).sum::<i32>();
     let raw = fighting(u, enemy) as f64 * u.troop.rating().melee * multiplier(modified);
     let (men, fr) = st.whole_men(raw, &[&u.id, &enemy.id]);
-    let rolls = std::iter::once(r.value).chain(fr.iter().map(|x| x.value)).collect();
-    let idx = std::iter::once(r.index).chain(fr.iter().map(|x| x.index)).collect();
+    let rolls = std::iter::once(r.value)
+        .chain(fr.iter().map(|x| x.value))
+        .collect();
+    let idx = std::iter::once(r.index)
+        .chain(fr.iter().map(|x| x.index))
+        .collect();
     (men, rolls, idx)
 }
 
@@ -105,7 +110,10 @@ pub fn fight(st: &mut Step, attacker: &str, defender: &str) {
         },
     ];
     f.rolls = rolls;
-    let wname = st.s.unit(winner).map(|u| u.name.clone()).unwrap_or_default();
+    let wname =
+        st.s.unit(winner)
+            .map(|u| u.name.clone())
+            .unwrap_or_default();
     f.result = Some(format!("{wname} wins"));
     st.say(Said::Melee, f, idx);
     hit(st, defender, to_d);
@@ -118,7 +126,11 @@ pub fn fight(st: &mut Step, attacker: &str, defender: &str) {
     let mut f = st.facts(loser, None);
     f.distance = Some(PUSH_BACK);
     st.say(Said::PushBack, f, Vec::new());
-    let routed = if st.s.unit(loser).is_some_and(|u| u.status == Status::Routing) {
+    let routed = if st
+        .s
+        .unit(loser)
+        .is_some_and(|u| u.status == Status::Routing)
+    {
         true
     } else {
         !test(st, loser, Cause::LostMelee, Some(winner))
@@ -156,11 +168,10 @@ pub fn follow(st: &mut Step, unit: &str, router: &str) {
     f.distance = Some(went.moved);
     f.to = Some(went.to);
     st.say(Said::Pursue, f, Vec::new());
-    let caught = st
-        .s
-        .unit(unit)
-        .zip(st.s.unit(router))
-        .is_some_and(|(a, b)| b.live() && st.s.gap(a, b) <= 0.1);
+    let caught =
+        st.s.unit(unit)
+            .zip(st.s.unit(router))
+            .is_some_and(|(a, b)| b.live() && st.s.gap(a, b) <= 0.1);
     if caught {
         fight(st, unit, router);
     }

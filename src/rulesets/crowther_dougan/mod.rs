@@ -67,9 +67,7 @@ impl Ruleset for CrowtherDougan {
                 vec![Owed {
                     side: active.clone(),
                     kind: OrdersKind::Turn,
-                    note: format!(
-                        "orders for your move {n}: observation, charges, fire, movement"
-                    ),
+                    note: format!("orders for your move {n}: observation, charges, fire, movement"),
                 }],
                 vec![Owed {
                     side: s.other(active),

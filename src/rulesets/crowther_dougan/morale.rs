@@ -94,11 +94,10 @@ fn pledged(st: &mut Step, unit: &str) -> Vec<Modifier> {
             continue;
         }
         let n = st.n;
-        let Some(person) = st
-            .s
-            .persons
-            .iter_mut()
-            .find(|x| x.id == p.personality && !x.hit && x.with.as_deref() == Some(unit))
+        let Some(person) =
+            st.s.persons
+                .iter_mut()
+                .find(|x| x.id == p.personality && !x.hit && x.with.as_deref() == Some(unit))
         else {
             continue;
         };

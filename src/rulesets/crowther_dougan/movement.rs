@@ -115,6 +115,8 @@ pub struct Went {
     pub to: Point,
     pub moved: f64,
     pub rolls: Vec<u32>,
+    /// The deduction dice's places in the step's log.
+    pub dice: Vec<usize>,
     pub bumped: Option<String>,
 }
 
@@ -127,16 +129,21 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
             to,
             moved: 0.0,
             rolls: Vec::new(),
+            dice: Vec::new(),
             bumped: None,
         };
     };
     let mut to = lost_way(st, &u, to, budget);
     let Some(cross) = crossed(&st.s, &u, u.at, to) else {
-        st.refuse(unit, "Movement: dense woods and thickets are closed to all but skirmishers");
+        st.refuse(
+            unit,
+            "Movement: dense woods and thickets are closed to all but skirmishers",
+        );
         return Went {
             to: u.at,
             moved: 0.0,
             rolls: Vec::new(),
+            dice: Vec::new(),
             bumped: None,
         };
     };
@@ -193,6 +200,7 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
         to,
         moved,
         rolls,
+        dice: idx,
         bumped,
     }
 }
@@ -205,10 +213,13 @@ fn found_by_bump(st: &mut Step, unit: &str, enemy: &str) {
     if st.s.sees(&u.side, &e) {
         return;
     }
-    st.s.spotted
-        .entry(u.side.clone())
-        .or_default()
-        .insert(e.id.clone(), super::state::Spot { at: e.at, by: vec![u.id.clone()] });
+    st.s.spotted.entry(u.side.clone()).or_default().insert(
+        e.id.clone(),
+        super::state::Spot {
+            at: e.at,
+            by: vec![u.id.clone()],
+        },
+    );
     let mut f = st.facts(unit, Some(enemy));
     f.distance = Some(st.s.gap(&u, &e));
     f.to = Some(u.at);
@@ -244,7 +255,10 @@ fn lost_way(st: &mut Step, u: &Unit, to: Point, budget: f64) -> Point {
     let v = to - u.at;
     let p = u.at + v.rotated_about(Point::new(0.0, 0.0), turn);
     let w = st.s.scenario.table;
-    let p = Point::new(p.x.clamp(0.0, w.width.get()), p.y.clamp(0.0, w.height.get()));
+    let p = Point::new(
+        p.x.clamp(0.0, w.width.get()),
+        p.y.clamp(0.0, w.height.get()),
+    );
     let mut f = st.facts(&u.id, None);
     f.rolls = vec![r.value, way.value];
     f.result = Some(if turn < 0.0 { "left" } else { "right" }.into());

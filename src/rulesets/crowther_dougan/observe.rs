@@ -57,14 +57,13 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
     }
     // Always rolled, and always on the hidden stream: nothing public counts it.
     let r = st.average_on(StreamKind::Hidden, "observation test");
-    let candidates: Vec<Unit> = st
-        .s
-        .units
-        .iter()
-        .filter(|e| e.live() && e.side != obs.side && in_area(e, at))
-        .filter(|e| !st.s.unit_sees(&obs, e))
-        .cloned()
-        .collect();
+    let candidates: Vec<Unit> =
+        st.s.units
+            .iter()
+            .filter(|e| e.live() && e.side != obs.side && in_area(e, at))
+            .filter(|e| !st.s.unit_sees(&obs, e))
+            .cloned()
+            .collect();
     let mut found = Vec::new();
     let mut shown = Vec::new();
     for e in &candidates {
@@ -72,16 +71,15 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
         let gap = st.s.gap(&obs, e);
         if gap <= reach && st.s.sight(&obs, e) {
             found.push(e.id.clone());
-            let spot = st
-                .s
-                .spotted
-                .entry(obs.side.clone())
-                .or_default()
-                .entry(e.id.clone())
-                .or_insert(Spot {
-                    at: e.at,
-                    by: Vec::new(),
-                });
+            let spot =
+                st.s.spotted
+                    .entry(obs.side.clone())
+                    .or_default()
+                    .entry(e.id.clone())
+                    .or_insert(Spot {
+                        at: e.at,
+                        by: Vec::new(),
+                    });
             if !spot.by.contains(&obs.id) {
                 spot.by.push(obs.id.clone());
             }
@@ -96,7 +94,12 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
     f.modifiers = shown;
     f.result = Some(if found.is_empty() { "nothing" } else { "found" }.into());
     // Only the observer learns the result.
-    let e = words::to(Visibility::Side(obs.side.clone()), Said::Observe, f, vec![r.index]);
+    let e = words::to(
+        Visibility::Side(obs.side.clone()),
+        Said::Observe,
+        f,
+        vec![r.index],
+    );
     st.events.push(e);
 }
 
@@ -127,7 +130,12 @@ pub fn lose_track(st: &mut Step, unit: &str) {
             round: Some(st.n),
             ..Default::default()
         };
-        let e = words::to(Visibility::Side(side.clone()), Said::LostToView, f, Vec::new());
+        let e = words::to(
+            Visibility::Side(side.clone()),
+            Said::LostToView,
+            f,
+            Vec::new(),
+        );
         st.events.push(e);
     }
 }

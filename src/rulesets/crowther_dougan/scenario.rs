@@ -134,9 +134,7 @@ impl Scenario {
                 if !(1..=60).contains(&u.figures) {
                     return Err(format!("unit {}: 1 to 60 figures", u.id));
                 }
-                if !(u.at.is_finite()
-                    && (0.0..=w).contains(&u.at.x)
-                    && (0.0..=h).contains(&u.at.y))
+                if !(u.at.is_finite() && (0.0..=w).contains(&u.at.x) && (0.0..=h).contains(&u.at.y))
                 {
                     return Err(format!("unit {} stands off the table", u.id));
                 }

@@ -15,7 +15,10 @@ use std::collections::BTreeMap;
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Move `n` (from 1), `active` moving.
-    Move { n: u32, active: SideId },
+    Move {
+        n: u32,
+        active: SideId,
+    },
     Over(Outcome),
 }
 
@@ -265,7 +268,9 @@ impl State {
     }
 
     pub fn live<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
-        self.units.iter().filter(move |u| u.live() && &u.side == side)
+        self.units
+            .iter()
+            .filter(move |u| u.live() && &u.side == side)
     }
 
     pub fn outcome(&self) -> Option<&Outcome> {
@@ -321,7 +326,10 @@ impl State {
             return false;
         }
         self.smoking(u)
-            || self.spotted.get(side).is_some_and(|m| m.contains_key(&u.id))
+            || self
+                .spotted
+                .get(side)
+                .is_some_and(|m| m.contains_key(&u.id))
             || (self.in_open(u) && self.live(side).any(|m| self.sight(m, u)))
     }
 

@@ -24,7 +24,9 @@ pub const FOREST_SQUARE: f64 = 61.0;
 /// The average die's faces, read from a d6.
 pub const AVERAGE_FACES: [u32; 6] = [2, 3, 3, 4, 4, 5];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Troop {
     /// Close-order regular foot.

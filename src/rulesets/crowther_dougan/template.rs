@@ -49,7 +49,10 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
         );
         return Some(t);
     }
-    let _ = writeln!(t, "# Charges possible (target within 150% of a normal move):");
+    let _ = writeln!(
+        t,
+        "# Charges possible (target within 150% of a normal move):"
+    );
     for u in s.live(side).filter(|u| u.status == Status::Good) {
         for e in enemies.iter().filter(|e| s.unit_sees(u, e)) {
             if charge_reach(s, u, e).is_some_and(|r| s.gap(u, e) <= r) {

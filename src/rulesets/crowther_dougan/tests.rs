@@ -39,7 +39,12 @@ fn put(s: &mut State, id: &str, x: f64, y: f64) {
     s.unit_mut(id).expect("unit").at = Point::new(x, y);
 }
 
-fn resolve(s: &State, side: &SideId, o: MoveOrders, dice: Vec<u32>) -> (State, Vec<crate::event::Event>, Dice) {
+fn resolve(
+    s: &State,
+    side: &SideId,
+    o: MoveOrders,
+    dice: Vec<u32>,
+) -> (State, Vec<crate::event::Event>, Dice) {
     let mut d = Dice::scripted(dice);
     let mut orders = BySide::new();
     orders.insert(side.clone(), Orders::Move(o));
@@ -166,7 +171,10 @@ fn morale_tests_d10_under_the_modified_morale_factor() {
     let mut d = Dice::scripted(vec![8]);
     let mut st = Step::new(s.clone(), &mut d, 1, red());
     assert!(!test(&mut st, "r-line", Cause::Charging, None));
-    assert!(st.s.unit("r-line").expect("u").no_advance, "no advance towards the enemy");
+    assert!(
+        st.s.unit("r-line").expect("u").no_advance,
+        "no advance towards the enemy"
+    );
     let e = st.events.iter().find(|e| e.what == "morale").expect("told");
     assert_eq!(e.facts.needed, Some(8));
     // Being charged: failure routs.
@@ -242,7 +250,10 @@ fn firing_the_sources_example_28_figures_roll_4_gives_28_men() {
     });
     let line = s.unit("r-line").expect("l").clone();
     let mut tgt = s.unit("b-line").expect("t").clone();
-    tgt.at = Point::new(50.0, 20.0 + 30.0 + line.base().depth.get() / 2.0 + tgt.base().depth.get() / 2.0);
+    tgt.at = Point::new(
+        50.0,
+        20.0 + 30.0 + line.base().depth.get() / 2.0 + tgt.base().depth.get() / 2.0,
+    );
     *s.unit_mut("b-line").expect("t") = tgt.clone();
     let mods = fire::modifiers(&s, &line, &tgt);
     let total: i32 = mods.iter().map(|m| m.value).sum();
@@ -381,7 +392,10 @@ fn charge_procedure_target_within_150_percent_of_a_normal_move() {
         }),
     );
     assert_eq!(v[0].rule, v2[0].rule);
-    assert!(v[0].message.starts_with("b-hid is no enemy unit your side can see"));
+    assert!(
+        v[0].message
+            .starts_with("b-hid is no enemy unit your side can see")
+    );
 }
 
 #[test]
@@ -403,7 +417,12 @@ fn charge_procedure_over_two_moves_to_hand_to_hand() {
     assert!(gap1 < 5.0 && gap1 > 0.5, "closed to {gap1}");
     // Blue's move: the target stands (d10 1), the chargers charge home (d10 1),
     // contact, hand to hand (average dice and fractions), push back and test.
-    let (s2, ev, _) = resolve(&s1, &blue(), MoveOrders::default(), vec![1, 1, 6, 1, 1, 1, 1]);
+    let (s2, ev, _) = resolve(
+        &s1,
+        &blue(),
+        MoveOrders::default(),
+        vec![1, 1, 6, 1, 1, 1, 1],
+    );
     let said: Vec<&str> = ev.iter().map(|e| e.what.as_str()).collect();
     assert!(said.contains(&"charge_home"), "{said:?}");
     assert!(said.contains(&"hand_to_hand"), "{said:?}");
@@ -475,7 +494,11 @@ fn hand_to_hand_attacks_on_routers_are_unopposed_and_winners_pursue() {
     let mut d = Dice::scripted(vec![6, 1, 1, 1, 1, 1]);
     let mut st = Step::new(s, &mut d, 1, red());
     super::melee::fight(&mut st, "r-line", "b-line");
-    let e = st.events.iter().find(|e| e.what == "hand_to_hand").expect("melee");
+    let e = st
+        .events
+        .iter()
+        .find(|e| e.what == "hand_to_hand")
+        .expect("melee");
     assert_eq!(e.facts.losses[0].amount, 0, "the router hits nobody");
     assert!(e.facts.losses[1].amount > 0);
     assert_eq!(st.s.unit("r-line").expect("r").status, Status::Pursuing);
@@ -486,7 +509,12 @@ fn movement_deductions_by_terrain_and_dense_woods() {
     let s = state();
     let line = s.unit("r-line").expect("l").clone();
     let rang = s.unit("r-rang").expect("r").clone();
-    let wood = s.scenario.terrain.iter().find(|t| t.id == "wood").expect("wood");
+    let wood = s
+        .scenario
+        .terrain
+        .iter()
+        .find(|t| t.id == "wood")
+        .expect("wood");
     assert_eq!(deduction(wood, &line), Some(1));
     let mut dense = wood.clone();
     dense.tags.push(TerrainTag::Impassable);
@@ -533,7 +561,10 @@ fn command_points_pledged_before_the_roll_raise_the_morale_factor() {
         unit: "r-line".into(),
         points: 2,
     }];
-    assert!(test(&mut st, "r-line", Cause::Charging, None), "9 < 7 + 1 + 2");
+    assert!(
+        test(&mut st, "r-line", Cause::Charging, None),
+        "9 < 7 + 1 + 2"
+    );
     assert_eq!(st.s.person("r-col").expect("p").left, 1);
     // A personality not with the unit cannot pledge to it.
     let v = check(
@@ -569,7 +600,10 @@ fn risk_to_personalities_twice_the_percentage_of_casualties() {
     // Fire: average 5 (+1 first fire) = 6: x2 = 40 men of 500 (8%), the
     // casualty test passes (d10 1), the personality risk 16%: d100 16 hits.
     let (s2, ev, _) = resolve(&s, &blue(), o, vec![6, 1, 16]);
-    let e = ev.iter().find(|e| e.what == "personality_hit").expect("risk");
+    let e = ev
+        .iter()
+        .find(|e| e.what == "personality_hit")
+        .expect("risk");
     assert_eq!(e.facts.needed, Some(16), "{ev:?}");
     assert!(s2.person("r-col").expect("p").hit);
 }
@@ -585,7 +619,11 @@ fn optional_rules_getting_lost_in_the_forest() {
     let mut d = Dice::scripted(vec![1, 5, 1, 1]);
     let mut st = Step::new(s, &mut d, 1, red());
     travel(&mut st, "r-rang", Point::new(30.0, 66.0), 20.0, None);
-    let e = st.events.iter().find(|e| e.what == "lost_in_forest").expect("lost");
+    let e = st
+        .events
+        .iter()
+        .find(|e| e.what == "lost_in_forest")
+        .expect("lost");
     assert_eq!(e.facts.result.as_deref(), Some("right"));
 }
 

@@ -80,7 +80,10 @@ fn phase_one(st: &mut Step, o: &MoveOrders) {
     for r in &o.recall {
         let ok = st.s.persons.iter().any(|p| {
             p.id == r.personality && !p.hit && p.left >= 2 && p.with.as_deref() == Some(&r.unit)
-        }) && st.s.unit(&r.unit).is_some_and(|u| u.status == Status::Pursuing);
+        }) && st
+            .s
+            .unit(&r.unit)
+            .is_some_and(|u| u.status == Status::Pursuing);
         if !ok {
             st.refuse(
                 &r.unit,
@@ -103,12 +106,11 @@ fn phase_one(st: &mut Step, o: &MoveOrders) {
     }
     charge::targets_test(st);
     let active = st.active.clone();
-    let rallying: Vec<String> = st
-        .s
-        .live(&active)
-        .filter(|u| matches!(u.status, Status::Routing | Status::Pursuing))
-        .map(|u| u.id.clone())
-        .collect();
+    let rallying: Vec<String> =
+        st.s.live(&active)
+            .filter(|u| matches!(u.status, Status::Routing | Status::Pursuing))
+            .map(|u| u.id.clone())
+            .collect();
     for id in rallying {
         if test(st, &id, Cause::Rally, None) {
             let was = st.s.unit(&id).map(|u| u.status);
@@ -139,8 +141,16 @@ fn phase_two(st: &mut Step, o: &MoveOrders) -> Vec<(String, String)> {
         }
     }
     for id in hit {
-        if st.s.unit(&id).is_some_and(|u| u.live() && u.status == Status::Good) {
-            let from = o.fire.iter().find(|f| f.target == id).map(|f| f.unit.clone());
+        if st
+            .s
+            .unit(&id)
+            .is_some_and(|u| u.live() && u.status == Status::Good)
+        {
+            let from = o
+                .fire
+                .iter()
+                .find(|f| f.target == id)
+                .map(|f| f.unit.clone());
             test(st, &id, Cause::Fire, from.as_deref());
         }
     }
@@ -176,13 +186,12 @@ fn phase_four(st: &mut Step, o: &MoveOrders) {
         }
     }
     charge::initial_moves(st);
-    let charging: Vec<String> = st
-        .s
-        .charges
-        .iter()
-        .filter(|c| c.declared == n)
-        .map(|c| c.unit.clone())
-        .collect();
+    let charging: Vec<String> =
+        st.s.charges
+            .iter()
+            .filter(|c| c.declared == n)
+            .map(|c| c.unit.clone())
+            .collect();
     for c in &charging {
         moved.insert(c.clone(), f64::MAX);
     }
@@ -211,13 +220,17 @@ fn phase_four(st: &mut Step, o: &MoveOrders) {
         let mut went_to = u.at;
         let mut dist = 0.0;
         let mut rolls = Vec::new();
+        let mut dice = Vec::new();
         if let Some(to) = m.to {
             if u.no_advance {
                 let mut probe = u.clone();
                 probe.at = to;
                 let after = nearest_known(&st.s, &probe);
                 if matches!((before, after), (Some(b), Some(a)) if a < b - 0.5) {
-                    st.refuse(&u.id, "Morale: it may not advance towards the enemy this move");
+                    st.refuse(
+                        &u.id,
+                        "Morale: it may not advance towards the enemy this move",
+                    );
                     continue;
                 }
             }
@@ -225,6 +238,7 @@ fn phase_four(st: &mut Step, o: &MoveOrders) {
             went_to = went.to;
             dist = went.moved;
             rolls = went.rolls;
+            dice = went.dice;
         }
         let now = st.s.unit(&u.id).cloned();
         let after = now.as_ref().and_then(|x| nearest_known(&st.s, x));
@@ -251,11 +265,15 @@ fn phase_four(st: &mut Step, o: &MoveOrders) {
         if m.about {
             f.notes.push("turns about".into());
         }
-        st.say(Said::Move, f, Vec::new());
+        st.say(Said::Move, f, dice);
     }
     // Reloading: a unit that moved no more than its share of a move is
     // loaded for its next move. Units that did not move stood.
-    for u in st.s.units.iter_mut().filter(|u| u.side == active && u.live()) {
+    for u in
+        st.s.units
+            .iter_mut()
+            .filter(|u| u.side == active && u.live())
+    {
         let m = moved.get(&u.id).copied().unwrap_or(0.0);
         if !moved.contains_key(&u.id) && u.status == Status::Good {
             u.last = Motion::Halted;
@@ -266,7 +284,9 @@ fn phase_four(st: &mut Step, o: &MoveOrders) {
         u.no_advance = false;
     }
     for j in &o.personalities {
-        let ok = st.s.unit(&j.unit).is_some_and(|u| u.live() && u.side == active);
+        let ok =
+            st.s.unit(&j.unit)
+                .is_some_and(|u| u.live() && u.side == active);
         if let Some(p) = st.s.persons.iter_mut().find(|p| p.id == j.personality)
             && ok
             && !p.hit
@@ -387,7 +407,11 @@ pub fn judge(s: &State, n: u32) -> Option<Outcome> {
             ),
         });
     }
-    let (w, l, lw, ll) = if la < lb { (a, b, la, lb) } else { (b, a, lb, la) };
+    let (w, l, lw, ll) = if la < lb {
+        (a, b, la, lb)
+    } else {
+        (b, a, lb, la)
+    };
     Some(Outcome {
         winner: Some(w.clone()),
         reason: format!(

@@ -167,7 +167,11 @@ pub fn unit_line(u: &Unit, name: &str, id: &str) -> String {
         "{name} [{id}]: {}, {} {} ({} men), {} at ({:.1}, {:.1}) facing {:.0}; move {:.0} cm, FF {}, FC {}, MF {}{}",
         u.troop.label(),
         u.figures(),
-        if u.troop == Troop::Artillery { "guns" } else { "figures" },
+        if u.troop == Troop::Artillery {
+            "guns"
+        } else {
+            "figures"
+        },
         u.men(),
         u.formation.name(),
         u.at.x,
@@ -217,7 +221,7 @@ pub fn smoke_lines(s: &State, me: &SideId) -> Vec<String> {
 
 pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     let mut panels = Vec::new();
-    let mut lost = vec![heading(s)];
+    let mut lost = Vec::new();
     for side in &s.scenario.sides {
         let men: u32 = s
             .units
@@ -261,10 +265,7 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
                 })
                 .collect(),
         });
-        let mut lines: Vec<String> = s
-            .known_enemies(me)
-            .map(|u| enemy_line(s, me, u))
-            .collect();
+        let mut lines: Vec<String> = s.known_enemies(me).map(|u| enemy_line(s, me, u)).collect();
         lines.extend(smoke_lines(s, me));
         panels.push(Panel {
             title: "Enemy seen".into(),

@@ -129,8 +129,10 @@ pub fn visibility(s: &State, ids: &[String]) -> Visibility {
         .iter()
         .map(|x| &x.id)
         .filter(|side| {
-            ids.iter()
-                .all(|id| s.unit(id).is_none_or(|u| u.side == **side || s.sees(side, u)))
+            ids.iter().all(|id| {
+                s.unit(id)
+                    .is_none_or(|u| u.side == **side || s.sees(side, u))
+            })
         })
         .collect();
     match readers.as_slice() {
@@ -269,7 +271,11 @@ pub fn say(what: Said, f: &Facts) -> String {
             }
         ),
         Said::PushBack => format!("{u} is pushed back {:.0} cm", f.distance.unwrap_or(0.0)),
-        Said::Rout => format!("{u} routs {:.0} cm to {}", f.distance.unwrap_or(0.0), at(&f.to)),
+        Said::Rout => format!(
+            "{u} routs {:.0} cm to {}",
+            f.distance.unwrap_or(0.0),
+            at(&f.to)
+        ),
         Said::Pursue => format!(
             "{u} pursues {t} {:.0} cm to {}",
             f.distance.unwrap_or(0.0),
