@@ -81,10 +81,13 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
         let dice: Vec<DieRecord> =
             galloper::yaml::from_str(&read(&sealed.join("dice.yaml"))).expect("dice");
         let public = archive.join(&name);
-        let public_texts = texts(&public);
+        let mut public_texts = texts(&public);
         assert!(!public_texts.is_empty(), "{name}: public folder");
         let step_no: u32 = name.trim_start_matches("step-").parse().expect("number");
         let british_texts = texts(&reports.join(format!("step-{step_no:04}")).join("british"));
+        public_texts.extend(texts(
+            &reports.join(format!("step-{step_no:04}")).join("public"),
+        ));
 
         for u in state
             .units
@@ -95,13 +98,21 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
                 shown_steps += 1;
                 continue;
             }
-            // Hidden from the British before the step and after it, and
-            // never in its own smoke during it: the British never saw it.
+            // Hidden from the British before the step and after it, never
+            // in its own smoke and not found during it: the British never
+            // saw it.
             let was = before.unit(&u.id).expect("unit");
             let fired = events
                 .iter()
                 .any(|e| e.what == "fire" && e.facts.unit.as_ref().is_some_and(|x| x.id == u.id));
-            if before.sees(&british, was) || fired {
+            // Found during the step (and lost again by its end, say by a
+            // retreat): the British saw it then.
+            let found = events.iter().any(|e| {
+                (e.what == "observe" || e.what == "bump")
+                    && e.visible_to(&Viewer::Side(british.clone()))
+                    && e.facts.involves(&u.id)
+            });
+            if before.sees(&british, was) || fired || found {
                 continue;
             }
             hidden_steps += 1;
