@@ -140,11 +140,10 @@ pub fn fight(st: &mut Step, attacker: &str, defender: &str) {
         && let Some(w) = w
         && w.live()
         && !(winner == defender && defending(st, &w))
+        && let Some(x) = st.s.unit_mut(winner)
     {
-        if let Some(x) = st.s.unit_mut(winner) {
-            x.status = Status::Pursuing;
-            x.from = Some(loser.into());
-        }
+        x.status = Status::Pursuing;
+        x.from = Some(loser.into());
     }
 }
 
