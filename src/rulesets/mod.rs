@@ -2,6 +2,7 @@
 //! here and one line in [`registry`].
 
 pub mod activation_dice;
+pub mod crowther_dougan;
 pub mod maurice_lite;
 pub mod morschauser_macduff;
 pub mod napoleonic_corps;
@@ -15,6 +16,7 @@ pub fn registry() -> Vec<&'static dyn AnyRuleset> {
         &morschauser_macduff::MorschauserMacduff,
         &napoleonic_corps::NapoleonicCorps,
         &activation_dice::ActivationDice,
+        &crowther_dougan::CrowtherDougan,
     ]
 }
 
@@ -39,6 +41,7 @@ pub fn demo_player(name: &str, battle: bool) -> Result<Option<Box<dyn DemoPlayer
         "morschauser-macduff" => Some(Box::new(morschauser_macduff::demo::Player)),
         "napoleonic-corps" => Some(Box::new(napoleonic_corps::demo::Player)),
         "activation-dice" => Some(Box::new(activation_dice::demo::Player)),
+        "crowther-dougan" => Some(Box::new(crowther_dougan::demo::Player)),
         _ => None,
     })
 }

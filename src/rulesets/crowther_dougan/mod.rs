@@ -1,0 +1,138 @@
+//! Crowther and Dougan's 18th century rules: battalions of figures in
+//! centimetres, casualties counted in men, the average die for fire and
+//! combat, D10 morale, alternate moves of four phases, and hidden troops
+//! found by secret observation tests, with Galloper as the umpire.
+//!
+//! Every step is one side's move, with the other side's standing
+//! reactions. Observation tests roll on the hidden dice stream; an enemy
+//! unit a side has not seen or found is absent from everything that side
+//! reads. See `docs/rulesets/crowther-dougan.md` for what is done.
+
+pub mod charge;
+pub mod check;
+pub mod demo;
+pub mod fire;
+pub mod melee;
+pub mod morale;
+pub mod movement;
+pub mod observe;
+pub mod orders;
+pub mod scenario;
+pub mod state;
+pub mod step;
+pub mod tables;
+mod template;
+pub mod turn;
+pub mod view;
+pub mod words;
+
+#[cfg(test)]
+mod tests;
+
+use crate::dice::Dice;
+use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
+use crate::side::{BySide, SideId};
+use crate::view::Viewer;
+use orders::{MoveOrders, Orders};
+use scenario::Scenario;
+use state::{Phase, State};
+
+/// The `crowther-dougan` ruleset.
+pub struct CrowtherDougan;
+
+impl Ruleset for CrowtherDougan {
+    type Scenario = Scenario;
+    type State = State;
+    type Orders = Orders;
+
+    fn name(&self) -> &'static str {
+        scenario::NAME
+    }
+
+    fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {
+        scenario.check()
+    }
+
+    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
+        scenario.sides.iter().map(|s| s.id.clone()).collect()
+    }
+
+    fn start(&self, scenario: &Scenario) -> Result<State, String> {
+        State::new(scenario)
+    }
+
+    fn due(&self, s: &State) -> Due {
+        let (owed, optional) = match &s.phase {
+            Phase::Move { n, active } => (
+                vec![Owed {
+                    side: active.clone(),
+                    kind: OrdersKind::Turn,
+                    note: format!("orders for your move {n}: observation, charges, fire, movement"),
+                }],
+                vec![Owed {
+                    side: s.other(active),
+                    kind: OrdersKind::Reactions,
+                    note: "standing reactions: command points pledged for the enemy's move".into(),
+                }],
+            ),
+            Phase::Over(_) => (Vec::new(), Vec::new()),
+        };
+        Due {
+            heading: view::heading(s),
+            owed,
+            optional,
+        }
+    }
+
+    fn check(&self, s: &State, side: &SideId, orders: &Orders) -> Vec<Violation> {
+        check::check(s, side, orders)
+    }
+
+    fn resolve(&self, s: &State, orders: &BySide<Orders>, dice: &mut Dice) -> Resolution<State> {
+        let mut s = s.clone();
+        for (side, o) in orders {
+            if let Orders::Reactions(r) = o {
+                s.reactions.insert(side.clone(), r.clone());
+            }
+        }
+        let (state, events) = match s.phase.clone() {
+            Phase::Move { n, active } => {
+                let m = match orders.get(&active) {
+                    Some(Orders::Move(m)) => m.clone(),
+                    _ => MoveOrders::default(),
+                };
+                turn::resolve(&s, n, &active, &m, dice)
+            }
+            Phase::Over(_) => (s.clone(), Vec::new()),
+        };
+        let outcome = state.outcome().cloned();
+        Resolution {
+            state,
+            events,
+            outcome,
+        }
+    }
+
+    fn view(&self, s: &State, viewer: &Viewer) -> Sight {
+        view::sight(s, viewer)
+    }
+
+    fn orders_template(&self, s: &State, side: &SideId) -> Option<String> {
+        template::template(s, side)
+    }
+
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        s.outcome().cloned()
+    }
+
+    /// A side that sent nothing in its move stands still (its routers
+    /// still rout and its units still reload).
+    fn default_orders(&self, s: &State, side: &SideId) -> Result<Option<Orders>, String> {
+        Ok(match &s.phase {
+            Phase::Move { active, .. } if active == side => {
+                Some(Orders::Move(MoveOrders::default()))
+            }
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,391 @@
+//! Movement: deductions of 1D6, 2D6 or 3D6 cm by terrain and obstacle
+//! (rolled when moving, assumed when a charge's reach is checked), never
+//! below zero; formation changes, turning about and limbering; dense woods
+//! closed to all but skirmishers; no closer than 5 cm to an enemy unless
+//! charging home, the enemy being seen or not; routs; getting lost.
+
+use super::state::{Motion, State, Status, Trace, TraceKind, Unit};
+use super::step::Step;
+use super::tables::{ASSUMED_D6, FOREST_SQUARE, Formation, KEEP_OFF, is_lost};
+use super::words::Said;
+use crate::geometry::sight::segment_hits_area;
+use crate::geometry::{Angle, Point, TerrainFeature, TerrainTag};
+
+/// How many D6 a feature deducts from a unit crossing it (None: it may not
+/// enter). Tags: woods, marsh, difficult (rocks), water (creeks), hill,
+/// town, wall (minor obstacle) 1D6; hill with crest (steep), obstruction
+/// (abattis, ditches) 2D6; wall with obstruction (palisade) 3D6; woods
+/// with impassable (dense woods, thickets) closed except to skirmishers,
+/// who pay 2D6.
+pub fn deduction(t: &TerrainFeature, u: &Unit) -> Option<u32> {
+    use TerrainTag::*;
+    if t.has(Road) || t.has(Bridge) {
+        return Some(0);
+    }
+    if t.has(Woods) && t.has(Impassable) {
+        return u.troop.open_order().then_some(2);
+    }
+    if t.has(Impassable) {
+        return None;
+    }
+    if t.has(Wall) && t.has(Obstruction) {
+        return Some(3);
+    }
+    if t.has(Obstruction) || (t.has(Hill) && t.has(Crest)) {
+        return Some(2);
+    }
+    if [Woods, Marsh, Difficult, Water, Hill, Town, Wall]
+        .iter()
+        .any(|x| t.has(*x))
+    {
+        return Some(1);
+    }
+    Some(0)
+}
+
+/// The features a straight move from `a` to `b` crosses or ends in, with
+/// their D6; None if one of them is closed to the unit.
+pub fn crossed(s: &State, u: &Unit, a: Point, b: Point) -> Option<Vec<(String, u32)>> {
+    let mut out = Vec::new();
+    for t in &s.scenario.terrain {
+        if !segment_hits_area(a, b, &t.area()) {
+            continue;
+        }
+        let n = deduction(t, u)?;
+        if n > 0 {
+            out.push((t.name.clone(), n));
+        }
+    }
+    // Moving through a friendly unit: 1D6.
+    for f in s.live(&u.side).filter(|f| f.id != u.id) {
+        if segment_hits_area(a, b, &geo::MultiPolygon::new(vec![f.base().polygon()])) {
+            out.push((f.name.clone(), 1));
+        }
+    }
+    Some(out)
+}
+
+/// A charge's reach: 150% of a normal move less the deductions assumed.
+pub fn charge_reach(s: &State, u: &Unit, target: &Unit) -> Option<f64> {
+    let d: u32 = crossed(s, u, u.at, target.at)?.iter().map(|x| x.1).sum();
+    Some(1.5 * (u.mv() - d as f64 * ASSUMED_D6).max(0.0))
+}
+
+/// Where along a→b the unit first comes within `keep` of an enemy (other
+/// than `allow`), and which: the last point short of it.
+fn first_block(
+    s: &State,
+    u: &Unit,
+    a: Point,
+    b: Point,
+    allow: Option<&str>,
+    keep: f64,
+) -> Option<(f64, String)> {
+    let len = (b - a).length();
+    if len < 1e-9 {
+        return None;
+    }
+    let steps = (len / 0.25).ceil().max(1.0) as usize;
+    let enemies: Vec<&Unit> = s
+        .units
+        .iter()
+        .filter(|e| e.live() && e.side != u.side && Some(e.id.as_str()) != allow)
+        .filter(|e| e.at.distance_to(a).get() < len + keep + 40.0)
+        .collect();
+    let mut prev = 0.0;
+    for i in 1..=steps {
+        let t = i as f64 / steps as f64;
+        let mut probe = u.clone();
+        probe.at = a.lerp(b, t);
+        for e in &enemies {
+            let start_gap = s.gap(u, e);
+            let gap = s.gap(&probe, e);
+            // A unit already closer may stand or move away, not closer.
+            if gap < keep && gap < start_gap - 1e-6 {
+                return Some((prev * len, e.id.clone()));
+            }
+        }
+        prev = t;
+    }
+    None
+}
+
+/// What a move did.
+pub struct Went {
+    pub to: Point,
+    pub moved: f64,
+    pub rolls: Vec<u32>,
+    /// The deduction dice's places in the step's log.
+    pub dice: Vec<usize>,
+    pub bumped: Option<String>,
+}
+
+/// Move `unit` straight toward `to` with `budget` cm less the deductions
+/// rolled; stop `KEEP_OFF` from enemies except `contact` (which it may
+/// touch). A hidden enemy met on the way is found and the move halts.
+pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option<&str>) -> Went {
+    let Some(u) = st.s.unit(unit).cloned() else {
+        return Went {
+            to,
+            moved: 0.0,
+            rolls: Vec::new(),
+            dice: Vec::new(),
+            bumped: None,
+        };
+    };
+    let mut to = lost_way(st, &u, to, budget);
+    let Some(cross) = crossed(&st.s, &u, u.at, to) else {
+        st.refuse(
+            unit,
+            "Movement: dense woods and thickets are closed to all but skirmishers",
+        );
+        return Went {
+            to: u.at,
+            moved: 0.0,
+            rolls: Vec::new(),
+            dice: Vec::new(),
+            bumped: None,
+        };
+    };
+    let mut rolls = Vec::new();
+    let mut idx: Vec<usize> = Vec::new();
+    let mut deduct = 0.0;
+    for (_, n) in &cross {
+        for _ in 0..*n {
+            let r = st.roll(&[unit], 6, "move deduction");
+            rolls.push(r.value);
+            idx.push(r.index);
+            deduct += r.value as f64;
+        }
+    }
+    let allowed = (budget - deduct).max(0.0);
+    let want = (to - u.at).length();
+    if want > allowed && want > 0.0 {
+        to = u.at.lerp(to, allowed / want);
+    }
+    let mut bumped = None;
+    if let Some((d, e)) = first_block(&st.s, &u, u.at, to, contact, KEEP_OFF) {
+        let len = (to - u.at).length();
+        to = u.at.lerp(to, if len > 0.0 { d / len } else { 0.0 });
+        bumped = Some(e);
+    }
+    if let Some(target) = contact {
+        // Into contact, not through: stop where the gap closes.
+        if let Some(t) = st.s.unit(target).cloned() {
+            let len = (to - u.at).length();
+            let steps = (len / 0.1).ceil().max(1.0) as usize;
+            for i in 1..=steps {
+                let mut probe = u.clone();
+                probe.at = u.at.lerp(to, i as f64 / steps as f64);
+                if st.s.gap(&probe, &t) <= 0.05 {
+                    to = probe.at;
+                    break;
+                }
+            }
+        }
+    }
+    let moved = (to - u.at).length();
+    let facing = Angle::of_vector(to - u.at)
+        .filter(|f| moved > 0.1 && f.difference_to(Angle(u.facing)).abs() <= 90.0)
+        .map_or(u.facing, |f| f.degrees());
+    if let Some(x) = st.s.unit_mut(unit) {
+        x.at = to;
+        x.facing = facing;
+    }
+    super::observe::lose_track(st, unit);
+    if let Some(e) = &bumped {
+        found_by_bump(st, unit, e);
+    }
+    Went {
+        to,
+        moved,
+        rolls,
+        dice: idx,
+        bumped,
+    }
+}
+
+/// A unit that came upon an enemy it had not seen: the enemy is found.
+fn found_by_bump(st: &mut Step, unit: &str, enemy: &str) {
+    let (Some(u), Some(e)) = (st.s.unit(unit).cloned(), st.s.unit(enemy).cloned()) else {
+        return;
+    };
+    if st.s.sees(&u.side, &e) {
+        return;
+    }
+    st.s.spotted.entry(u.side.clone()).or_default().insert(
+        e.id.clone(),
+        super::state::Spot {
+            at: e.at,
+            by: vec![u.id.clone()],
+        },
+    );
+    let mut f = st.facts(unit, Some(enemy));
+    f.distance = Some(st.s.gap(&u, &e));
+    f.to = Some(u.at);
+    st.say(Said::Bump, f, Vec::new());
+}
+
+/// Optional rule: a unit whose move crosses from one forest square to
+/// another (not on a road) tests to lose its way; lost, it turns 90
+/// degrees left (1-3) or right (4-6).
+fn lost_way(st: &mut Step, u: &Unit, to: Point, budget: f64) -> Point {
+    let o = st.s.scenario.options;
+    if !o.lost_in_forest || budget <= 0.0 {
+        return to;
+    }
+    let square = |p: Point| {
+        (
+            (p.x / FOREST_SQUARE).floor() as i64,
+            (p.y / FOREST_SQUARE).floor() as i64,
+        )
+    };
+    let in_forest = |p: Point| st.s.ground(p).any(|t| t.has(TerrainTag::Woods));
+    let on_road = st.s.ground(u.at).any(|t| t.has(TerrainTag::Road));
+    if on_road || square(u.at) == square(to) || !(in_forest(u.at) || in_forest(to)) {
+        return to;
+    }
+    let r = st.roll(&[&u.id], 6, "lost in the forest");
+    let score = r.value as i32 - i32::from(o.severe_weather) - i32::from(o.night);
+    if !is_lost(score, u.troop.rating().lost_on) {
+        return to;
+    }
+    let way = st.roll(&[&u.id], 6, "direction when lost");
+    let turn = if way.value <= 3 { -90.0 } else { 90.0 };
+    let v = to - u.at;
+    let p = u.at + v.rotated_about(Point::new(0.0, 0.0), turn);
+    let w = st.s.scenario.table;
+    let p = Point::new(
+        p.x.clamp(0.0, w.width.get()),
+        p.y.clamp(0.0, w.height.get()),
+    );
+    let mut f = st.facts(&u.id, None);
+    f.rolls = vec![r.value, way.value];
+    f.result = Some(if turn < 0.0 { "left" } else { "right" }.into());
+    st.say(Said::Lost, f, vec![r.index, way.index]);
+    p
+}
+
+/// Straight away from `from` (or the nearest enemy) by `dist`.
+fn away_point(s: &State, u: &Unit, from: Option<&str>, dist: f64) -> Point {
+    let src = from
+        .and_then(|f| s.unit(f))
+        .map(|e| e.at)
+        .or_else(|| {
+            s.units
+                .iter()
+                .filter(|e| e.live() && e.side != u.side)
+                .min_by(|a, b| s.gap(u, a).total_cmp(&s.gap(u, b)))
+                .map(|e| e.at)
+        })
+        .unwrap_or(u.at - Angle(u.facing).unit_vector());
+    let v = u.at - src;
+    let v = if v.length() < 1e-9 {
+        Angle(u.facing).unit_vector().scale(-1.0)
+    } else {
+        v.scale(1.0 / v.length())
+    };
+    u.at + v.scale(dist)
+}
+
+/// Retire `dist` cm away from `from`, facing it (no deductions: a short
+/// step back).
+pub fn away(st: &mut Step, unit: &str, from: Option<&str>, dist: f64) {
+    let Some(u) = st.s.unit(unit).cloned() else {
+        return;
+    };
+    let p = away_point(&st.s, &u, from, dist);
+    if let Some(x) = st.s.unit_mut(unit) {
+        x.at = p;
+    }
+    super::observe::lose_track(st, unit);
+    st.s.traces.push(Trace {
+        unit: unit.into(),
+        side: u.side.clone(),
+        kind: TraceKind::Retreat,
+        points: vec![u.at, p],
+    });
+    off_table(st, unit);
+}
+
+/// Rout at maximum speed away from `from`; off the table, it is gone.
+pub fn rout(st: &mut Step, unit: &str, from: Option<&str>) {
+    let Some(u) = st.s.unit(unit).cloned() else {
+        return;
+    };
+    if let Some(x) = st.s.unit_mut(unit) {
+        x.status = Status::Routing;
+        x.last = Motion::Retired;
+        x.from = from.map(str::to_string);
+        x.no_advance = true;
+    }
+    st.s.charges.retain(|c| c.unit != unit);
+    let p = away_point(&st.s, &u, from, u.mv());
+    let went = travel(st, unit, p, u.mv(), None);
+    let mut f = st.facts(unit, None);
+    f.distance = Some(went.moved);
+    f.to = Some(went.to);
+    st.s.traces.push(Trace {
+        unit: unit.into(),
+        side: u.side.clone(),
+        kind: TraceKind::Retreat,
+        points: vec![u.at, went.to],
+    });
+    st.say(Said::Rout, f, Vec::new());
+    off_table(st, unit);
+}
+
+/// A unit whose centre has left the table is gone.
+pub fn off_table(st: &mut Step, unit: &str) {
+    let w = st.s.scenario.table;
+    let Some(u) = st.s.unit(unit) else {
+        return;
+    };
+    let p = u.at;
+    if p.x < 0.0 || p.y < 0.0 || p.x > w.width.get() || p.y > w.height.get() {
+        let mut f = st.facts(unit, None);
+        f.reason = Some("leaves the table".into());
+        st.say(Said::Gone, f, Vec::new());
+        if let Some(x) = st.s.unit_mut(unit) {
+            x.status = Status::Gone;
+        }
+    }
+}
+
+/// What a formation change or turn about costs of a normal move: a whole
+/// move to change formation in close order, a quarter to turn about, half
+/// to limber or unlimber; open order changes freely.
+pub fn drill_cost(u: &Unit, formation: Option<Formation>, about: bool) -> f64 {
+    let mut share: f64 = 0.0;
+    if let Some(f) = formation
+        && f != u.formation
+    {
+        share += match (u.formation, f) {
+            (Formation::Limbered, _) | (_, Formation::Limbered) => 0.5,
+            _ if u.troop.open_order() => 0.0,
+            _ => 1.0,
+        };
+    }
+    if about && !u.troop.open_order() {
+        share += 0.25;
+    }
+    share.min(1.0) * u.mv()
+}
+
+/// The nearest enemy `side` knows of, edge to edge.
+pub fn nearest_known(s: &State, u: &Unit) -> Option<f64> {
+    s.known_enemies(&u.side)
+        .map(|e| s.gap(u, e))
+        .min_by(f64::total_cmp)
+}
+
+/// Whether the unit ends its move advanced, halted or retired, by the
+/// nearest enemy it knows of.
+pub fn motion(before: Option<f64>, after: Option<f64>, moved: f64) -> Motion {
+    match (before, after) {
+        (Some(b), Some(a)) if a < b - 0.5 => Motion::Advanced,
+        (Some(b), Some(a)) if a > b + 0.5 => Motion::Retired,
+        (None, None) if moved > 0.5 => Motion::Advanced,
+        _ => Motion::Halted,
+    }
+}

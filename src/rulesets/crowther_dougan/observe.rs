@@ -1,0 +1,149 @@
+//! Observation: troops in the open are seen wherever there is line of
+//! sight; hidden troops must be found. Each unit may observe one area (a
+//! circle 20 cm across) a move; the test is always made, on the hidden dice
+//! stream, whether or not anything is there, and only its result reaches
+//! the observer. A unit acts only on its own finds.
+
+use super::state::{Spot, State, Unit};
+use super::step::Step;
+use super::tables::{OBSERVE_ACROSS, OBSERVE_STEP};
+use super::words::{self, Said};
+use crate::dice::StreamKind;
+use crate::event::{Modifier, Visibility};
+use crate::geometry::{Point, TerrainTag, point_to_bases};
+
+/// House rule: the range (cm) at which `obs` sees `target` for an average
+/// die of `die`: the die plus the difference of field crafts, with the
+/// modifiers the source's cut-off list would give, read in 5 cm steps.
+pub fn range(s: &State, obs: &Unit, target: &Unit, die: u32) -> (f64, Vec<Modifier>) {
+    let mut m = vec![Modifier {
+        why: "field craft, observer less target".into(),
+        value: obs.troop.rating().fc - target.troop.rating().fc,
+    }];
+    if s.ground(obs.at).any(|t| t.has(TerrainTag::Hill)) {
+        m.push(Modifier {
+            why: "observer on a hill".into(),
+            value: 1,
+        });
+    }
+    if s.ground(target.at).any(|t| t.has(TerrainTag::Town)) {
+        m.push(Modifier {
+            why: "target in buildings".into(),
+            value: -1,
+        });
+    }
+    if target.formation.shape(target.figures()).1 > 1 && !target.troop.open_order() {
+        m.push(Modifier {
+            why: "target in close order".into(),
+            value: 1,
+        });
+    }
+    let total = die as i32 + m.iter().map(|x| x.value).sum::<i32>();
+    (total.max(0) as f64 * OBSERVE_STEP, m)
+}
+
+/// Whether `target` lies (in part) within the area round `at`.
+pub fn in_area(target: &Unit, at: Point) -> bool {
+    point_to_bases(at, &[target.base()]).get() <= OBSERVE_ACROSS / 2.0
+}
+
+/// Phase 1: one test per observing unit, always rolled.
+pub fn observe(st: &mut Step, unit: &str, at: Point) {
+    let Some(obs) = st.s.unit(unit).cloned() else {
+        return;
+    };
+    if !obs.live() {
+        return;
+    }
+    // Always rolled, and always on the hidden stream: nothing public counts it.
+    let r = st.average_on(StreamKind::Hidden, "observation test");
+    let candidates: Vec<Unit> =
+        st.s.units
+            .iter()
+            .filter(|e| e.live() && e.side != obs.side && in_area(e, at))
+            .filter(|e| !st.s.unit_sees(&obs, e))
+            .cloned()
+            .collect();
+    let mut found = Vec::new();
+    let mut shown = Vec::new();
+    for e in &candidates {
+        let (reach, m) = range(&st.s, &obs, e, r.value);
+        let gap = st.s.gap(&obs, e);
+        if gap <= reach && st.s.sight(&obs, e) {
+            found.push(e.id.clone());
+            let spot =
+                st.s.spotted
+                    .entry(obs.side.clone())
+                    .or_default()
+                    .entry(e.id.clone())
+                    .or_insert(Spot {
+                        at: e.at,
+                        by: Vec::new(),
+                    });
+            if !spot.by.contains(&obs.id) {
+                spot.by.push(obs.id.clone());
+            }
+            shown = m;
+        }
+    }
+    let mut f = st.facts(unit, None);
+    f.to = Some(at);
+    f.rolls = vec![r.value];
+    f.units = found.iter().filter_map(|id| st.uref(id)).collect();
+    f.distance = Some(r.value as f64 * OBSERVE_STEP);
+    f.modifiers = shown;
+    f.result = Some(if found.is_empty() { "nothing" } else { "found" }.into());
+    // Only the observer learns the result.
+    let e = words::to(
+        Visibility::Side(obs.side.clone()),
+        Said::Observe,
+        f,
+        vec![r.index],
+    );
+    st.events.push(e);
+}
+
+/// A found unit that has moved from where it was found is lost to the
+/// side that found it, unless that side still sees it; that side is told
+/// where it lost it, without a name (it no longer knows which unit it is).
+pub fn lose_track(st: &mut Step, unit: &str) {
+    let Some(u) = st.s.unit(unit).cloned() else {
+        return;
+    };
+    let sides: Vec<_> = st.s.spotted.keys().cloned().collect();
+    for side in sides {
+        let Some(spot) = st.s.spotted.get(&side).and_then(|m| m.get(unit)).cloned() else {
+            continue;
+        };
+        if u.live() && u.at.distance_to(spot.at).get() < 0.5 {
+            continue;
+        }
+        if let Some(m) = st.s.spotted.get_mut(&side) {
+            m.remove(unit);
+        }
+        if u.live() && st.s.sees(&side, &u) {
+            continue;
+        }
+        let f = crate::event::Facts {
+            side: Some(side.clone()),
+            to: Some(spot.at),
+            round: Some(st.n),
+            ..Default::default()
+        };
+        let e = words::to(
+            Visibility::Side(side.clone()),
+            Said::LostToView,
+            f,
+            Vec::new(),
+        );
+        st.events.push(e);
+    }
+}
+
+/// At the end of a move: every found unit that has moved is lost.
+pub fn forget_moved(st: &mut Step) {
+    let ids: Vec<String> = st.s.units.iter().map(|u| u.id.clone()).collect();
+    for id in ids {
+        lose_track(st, &id);
+    }
+}

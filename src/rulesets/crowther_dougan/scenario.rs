@@ -1,0 +1,178 @@
+//! A crowther-dougan scenario: the table in centimetres, terrain that hides
+//! troops (woods, buildings), each side's units and personalities.
+
+use super::tables::{Formation, Troop};
+use crate::geometry::{Distance, Point, TerrainFeature};
+use crate::side::SideId;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+pub const NAME: &str = "crowther-dougan";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Must be `crowther-dougan`.
+    pub ruleset: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    /// In centimetres.
+    pub table: Table,
+    /// House rule: the game ends after this many moves (one side's move
+    /// each) if neither side has broken.
+    pub moves: u32,
+    /// The side that moves first.
+    pub first: SideId,
+    /// Exactly two sides.
+    pub sides: Vec<SideSpec>,
+    #[serde(default)]
+    pub terrain: Vec<TerrainFeature>,
+    #[serde(default)]
+    pub options: Options,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    pub width: Distance,
+    pub height: Distance,
+}
+
+/// The source's optional rules and conditions, per scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// Optional rule: units crossing from one 2-foot forest square to
+    /// another test to see whether they lose their way.
+    #[serde(default)]
+    pub lost_in_forest: bool,
+    /// Mist, snow and the like: 1 off the getting-lost roll.
+    #[serde(default)]
+    pub severe_weather: bool,
+    /// 1 off the getting-lost roll.
+    #[serde(default)]
+    pub night: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SideSpec {
+    pub id: SideId,
+    pub name: String,
+    pub colour: String,
+    pub units: Vec<UnitSpec>,
+    /// One per 3 or 4 units.
+    #[serde(default)]
+    pub personalities: Vec<PersonSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitSpec {
+    pub id: String,
+    pub name: String,
+    pub troop: Troop,
+    /// Figures (guns for artillery): each stands for 25 men.
+    pub figures: u32,
+    /// The centre of the unit.
+    pub at: Point,
+    /// Degrees clockwise from +y.
+    #[serde(default)]
+    pub facing: f64,
+    /// Defaults to the troop's usual formation.
+    #[serde(default)]
+    pub formation: Option<Formation>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PersonSpec {
+    pub id: String,
+    pub name: String,
+    /// Command points each move: 2 to 5.
+    pub points: u32,
+    /// The unit he starts with.
+    pub with: String,
+}
+
+impl Scenario {
+    pub fn side(&self, id: &SideId) -> Option<&SideSpec> {
+        self.sides.iter().find(|s| &s.id == id)
+    }
+
+    pub fn side_index(&self, id: &SideId) -> Option<usize> {
+        self.sides.iter().position(|s| &s.id == id)
+    }
+
+    pub fn check(&self) -> Result<(), String> {
+        if self.ruleset != NAME {
+            return Err(format!("`ruleset` must be {NAME}"));
+        }
+        if self.sides.len() != 2 {
+            return Err("a crowther-dougan battle has exactly two sides".into());
+        }
+        if self.side(&self.first).is_none() {
+            return Err(format!("`first: {}` is not one of the sides", self.first));
+        }
+        if self.moves == 0 {
+            return Err("`moves` must be at least 1".into());
+        }
+        let w = self.table.width.get();
+        let h = self.table.height.get();
+        if !(w > 0.0 && h > 0.0 && w <= 1000.0 && h <= 1000.0) {
+            return Err("the table must be 1 to 1000 cm each way".into());
+        }
+        let mut ids = BTreeSet::new();
+        for side in &self.sides {
+            crate::scenario_check::units_a_side(side.id.as_str(), "units", side.units.len())?;
+            for u in &side.units {
+                if !ids.insert(u.id.clone()) {
+                    return Err(format!("id {} is used twice", u.id));
+                }
+                if !(1..=60).contains(&u.figures) {
+                    return Err(format!("unit {}: 1 to 60 figures", u.id));
+                }
+                if !(u.at.is_finite() && (0.0..=w).contains(&u.at.x) && (0.0..=h).contains(&u.at.y))
+                {
+                    return Err(format!("unit {} stands off the table", u.id));
+                }
+                if !u.facing.is_finite() {
+                    return Err(format!("unit {}: facing is not a number", u.id));
+                }
+                if let Some(f) = u.formation
+                    && !f.fits(u.troop)
+                {
+                    return Err(format!(
+                        "unit {}: {} cannot stand in {}",
+                        u.id,
+                        u.troop.label(),
+                        f.name()
+                    ));
+                }
+            }
+            for p in &side.personalities {
+                if !ids.insert(p.id.clone()) {
+                    return Err(format!("id {} is used twice", p.id));
+                }
+                if !(2..=5).contains(&p.points) {
+                    return Err(format!(
+                        "personality {}: Command Points are 2 to 5, not {}",
+                        p.id, p.points
+                    ));
+                }
+                if !side.units.iter().any(|u| u.id == p.with) {
+                    return Err(format!(
+                        "personality {}: {} is not a unit of his side",
+                        p.id, p.with
+                    ));
+                }
+            }
+        }
+        for t in &self.terrain {
+            t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
+        }
+        Ok(())
+    }
+}

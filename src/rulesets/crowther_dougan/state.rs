@@ -1,0 +1,361 @@
+//! The game as it stands: units with their men lost, what each side has
+//! spotted of the other, charges under way and personalities.
+
+use super::orders::Reactions;
+use super::scenario::Scenario;
+use super::tables::{Formation, MEN_PER_FIGURE, Troop};
+use crate::geometry::sight::line_of_sight;
+use crate::geometry::{Angle, Base, Distance, Point, TerrainTag, bases_distance};
+use crate::ruleset::Outcome;
+use crate::side::{BySide, SideId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Move `n` (from 1), `active` moving.
+    Move {
+        n: u32,
+        active: SideId,
+    },
+    Over(Outcome),
+}
+
+/// How a unit moved in its last move, for the casualty test's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Motion {
+    Advanced,
+    Halted,
+    Retired,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Good,
+    Routing,
+    Pursuing,
+    /// Off the table or destroyed.
+    Gone,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: String,
+    pub name: String,
+    pub side: SideId,
+    pub troop: Troop,
+    pub start_figures: u32,
+    pub men_lost: u32,
+    /// Men lost since the start of the current move (for the casualty
+    /// test and the risk to personalities).
+    pub lost_this_move: u32,
+    pub at: Point,
+    pub facing: f64,
+    pub formation: Formation,
+    pub status: Status,
+    pub last: Motion,
+    pub loaded: bool,
+    /// Fired this move (one fire per move).
+    pub fired: bool,
+    /// Failed a test that forbids advancing toward the enemy this move.
+    pub no_advance: bool,
+    /// The unit it pursues or routs from.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// Whether it has fired yet this game (the first volley's +1).
+    pub first_fire: bool,
+}
+
+impl Unit {
+    pub fn live(&self) -> bool {
+        self.status != Status::Gone
+    }
+    pub fn men(&self) -> u32 {
+        (self.start_figures * MEN_PER_FIGURE).saturating_sub(self.men_lost)
+    }
+    /// A figure is removed once 25 casualties have been inflicted.
+    pub fn figures(&self) -> u32 {
+        self.start_figures
+            .saturating_sub(self.men_lost / MEN_PER_FIGURE)
+    }
+    pub fn under_half(&self) -> bool {
+        2 * self.men() < self.start_figures * MEN_PER_FIGURE
+    }
+    pub fn mv(&self) -> f64 {
+        self.troop.rating().mv
+    }
+    /// Its footprint: figures 1.5 cm across in their ranks (guns 4 cm).
+    pub fn base(&self) -> Base {
+        let (front, ranks) = self.formation.shape(self.figures());
+        let (fw, rd) = match self.troop {
+            Troop::Artillery => (4.0, 4.0),
+            Troop::Cavalry => (2.5, 3.0),
+            t if t.open_order() => (3.0, 1.5),
+            _ => (1.5, 1.5),
+        };
+        Base::new(
+            self.at,
+            Angle(self.facing),
+            Distance(front as f64 * fw),
+            Distance(ranks as f64 * rd),
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Person {
+    pub id: String,
+    pub name: String,
+    pub side: SideId,
+    pub points: u32,
+    /// Points left this move.
+    pub left: u32,
+    pub with: Option<String>,
+    pub hit: bool,
+}
+
+/// A charge under way: declared in the chargers' move, ended in the
+/// enemy's next.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Charge {
+    pub unit: String,
+    pub target: String,
+    /// The move it was declared in.
+    pub declared: u32,
+}
+
+/// Smoke where a unit fired.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Smoke {
+    pub unit: String,
+    pub side: SideId,
+    pub at: Point,
+}
+
+/// What a side knows of an enemy unit it found by observation or by
+/// bumping into it: where, and which of its units found it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spot {
+    pub at: Point,
+    pub by: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceKind {
+    Move,
+    Fire,
+    Charge,
+    Retreat,
+}
+
+/// An arrow of this move, shown to those who see the unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub unit: String,
+    pub side: SideId,
+    pub kind: TraceKind,
+    pub points: Vec<Point>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub scenario: Scenario,
+    pub phase: Phase,
+    pub units: Vec<Unit>,
+    pub persons: Vec<Person>,
+    /// Per side: the enemy units it has found, until they move.
+    pub spotted: BySide<BTreeMap<String, Spot>>,
+    /// Gun smoke of this move and the last: where units fired. It gives a
+    /// unit away while it stands there.
+    #[serde(default)]
+    pub smoke: Vec<Smoke>,
+    pub charges: Vec<Charge>,
+    pub reactions: BySide<Reactions>,
+    #[serde(default)]
+    pub traces: Vec<Trace>,
+}
+
+/// Terrain that blocks sight.
+pub const BLOCKS_SIGHT: [TerrainTag; 2] = [TerrainTag::Woods, TerrainTag::Town];
+
+impl State {
+    pub fn new(sc: &Scenario) -> Result<State, String> {
+        let mut units = Vec::new();
+        let mut persons = Vec::new();
+        for side in &sc.sides {
+            for u in &side.units {
+                units.push(Unit {
+                    id: u.id.clone(),
+                    name: u.name.clone(),
+                    side: side.id.clone(),
+                    troop: u.troop,
+                    start_figures: u.figures,
+                    men_lost: 0,
+                    lost_this_move: 0,
+                    at: u.at,
+                    facing: u.facing,
+                    formation: u.formation.unwrap_or(u.troop.usual()),
+                    status: Status::Good,
+                    last: Motion::Halted,
+                    loaded: true,
+                    fired: false,
+                    no_advance: false,
+                    from: None,
+                    first_fire: true,
+                });
+            }
+            for p in &side.personalities {
+                persons.push(Person {
+                    id: p.id.clone(),
+                    name: p.name.clone(),
+                    side: side.id.clone(),
+                    points: p.points,
+                    left: p.points,
+                    with: Some(p.with.clone()),
+                    hit: false,
+                });
+            }
+        }
+        Ok(State {
+            phase: Phase::Move {
+                n: 1,
+                active: sc.first.clone(),
+            },
+            units,
+            persons,
+            spotted: sc
+                .sides
+                .iter()
+                .map(|s| (s.id.clone(), BTreeMap::new()))
+                .collect(),
+            smoke: Vec::new(),
+            charges: Vec::new(),
+            reactions: BySide::new(),
+            traces: Vec::new(),
+            scenario: sc.clone(),
+        })
+    }
+
+    pub fn other(&self, side: &SideId) -> SideId {
+        self.scenario
+            .sides
+            .iter()
+            .map(|s| s.id.clone())
+            .find(|s| s != side)
+            .unwrap_or_else(|| side.clone())
+    }
+
+    pub fn side_name(&self, side: &SideId) -> String {
+        self.scenario
+            .side(side)
+            .map_or_else(|| side.to_string(), |s| s.name.clone())
+    }
+
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+
+    pub fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.units.iter_mut().find(|u| u.id == id)
+    }
+
+    pub fn person(&self, id: &str) -> Option<&Person> {
+        self.persons.iter().find(|p| p.id == id)
+    }
+
+    pub fn live<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
+        self.units
+            .iter()
+            .filter(move |u| u.live() && &u.side == side)
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    pub fn gap(&self, a: &Unit, b: &Unit) -> f64 {
+        bases_distance(&[a.base()], &[b.base()]).get()
+    }
+
+    /// The terrain features under a unit's centre.
+    pub fn ground(&self, at: Point) -> impl Iterator<Item = &crate::geometry::TerrainFeature> {
+        self.scenario.terrain.iter().filter(move |t| {
+            let b = Base::new(at, Angle(0.0), Distance(0.2), Distance(0.2));
+            t.touches_bases(&[b])
+        })
+    }
+
+    /// Troops in the open are seen wherever there is line of sight; all
+    /// others (in woods, buildings) must be found.
+    pub fn in_open(&self, u: &Unit) -> bool {
+        !self
+            .ground(u.at)
+            .any(|t| t.has(TerrainTag::Woods) || t.has(TerrainTag::Town))
+    }
+
+    /// Whether `by` has a clear line of sight to `u`.
+    pub fn sight(&self, by: &Unit, u: &Unit) -> bool {
+        line_of_sight(by.at, u.at, &self.scenario.terrain, &BLOCKS_SIGHT)
+    }
+
+    /// Whether unit `seer` sees enemy `u` by itself: in the open (or
+    /// giving itself away by its smoke) and in sight, or found by it.
+    pub fn unit_sees(&self, seer: &Unit, u: &Unit) -> bool {
+        ((self.in_open(u) || self.smoking(u)) && self.sight(seer, u))
+            || self
+                .spotted
+                .get(&seer.side)
+                .and_then(|m| m.get(&u.id))
+                .is_some_and(|s| s.by.contains(&seer.id))
+    }
+
+    /// Whether `side` knows where unit `u` is: its own, in the open and in
+    /// sight of one of its units, found, or given away by its smoke.
+    pub fn sees(&self, side: &SideId, u: &Unit) -> bool {
+        if &u.side == side {
+            return true;
+        }
+        if !u.live() {
+            return false;
+        }
+        self.smoking(u)
+            || self
+                .spotted
+                .get(side)
+                .is_some_and(|m| m.contains_key(&u.id))
+            || (self.in_open(u) && self.live(side).any(|m| self.sight(m, u)))
+    }
+
+    /// Whether `u` stands in its own gun smoke.
+    pub fn smoking(&self, u: &Unit) -> bool {
+        self.smoke
+            .iter()
+            .any(|s| s.unit == u.id && s.at.distance_to(u.at).get() < 0.5)
+    }
+
+    /// Whether every side knows where `u` is (so the public may too).
+    pub fn known_to_all(&self, u: &Unit) -> bool {
+        self.scenario.sides.iter().all(|s| self.sees(&s.id, u))
+    }
+
+    /// The live enemies `side` knows of.
+    pub fn known_enemies<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
+        self.units
+            .iter()
+            .filter(move |u| u.live() && &u.side != side && self.sees(side, u))
+    }
+
+    pub fn move_number(&self) -> u32 {
+        match &self.phase {
+            Phase::Move { n, .. } => *n,
+            Phase::Over(_) => 0,
+        }
+    }
+}

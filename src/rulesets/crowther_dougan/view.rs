@@ -1,0 +1,280 @@
+//! What each reader sees. A side sees its own units, the enemy units in the
+//! open within its line of sight, those it has found, and smoke; every
+//! other enemy unit is absent (not greyed) from its map, panels and
+//! template. The public sees only what both sides see; the umpire all.
+
+use super::state::{Phase, State, Status, TraceKind, Unit};
+use super::tables::Troop;
+use crate::geometry::{Shape, TerrainTag};
+use crate::ruleset::Sight;
+use crate::side::SideId;
+use crate::view::{
+    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
+    TerrainStyle, TerrainView, UnitView, Viewer,
+};
+
+pub fn heading(s: &State) -> String {
+    match &s.phase {
+        Phase::Move { n, active } => format!("Move {n}, {} moving", s.side_name(active)),
+        Phase::Over(o) => format!("Game over: {}", o.reason),
+    }
+}
+
+/// Whether `viewer` may see unit `u` now.
+pub fn shows(s: &State, viewer: &Viewer, u: &Unit) -> bool {
+    if !u.live() {
+        return false;
+    }
+    match viewer {
+        Viewer::Umpire => true,
+        Viewer::Side(me) => s.sees(me, u),
+        Viewer::Public => s.known_to_all(u),
+    }
+}
+
+fn style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
+    use TerrainTag::*;
+    let order = [
+        (Road, TerrainStyle::Road),
+        (Bridge, TerrainStyle::Road),
+        (Town, TerrainStyle::Town),
+        (Woods, TerrainStyle::Woods),
+        (Water, TerrainStyle::Water),
+        (Marsh, TerrainStyle::Marsh),
+        (Wall, TerrainStyle::Wall),
+        (Hill, TerrainStyle::Hill),
+    ];
+    order
+        .iter()
+        .find(|(tag, _)| t.has(*tag))
+        .map_or(TerrainStyle::Rough, |(_, s)| *s)
+}
+
+pub fn note(u: &Unit) -> String {
+    let mut n = vec![format!("{} men", u.men())];
+    match u.status {
+        Status::Routing => n.push("routing".into()),
+        Status::Pursuing => n.push("pursuing".into()),
+        _ => {}
+    }
+    if !u.loaded {
+        n.push("unloaded".into());
+    }
+    n.join(", ")
+}
+
+pub fn map(s: &State, viewer: &Viewer) -> MapView {
+    let index = |side: &SideId| s.scenario.side_index(side).unwrap_or(0);
+    let terrain = s
+        .scenario
+        .terrain
+        .iter()
+        .map(|t| {
+            let (points, closed) = match &t.shape {
+                Shape::Polygon { points } => (points.clone(), true),
+                Shape::Polyline { points, .. } => (points.clone(), false),
+            };
+            TerrainView {
+                name: t.name.clone(),
+                style: style(t),
+                points,
+                closed,
+            }
+        })
+        .collect();
+    let units = s
+        .units
+        .iter()
+        .filter(|u| shows(s, viewer, u))
+        .map(|u| {
+            let b = u.base();
+            let side = index(&u.side);
+            UnitView {
+                id: u.id.clone(),
+                label: u.name.clone(),
+                side,
+                bases: vec![BaseView {
+                    corners: b.corners(),
+                    side,
+                }],
+                anchor: u.at,
+                facing: u.facing,
+                formation: u.formation.name().into(),
+                disruption: u32::from(u.status == Status::Routing),
+                smoke: s.smoking(u),
+                note: Some(note(u)),
+            }
+        })
+        .collect();
+    let markers = s
+        .persons
+        .iter()
+        .filter(|p| !p.hit)
+        .filter_map(|p| {
+            let u = s.unit(p.with.as_deref()?)?;
+            shows(s, viewer, u).then(|| MarkerView {
+                kind: MarkerKind::General,
+                side: Some(index(&p.side)),
+                at: u.at,
+                label: format!("{} (with {})", p.name, u.name),
+            })
+        })
+        .collect();
+    let arrows = s
+        .traces
+        .iter()
+        .filter(|t| s.unit(&t.unit).is_some_and(|u| shows(s, viewer, u)))
+        .map(|t| ArrowView {
+            kind: match t.kind {
+                TraceKind::Move => ArrowKind::Move,
+                TraceKind::Fire => ArrowKind::Fire,
+                TraceKind::Charge => ArrowKind::Charge,
+                TraceKind::Retreat => ArrowKind::FallBack,
+            },
+            side: index(&t.side),
+            path: t.points.clone(),
+        })
+        .collect();
+    MapView {
+        title: String::new(),
+        width: s.scenario.table.width.get(),
+        height: s.scenario.table.height.get(),
+        unit: "cm".into(),
+        sides: s
+            .scenario
+            .sides
+            .iter()
+            .map(|x| SideStyle {
+                side: x.id.clone(),
+                name: x.name.clone(),
+                colour: x.colour.clone(),
+            })
+            .collect(),
+        terrain,
+        units,
+        markers,
+        arrows,
+        zones: Vec::new(),
+        deployment: Vec::new(),
+        turned: false,
+    }
+}
+
+/// One line for a unit of the reader's own side.
+pub fn unit_line(u: &Unit, name: &str, id: &str) -> String {
+    let r = u.troop.rating();
+    format!(
+        "{name} [{id}]: {}, {} {} ({} men), {} at ({:.1}, {:.1}) facing {:.0}; move {:.0} cm, FF {}, FC {}, MF {}{}",
+        u.troop.label(),
+        u.figures(),
+        if u.troop == Troop::Artillery {
+            "guns"
+        } else {
+            "figures"
+        },
+        u.men(),
+        u.formation.name(),
+        u.at.x,
+        u.at.y,
+        u.facing,
+        r.mv,
+        r.ff,
+        r.fc,
+        r.mf,
+        match (u.status, u.loaded) {
+            (Status::Routing, _) => ", routing",
+            (Status::Pursuing, _) => ", pursuing",
+            (_, false) => ", unloaded",
+            _ => "",
+        }
+    )
+}
+
+/// One line for an enemy unit the reader sees, and how.
+pub fn enemy_line(s: &State, me: &SideId, u: &Unit) -> String {
+    let how = match s.spotted.get(me).and_then(|m| m.get(&u.id)) {
+        Some(spot) => format!("found by {}", spot.by.join(", ")),
+        None if s.smoking(u) => "its smoke seen".into(),
+        None => "in sight".into(),
+    };
+    format!(
+        "{} [{}]: {}, {} figures, {} at ({:.1}, {:.1}); {how}",
+        u.name,
+        u.id,
+        u.troop.label(),
+        u.figures(),
+        u.formation.name(),
+        u.at.x,
+        u.at.y
+    )
+}
+
+/// Enemy gun smoke the side sees, without saying whose: the smoke is
+/// always seen, the unit only if it still stands in it.
+pub fn smoke_lines(s: &State, me: &SideId) -> Vec<String> {
+    s.smoke
+        .iter()
+        .filter(|x| &x.side != me)
+        .map(|x| format!("gun smoke at ({:.1}, {:.1})", x.at.x, x.at.y))
+        .collect()
+}
+
+pub fn sight(s: &State, viewer: &Viewer) -> Sight {
+    let mut panels = Vec::new();
+    let mut lost = Vec::new();
+    for side in &s.scenario.sides {
+        let men: u32 = s
+            .units
+            .iter()
+            .filter(|u| u.side == side.id && shows(s, viewer, u))
+            .map(|u| u.men_lost)
+            .sum();
+        lost.push(format!("{}: {men} men lost by the units shown", side.name));
+    }
+    panels.push(Panel {
+        title: "Casualties".into(),
+        lines: lost,
+    });
+    if let Viewer::Side(me) = viewer {
+        panels.push(Panel {
+            title: "Your units".into(),
+            lines: s.live(me).map(|u| unit_line(u, &u.name, &u.id)).collect(),
+        });
+        panels.push(Panel {
+            title: "Your personalities".into(),
+            lines: s
+                .persons
+                .iter()
+                .filter(|p| &p.side == me)
+                .map(|p| {
+                    format!(
+                        "{} [{}]: {} command points a move, {} left{}",
+                        p.name,
+                        p.id,
+                        p.points,
+                        p.left,
+                        if p.hit {
+                            ", hit and out of play".to_string()
+                        } else {
+                            p.with
+                                .as_ref()
+                                .map(|w| format!(", with {w}"))
+                                .unwrap_or_default()
+                        }
+                    )
+                })
+                .collect(),
+        });
+        let mut lines: Vec<String> = s.known_enemies(me).map(|u| enemy_line(s, me, u)).collect();
+        lines.extend(smoke_lines(s, me));
+        panels.push(Panel {
+            title: "Enemy seen".into(),
+            lines,
+        });
+    }
+    Sight {
+        heading: heading(s),
+        map: map(s, viewer),
+        panels,
+    }
+}

@@ -1,0 +1,200 @@
+//! Issue 17, hidden troops: the demo game of `crowther-dougan` plays hidden
+//! French units through many steps. While the British have not seen or
+//! found one, it is absent from every British report, map and orders
+//! template, from the events the British read and from the public archive;
+//! once found it shows, and once it moves it is lost again. After the game
+//! every observation test is derived again from the sealed archive's
+//! hidden seed.
+
+use galloper::dice::stream::Stream;
+use galloper::dice::{DieRecord, StreamKind};
+use galloper::event::Event;
+use galloper::rulesets::crowther_dougan::state::{Phase, State};
+use galloper::rulesets::crowther_dougan::tables::AVERAGE_FACES;
+use galloper::side::SideId;
+use galloper::view::Viewer;
+use std::path::{Path, PathBuf};
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Every file under `dir`, as text where it is text.
+fn texts(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            out.extend(texts(&p));
+        } else if let Ok(t) = std::fs::read_to_string(&p) {
+            out.push((p, t));
+        }
+    }
+    out
+}
+
+#[test]
+fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("demo");
+    let args = galloper::demo::DemoArgs {
+        out: out.clone(),
+        max_steps: 100,
+        battle: false,
+        ruleset: "crowther-dougan".into(),
+    };
+    galloper::demo::run(&args).expect("demo runs");
+    let audit = read(&out.join("audit.txt"));
+    assert!(audit.contains("AUDIT PASSED"), "{audit}");
+    let archive = out.join("server/archive/beaver-creek-demo");
+    let reports = out.join("reports/beaver-creek-demo");
+    let british = SideId::new("british");
+    let mut steps: Vec<PathBuf> = std::fs::read_dir(archive.join("sealed"))
+        .expect("sealed")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    steps.sort();
+    assert!(steps.len() >= 6, "a whole game: {} steps", steps.len());
+
+    let mut hidden_steps = 0;
+    let mut shown_steps = 0;
+    let mut lost_again = 0;
+    let mut observations = 0;
+    let scenario =
+        galloper::yaml::from_str(&read(&archive.join("scenario.yaml"))).expect("scenario");
+    let mut before = State::new(&scenario).expect("start");
+    let mut last: Option<State> = None;
+    for sealed in &steps {
+        let name = sealed
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
+        let state: State =
+            galloper::yaml::from_str(&read(&sealed.join("state.yaml"))).expect("state");
+        let events: Vec<Event> =
+            galloper::yaml::from_str(&read(&sealed.join("events.yaml"))).expect("events");
+        let dice: Vec<DieRecord> =
+            galloper::yaml::from_str(&read(&sealed.join("dice.yaml"))).expect("dice");
+        let public = archive.join(&name);
+        let mut public_texts = texts(&public);
+        assert!(!public_texts.is_empty(), "{name}: public folder");
+        let step_no: u32 = name.trim_start_matches("step-").parse().expect("number");
+        let british_texts = texts(&reports.join(format!("step-{step_no:04}")).join("british"));
+        public_texts.extend(texts(
+            &reports.join(format!("step-{step_no:04}")).join("public"),
+        ));
+
+        for u in state
+            .units
+            .iter()
+            .filter(|u| u.side.as_str() == "french" && u.live())
+        {
+            if state.sees(&british, u) {
+                shown_steps += 1;
+                continue;
+            }
+            // Hidden from the British before the step and after it, never
+            // in its own smoke and not found during it: the British never
+            // saw it.
+            let was = before.unit(&u.id).expect("unit");
+            let fired = events
+                .iter()
+                .any(|e| e.what == "fire" && e.facts.unit.as_ref().is_some_and(|x| x.id == u.id));
+            // Found during the step (and lost again by its end, say by a
+            // retreat): the British saw it then.
+            let found = events.iter().any(|e| {
+                (e.what == "observe" || e.what == "bump")
+                    && e.visible_to(&Viewer::Side(british.clone()))
+                    && e.facts.involves(&u.id)
+            });
+            if before.sees(&british, was) || fired || found {
+                continue;
+            }
+            hidden_steps += 1;
+            // Absent from the British reports, map and template...
+            for (p, t) in &british_texts {
+                assert!(
+                    !t.contains(&u.id) && !t.contains(&u.name),
+                    "{name}: hidden {} named in {}",
+                    u.id,
+                    p.display()
+                );
+            }
+            // ... from the events the British read ...
+            let told = events
+                .iter()
+                .filter(|e| e.visible_to(&Viewer::Side(british.clone())))
+                .any(|e| e.facts.involves(&u.id));
+            assert!(!told, "{name}: {} in British events", u.id);
+            // ... and from everything public.
+            for (p, t) in &public_texts {
+                assert!(
+                    !t.contains(&u.id) && !t.contains(&u.name),
+                    "{name}: hidden {} in the public {}",
+                    u.id,
+                    p.display()
+                );
+            }
+        }
+        lost_again += events
+            .iter()
+            .filter(|e| {
+                e.what == "lost_to_view"
+                    && e.visibility == galloper::event::Visibility::Side(british.clone())
+            })
+            .count();
+        // No hidden die, and no observation, in anything public.
+        let public_dice = read(&public.join("dice.yaml"));
+        assert!(!public_dice.contains("hidden"), "{name}: {public_dice}");
+        let public_events = read(&public.join("events.yaml"));
+        assert!(!public_events.contains("observe"), "{name}");
+
+        // The observation tests again, from the sealed hidden seed.
+        let reveal: serde_yaml::Value =
+            galloper::yaml::from_str(&read(&sealed.join("hidden.yaml"))).expect("hidden");
+        let seed_hex = reveal["hidden_seed"].as_str().expect("hidden seed");
+        let seed: [u8; 32] = hex::decode(seed_hex)
+            .expect("hex")
+            .try_into()
+            .expect("32 bytes");
+        let mut stream = Stream::new(seed);
+        let mut again = std::collections::BTreeMap::new();
+        for (i, d) in dice.iter().enumerate() {
+            if d.stream == StreamKind::Hidden {
+                assert_eq!(stream.roll(d.sides), d.value, "{name}: hidden die {i}");
+                again.insert(i, d.value);
+            }
+        }
+        for e in events.iter().filter(|e| e.what == "observe") {
+            observations += 1;
+            let i = e.dice[0];
+            let face = again
+                .get(&i)
+                .copied()
+                .expect("an observation die is hidden");
+            assert_eq!(
+                e.facts.rolls[0],
+                AVERAGE_FACES[(face - 1) as usize],
+                "{name}"
+            );
+        }
+        before = state.clone();
+        last = Some(state);
+    }
+    assert!(
+        hidden_steps >= 3,
+        "hidden units through several steps: {hidden_steps}"
+    );
+    assert!(shown_steps >= 1, "some found or seen: {shown_steps}");
+    assert!(lost_again >= 1, "a found unit lost again");
+    assert!(observations >= 10, "observations made: {observations}");
+    assert!(
+        matches!(last.expect("a step").phase, Phase::Over(_)),
+        "the game ends with a result"
+    );
+}
