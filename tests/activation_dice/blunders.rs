@@ -27,10 +27,12 @@ fn blunder_1_garbled_orders_rerolls_a_successful_die_and_keeps_it() {
         vec![1, 5, 1, 2],
     );
     assert_eq!(find(&r.events, "garbled_reroll").facts.rolls, [2]);
-    assert_eq!(
-        find(&r.events, "activation").facts.result.as_deref(),
-        Some("turnover")
-    );
+    let act = find(&r.events, "activation");
+    assert_eq!(act.facts.result.as_deref(), Some("turnover"));
+    // The activation quotes and cites the dice that count: the 1 and the
+    // re-rolled 2 (the fourth die of the script), not the 5 it replaced.
+    assert_eq!(act.facts.rolls, [1, 2]);
+    assert_eq!(act.dice, [0, 3]);
     assert_eq!(at(&r.state, "b-inf").y, 10.0);
 }
 

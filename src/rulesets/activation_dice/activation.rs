@@ -86,7 +86,7 @@ pub fn activate(
         n = 1;
     }
     let coloured = u.disorder.min(n);
-    let (mut rolls, idx) = roll(dice, &u.id, n);
+    let (mut rolls, mut idx) = roll(dice, &u.id, n);
     let q = u.troop.quality;
     let mut successes = rolls.iter().filter(|r| **r >= q).count() as u32;
     let mut failures = n - successes;
@@ -117,7 +117,9 @@ pub fn activate(
                 if let Some(k) = rolls.iter().position(|r| *r >= q) {
                     let r = dice.d6(format!("garbled orders: {}", u.id));
                     let ri = dice.last_index().unwrap_or(0);
+                    // The activation then cites the die that counts.
                     rolls[k] = r;
+                    idx[k] = ri;
                     let ok = r >= q;
                     if !ok {
                         successes -= 1;

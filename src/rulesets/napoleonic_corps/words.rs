@@ -89,6 +89,45 @@ impl Said {
             Outcome => "outcome",
         }
     }
+
+    /// Every kind, for a replay that makes the words again from the name.
+    pub const ALL: [Said; 27] = {
+        use Said::*;
+        [
+            Chips,
+            TurnBegins,
+            Consulted,
+            TurnResumes,
+            Pass,
+            RallyRoll,
+            Rout,
+            Retreat,
+            Surrender,
+            ChipsLost,
+            Move,
+            Refused,
+            RoughTest,
+            Steady,
+            Withdrawal,
+            ContactCheck,
+            Square,
+            Fire,
+            Downgrade,
+            GeneralUse,
+            Charge,
+            Melee,
+            Eliminated,
+            Control,
+            Objective,
+            ArmyMorale,
+            Outcome,
+        ]
+    };
+
+    /// The kind named `name`.
+    pub fn from_name(name: &str) -> Option<Said> {
+        Said::ALL.into_iter().find(|s| s.name() == name)
+    }
 }
 
 /// A public event with its words and dice.
@@ -292,5 +331,20 @@ mod tests {
             "2nd Line fires at IR 4 at 5 cm (-1 skirmish target): 8 — target disordered"
         );
         assert_eq!(e.dice, vec![3, 4]);
+    }
+}
+
+#[cfg(test)]
+mod names {
+    use super::Said;
+
+    #[test]
+    fn every_name_reads_back_to_its_kind() {
+        let mut seen = std::collections::BTreeSet::new();
+        for s in Said::ALL {
+            assert_eq!(Said::from_name(s.name()), Some(s));
+            seen.insert(s.name());
+        }
+        assert_eq!(seen.len(), Said::ALL.len());
     }
 }
