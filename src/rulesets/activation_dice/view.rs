@@ -5,11 +5,11 @@
 
 use super::setup::placer;
 use super::state::{Phase, State, TraceKind, Unit};
-use crate::geometry::{Point, Shape, TerrainTag};
+use crate::geometry::{Point, TerrainTag};
 use crate::ruleset::Sight;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, Panel, SideStyle, TerrainStyle, TerrainView, UnitView,
-    Viewer, ZoneView,
+    ArrowKind, ArrowView, BaseView, MapView, Panel, SideStyle, TerrainStyle, UnitView, Viewer,
+    ZoneView,
 };
 
 pub fn heading(s: &State) -> String {
@@ -70,18 +70,7 @@ pub fn map(s: &State) -> MapView {
         .scenario
         .terrain
         .iter()
-        .map(|t| {
-            let (points, closed) = match &t.shape {
-                Shape::Polygon { points } => (points.clone(), true),
-                Shape::Polyline { points, .. } => (points.clone(), false),
-            };
-            TerrainView {
-                name: t.name.clone(),
-                style: style(t),
-                points,
-                closed,
-            }
-        })
+        .map(|t| crate::view::terrain_view(t.name.clone(), &t.shape, style(t)))
         .collect();
     let units = s
         .units

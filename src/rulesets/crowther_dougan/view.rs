@@ -5,12 +5,12 @@
 
 use super::state::{Phase, State, Status, TraceKind, Unit};
 use super::tables::Troop;
-use crate::geometry::{Shape, TerrainTag};
+use crate::geometry::TerrainTag;
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
     ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
-    TerrainStyle, TerrainView, UnitView, Viewer,
+    TerrainStyle, UnitView, Viewer,
 };
 
 pub fn heading(s: &State) -> String {
@@ -69,18 +69,7 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
         .scenario
         .terrain
         .iter()
-        .map(|t| {
-            let (points, closed) = match &t.shape {
-                Shape::Polygon { points } => (points.clone(), true),
-                Shape::Polyline { points, .. } => (points.clone(), false),
-            };
-            TerrainView {
-                name: t.name.clone(),
-                style: style(t),
-                points,
-                closed,
-            }
-        })
+        .map(|t| crate::view::terrain_view(t.name.clone(), &t.shape, style(t)))
         .collect();
     let units = s
         .units
