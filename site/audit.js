@@ -468,9 +468,15 @@
     return sha256hex(concat('galloper-state-v1', Z, game, Z, String(step), Z, salt, state));
   }
 
+  function scenarioCommitment(game, salt, scenario) {
+    return sha256hex(concat('galloper-scenario-v1', Z, game, Z, salt, scenario));
+  }
+
+  // start: the commitment to the start state, or null for a hidden
+  // scenario, whose first notice gives it (checked once sealed/start/ opens).
   function walkChain(A, game, start, links, named, v) {
-    const w = { current: new Map(), undone: [], lastResolved: 0, open: null, end: null };
-    const after = new Map([[0, stateCommitment(game.game, 0, new Uint8Array(32), start)]]);
+    const w = { startCommitment: start, current: new Map(), undone: [], lastResolved: 0, open: null, end: null };
+    const after = new Map(start == null ? [] : [[0, start]]);
     const rollbacks = new Map();
     let open = null;
     let prev = links[0];
@@ -490,6 +496,10 @@
           fail(place, `the notice names game ${n.game} step ${n.step} run ${n.run}, where the chain expects game ${game.game} step ${expected} run ${run}`);
         if (!noticeInPlace(link.path, n))
           fail(place, "the notice is not in its step's folder: folders were renamed or swapped");
+        if (n.step === 1 && !after.has(0)) {
+          after.set(0, n.state_before_commitment);
+          w.startCommitment = n.state_before_commitment;
+        }
         if (after.get(n.step - 1) !== n.state_before_commitment)
           fail(place, 'the state this step starts from is not the state the last step ended with');
         open = { path: link.path, notice: n };
@@ -600,6 +610,23 @@
     return { h, hiddenDice: hiddenDice.length };
   }
 
+  // A hidden scenario opened at the end: the one game.yaml committed to,
+  // and its start the one the first notice committed to. (That the public
+  // part and the start state are what the rules make of it is galloper
+  // audit's to say, as the replay is.)
+  const archiveStart = 'sealed/start';
+  function sealedStart(A, game, start, w, named) {
+    if (!A.isDir(archiveStart))
+      fail(archiveStart, 'missing: game.yaml commits to a hidden scenario, which must be opened here when the game ends');
+    manifest(A, archiveStart, game.server_key, named);
+    const reveal = parseBytes(A.bytes(`${archiveStart}/salt.yaml`), `${archiveStart}/salt.yaml`, 'salt');
+    const salt = unhex32(reveal && reveal.salt, `${archiveStart}/salt.yaml`);
+    if (scenarioCommitment(game.game, salt, A.bytes(`${archiveStart}/scenario.yaml`)) !== game.sealed_scenario)
+      fail(`${archiveStart}/scenario.yaml`, 'is not the scenario game.yaml committed to');
+    if (stateCommitment(game.game, 0, salt, start) !== w.startCommitment)
+      fail('step 1', 'the state the first notice committed to is not the start of the scenario opened in sealed/start/');
+  }
+
   function sealedCheck(A, game, keys, w, named, v) {
     for (const [step, run] of w.current) {
       const rel = `sealed/step-${pad4(step)}`;
@@ -658,11 +685,16 @@
     const chain = chainLinks(A, game, gameBytes);
     chain.files.forEach((p) => named.add(p));
     // The state before step 1 is the ruleset's making from the scenario:
-    // galloper site puts it in the page (src/site/start.rs).
-    if (typeof data.start_state !== 'string')
-      fail('scenario.yaml', `the page carries no start state: ruleset ${game.ruleset} is unknown to the galloper that made it, or its scenario does not start`);
-    const w = walkChain(A, game, enc.encode(data.start_state), chain.links, named, v);
+    // galloper site puts it in the page (src/site/start.rs). A scenario
+    // with hidden troops is public only in part: its start is known once
+    // the game ends and sealed/start/ opens the whole.
+    const hidden = game.sealed_scenario != null;
     const sealed = A.isDir('sealed');
+    if (hidden) v.line(null, 'scenario: its hidden part is committed with a salt in game.yaml, opened in sealed/start/ when the game ends');
+    if (typeof data.start_state !== 'string' && (!hidden || sealed))
+      fail(hidden ? archiveStart : 'scenario.yaml', `the page carries no start state: ruleset ${game.ruleset} is unknown to the galloper that made it, or its scenario does not start`);
+    const startCommitment = hidden ? null : stateCommitment(game.game, 0, new Uint8Array(32), enc.encode(data.start_state));
+    const w = walkChain(A, game, startCommitment, chain.links, named, v);
     if (w.end) {
       if (w.end.last_step !== w.lastResolved)
         fail('end.yaml', `names step ${w.end.last_step} as the last resolved, but the chain's is step ${w.lastResolved}`);
@@ -679,6 +711,7 @@
         fail(`step ${w.lastResolved}`, "the chain ends after this step with neither the next step's notice nor a signed end.yaml: the archive is cut");
       }
     }
+    if (sealed && hidden) sealedStart(A, game, enc.encode(data.start_state), w, named);
     if (sealed) sealedCheck(A, game, keys, w, named, v);
     if (w.lastResolved === 0 && w.undone.length === 0 && v.over == null) fail('.', 'no resolved step in this archive');
     const unnamed = A.paths.filter((p) => !named.has(p));

@@ -940,13 +940,10 @@ fn ending(server: &Server, g: &crate::game::store::GameRow) -> anyhow::Result<St
     let steps = server.store().steps(&g.id)?;
     let last = steps.iter().rev().find_map(|s| s.result.as_ref());
     let outcome = match last {
-        Some(res) => rules.load(&res.state_after)?.outcome(),
+        Some(res) => crate::game::ended_words(rules, &res.state_after)?,
         None => None,
     };
-    Ok(match outcome {
-        Some(o) => crate::game::outcome_words(&o),
-        None => "ended by the game master".into(),
-    })
+    Ok(outcome.unwrap_or_else(|| "ended by the game master".into()))
 }
 
 /// `--server-key`: a fingerprint as given, or the public key line of the

@@ -157,6 +157,15 @@ pub trait Ruleset: Sync {
         let _ = (state, side);
         Ok(None)
     }
+    /// Extension point: the part of `scenario` that the public archive may
+    /// show while the game runs, when the scenario itself holds what the
+    /// sides hide from each other (hidden troops and where they stand). The
+    /// whole is then committed with a salt and opened when the game ends.
+    /// Default: none, the whole scenario is public.
+    fn public_scenario(&self, scenario: &Self::Scenario) -> Option<Self::Scenario> {
+        let _ = scenario;
+        None
+    }
     /// Extension point: `state` with everything its owner hides from the
     /// other sides drawn again from `dice` (the order of a hidden deck), so
     /// that a resolution from it tells nothing of the real one: the game
@@ -266,6 +275,8 @@ pub trait AnyRuleset: Sync {
     fn name(&self) -> &'static str;
     fn sides(&self, scenario: &str) -> Result<Vec<SideId>, RulesetError>;
     fn start(&self, scenario: &str) -> Result<String, RulesetError>;
+    /// [`Ruleset::public_scenario`] as YAML text.
+    fn public_scenario(&self, scenario: &str) -> Result<Option<String>, RulesetError>;
     fn due(&self, state: &str) -> Result<Due, RulesetError>;
     /// Parse the `orders:` block of an orders file and check it.
     fn check(
@@ -424,6 +435,18 @@ impl<R: Ruleset> AnyRuleset for R {
         let state = Ruleset::start(self, &parse_scenario(self, scenario)?)
             .map_err(RulesetError::Scenario)?;
         state_to_yaml(&state)
+    }
+    fn public_scenario(&self, scenario: &str) -> Result<Option<String>, RulesetError> {
+        let Some(public) = Ruleset::public_scenario(self, &parse_scenario(self, scenario)?) else {
+            return Ok(None);
+        };
+        let text =
+            crate::yaml::to_string(&public).map_err(|e| RulesetError::Scenario(e.to_string()))?;
+        Ok(Some(format!(
+            "# The public part of this game's scenario: what the sides hide from each\n\
+             # other is left out, and the whole is opened in sealed/start/ when the\n\
+             # game ends (its salted commitment is game.yaml's sealed_scenario).\n{text}"
+        )))
     }
     fn due(&self, state: &str) -> Result<Due, RulesetError> {
         Ok(self.load(state)?.due())

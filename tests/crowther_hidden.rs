@@ -36,6 +36,19 @@ fn texts(dir: &Path) -> Vec<(PathBuf, String)> {
     out
 }
 
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("dir") {
+        let p = e.expect("entry").path();
+        let target = to.join(p.file_name().expect("name"));
+        if p.is_dir() {
+            copy_dir(&p, &target);
+        } else {
+            std::fs::copy(&p, &target).expect("copy");
+        }
+    }
+}
+
 #[test]
 fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
     let tmp = tempfile::tempdir().expect("tmp");
@@ -55,7 +68,11 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
     let mut steps: Vec<PathBuf> = std::fs::read_dir(archive.join("sealed"))
         .expect("sealed")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_dir())
+        .filter(|p| {
+            p.is_dir()
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("step-"))
+        })
         .collect();
     steps.sort();
     assert!(steps.len() >= 6, "a whole game: {} steps", steps.len());
@@ -64,8 +81,81 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
     let mut shown_steps = 0;
     let mut lost_again = 0;
     let mut observations = 0;
-    let scenario =
-        galloper::yaml::from_str(&read(&archive.join("scenario.yaml"))).expect("scenario");
+    // The public scenario names no unit of either side: the whole is
+    // opened in sealed/start/, under the salted commitment of game.yaml.
+    let whole = read(&archive.join("sealed/start/scenario.yaml"));
+    assert_eq!(whole, galloper::rulesets::crowther_dougan::demo::SCENARIO);
+    let scenario: galloper::rulesets::crowther_dougan::scenario::Scenario =
+        galloper::yaml::from_str(&whole).expect("scenario");
+    let game_file = read(&archive.join("game.yaml"));
+    assert!(game_file.contains("sealed_scenario: "), "{game_file}");
+    let plain_hash = galloper::game::archive::sha256_hex(whole.as_bytes());
+    for (p, t) in texts(&archive)
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with(archive.join("sealed")))
+    {
+        assert!(
+            !t.contains(&plain_hash),
+            "{}: the whole scenario's plain hash",
+            p.display()
+        );
+    }
+    // The start state cannot be tested by guessing: the first notice's
+    // commitment to it is salted, and the salt stays sealed until the end.
+    let start = galloper::rulesets::by_name("crowther-dougan")
+        .expect("ruleset")
+        .start(&whole)
+        .expect("start");
+    let notice = read(&archive.join("step-0001/notice.yaml"));
+    let unsalted = galloper::game::archive::state_commitment(
+        "beaver-creek-demo",
+        0,
+        &[0; 32],
+        start.as_bytes(),
+    );
+    assert!(
+        !notice.contains(&unsalted),
+        "the start is guessable: {notice}"
+    );
+    let salt: galloper::game::archive::StartReveal =
+        galloper::yaml::from_str(&read(&archive.join("sealed/start/salt.yaml"))).expect("salt");
+    let salt: [u8; 32] = hex::decode(&salt.salt)
+        .expect("hex")
+        .try_into()
+        .expect("32");
+    let salted =
+        galloper::game::archive::state_commitment("beaver-creek-demo", 0, &salt, start.as_bytes());
+    assert!(notice.contains(&salted), "{notice}");
+    // Without sealed/start/, or with another salt, the sealed audit fails.
+    for what in ["missing", "changed"] {
+        let copy = tmp.path().join(format!("cut-{what}"));
+        copy_dir(&archive, &copy);
+        if what == "missing" {
+            std::fs::remove_dir_all(copy.join("sealed/start")).expect("rm");
+        } else {
+            let f = copy.join("sealed/start/salt.yaml");
+            let t = read(&f);
+            let at = t.find("salt: ").expect("salt") + 6;
+            let flipped = if &t[at..at + 1] == "0" { "1" } else { "0" };
+            std::fs::write(&f, format!("{}{flipped}{}", &t[..at], &t[at + 1..])).expect("write");
+        }
+        let err = galloper::game::audit::audit(&copy)
+            .expect_err(what)
+            .to_string();
+        assert!(err.contains("sealed/start"), "{what}: {err}");
+    }
+    // What is published before the first move: the game's files and the
+    // first notice.
+    for file in ["scenario.yaml", "game.yaml", "step-0001/notice.yaml"] {
+        let t = read(&archive.join(file));
+        for u in scenario.sides.iter().flat_map(|s| &s.units) {
+            assert!(
+                !t.contains(&u.id) && !t.contains(&u.name),
+                "{file} names {} before the game ends",
+                u.id
+            );
+        }
+    }
     let mut before = State::new(&scenario).expect("start");
     let mut last: Option<State> = None;
     for sealed in &steps {

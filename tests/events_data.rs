@@ -38,7 +38,11 @@ fn sealed(archive: &Path) -> Vec<(Vec<Event>, Vec<DieRecord>)> {
     let mut steps: Vec<PathBuf> = std::fs::read_dir(archive.join("sealed"))
         .expect("sealed folder")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_dir())
+        .filter(|p| {
+            p.is_dir()
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("step-"))
+        })
         .collect();
     steps.sort();
     steps

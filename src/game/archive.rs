@@ -22,7 +22,14 @@ pub struct GameFile {
     pub sides: Vec<String>,
     pub players: BTreeMap<String, String>,
     pub server_key: String,
+    /// The SHA-256 of `scenario.yaml` as published beside this file.
     pub scenario_sha256: String,
+    /// Only when the ruleset hides part of the scenario (hidden troops'
+    /// places): `scenario.yaml` is then its public part, and this is the
+    /// salted commitment to the whole ([`scenario_commitment`]), opened in
+    /// `sealed/start/` when the game ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sealed_scenario: Option<String>,
     /// The public randomness beacon of a game of protocol version 2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon: Option<super::beacon::GameBeacon>,
@@ -88,6 +95,16 @@ pub struct HiddenReveal {
     /// with the hidden secret it is derived from.
     pub state_salt: String,
 }
+
+/// `sealed/start/salt.yaml`: the salt of a hidden scenario's commitment and
+/// of the start state's ([`start_salt`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StartReveal {
+    pub salt: String,
+}
+
+/// Where a hidden scenario is opened at the game's end.
+pub const SEALED_START: &str = "sealed/start";
 
 /// `end.yaml` at the archive's root, signed: the game is over, after the
 /// file named here. Without it an archive is a game in progress.
@@ -258,8 +275,30 @@ pub fn state_salt(game: &str, step: u32, hidden_secret: &[u8; 32]) -> [u8; 32] {
     h.finalize().into()
 }
 
+/// The salt of a hidden scenario's commitment and of the start state's, from
+/// the hidden secret of step 1's first run: secret until the game ends, and
+/// drawn again byte for byte if `new` is retried after a crash.
+pub fn start_salt(game: &str, first_hidden_secret: &[u8; 32]) -> [u8; 32] {
+    state_salt(game, 0, first_hidden_secret)
+}
+
+/// The commitment to a whole scenario whose public part leaves out hidden
+/// troops: salted, so that a guessed scenario (a stock one from `games/`)
+/// cannot be tested against it.
+/// `SHA-256("galloper-scenario-v1" 0x00 G 0x00 salt scenario)`, hex.
+pub fn scenario_commitment(game: &str, salt: &[u8; 32], scenario: &[u8]) -> String {
+    let mut h = Sha256::new();
+    h.update(b"galloper-scenario-v1\0");
+    h.update(game.as_bytes());
+    h.update([0u8]);
+    h.update(salt);
+    h.update(scenario);
+    hex::encode(h.finalize())
+}
+
 /// The published commitment to a state: step `step` ended with it (0 for
-/// the scenario's start, which is public and takes 32 zero bytes as salt).
+/// the scenario's start, which takes 32 zero bytes as salt when the whole
+/// scenario is public, and [`start_salt`] when part of it is hidden).
 /// `SHA-256("galloper-state-v1" 0x00 G 0x00 r 0x00 salt state)`, hex. A
 /// plain hash of the state let anyone test guessed hands against it.
 pub fn state_commitment(game: &str, step: u32, salt: &[u8; 32], state: &[u8]) -> String {

@@ -364,6 +364,7 @@ impl Server {
                 .with_context(|| format!("the address for {}", p.side))?;
         }
         let state = rules.start(scenario)?;
+        let public_scenario = rules.public_scenario(scenario)?;
         let game_beacon = self.settle_beacon(id, schedule, beacon.as_ref())?;
         let rows: Vec<PlayerRow> = players
             .iter()
@@ -374,7 +375,7 @@ impl Server {
                 public_key: p.public_key.trim().into(),
             })
             .collect();
-        let gf = GameFile {
+        let mut gf = GameFile {
             galloper: 1,
             game: id.into(),
             ruleset: rules.name().into(),
@@ -384,23 +385,36 @@ impl Server {
                 .map(|p| (p.side.to_string(), p.public_key.clone()))
                 .collect(),
             server_key: self.key.public_line.clone(),
-            scenario_sha256: sha256_hex(scenario.as_bytes()),
+            scenario_sha256: String::new(),
+            sealed_scenario: None,
             beacon: game_beacon,
         };
+        // Step 1's secrets are drawn (and stored) first: a hidden
+        // scenario's salt comes from them.
+        let mut first = self.step_secrets(id, 1, 1, &state)?;
+        let (published, start_salt) = match &public_scenario {
+            None => (scenario, [0; 32]),
+            Some(public) => {
+                let salt = archive::start_salt(id, &first.hidden_secret);
+                gf.sealed_scenario =
+                    Some(archive::scenario_commitment(id, &salt, scenario.as_bytes()));
+                (public.as_str(), salt)
+            }
+        };
+        gf.scenario_sha256 = sha256_hex(published.as_bytes());
         let gf = crate::yaml::to_string(&gf)?;
         // The game's files first: the first notice names game.yaml, and a
         // crash before the store's commit leaves files that a second `new`
         // writes again, byte for byte.
         let root = self.archive_dir(id);
-        archive::write_atomic(&root.join("scenario.yaml"), scenario.as_bytes())?;
+        archive::write_atomic(&root.join("scenario.yaml"), published.as_bytes())?;
         archive::write_signed(&root, "game.yaml", gf.as_bytes(), &self.key.private_openssh)?;
-        let mut first = self.step_secrets(id, 1, 1, &state)?;
         self.write_notice(
             &mut first,
             1,
             sha256_hex(gf.as_bytes()),
             &rules.due(&state)?,
-            archive::state_commitment(id, 0, &[0; 32], state.as_bytes()),
+            archive::state_commitment(id, 0, &start_salt, state.as_bytes()),
         )?;
         let game = GameRow {
             id: id.into(),
@@ -857,7 +871,8 @@ impl Server {
         // The archive's map is the step's one long job: it starts drawing
         // first, and the rest of the step is made meanwhile.
         let sight = report::archive_sight(&*after, game, open.step, &due.heading);
-        let (after_due, after_outcome) = (after.due(), after.outcome());
+        let after_due = after.due();
+        let after_outcome = after.outcome().map(|o| outcome_words(&o, &sight.map.sides));
         let mut easel = report::Easel::default();
         let archive_key = easel.draw(crate::render::map_svg(&sight.map)?);
         let next = match after.outcome() {
@@ -1012,10 +1027,7 @@ impl Server {
                 self.store.set_deadline(game, d, &[])?;
             }
             if next.is_none() {
-                let outcome = match &after_outcome {
-                    Some(o) => outcome_words(o),
-                    None => "over".to_string(),
-                };
+                let outcome = after_outcome.unwrap_or_else(|| "over".to_string());
                 self.seal(game, &outcome)?;
             }
             Ok(())
@@ -1101,10 +1113,7 @@ impl Server {
             .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
         let steps = self.store.steps(game)?;
         let outcome = match steps.last().and_then(|s| s.result.as_ref()) {
-            Some(res) => rules
-                .load(&res.state_after)?
-                .outcome()
-                .map(|o| outcome_words(&o)),
+            Some(res) => ended_words(rules, &res.state_after)?,
             None => None,
         };
         self.seal(
@@ -1167,6 +1176,14 @@ impl Server {
                 archive::Durability::Synced,
             )?;
         }
+        if let Some(files) = self.sealed_start(game)? {
+            archive::write_folder(
+                &root.join(archive::SEALED_START),
+                &files,
+                &self.key.private_openssh,
+                archive::Durability::Synced,
+            )?;
+        }
         let last_link = match open_notice {
             Some(n) => n,
             None => sha256_hex(&std::fs::read(
@@ -1186,6 +1203,30 @@ impl Server {
             crate::yaml::to_string(&end)?.as_bytes(),
             &self.key.private_openssh,
         )
+    }
+
+    /// The files of `sealed/start/` for a game whose scenario was partly
+    /// hidden: the whole scenario and its salt.
+    fn sealed_start(&self, game: &str) -> anyhow::Result<Option<BTreeMap<String, Vec<u8>>>> {
+        let g = self.store.game(game)?.ok_or_else(|| self.no_game(game))?;
+        let rules = rulesets::by_name(&g.ruleset)
+            .ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
+        if rules.public_scenario(&g.scenario)?.is_none() {
+            return Ok(None);
+        }
+        let (_, first_hidden) = self.store.drawn(game, 1, 1)?.ok_or_else(|| {
+            anyhow!("step 1's first secrets of {game} are missing from the store")
+        })?;
+        let reveal = archive::StartReveal {
+            salt: hex::encode(archive::start_salt(game, &first_hidden)),
+        };
+        let mut files = BTreeMap::new();
+        files.insert("scenario.yaml".to_string(), g.scenario.into_bytes());
+        files.insert(
+            "salt.yaml".to_string(),
+            crate::yaml::to_string(&reveal)?.into_bytes(),
+        );
+        Ok(Some(files))
     }
 
     fn sides_of(&self, game: &str) -> anyhow::Result<Vec<SideId>> {
@@ -1253,9 +1294,34 @@ pub fn state_after_commitment(step: &StepRow, state_after: &str) -> String {
 }
 
 /// How a game ended, in words, for `end.yaml` and the audit.
-pub fn outcome_words(o: &crate::ruleset::Outcome) -> String {
+/// How the game that ends in `state` ended, in words, if it is over.
+pub fn ended_words(
+    rules: &dyn crate::ruleset::AnyRuleset,
+    state: &str,
+) -> anyhow::Result<Option<String>> {
+    let after = rules.load(state)?;
+    let Some(o) = after.outcome() else {
+        return Ok(None);
+    };
+    let sides = after.view(&crate::view::Viewer::Public).map.sides;
+    Ok(Some(outcome_words(&o, &sides)))
+}
+
+/// The winner is named as the scenario names its side ("the French win"),
+/// or by its id when `sides` does not name it.
+pub fn outcome_words(o: &crate::ruleset::Outcome, sides: &[crate::view::SideStyle]) -> String {
     match &o.winner {
-        Some(w) => format!("{w} wins ({})", o.reason),
+        Some(w) => {
+            let name = sides
+                .iter()
+                .find(|s| &s.side == w)
+                .map_or_else(|| w.to_string(), |s| s.name.clone());
+            format!(
+                "{} ({})",
+                crate::words::subject_verb(&name, "wins", "win"),
+                o.reason
+            )
+        }
         None => format!("a draw ({})", o.reason),
     }
 }

@@ -1,11 +1,13 @@
-//! The state before step 1, which the ruleset makes from the public
-//! scenario: the first notice commits to it (with a salt of zeros), and the
-//! page checks that commitment against this text. That the text is what the
-//! ruleset makes of the scenario is the ruleset's to say, so it stays with
-//! `galloper audit`, as the replay does.
+//! The state before step 1, which the ruleset makes from the scenario: the
+//! first notice commits to it, and the page checks that commitment against
+//! this text. A scenario with hidden troops is public only in part; its
+//! whole is opened in `sealed/start/` when the game ends, and until then a
+//! page has no start state. That the text is what the ruleset makes of the
+//! scenario is the ruleset's to say, so it stays with `galloper audit`, as
+//! the replay does.
 
 use super::bundle::Bundle;
-use crate::game::archive::GameFile;
+use crate::game::archive::{self, GameFile};
 
 /// The start state, or `None` when the archive names no known ruleset or
 /// its scenario does not start (the page's audit then fails at step 1, as
@@ -13,7 +15,11 @@ use crate::game::archive::GameFile;
 pub fn state(bundle: &Bundle) -> Option<String> {
     let game: GameFile = crate::yaml::from_str(bundle.get("game.yaml")?).ok()?;
     let rules = crate::rulesets::by_name(&game.ruleset)?;
-    rules.start(bundle.get("scenario.yaml")?).ok()
+    let scenario = match game.sealed_scenario {
+        None => bundle.get("scenario.yaml")?,
+        Some(_) => bundle.get(&format!("{}/scenario.yaml", archive::SEALED_START))?,
+    };
+    rules.start(scenario).ok()
 }
 
 #[cfg(test)]

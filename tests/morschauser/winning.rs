@@ -69,7 +69,13 @@ fn d_optionally_the_first_side_to_lose_half_its_companies_loses() {
     let r = run(&s, turn(vec![shoot.clone()]), vec![6, 1, 1, 1]);
     let o = r.r.outcome.clone().expect("Red has lost its only company");
     assert_eq!(o.winner, Some(blue()));
-    assert!(o.reason.contains("lost half its companies"), "{}", o.reason);
+    assert!(o.reason.contains("lost half"), "{}", o.reason);
+    assert!(
+        o.reason.contains(" has lost half its companies")
+            || o.reason.contains(" have lost half their companies"),
+        "a side's name and its verb agree: {}",
+        o.reason
+    );
     // Without the option the game goes on.
     s.scenario.options.half_losses_lose = false;
     let r = run(&s, turn(vec![shoot]), vec![6, 1, 1, 1]);

@@ -327,14 +327,37 @@ pub fn audit_with(dir: &Path, opts: &Options) -> Result<Verdict, Failure> {
     let rules = rulesets::by_name(&game.ruleset)
         .ok_or_else(|| fail("game.yaml", format!("unknown ruleset {}", game.ruleset)))?;
     let sides: Vec<SideId> = game.sides.iter().map(|s| SideId::new(s.as_str())).collect();
-    let start = rules
-        .start(&scenario)
-        .map_err(|e| fail("scenario.yaml", e.to_string()))?;
+    // A scenario with hidden troops is public only in part: its start
+    // state is known once the game ends and sealed/start/ opens it.
+    let public_start = match &game.sealed_scenario {
+        None => Some(
+            rules
+                .start(&scenario)
+                .map_err(|e| fail("scenario.yaml", e.to_string()))?,
+        ),
+        Some(_) => {
+            v.lines.push(
+                "scenario: its hidden part is committed with a salt in game.yaml, opened in sealed/start/ when the game ends"
+                    .into(),
+            );
+            None
+        }
+    };
     let keys = key_history(dir, &game, &mut named)?;
 
     let chain = chain::links(dir, &files, &game, &game_bytes)?;
     named.extend(chain.files);
-    let walked = walk_chain(dir, &game, &start, &chain.links, &mut named, &mut v)?;
+    let start_commitment = public_start
+        .as_ref()
+        .map(|s| archive::state_commitment(&game.game, 0, &[0; 32], s.as_bytes()));
+    let walked = walk_chain(
+        dir,
+        &game,
+        start_commitment,
+        &chain.links,
+        &mut named,
+        &mut v,
+    )?;
 
     let sealed = safe::is_dir(&dir.join("sealed"));
     match &walked.end {
@@ -390,6 +413,10 @@ pub fn audit_with(dir: &Path, opts: &Options) -> Result<Verdict, Failure> {
         }
     }
     if sealed {
+        let start = match public_start {
+            Some(start) => start,
+            None => sealed_start(dir, &game, rules, &scenario, &walked, &mut named)?,
+        };
         sealed::check(
             dir, &game, rules, &sides, &start, &keys, &walked, &mut named, &mut v,
         )?;
@@ -419,8 +446,70 @@ pub fn audit_with(dir: &Path, opts: &Options) -> Result<Verdict, Failure> {
     Ok(v)
 }
 
+/// The start state of a game whose scenario was partly hidden, from the
+/// whole scenario opened in `sealed/start/`: it must be the one game.yaml
+/// committed to, its public part must be what was published, and its start
+/// state the one the first notice committed to.
+fn sealed_start(
+    dir: &Path,
+    game: &GameFile,
+    rules: &'static dyn crate::ruleset::AnyRuleset,
+    public: &str,
+    walked: &Walked,
+    named: &mut BTreeSet<PathBuf>,
+) -> Result<String, Failure> {
+    let rel = Path::new(archive::SEALED_START);
+    let place = archive::SEALED_START;
+    if !safe::is_dir(&dir.join(rel)) {
+        return Err(fail(
+            place,
+            "missing: game.yaml commits to a hidden scenario, which must be opened here when the game ends",
+        ));
+    }
+    manifest(dir, rel, &game.server_key, named)?;
+    let whole = read_text(&dir.join(rel).join("scenario.yaml"))?;
+    let reveal: archive::StartReveal =
+        crate::yaml::from_slice(&read(&dir.join(rel).join("salt.yaml"))?)
+            .map_err(|e| fail(format!("{place}/salt.yaml"), format!("does not parse: {e}")))?;
+    let salt = unhex32(&reveal.salt, &format!("{place}/salt.yaml"))?;
+    if Some(archive::scenario_commitment(
+        &game.game,
+        &salt,
+        whole.as_bytes(),
+    )) != game.sealed_scenario
+    {
+        return Err(fail(
+            format!("{place}/scenario.yaml"),
+            "is not the scenario game.yaml committed to",
+        ));
+    }
+    let published = rules
+        .public_scenario(&whole)
+        .map_err(|e| fail(format!("{place}/scenario.yaml"), e.to_string()))?;
+    if published.as_deref() != Some(public) {
+        return Err(fail(
+            "scenario.yaml",
+            "is not the public part of the scenario opened in sealed/start/",
+        ));
+    }
+    let start = rules
+        .start(&whole)
+        .map_err(|e| fail(format!("{place}/scenario.yaml"), e.to_string()))?;
+    if walked.start_commitment.as_deref()
+        != Some(archive::state_commitment(&game.game, 0, &salt, start.as_bytes()).as_str())
+    {
+        return Err(fail(
+            "step 1",
+            "the state the first notice committed to is not the start of the scenario opened in sealed/start/",
+        ));
+    }
+    Ok(start)
+}
+
 /// What walking the chain found.
 struct Walked {
+    /// The commitment to the start state, as the first notice gave it.
+    start_commitment: Option<String>,
     /// The runs in force, by step.
     current: BTreeMap<u32, Run>,
     /// Rolled-back runs.
@@ -436,12 +525,13 @@ struct Walked {
 fn walk_chain(
     dir: &Path,
     game: &GameFile,
-    start: &str,
+    start: Option<String>,
     links: &[Link],
     named: &mut BTreeSet<PathBuf>,
     v: &mut Verdict,
 ) -> Result<Walked, Failure> {
     let mut w = Walked {
+        start_commitment: start.clone(),
         current: BTreeMap::new(),
         undone: Vec::new(),
         last_resolved: 0,
@@ -449,11 +539,12 @@ fn walk_chain(
         end: None,
     };
     // The commitment to the state each step ended with (0: the start).
+    // Unknown for a hidden scenario until the first notice gives it, then
+    // checked when sealed/start/ opens the scenario.
     let mut after: BTreeMap<u32, String> = BTreeMap::new();
-    after.insert(
-        0,
-        archive::state_commitment(&game.game, 0, &[0; 32], start.as_bytes()),
-    );
+    if let Some(start) = start {
+        after.insert(0, start);
+    }
     let mut rollbacks: BTreeMap<u32, u32> = BTreeMap::new();
     let mut open: Option<(PathBuf, Notice)> = None;
     let mut prev = &Link::Game;
@@ -491,6 +582,10 @@ fn walk_chain(
                         place,
                         "the notice is not in its step's folder: folders were renamed or swapped",
                     ));
+                }
+                if n.step == 1 && !after.contains_key(&0) {
+                    after.insert(0, n.state_before_commitment.clone());
+                    w.start_commitment = Some(n.state_before_commitment.clone());
                 }
                 if after.get(&(n.step - 1)) != Some(&n.state_before_commitment) {
                     return Err(fail(

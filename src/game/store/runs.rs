@@ -25,6 +25,23 @@ CREATE TABLE IF NOT EXISTS undone (game TEXT NOT NULL, step INTEGER NOT NULL, ru
 pub type Secrets = ([u8; 32], [u8; 32]);
 
 impl Store {
+    /// The secrets drawn for a step's run, if they were.
+    pub fn drawn(&self, game: &str, step: u32, run: u32) -> anyhow::Result<Option<Secrets>> {
+        let found = self
+            .conn
+            .query_row(
+                "SELECT public_secret, hidden_secret FROM drawn WHERE game = ?1 AND step = ?2 AND run = ?3",
+                params![game, step, run],
+                |r| Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Vec<u8>>(1)?)),
+            )
+            .optional()
+            .map_err(StoreError::from)?;
+        match found {
+            Some((p, h)) => Ok(Some((secret(p)?, secret(h)?))),
+            None => Ok(None),
+        }
+    }
+
     /// The secrets of the `run`-th opening of `step`: those drawn before,
     /// if any, else `draw()`'s, stored before they are returned. Outside a
     /// group of writes they are durable on return; inside one they become
@@ -37,17 +54,8 @@ impl Store {
         run: u32,
         draw: impl FnOnce() -> std::io::Result<Secrets>,
     ) -> anyhow::Result<Secrets> {
-        let found = self
-            .conn
-            .query_row(
-                "SELECT public_secret, hidden_secret FROM drawn WHERE game = ?1 AND step = ?2 AND run = ?3",
-                params![game, step, run],
-                |r| Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Vec<u8>>(1)?)),
-            )
-            .optional()
-            .map_err(StoreError::from)?;
-        if let Some((p, h)) = found {
-            return Ok((secret(p)?, secret(h)?));
+        if let Some(found) = self.drawn(game, step, run)? {
+            return Ok(found);
         }
         let (p, h) = draw().map_err(|e| {
             anyhow::anyhow!("the operating system gave no randomness for a step's secrets: {e}")

@@ -61,6 +61,13 @@ impl Ruleset for CrowtherDougan {
         State::new(scenario)
     }
 
+    /// Troops stand hidden from the first move, so no side's units or
+    /// personalities are public until the game ends: each side learns the
+    /// enemy only by seeing and finding him.
+    fn public_scenario(&self, scenario: &Scenario) -> Option<Scenario> {
+        Some(scenario.public())
+    }
+
     fn due(&self, s: &State) -> Due {
         let (owed, optional) = match &s.phase {
             Phase::Move { n, active } => (

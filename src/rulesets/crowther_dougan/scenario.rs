@@ -98,6 +98,17 @@ pub struct PersonSpec {
 }
 
 impl Scenario {
+    /// What the public archive shows while the game runs: the table, its
+    /// terrain and the sides, without a single unit or personality.
+    pub fn public(&self) -> Scenario {
+        let mut s = self.clone();
+        for side in &mut s.sides {
+            side.units.clear();
+            side.personalities.clear();
+        }
+        s
+    }
+
     pub fn side(&self, id: &SideId) -> Option<&SideSpec> {
         self.sides.iter().find(|s| &s.id == id)
     }

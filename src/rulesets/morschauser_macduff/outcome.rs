@@ -47,7 +47,15 @@ pub fn by_losses(s: &State) -> Option<Outcome> {
         let lost = s.losses.get(&x.id).copied().unwrap_or(0) as usize;
         (lost * 2 >= x.companies.len()).then(|| Outcome {
             winner: Some(s.other(&x.id)),
-            reason: format!("{} has lost half its companies and must retreat", x.name),
+            reason: format!(
+                "{} lost half {} companies and must retreat",
+                crate::words::subject_verb(&x.name, "has", "have"),
+                if crate::words::is_plural(&x.name) {
+                    "their"
+                } else {
+                    "its"
+                }
+            ),
         })
     })
 }

@@ -183,8 +183,8 @@ pub fn verdict(s: &State) -> Option<Outcome> {
         [(loser, _)] => Some(Outcome {
             winner: Some(s.other(loser)),
             reason: format!(
-                "{} army morale is broken: its dish holds {} chips of an army morale of {}",
-                crate::words::possessive(&s.side_name(loser)),
+                "the army morale of {} is broken: the dish holds {} chips of an army morale of {}",
+                crate::words::subject(&s.side_name(loser)),
                 s.dish.get(loser).copied().unwrap_or(0),
                 army_morale(s, loser)
             ),

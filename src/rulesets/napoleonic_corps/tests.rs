@@ -777,14 +777,16 @@ fn army_morale_counts_objectives_and_defeat_comes_when_the_dish_reaches_it() {
     assert_eq!(o.winner, Some(fr()));
     // The result names the loser in good English.
     assert!(
-        o.reason.starts_with("Austrian's army morale is broken"),
+        o.reason
+            .starts_with("the army morale of Austrian is broken"),
         "{}",
         o.reason
     );
     s.scenario.sides[1].name = "Austrians".into();
     let o = fatigue::verdict(&s).unwrap();
     assert!(
-        o.reason.starts_with("Austrians' army morale is broken"),
+        o.reason
+            .starts_with("the army morale of the Austrians is broken"),
         "{}",
         o.reason
     );
