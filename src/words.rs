@@ -1,10 +1,19 @@
 //! Small rules of English for generated sentences, so that a side called
 //! "Austrians" reads "the Austrians' CinC" and one enemy is not "1 enemies".
 
-/// `name` with the possessive ending: "Austrians'", "French's".
+/// `name` as an owner: "Austrians'", "Prussia's", "the French" (as in "the French turn").
 pub fn possessive(name: &str) -> String {
+    let last = name
+        .split_whitespace()
+        .last()
+        .unwrap_or_default()
+        .to_lowercase();
     if name.ends_with('s') || name.ends_with('S') {
         format!("{name}'")
+    } else if last.ends_with("ch") || last.ends_with("sh") || last.ends_with("ese") {
+        // A nation named by its adjective owns as an adjective: "the French
+        // turn", not "French's turn".
+        subject(name)
     } else {
         format!("{name}'s")
     }
@@ -55,7 +64,8 @@ mod tests {
     #[test]
     fn possessives_and_counts_read_as_english() {
         assert_eq!(possessive("Austrians"), "Austrians'");
-        assert_eq!(possessive("French"), "French's");
+        assert_eq!(possessive("French"), "the French");
+        assert_eq!(possessive("Prussia"), "Prussia's");
         assert_eq!(count(1, "enemy", "enemies"), "1 enemy");
         assert_eq!(count(2, "enemy", "enemies"), "2 enemies");
         assert_eq!(count(0u32, "card", "cards"), "0 cards");

@@ -242,10 +242,7 @@ pub fn victory(s: &State, turn: u32) -> Option<Outcome> {
         (true, true) => {
             return Some(Outcome {
                 winner: None,
-                reason: format!(
-                    "both sides broke ({} units lost each or more): a draw",
-                    v.break_at
-                ),
+                reason: format!("both sides broke ({} units lost each or more)", v.break_at),
             });
         }
         (true, false) | (false, true) => {
@@ -253,10 +250,14 @@ pub fn victory(s: &State, turn: u32) -> Option<Outcome> {
             return Some(Outcome {
                 winner: Some(sides[win].clone()),
                 reason: format!(
-                    "{} has lost {} units and breaks: {} wins",
-                    name(lose),
-                    lost[lose],
-                    name(win)
+                    "{} lost {} and {}",
+                    crate::words::subject_verb(&name(lose), "has", "have"),
+                    crate::words::count(lost[lose] as i64, "unit", "units"),
+                    if crate::words::is_plural(&name(lose)) {
+                        "break"
+                    } else {
+                        "breaks"
+                    }
                 ),
             });
         }
@@ -272,14 +273,14 @@ pub fn victory(s: &State, turn: u32) -> Option<Outcome> {
             winner: o.map(|k| sides[k].clone()),
             reason: match o {
                 Some(k) => format!(
-                    "after {} turns {} has lost fewer units ({} to {}) and wins",
+                    "after {} turns {} lost fewer units ({} to {})",
                     v.turns,
-                    name(k),
+                    crate::words::subject_verb(&name(k), "has", "have"),
                     lost[k],
                     lost[1 - k]
                 ),
                 None => format!(
-                    "after {} turns both sides have lost {} units: a draw",
+                    "after {} turns both sides have lost {} units",
                     v.turns, lost[0]
                 ),
             },

@@ -373,9 +373,8 @@ pub fn judge(s: &State, n: u32) -> Option<Outcome> {
             let w = s.other(one);
             return Some(Outcome {
                 reason: format!(
-                    "{} has no unit left standing: {} wins",
-                    s.side_name(one),
-                    s.side_name(&w)
+                    "{} no unit left standing",
+                    crate::words::subject_verb(&s.side_name(one), "has", "have")
                 ),
                 winner: Some(w),
             });
@@ -383,7 +382,7 @@ pub fn judge(s: &State, n: u32) -> Option<Outcome> {
         [_, _] => {
             return Some(Outcome {
                 winner: None,
-                reason: "neither side has a unit left standing: a draw".into(),
+                reason: "neither side has a unit left standing".into(),
             });
         }
         _ => {}
@@ -399,10 +398,10 @@ pub fn judge(s: &State, n: u32) -> Option<Outcome> {
         return Some(Outcome {
             winner: None,
             reason: format!(
-                "after {n} moves, {} lost {} of their men and {} {}: a draw",
-                s.side_name(a),
+                "after {n} moves, {} lost {} of their men and {} {}",
+                crate::words::subject(&s.side_name(a)),
                 words(la),
-                s.side_name(b),
+                crate::words::subject(&s.side_name(b)),
                 words(lb)
             ),
         });
@@ -415,12 +414,11 @@ pub fn judge(s: &State, n: u32) -> Option<Outcome> {
     Some(Outcome {
         winner: Some(w.clone()),
         reason: format!(
-            "after {n} moves, {} lost {} of their men to {}'s {}: {} wins",
-            s.side_name(w),
+            "after {n} moves, {} lost {} of their men and {} {}",
+            crate::words::subject(&s.side_name(w)),
             words(lw),
-            s.side_name(l),
-            words(ll),
-            s.side_name(w)
+            crate::words::subject(&s.side_name(l)),
+            words(ll)
         ),
     })
 }

@@ -645,8 +645,8 @@ fn end_round(s: &mut State, active: &SideId, orders: &RoundOrders, ev: &mut Vec<
     {
         let winner = s.other(loser);
         let reason = format!(
-            "{} army morale is broken",
-            crate::words::possessive(&s.side_name(loser))
+            "the army morale of {} is broken",
+            crate::words::subject(&s.side_name(loser))
         );
         ev.push(words::event(
             What::MoraleBroken,

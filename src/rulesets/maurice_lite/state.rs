@@ -235,8 +235,8 @@ impl State {
         Some(Outcome {
             winner: Some(winner),
             reason: format!(
-                "{} army morale is broken",
-                crate::words::possessive(&self.side_name(&loser))
+                "the army morale of {} is broken",
+                crate::words::subject(&self.side_name(&loser))
             ),
         })
     }

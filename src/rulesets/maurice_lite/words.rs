@@ -512,7 +512,10 @@ pub fn say(what: What, f: &Facts) -> String {
         }
         CannotFallBack => format!("{unit} cannot fall back {dist:.0} BW: {reason}; it breaks"),
         DecidedInVolleys => format!("{reason}: the battle is decided in the volley phase"),
-        MoraleBroken => format!("{reason}: {name} wins"),
+        MoraleBroken => format!(
+            "{reason}: {}",
+            crate::words::subject_verb(&name, "wins", "win")
+        ),
         Nightfall => "The deck is empty and both sides have passed in turn: night falls and the battle is a draw".into(),
     }
 }

@@ -33,7 +33,7 @@ pub fn at_time_limit(s: &State) -> Outcome {
         },
         _ => Outcome {
             winner: None,
-            reason: "neither side alone holds its objectives: a draw".into(),
+            reason: "neither side alone holds its objectives".into(),
         },
     }
 }
