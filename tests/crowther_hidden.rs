@@ -144,6 +144,43 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
             .to_string();
         assert!(err.contains("sealed/start"), "{what}: {err}");
     }
+    // The same game cut back to step 5 open, as a server holds it in
+    // progress: it audits so far without the hidden scenario's start.
+    let open = tmp.path().join("in-progress");
+    copy_dir(&archive, &open);
+    std::fs::remove_dir_all(open.join("sealed")).expect("rm sealed");
+    std::fs::remove_file(open.join("end.yaml")).expect("rm end");
+    std::fs::remove_file(open.join("end.yaml.sig")).expect("rm end sig");
+    for e in std::fs::read_dir(&open).expect("dir") {
+        let p = e.expect("entry").path();
+        let Some(n) = p
+            .file_name()
+            .and_then(|n| n.to_str()?.strip_prefix("step-")?.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if n > 5 {
+            std::fs::remove_dir_all(&p).expect("rm step");
+        } else if n == 5 {
+            for f in std::fs::read_dir(&p).expect("step") {
+                let f = f.expect("file").path();
+                if !f
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("notice.yaml"))
+                {
+                    std::fs::remove_file(&f).expect("rm file");
+                }
+            }
+        }
+    }
+    let so_far = galloper::game::audit::audit(&open).expect("in progress audits");
+    assert!(so_far.over.is_none());
+    assert_eq!(so_far.open_step, Some(5));
+    let said = so_far.lines.join("\n");
+    assert!(
+        said.contains("opened in sealed/start/ when the game ends"),
+        "{said}"
+    );
     // What is published before the first move: the game's files and the
     // first notice.
     for file in ["scenario.yaml", "game.yaml", "step-0001/notice.yaml"] {
