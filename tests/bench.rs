@@ -35,6 +35,8 @@ fn quick_bench_prints_every_row() {
         "primitive: rasterise the map",
         "whole step / sum of its primitives",
         "our PNG / headless Chromium screenshot",
+        "our PNG vs a warm Chromium (kept open, a page per shot)",
+        "our PNG vs rsvg-convert (a process per map)",
     ];
     for section in ["maurice-lite", "morschauser"] {
         for row in rows {

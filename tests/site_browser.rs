@@ -1,12 +1,19 @@
-//! Issue 18: `galloper site` over the archives of the three demo games
-//! (Maurice Lite's battle, Morschauser's and the Napoleonic corps demo),
-//! driven end to end in headless Chromium (Debian's `chromium` through
-//! playwright-core, `tests/browser/site.mjs`): each page steps through its
-//! game, the map and events follow the step, a unit can be followed, and
-//! the in-browser audit passes, as `galloper audit` does. Then one die is
-//! changed in a copy of the battle's archive: `galloper audit` fails naming
-//! that step, and so does the rebuilt page. Screenshots of the index, a game
-//! page and a phone-sized page are kept in `target/site-shots/`.
+//! Issue 18: `galloper site` over the archives of every ruleset's demo
+//! game (Maurice Lite's demo and battle, Morschauser, the Napoleonic corps,
+//! activation dice, Crowther-Dougan), driven end to end in headless
+//! Chromium (Debian's `chromium` through playwright-core,
+//! `tests/browser/site.mjs`): each page steps through its game, the map and
+//! events follow the step, a unit can be followed, the page says what its
+//! audit checks and what it leaves to `galloper audit`, and the in-browser
+//! audit passes, as `galloper audit` does. Then copies of the battle's
+//! archive are tampered with (a die changed, then re-signed by a forger; a
+//! sealed state changed; sealed orders changed; a step removed): each time
+//! `galloper audit` and the rebuilt page both fail and name the same step.
+//! A game in progress (Crowther-Dougan stopped after three steps) shows its
+//! public steps only, with none of the server's unrevealed secrets, and its
+//! page audits it "so far" as the command line does. Screenshots of the
+//! index, a game page and a phone-sized page are kept in
+//! `target/site-shots/`.
 //!
 //! Needs node, npm and chromium (`.ci/run` installs them); the npm packages
 //! of `tests/browser/` are installed with `npm ci` when missing.
@@ -181,6 +188,41 @@ fn re_sign_with_a_forgers_key(archive: &Path, last: u32) {
     }
 }
 
+/// The step a failure names, as the page reads it from the failure's
+/// place: the first `step-NNNN` or `step N` in it.
+fn named_step(message: &str) -> Option<u32> {
+    let bytes = message.as_bytes();
+    (0..bytes.len()).find_map(|i| {
+        let rest = message.get(i..)?;
+        let rest = rest
+            .strip_prefix("step-")
+            .or_else(|| rest.strip_prefix("step "))?;
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    })
+}
+
+/// Replace the first line of `file` (inside `archive`) that contains
+/// `from` with one that says `to` there instead.
+fn change_first(archive: &Path, file: &str, from: &str, to: &str) {
+    let path = archive.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} has no {from:?}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// The first orders file sealed for `step`.
+fn sealed_orders(archive: &Path, step: u32) -> String {
+    let dir = format!("sealed/step-{step:04}");
+    let mut names: Vec<String> = std::fs::read_dir(archive.join(&dir))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("orders-") && n.ends_with(".yaml"))
+        .collect();
+    names.sort();
+    format!("{dir}/{}", names.first().expect("sealed orders"))
+}
+
 struct PageVerdict {
     game: String,
     verdict: String,
@@ -233,8 +275,9 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         .parent()
         .unwrap()
         .join("site-shots");
-    let demos: [(&[&str], &str, &str); 3] = [
+    let demos: [(&[&str], &str, &str); 6] = [
         (&["--battle"], "battle", "hollowbrook-battle"),
+        (&[], "maurice", "hollowbrook-demo"),
         (
             &["--ruleset", "morschauser-macduff"],
             "morschauser",
@@ -244,6 +287,16 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
             &["--ruleset", "napoleonic-corps"],
             "napoleonic",
             "danube-demo",
+        ),
+        (
+            &["--ruleset", "activation-dice"],
+            "activation",
+            "quatre-chemins-demo",
+        ),
+        (
+            &["--ruleset", "crowther-dougan"],
+            "crowther",
+            "beaver-creek-demo",
         ),
     ];
     let mut archives = Vec::new();
@@ -260,7 +313,7 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         archives.push((game, archive));
     }
 
-    // The site of the three games.
+    // The site of every demo game.
     let site = work.join("site");
     let mut args = vec!["site".to_string()];
     args.extend(archives.iter().map(|(_, a)| a.display().to_string()));
@@ -294,13 +347,14 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         &browser,
         serde_json::json!({
             "index": site.join("index.html"),
+            "index_shot": "index.png",
             "shots": shots,
             "pages": pages,
             "phone": true,
         }),
         &work,
     );
-    assert_eq!(verdicts.len(), 3, "a verdict read on each page");
+    assert_eq!(verdicts.len(), demos.len(), "a verdict read on each page");
     for v in &verdicts {
         // `galloper audit` passed on each archive above: the page agrees.
         assert_eq!(v.verdict, "pass", "{}: {}", v.game, v.summary);
@@ -402,5 +456,219 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         verdicts[0].summary.trim(),
         said.trim(),
         "the page's verdict is galloper audit's, word for word"
+    );
+
+    // Three more tampers, each on a fresh copy of the battle: a state and
+    // an orders file changed in what was sealed, and a step removed. Both
+    // audits fail, and name the same step.
+    let mid = steps(archive) / 2;
+    let tampers: [(&str, Box<dyn Fn(&Path)>); 3] = [
+        (
+            "state",
+            Box::new(move |a: &Path| {
+                change_first(a, &format!("sealed/step-{mid:04}/state.yaml"), ":", ": ")
+            }),
+        ),
+        (
+            "orders",
+            Box::new(move |a: &Path| {
+                let file = sealed_orders(a, mid);
+                let text = std::fs::read_to_string(a.join(&file)).unwrap();
+                std::fs::write(a.join(&file), format!("{text}# one line more\n")).unwrap();
+            }),
+        ),
+        (
+            "removed",
+            Box::new(move |a: &Path| {
+                std::fs::remove_dir_all(a.join(format!("step-{mid:04}"))).unwrap();
+                std::fs::remove_dir_all(a.join(format!("sealed/step-{mid:04}"))).unwrap();
+            }),
+        ),
+    ];
+    let mut pages = Vec::new();
+    let mut cli_steps = Vec::new();
+    for (name, tamper) in &tampers {
+        let copy = work.join(format!("tamper-{name}")).join(game);
+        copy_dir(archive, &copy);
+        tamper(&copy);
+        let cli = galloper(&["audit", copy.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&cli.stderr).into_owned();
+        assert!(
+            !cli.status.success(),
+            "galloper audit refuses the {name} tamper"
+        );
+        let at = named_step(&said).unwrap_or_else(|| {
+            panic!("galloper audit names no step for the {name} tamper: {said}")
+        });
+        assert!(
+            (mid..=mid + 1).contains(&at),
+            "the {name} tamper at step {mid} is found there (or, removed, at the step after): {said}"
+        );
+        let tsite = work.join(format!("site-tamper-{name}"));
+        ok(
+            &format!("galloper site on the {name} tamper"),
+            &galloper(&[
+                "site",
+                copy.to_str().unwrap(),
+                "--out",
+                tsite.to_str().unwrap(),
+            ]),
+        );
+        pages.push(serde_json::json!({
+            "file": tsite.join(format!("{game}.html")),
+            "game": game,
+            "steps": steps(&copy),
+            "quick": true,
+            "expect": {"fail": at},
+        }));
+        cli_steps.push((name, at, said));
+    }
+    let verdicts = browse(
+        &browser,
+        serde_json::json!({
+            "shots": work.join("tamper-shots"),
+            "pages": pages,
+        }),
+        &work,
+    );
+    assert_eq!(verdicts.len(), tampers.len());
+    for (v, (name, at, said)) in verdicts.iter().zip(&cli_steps) {
+        assert_eq!(v.verdict, "fail", "{name}: {}", v.summary);
+        assert_eq!(
+            v.step,
+            Some(*at),
+            "{name}: the page names step {at} as galloper audit does: {} / {said}",
+            v.summary
+        );
+    }
+}
+
+/// The server's unrevealed secrets of a game in progress: every resolved
+/// step's hidden secret, the open step's secrets, and the text of every
+/// event not shown to all.
+fn unrevealed(server: &Path, game: &str) -> Vec<String> {
+    let server = galloper::game::Server::open(server).unwrap();
+    let mut out = Vec::new();
+    for row in server.store().steps(game).unwrap() {
+        out.push(hex::encode(row.hidden_secret));
+        match &row.result {
+            None => out.push(hex::encode(row.public_secret)),
+            Some(r) => {
+                let events: serde_json::Value =
+                    galloper::yaml::from_str(&r.events).unwrap_or_default();
+                for e in events.as_array().into_iter().flatten() {
+                    if e["visibility"] != "public"
+                        && let Some(t) = e["text"].as_str()
+                    {
+                        out.push(t.to_string());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_game_in_progress_shows_its_public_steps_only_and_audits_so_far() {
+    let browser = node_ready();
+    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("site-running");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    // Crowther-Dougan's demo (hidden troops, secret searches) stopped after
+    // three steps: the server has resolved them and opened the fourth.
+    let out_dir = work.join("crowther");
+    let out = galloper(&[
+        "demo",
+        "--ruleset",
+        "crowther-dougan",
+        "--max-steps",
+        "3",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && said.contains("did not end within 3 steps"),
+        "the demo stops in progress: {said}"
+    );
+    let game = "beaver-creek-demo";
+    let archive = out_dir.join("server/archive").join(game);
+    assert_eq!(steps(&archive), 3);
+    assert!(
+        archive.join("step-0004/notice.yaml").exists(),
+        "step 4 is open"
+    );
+    assert!(!archive.join("end.yaml").exists() && !archive.join("sealed").exists());
+    let secrets = unrevealed(&out_dir.join("server"), game);
+    assert!(
+        secrets.len() > 4,
+        "hidden secrets of three steps and the open one"
+    );
+
+    let cli = ok(
+        "galloper audit of the game in progress",
+        &galloper(&["audit", archive.to_str().unwrap()]),
+    );
+    let cli_summary = cli.lines().last().unwrap_or_default().to_string();
+    assert!(
+        cli_summary.starts_with(
+            "AUDIT PASSED SO FAR: a game in progress, not over: 3 step(s) resolved, step 4 open"
+        ),
+        "{cli}"
+    );
+    let site = work.join("site");
+    ok(
+        "galloper site of the game in progress",
+        &galloper(&[
+            "site",
+            archive.to_str().unwrap(),
+            "--out",
+            site.to_str().unwrap(),
+        ]),
+    );
+    // Nothing of the secrets in any file of the site.
+    for e in std::fs::read_dir(&site).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            for x in &secrets {
+                assert!(
+                    !text.contains(x.as_str()),
+                    "{} carries a secret: {x}",
+                    p.display()
+                );
+            }
+        }
+    }
+    let public_dice: Vec<usize> = (1..=3)
+        .map(|n| {
+            let text =
+                std::fs::read_to_string(archive.join(format!("step-{n:04}/dice.yaml"))).unwrap();
+            let dice: serde_json::Value = galloper::yaml::from_str(&text).unwrap();
+            dice.as_array().map_or(0, Vec::len)
+        })
+        .collect();
+    let verdicts = browse(
+        &browser,
+        serde_json::json!({
+            "index": site.join("index.html"),
+            "shots": work.join("shots"),
+            "pages": [{
+                "file": site.join(format!("{game}.html")),
+                "game": game,
+                "steps": 3,
+                "expect": "pass",
+                "running": {"public_dice": public_dice, "secrets": secrets},
+            }],
+        }),
+        &work,
+    );
+    assert_eq!(verdicts.len(), 1);
+    assert_eq!(verdicts[0].verdict, "pass", "{}", verdicts[0].summary);
+    assert!(
+        verdicts[0].summary.starts_with(&cli_summary),
+        "the page's verdict is galloper audit's: {} / {cli_summary}",
+        verdicts[0].summary
     );
 }

@@ -265,6 +265,8 @@ fn demo_games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<(
                 ),
             },
         }
+        // Issue 19: a warm browser and rsvg-convert, each against its goal.
+        chromium::yardsticks(section, png, &ph.svg, args.quick, r);
     }
     if let Some(kib) = stats::peak_rss_kib() {
         r.add(

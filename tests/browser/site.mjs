@@ -3,11 +3,16 @@
 //
 //   node site.mjs PLAN.json
 //
-// PLAN: { index, shots, pages: [{ file, game, steps, expect: "pass" | { fail: STEP } }] }.
+// PLAN: { index?, index_shot?, shots, phone?, pages: [{ file, game, steps,
+//   expect: "pass" | { fail: STEP }, quick?, running?: { public_dice, secrets } }] }.
 // For each page: step through the game (slider, keys, buttons), checking
 // that the map and the events change with the step; follow a unit; run the
-// in-browser audit and read its verdict. Prints one JSON line per page
-// ({game, verdict, step, summary}) for the Rust test to compare with
+// in-browser audit and read its verdict. A `quick` page (a tampered copy)
+// is only audited. A `running` page (a game in progress) must show, at
+// every step, its public dice only (`public_dice[i]` rows at step i+1),
+// no sealed file and none of the `secrets` (the server's unrevealed
+// secrets and hidden events). Prints one JSON line per page ({game,
+// verdict, step, summary}) for the Rust test to compare with
 // `galloper audit`, and exits 1 with the reasons when a check fails.
 import { chromium } from 'playwright-core';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -40,13 +45,20 @@ page.on('console', (m) => {
 });
 
 // The index lists every game with a link to its page.
-await page.goto(pathToFileURL(plan.index).href);
-const cards = await page.$$eval('.game-card', (cs) => cs.map((c) => c.getAttribute('data-game')));
-check(
-  JSON.stringify([...cards].sort()) === JSON.stringify(plan.pages.map((p) => p.game).sort()),
-  `the index lists ${cards.join(', ')}, not the games given`,
-);
-if (plan.pages.length === 3) await page.screenshot({ path: `${plan.shots}/index.png`, fullPage: true });
+if (plan.index) {
+  await page.goto(pathToFileURL(plan.index).href);
+  const cards = await page.$$eval('.game-card', (cs) => cs.map((c) => c.getAttribute('data-game')));
+  check(
+    JSON.stringify([...cards].sort()) === JSON.stringify(plan.pages.map((p) => p.game).sort()),
+    `the index lists ${cards.join(', ')}, not the games given`,
+  );
+  if (plan.index_shot) await page.screenshot({ path: `${plan.shots}/${plan.index_shot}`, fullPage: true });
+}
+const toStep = (n) =>
+  page.$eval('#slider', (s, n) => {
+    s.value = String(n);
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+  }, n);
 
 const state = async () =>
   page.evaluate(() => ({
@@ -61,6 +73,12 @@ const state = async () =>
 for (const p of plan.pages) {
   await page.goto(pathToFileURL(p.file).href);
   await page.waitForSelector('#map svg');
+  if (!p.quick) await replay(p);
+  if (p.running) await secrecy(p);
+  await audit(p);
+}
+
+async function replay(p) {
   const first = await state();
   check(first.step === '1' && first.mapStep === '1', `${p.game}: the page opens at step 1 (got ${first.step})`);
   check(first.mapTitle.includes('step 1'), `${p.game}: the map of step 1 is titled so (got ${first.mapTitle})`);
@@ -94,7 +112,35 @@ for (const p of plan.pages) {
   }
   const hits = await page.$$eval('#map .unit-hit', (r) => r.length);
   check(hits > 0, `${p.game}: the map marks its units for hover and click`);
+}
 
+// A game in progress: the public steps only, and nothing sealed or secret
+// at any step, in what the page shows nor in what it carries.
+async function secrecy(p) {
+  const carried = await page.$eval('#archive', (a) => Object.keys(JSON.parse(a.textContent).files));
+  check(!carried.some((f) => f.startsWith('sealed/') || f === 'end.yaml'), `${p.game}: a game in progress carries no sealed file nor end (${carried.filter((f) => f.startsWith('sealed/')).join(', ')})`);
+  const max = await page.$eval('#slider', (s) => Number(s.max));
+  check(max === p.running.public_dice.length, `${p.game}: the slider has the ${p.running.public_dice.length} resolved steps only (max ${max})`);
+  for (let n = 1; n <= p.running.public_dice.length; n++) {
+    await toStep(n);
+    const shown = await page.evaluate(() => ({
+      step: document.body.getAttribute('data-step'),
+      secrets: document.getElementById('secrets').textContent,
+      dice: document.querySelectorAll('#dice tbody tr[data-n]').length,
+      html: document.documentElement.outerHTML,
+      text: document.body.innerText,
+    }));
+    check(shown.step === String(n), `${p.game}: step ${n} shown (got ${shown.step})`);
+    check(!shown.secrets.includes('Revealed at the end') && shown.secrets.includes('stay sealed'), `${p.game} step ${n}: the secrets say sealed, not revealed (${shown.secrets})`);
+    check(shown.dice === p.running.public_dice[n - 1], `${p.game} step ${n}: ${shown.dice} dice rows, the step's public dice are ${p.running.public_dice[n - 1]}`);
+    for (const x of p.running.secrets) {
+      check(!shown.html.includes(x) && !shown.text.includes(x), `${p.game} step ${n}: the page shows a secret: ${x}`);
+    }
+  }
+  await page.keyboard.press('Home');
+}
+
+async function audit(p) {
   // The audit, in the page.
   await page.click('#audit-run');
   await page.waitForFunction(() => ['pass', 'fail'].includes(document.getElementById('verdict').getAttribute('data-verdict')), null, { timeout: 120000 });
@@ -104,6 +150,8 @@ for (const p of plan.pages) {
     summary: v.textContent,
   }));
   console.log(JSON.stringify({ game: p.game, ...verdict }));
+  const scope = await page.$eval('#audit-scope', (s) => s.textContent).catch(() => '');
+  check(/Checked here/.test(scope) && /Not checked here/.test(scope) && /replay/.test(scope), `${p.game}: the page says what its audit checked and what it did not (${scope})`);
   if (p.expect === 'pass') {
     check(verdict.verdict === 'pass', `${p.game}: the audit passes in the browser (${verdict.summary})`);
   } else {
@@ -113,10 +161,7 @@ for (const p of plan.pages) {
   }
   if (p.shot) {
     await (await page.$('.audit')).screenshot({ path: `${plan.shots}/${p.shot}-audit.png` });
-    await page.$eval('#slider', (s, n) => {
-      s.value = String(n);
-      s.dispatchEvent(new Event('input', { bubbles: true }));
-    }, Math.ceil(p.steps / 2));
+    await toStep(Math.ceil(p.steps / 2));
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${plan.shots}/${p.shot}.png`, fullPage: false });
   }
