@@ -223,6 +223,9 @@ fn sealed_orders(archive: &Path, step: u32) -> String {
     format!("{dir}/{}", names.first().expect("sealed orders"))
 }
 
+/// A change made to an archive's copy at a step.
+type Tamper = fn(&Path, u32);
+
 struct PageVerdict {
     game: String,
     verdict: String,
@@ -462,35 +465,26 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
     // an orders file changed in what was sealed, and a step removed. Both
     // audits fail, and name the same step.
     let mid = steps(archive) / 2;
-    let tampers: [(&str, Box<dyn Fn(&Path)>); 3] = [
-        (
-            "state",
-            Box::new(move |a: &Path| {
-                change_first(a, &format!("sealed/step-{mid:04}/state.yaml"), ":", ": ")
-            }),
-        ),
-        (
-            "orders",
-            Box::new(move |a: &Path| {
-                let file = sealed_orders(a, mid);
-                let text = std::fs::read_to_string(a.join(&file)).unwrap();
-                std::fs::write(a.join(&file), format!("{text}# one line more\n")).unwrap();
-            }),
-        ),
-        (
-            "removed",
-            Box::new(move |a: &Path| {
-                std::fs::remove_dir_all(a.join(format!("step-{mid:04}"))).unwrap();
-                std::fs::remove_dir_all(a.join(format!("sealed/step-{mid:04}"))).unwrap();
-            }),
-        ),
+    let tampers: [(&str, Tamper); 3] = [
+        ("state", |a: &Path, step: u32| {
+            change_first(a, &format!("sealed/step-{step:04}/state.yaml"), ":", ": ")
+        }),
+        ("orders", |a: &Path, step: u32| {
+            let file = sealed_orders(a, step);
+            let text = std::fs::read_to_string(a.join(&file)).unwrap();
+            std::fs::write(a.join(&file), format!("{text}# one line more\n")).unwrap();
+        }),
+        ("removed", |a: &Path, step: u32| {
+            std::fs::remove_dir_all(a.join(format!("step-{step:04}"))).unwrap();
+            std::fs::remove_dir_all(a.join(format!("sealed/step-{step:04}"))).unwrap();
+        }),
     ];
     let mut pages = Vec::new();
     let mut cli_steps = Vec::new();
     for (name, tamper) in &tampers {
         let copy = work.join(format!("tamper-{name}")).join(game);
         copy_dir(archive, &copy);
-        tamper(&copy);
+        tamper(&copy, mid);
         let cli = galloper(&["audit", copy.to_str().unwrap()]);
         let said = String::from_utf8_lossy(&cli.stderr).into_owned();
         assert!(
