@@ -75,7 +75,8 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                  # square: cavalry_near | never  (default cavalry_near: form square when enemy cavalry is within 14 cm)\n\
                  # hold_fire: [UNIT]  (default: every unit fires in defensive fire)\n\
                  # consult: true  pause the other side's turn after its movement for your own\n\
-                 #   defensive fire decision (square or fire, unit by unit); default false\n\
+                 #   decision: which cavalry withdraw, and defensive fire (square or fire, unit\n\
+                 #   by unit), instead of the lines above; default false\n\
                  reactions:\n  withdraw: []\n  square: cavalry_near\n  hold_fire: []\n  consult: false\n",
             );
             Some(t)
@@ -83,6 +84,17 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
         Phase::Decision {
             phasing, pending, ..
         } if phasing != side => {
+            t.push_str(
+                "# Cavalry withdrawal: enemy foot or guns came within 10 cm of these; each named\n\
+                 # withdraws 2D6 cm away from that enemy, then rolls on the rally table:\n",
+            );
+            if pending.withdrawals.is_empty() {
+                t.push_str("#   (none)\n");
+            }
+            for w in &pending.withdrawals {
+                let _ = writeln!(t, "#   {}: from {}", scalar(&w.unit), scalar(&w.by));
+            }
+            t.push_str("# withdraw: [CAVALRY]  (default: none withdraw)\n");
             t.push_str("# Defensive fire: each unit forms square or fires, not both.\n");
             for u in s.live(side) {
                 if pending.locked.contains(&u.id) {
@@ -112,7 +124,7 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             t.push_str(
                 "# square: [INFANTRY]   fire: [{unit: ID, target: ENEMY}]\n\
                  # standing: true  lets your standing reactions decide instead\n\
-                 decide:\n  square: []\n  fire: []\n",
+                 decide:\n  withdraw: []\n  square: []\n  fire: []\n",
             );
             Some(t)
         }
