@@ -3,7 +3,7 @@
 
 use super::fire::barrier;
 use super::movement::{ROAD, allowance, turns};
-use super::orders::{Decision, Deployment, Orders, Reactions, TurnOrders};
+use super::orders::{Controlled, Decision, Deployment, Orders, Reactions, TurnOrders};
 use super::sight::on_road;
 use super::state::{Phase, State, Unit};
 use super::tables::Arm;
@@ -18,6 +18,8 @@ pub const FORMATION: &str = "Formations: infantry square/skirmish/column/line/de
 pub const DISTANCE: &str =
     "Movement Factors: the table's distance, halved for a change of facing or formation";
 pub const CHARGE: &str = "Charge Phase: only cavalry make charge moves, at an enemy";
+pub const CONTROLLED: &str =
+    "Cavalry Control Table, controlled: stay, or another move or charge move";
 pub const FIRE: &str = "Fire Combat: units with a fire mod fire at an enemy; two batteries combine";
 pub const GENERALS: &str = "Divisional generals: they work for units of their own corps";
 pub const WITHDRAW: &str = "Movement special cases: cavalry withdrawal is for cavalry";
@@ -241,6 +243,17 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             r.refuse(&path, &c.unit, CHARGE, "only cavalry charge");
         }
         r.enemy(&path, &c.unit, &c.target, CHARGE);
+        let then = [path[0], path[1], path[2], "if_controlled"];
+        match &c.if_controlled {
+            Controlled::Charge(t) => r.enemy(&then, &c.unit, t, CONTROLLED),
+            Controlled::Move(o) if o.formation.is_some_and(|f| !f.fits(Arm::Cavalry)) => r.refuse(
+                &then,
+                &c.unit,
+                CONTROLLED,
+                "cavalry stand in line or column",
+            ),
+            _ => {}
+        }
     }
     for (i, f) in t.fire.iter().enumerate() {
         let i = i.to_string();

@@ -139,6 +139,12 @@ pub fn phase(
     out
 }
 
+/// A controlled cavalry winner's further move after melee: a move as in the
+/// movement phase (its cavalry mover sets off no withdrawal).
+pub fn again(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
+    one(s, i, m, &mut Vec::new(), dice)
+}
+
 fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dice) -> Vec<Event> {
     let u = s.units[i].clone();
     if u.shaken() {

@@ -101,18 +101,36 @@ pub struct Ride {
 pub struct ChargeOrder {
     pub unit: String,
     pub target: String,
-    /// Cavalry control: what a "controlled" winner does (stay when absent).
+    /// Cavalry control: what a "controlled" winner, no longer in contact,
+    /// does (stay when absent): the phasing side's choice made ahead.
     #[serde(default)]
     pub if_controlled: Controlled,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Controlled {
+    /// Stay in place.
     #[default]
     Stay,
-    /// Fall back 20 cm straight away from the nearest enemy.
+    /// Fall back 20 cm straight to its rear (facing unchanged).
     FallBack,
+    /// Another move by the movement table, from where the melee left it.
+    Move(Onward),
+    /// Another charge move, straight ahead into this enemy unit.
+    Charge(String),
+}
+
+/// A controlled winner's further move: as a `moves:` entry, for this unit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Onward {
+    #[serde(default)]
+    pub to: Option<Point>,
+    #[serde(default)]
+    pub facing: Option<Angle>,
+    #[serde(default)]
+    pub formation: Option<Formation>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

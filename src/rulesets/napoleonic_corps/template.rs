@@ -62,7 +62,9 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                 "# passes: [UNIT]  spends a morale pass on a disordered unit\n\
                  # moves: [{unit: ID, to: {x: 0, y: 0}, facing: 0, formation: column, road: false}]\n\
                  # generals: [{general: ID, unit: ID}]   commanders: [{corps: ID, to: {x: 0, y: 0}}]\n\
-                 # charges: [{unit: CAVALRY, target: ENEMY, if_controlled: stay | fall_back}]\n\
+                 # charges: [{unit: CAVALRY, target: ENEMY, if_controlled: stay | fall_back\n\
+                 #   | {move: {to: {x: 0, y: 0}, facing: 0, formation: line}} | {charge: ENEMY}}]\n\
+                 #   (if_controlled: what it does on a \"controlled\" cavalry control result)\n\
                  # fire: [{unit: ID, target: ENEMY, with: SECOND_BATTERY}]\n\
                  turn:\n  passes: []\n  moves: []\n  charges: []\n  fire: []\n",
             );

@@ -1233,3 +1233,101 @@ fn decide_as(o: Orders) -> BySide<Orders> {
     b.insert(au(), o);
     b
 }
+
+/// The cuirassiers charge the hussars and win (6 against 1: the hussars
+/// retreat 20 cm), then roll 6 + 6 on the control table: controlled.
+fn controlled_charge(then: Controlled, extra: Vec<u32>) -> (State, Vec<crate::event::Event>) {
+    let s = Setup::new()
+        .at("au-hus", 15.0, 30.0, 180.0, Formation::Line)
+        .copy("au-line", "au-line2", 15.0, 41.0)
+        .hold_fire(au(), &["au-hus", "au-line", "au-jag", "au-line2"])
+        .state();
+    let o = TurnOrders {
+        charges: vec![ChargeOrder {
+            unit: "fr-cuir".into(),
+            target: "au-hus".into(),
+            if_controlled: then,
+        }],
+        ..TurnOrders::default()
+    };
+    let mut dice = vec![6, 1, 6, 6];
+    dice.extend(extra);
+    let (s2, ev) = turn(&s, o, dice);
+    let c = ev.iter().find(|e| e.what == "cavalry_control").unwrap();
+    assert_eq!(c.facts.result.as_deref(), Some("controlled"));
+    (s2, ev)
+}
+
+#[test]
+fn cavalry_control_a_controlled_winner_moves_again_as_ordered() {
+    // Cavalry Control Table, 10-12 controlled: may stay in place or make
+    // another move; by email the charge order says which ahead.
+    let (s, ev) = controlled_charge(
+        Controlled::Move(orders::Onward {
+            to: Some(Point::new(15.0, 22.0)),
+            ..Default::default()
+        }),
+        vec![],
+    );
+    let control = ev.iter().position(|e| e.what == "cavalry_control").unwrap();
+    assert!(
+        ev[control..]
+            .iter()
+            .any(|e| e.what == "move" && e.facts.unit.as_ref().is_some_and(|u| u.id == "fr-cuir"))
+    );
+    assert_eq!(s.unit("fr-cuir").unwrap().at, Point::new(15.0, 22.0));
+    // Stay (the default) leaves it where the melee left it.
+    let (s, _) = controlled_charge(Controlled::Stay, vec![]);
+    assert_eq!(s.unit("fr-cuir").unwrap().at, Point::new(15.0, 30.0));
+}
+
+#[test]
+fn cavalry_control_a_controlled_winner_charges_again_as_ordered() {
+    // Cavalry Control Table, 10-12 controlled: or another charge move; the
+    // new contact fights in the next melee phase. The infantry it reaches,
+    // unsquared, check contact morale (6 + 6: they stand).
+    let text = "{unit: fr-cuir, target: au-hus, if_controlled: {charge: au-line2}}";
+    let order: ChargeOrder = crate::yaml::from_str(text).unwrap();
+    let (s, ev) = controlled_charge(order.if_controlled, vec![6, 6]);
+    let charges: Vec<_> = ev.iter().filter(|e| e.what == "charge").collect();
+    assert_eq!(charges.len(), 2);
+    assert_eq!(charges[1].facts.target.as_ref().unwrap().id, "au-line2");
+    assert!(ev.iter().any(|e| e.what == "contact_check"));
+    let c = s.unit("fr-cuir").unwrap();
+    assert!(s.contacts(c).iter().any(|u| u.id == "au-line2"));
+}
+
+#[test]
+fn cavalry_control_orders_are_checked_on_receipt() {
+    // Cavalry Control Table: another charge goes at an enemy; cavalry stand
+    // in line or column.
+    let s = field();
+    let bad = |then: Controlled| {
+        let o = Orders::Turn(TurnOrders {
+            charges: vec![ChargeOrder {
+                unit: "fr-cuir".into(),
+                target: "au-hus".into(),
+                if_controlled: then,
+            }],
+            ..TurnOrders::default()
+        });
+        NapoleonicCorps.check(&s, &fr(), &o)
+    };
+    let at = ["turn", "charges", "0", "if_controlled"];
+    let v = bad(Controlled::Charge("fr-line".into()));
+    assert!(
+        v.iter()
+            .any(|v| v.path == at && v.rule == check::CONTROLLED),
+        "{v:?}"
+    );
+    let v = bad(Controlled::Move(orders::Onward {
+        formation: Some(Formation::Square),
+        ..Default::default()
+    }));
+    assert!(
+        v.iter()
+            .any(|v| v.path == at && v.rule == check::CONTROLLED),
+        "{v:?}"
+    );
+    assert!(bad(Controlled::Charge("au-line".into())).is_empty());
+}
