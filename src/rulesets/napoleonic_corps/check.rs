@@ -3,7 +3,7 @@
 
 use super::fire::barrier;
 use super::movement::{ROAD, allowance, turns};
-use super::orders::{Decision, Deployment, Orders, Reactions, TurnOrders};
+use super::orders::{Controlled, Decision, Deployment, Orders, Reactions, TurnOrders};
 use super::sight::on_road;
 use super::state::{Phase, State, Unit};
 use super::tables::Arm;
@@ -18,9 +18,12 @@ pub const FORMATION: &str = "Formations: infantry square/skirmish/column/line/de
 pub const DISTANCE: &str =
     "Movement Factors: the table's distance, halved for a change of facing or formation";
 pub const CHARGE: &str = "Charge Phase: only cavalry make charge moves, at an enemy";
+pub const CONTROLLED: &str =
+    "Cavalry Control Table, controlled: stay, or another move or charge move";
 pub const FIRE: &str = "Fire Combat: units with a fire mod fire at an enemy; two batteries combine";
 pub const GENERALS: &str = "Divisional generals: they work for units of their own corps";
 pub const WITHDRAW: &str = "Movement special cases: cavalry withdrawal is for cavalry";
+pub const WITHDRAWAL: &str = "Movement special cases: cavalry withdrawal, when enemy infantry or artillery move within 10 cm";
 pub const SQUARE: &str =
     "Defensive Fire Phase: infantry not contacted by cavalry form square, or fire, not both";
 pub const ZONE: &str = "House rule: each side sets up within its deployment zone";
@@ -240,6 +243,17 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             r.refuse(&path, &c.unit, CHARGE, "only cavalry charge");
         }
         r.enemy(&path, &c.unit, &c.target, CHARGE);
+        let then = [path[0], path[1], path[2], "if_controlled"];
+        match &c.if_controlled {
+            Controlled::Charge(t) => r.enemy(&then, &c.unit, t, CONTROLLED),
+            Controlled::Move(o) if o.formation.is_some_and(|f| !f.fits(Arm::Cavalry)) => r.refuse(
+                &then,
+                &c.unit,
+                CONTROLLED,
+                "cavalry stand in line or column",
+            ),
+            _ => {}
+        }
     }
     for (i, f) in t.fire.iter().enumerate() {
         let i = i.to_string();
@@ -288,8 +302,9 @@ fn reactions(s: &State, side: &SideId, x: &Reactions) -> Vec<Violation> {
     r.out
 }
 
-/// A decision at the defensive fire pause: each unit forms square or fires,
-/// not both; the state is the paused turn's, so the fire is checked whole.
+/// A decision at the pause: only cavalry the movement set off withdraw, each
+/// once; each unit forms square or fires, not both; the state is the paused
+/// turn's, so the fire is checked whole.
 fn decision(s: &State, side: &SideId, d: &Decision) -> Vec<Violation> {
     let mut r = Refusals::new(s, side);
     if d.standing && !(d.square.is_empty() && d.fire.is_empty()) {
@@ -300,10 +315,41 @@ fn decision(s: &State, side: &SideId, d: &Decision) -> Vec<Violation> {
             "with `standing: true` the standing reactions decide: name no units",
         ));
     }
-    let engaged = match &s.phase {
-        Phase::Decision { pending, .. } => pending.locked.clone(),
-        _ => Vec::new(),
+    if d.standing && !d.withdraw.is_empty() {
+        r.out.push(Violation::new(
+            &["decide", "standing"],
+            None,
+            WITHDRAWAL,
+            "with `standing: true` the standing reactions choose the withdrawals: name no units",
+        ));
+    }
+    let (engaged, set_off) = match &s.phase {
+        Phase::Decision { pending, .. } => (pending.locked.clone(), pending.withdrawals.clone()),
+        _ => (Vec::new(), Vec::new()),
     };
+    let mut named = BTreeSet::new();
+    for (i, id) in d.withdraw.iter().enumerate() {
+        let i = i.to_string();
+        let path = ["decide", "withdraw", i.as_str()];
+        if r.own(&path, id).is_none() {
+            continue;
+        }
+        if !named.insert(id.clone()) {
+            r.refuse(
+                &path,
+                id,
+                WITHDRAWAL,
+                "this unit is already named to withdraw",
+            );
+        } else if !set_off.iter().any(|w| &w.unit == id) {
+            r.refuse(
+                &path,
+                id,
+                WITHDRAWAL,
+                "no enemy infantry or artillery came within 10 cm of this cavalry this movement phase (or it is now shaken or in contact)",
+            );
+        }
+    }
     for (i, id) in d.square.iter().enumerate() {
         let i = i.to_string();
         let path = ["decide", "square", i.as_str()];

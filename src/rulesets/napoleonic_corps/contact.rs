@@ -4,41 +4,58 @@
 use super::formation::Formation;
 use super::rally::{RallyResult, apply, test};
 use super::roll::two_d6;
-use super::state::{State, Trace, TraceKind};
+use super::state::{State, Trace, TraceKind, Unit};
 use super::tables::Arm;
 use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts, Modifier};
 use crate::geometry::Point;
+use serde::{Deserialize, Serialize};
 
 /// Enemy infantry or artillery moving this close (cm) let cavalry withdraw.
 pub const WITHDRAW_TRIGGER: f64 = 10.0;
 /// Skirmishers check contact morale at -3.
 pub const SKIRMISH: i32 = -3;
 
+/// A cavalry unit an enemy move set off, and the mover it would withdraw
+/// from: kept for the decision of a side that asked to be consulted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetOff {
+    pub unit: String,
+    pub by: String,
+}
+
+/// Whether cavalry unit `u` may still withdraw: live, steady, not in contact.
+pub fn may_withdraw(s: &State, u: &Unit) -> bool {
+    u.live() && u.arm() == Arm::Cavalry && !u.shaken() && s.contacts(u).is_empty()
+}
+
 /// After unit `m` moved from `from`: the other side's withdrawals and
-/// contact morale checks it set off.
-pub fn after_move(s: &mut State, m: usize, from: Point, dice: &mut Dice) -> Vec<Event> {
+/// contact morale checks it set off. A side that asked to be consulted
+/// withdraws nothing now: the cavalry set off go into `owed`, for its
+/// decision at the pause (house rule: the end of the movement phase).
+pub fn after_move(
+    s: &mut State,
+    m: usize,
+    from: Point,
+    owed: &mut Vec<SetOff>,
+    dice: &mut Dice,
+) -> Vec<Event> {
     let mut out = Vec::new();
     let mover = s.units[m].clone();
     if mover.arm() != Arm::Cavalry {
         let before = s.bases_as(&mover, from, mover.facing, mover.formation);
         let now = s.bases(&mover);
         let side = s.other(&mover.side);
-        let withdraw = s
+        let (withdraw, consult) = s
             .reactions
             .get(&side)
-            .map(|r| r.withdraw.clone())
+            .map(|r| (r.withdraw.clone(), r.consult))
             .unwrap_or_default();
         let cav: Vec<usize> = (0..s.units.len())
             .filter(|&i| {
                 let u = &s.units[i];
-                u.live()
-                    && u.side == side
-                    && u.arm() == Arm::Cavalry
-                    && withdraw.contains(&u.id)
-                    && !u.shaken()
-                    && s.contacts(u).is_empty()
+                u.side == side && may_withdraw(s, u) && (consult || withdraw.contains(&u.id))
             })
             .filter(|&i| {
                 let b = s.bases(&s.units[i]);
@@ -47,7 +64,14 @@ pub fn after_move(s: &mut State, m: usize, from: Point, dice: &mut Dice) -> Vec<
             })
             .collect();
         for c in cav {
-            out.extend(withdraw_one(s, c, m, dice));
+            if !consult {
+                out.extend(withdraw_one(s, c, m, dice));
+            } else if !owed.iter().any(|o| o.unit == s.units[c].id) {
+                owed.push(SetOff {
+                    unit: s.units[c].id.clone(),
+                    by: mover.id.clone(),
+                });
+            }
         }
     }
     // Contact morale checks.
@@ -104,7 +128,7 @@ pub fn check(s: &mut State, t: usize, by: usize, dice: &mut Dice) -> Vec<Event> 
 }
 
 /// Cavalry withdrawal: 2D6 cm away from the mover, then the rally table.
-fn withdraw_one(s: &mut State, c: usize, m: usize, dice: &mut Dice) -> Vec<Event> {
+pub fn withdraw_one(s: &mut State, c: usize, m: usize, dice: &mut Dice) -> Vec<Event> {
     let (cm, idx) = two_d6(
         dice,
         &format!(

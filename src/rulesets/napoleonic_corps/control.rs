@@ -1,12 +1,13 @@
 //! The cavalry control table, for cavalry that win a melee.
 
 use super::generals;
-use super::orders::Controlled;
+use super::orders::{ChargeOrder, Controlled, Move};
 use super::retreat::remove;
 use super::roll::two_d6;
 use super::state::{State, Trace, TraceKind, Unit};
 use super::tables::Nation;
 use super::words::{Said, event};
+use super::{charge, movement};
 use crate::dice::Dice;
 use crate::dice::table::read;
 use crate::event::{Event, Facts, Modifier};
@@ -120,7 +121,7 @@ pub fn test(
     u: usize,
     foe: Option<&Unit>,
     foe_gone: bool,
-    choice: Controlled,
+    choice: &Controlled,
     dice: &mut Dice,
 ) -> Vec<Event> {
     let (mods, g) = modifiers(s, u);
@@ -185,8 +186,11 @@ pub fn test(
             }
         }
         ControlResult::MillAbout => {}
-        ControlResult::Controlled => {
-            if free && choice == Controlled::FallBack {
+        // Still in contact (the foe stayed), it may not move.
+        ControlResult::Controlled if !free => {}
+        ControlResult::Controlled => match choice {
+            Controlled::Stay => {}
+            Controlled::FallBack => {
                 let unit = s.units[u].clone();
                 let dir = unit.facing.unit_vector().scale(-1.0);
                 let to = unit.at + dir.scale(20.0);
@@ -199,7 +203,26 @@ pub fn test(
                     "controlled: falls back as ordered",
                 ));
             }
-        }
+            Controlled::Move(o) => {
+                let m = Move {
+                    unit: s.units[u].id.clone(),
+                    to: o.to,
+                    facing: o.facing,
+                    formation: o.formation,
+                    road: false,
+                };
+                out.extend(movement::again(s, u, &m, dice));
+            }
+            Controlled::Charge(target) => {
+                let c = ChargeOrder {
+                    unit: s.units[u].id.clone(),
+                    target: target.clone(),
+                    if_controlled: Controlled::Stay,
+                };
+                let side = s.units[u].side.clone();
+                out.extend(charge::phase(s, &side, &[c], dice));
+            }
+        },
     }
     out
 }

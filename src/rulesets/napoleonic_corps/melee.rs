@@ -256,9 +256,9 @@ fn fight(
             let choice = charges
                 .iter()
                 .find(|c| c.unit == s.units[w].id)
-                .map(|c| c.if_controlled)
+                .map(|c| c.if_controlled.clone())
                 .unwrap_or_default();
-            out.extend(control::test(s, w, foe.as_ref(), foe_gone, choice, dice));
+            out.extend(control::test(s, w, foe.as_ref(), foe_gone, &choice, dice));
         }
     }
     out

@@ -103,7 +103,7 @@ impl Ruleset for NapoleonicCorps {
                 vec![Owed {
                     side: s.other(phasing),
                     kind: OrdersKind::Decision,
-                    note: "your defensive fire: which units form square and which fire at what"
+                    note: "your decision: which cavalry withdraw, which units form square and which fire at what"
                         .into(),
                 }],
                 Vec::new(),

@@ -2,7 +2,7 @@
 //! bonus, halving for a change of facing or formation, and the movement
 //! phase with its restrictions.
 
-use super::contact;
+use super::contact::{self, SetOff};
 use super::fatigue;
 use super::formation::Formation;
 use super::orders::Move;
@@ -104,7 +104,14 @@ fn nearest_gap(s: &State, u: &Unit) -> f64 {
 }
 
 /// The movement phase of `side`.
-pub fn phase(s: &mut State, side: &SideId, moves: &[Move], dice: &mut Dice) -> Vec<Event> {
+/// Cavalry set off for a consulted side's decision go into `owed`.
+pub fn phase(
+    s: &mut State,
+    side: &SideId,
+    moves: &[Move],
+    owed: &mut Vec<SetOff>,
+    dice: &mut Dice,
+) -> Vec<Event> {
     let mut out = Vec::new();
     for m in moves {
         let Some(i) = s.unit_index(&m.unit) else {
@@ -113,7 +120,7 @@ pub fn phase(s: &mut State, side: &SideId, moves: &[Move], dice: &mut Dice) -> V
         if &s.units[i].side != side {
             continue;
         }
-        out.extend(one(s, i, m, dice));
+        out.extend(one(s, i, m, owed, dice));
     }
     // Rough terrain: unformed units that stood still are formed again.
     for u in s.units.iter_mut().filter(|u| u.live() && &u.side == side) {
@@ -132,7 +139,13 @@ pub fn phase(s: &mut State, side: &SideId, moves: &[Move], dice: &mut Dice) -> V
     out
 }
 
-fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
+/// A controlled cavalry winner's further move after melee: a move as in the
+/// movement phase (its cavalry mover sets off no withdrawal).
+pub fn again(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
+    one(s, i, m, &mut Vec::new(), dice)
+}
+
+fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dice) -> Vec<Event> {
     let u = s.units[i].clone();
     if u.shaken() {
         return vec![refused(
@@ -241,7 +254,7 @@ fn one(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
     )];
     out.extend(rough::test_move(s, i, from, dice));
     if s.units[i].live() {
-        out.extend(contact::after_move(s, i, from, dice));
+        out.extend(contact::after_move(s, i, from, owed, dice));
     }
     out
 }

@@ -17,7 +17,8 @@ pub enum Orders {
     /// The non-phasing side's standing reactions, kept until replaced.
     Reactions(Reactions),
     /// The non-phasing side's decision when the turn paused for it (its
-    /// reactions asked to be consulted): defensive fire, unit by unit.
+    /// reactions asked to be consulted): cavalry withdrawals and defensive
+    /// fire, unit by unit.
     Decide(Decision),
 }
 
@@ -100,18 +101,36 @@ pub struct Ride {
 pub struct ChargeOrder {
     pub unit: String,
     pub target: String,
-    /// Cavalry control: what a "controlled" winner does (stay when absent).
+    /// Cavalry control: what a "controlled" winner, no longer in contact,
+    /// does (stay when absent): the phasing side's choice made ahead.
     #[serde(default)]
     pub if_controlled: Controlled,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Controlled {
+    /// Stay in place.
     #[default]
     Stay,
-    /// Fall back 20 cm straight away from the nearest enemy.
+    /// Fall back 20 cm straight to its rear (facing unchanged).
     FallBack,
+    /// Another move by the movement table, from where the melee left it.
+    Move(Onward),
+    /// Another charge move, straight ahead into this enemy unit.
+    Charge(String),
+}
+
+/// A controlled winner's further move: as a `moves:` entry, for this unit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Onward {
+    #[serde(default)]
+    pub to: Option<Point>,
+    #[serde(default)]
+    pub facing: Option<Angle>,
+    #[serde(default)]
+    pub formation: Option<Formation>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -138,14 +157,15 @@ pub struct Reactions {
     /// Defensive fire: these units hold their fire. Default: all fire.
     #[serde(default)]
     pub hold_fire: Vec<String>,
-    /// Defensive fire: pause the other side's turn after its movement and
-    /// owe a decision (`decide:`) instead of the rules above. Default: no.
+    /// Pause the other side's turn after its movement and owe a decision
+    /// (`decide:`): which cavalry set off withdraw, and the defensive fire,
+    /// instead of the rules above. Default: no.
     #[serde(default)]
     pub consult: bool,
 }
 
-/// The defensive fire decision, seeing the table as the movement left it.
-/// Units named in neither list do neither.
+/// The decision at the pause, seeing the table as the movement left it.
+/// Units named in no list do nothing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Decision {
@@ -153,6 +173,11 @@ pub struct Decision {
     /// nothing below).
     #[serde(default)]
     pub standing: bool,
+    /// Cavalry withdrawal: which of the cavalry that enemy foot or guns
+    /// came within 10 cm of this movement phase withdraw (2D6 cm, then the
+    /// rally table), before defensive fire. Default: none.
+    #[serde(default)]
+    pub withdraw: Vec<String>,
     /// Infantry that form square (not those contacted by cavalry).
     #[serde(default)]
     pub square: Vec<String>,

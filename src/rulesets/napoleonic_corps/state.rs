@@ -1,6 +1,7 @@
 //! The state between steps: every unit, corps and general as they stand,
 //! the army dishes of lost chips, objectives and the turn's traces.
 
+use super::contact::SetOff;
 use super::formation::{Formation, lay_out};
 use super::orders::{Reactions, TurnOrders};
 use super::scenario::{GeneralArm, Scenario};
@@ -22,7 +23,7 @@ pub enum Phase {
         phasing: SideId,
     },
     /// A turn paused after its movement phase for the non-phasing side's
-    /// defensive fire decision.
+    /// decision: its cavalry withdrawals, then its defensive fire.
     Decision {
         turn: u32,
         phasing: SideId,
@@ -38,6 +39,10 @@ pub struct Pending {
     pub orders: TurnOrders,
     /// Units in melee since before the turn: they neither fire nor are shot.
     pub locked: Vec<String>,
+    /// Cavalry that enemy foot or guns came within 10 cm of in the movement
+    /// phase, each with the mover: the decision names those that withdraw.
+    #[serde(default)]
+    pub withdrawals: Vec<SetOff>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -62,7 +62,9 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                 "# passes: [UNIT]  spends a morale pass on a disordered unit\n\
                  # moves: [{unit: ID, to: {x: 0, y: 0}, facing: 0, formation: column, road: false}]\n\
                  # generals: [{general: ID, unit: ID}]   commanders: [{corps: ID, to: {x: 0, y: 0}}]\n\
-                 # charges: [{unit: CAVALRY, target: ENEMY, if_controlled: stay | fall_back}]\n\
+                 # charges: [{unit: CAVALRY, target: ENEMY, if_controlled: stay | fall_back\n\
+                 #   | {move: {to: {x: 0, y: 0}, facing: 0, formation: line}} | {charge: ENEMY}}]\n\
+                 #   (if_controlled: what it does on a \"controlled\" cavalry control result)\n\
                  # fire: [{unit: ID, target: ENEMY, with: SECOND_BATTERY}]\n\
                  turn:\n  passes: []\n  moves: []\n  charges: []\n  fire: []\n",
             );
@@ -75,7 +77,8 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                  # square: cavalry_near | never  (default cavalry_near: form square when enemy cavalry is within 14 cm)\n\
                  # hold_fire: [UNIT]  (default: every unit fires in defensive fire)\n\
                  # consult: true  pause the other side's turn after its movement for your own\n\
-                 #   defensive fire decision (square or fire, unit by unit); default false\n\
+                 #   decision: which cavalry withdraw, and defensive fire (square or fire, unit\n\
+                 #   by unit), instead of the lines above; default false\n\
                  reactions:\n  withdraw: []\n  square: cavalry_near\n  hold_fire: []\n  consult: false\n",
             );
             Some(t)
@@ -83,6 +86,17 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
         Phase::Decision {
             phasing, pending, ..
         } if phasing != side => {
+            t.push_str(
+                "# Cavalry withdrawal: enemy foot or guns came within 10 cm of these; each named\n\
+                 # withdraws 2D6 cm away from that enemy, then rolls on the rally table:\n",
+            );
+            if pending.withdrawals.is_empty() {
+                t.push_str("#   (none)\n");
+            }
+            for w in &pending.withdrawals {
+                let _ = writeln!(t, "#   {}: from {}", scalar(&w.unit), scalar(&w.by));
+            }
+            t.push_str("# withdraw: [CAVALRY]  (default: none withdraw)\n");
             t.push_str("# Defensive fire: each unit forms square or fires, not both.\n");
             for u in s.live(side) {
                 if pending.locked.contains(&u.id) {
@@ -112,7 +126,7 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             t.push_str(
                 "# square: [INFANTRY]   fire: [{unit: ID, target: ENEMY}]\n\
                  # standing: true  lets your standing reactions decide instead\n\
-                 decide:\n  square: []\n  fire: []\n",
+                 decide:\n  withdraw: []\n  square: []\n  fire: []\n",
             );
             Some(t)
         }

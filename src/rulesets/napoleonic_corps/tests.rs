@@ -1067,3 +1067,269 @@ fn a_decision_not_sent_is_left_to_the_standing_reactions() {
     let r = NapoleonicCorps.resolve(&s, &o, &mut Dice::scripted(vec![3, 3, 5, 6]));
     assert!(r.events.iter().any(|e| e.what == "fire"));
 }
+
+/// The French line comes from 19 cm to 8 cm of the Austrian hussars, whose
+/// side asked to be consulted and keeps no standing withdrawals.
+fn hussars_set_off() -> State {
+    let s = Setup::new()
+        .at("au-hus", 15.0, 30.0, 180.0, Formation::Line)
+        .reactions(
+            au(),
+            Reactions {
+                consult: true,
+                ..Reactions::default()
+            },
+        )
+        .state();
+    let o = TurnOrders {
+        charges: vec![ChargeOrder {
+            unit: "fr-cuir".into(),
+            target: "au-hus".into(),
+            if_controlled: Controlled::Stay,
+        }],
+        ..moves(vec![mv("fr-line", 25.0, 22.0)])
+    };
+    // No die in the movement phase: the withdrawal waits for the decision.
+    let (s, ev) = turn(&s, o, vec![]);
+    assert!(!ev.iter().any(|e| e.what == "cavalry_withdrawal"));
+    assert!(ev.iter().any(|e| e.what == "consulted"));
+    s
+}
+
+fn decide(d: orders::Decision) -> BySide<Orders> {
+    decide_as(Orders::Decide(d))
+}
+
+#[test]
+fn cavalry_withdrawal_a_consulted_side_owes_and_gets_its_withdrawal_decision() {
+    // Movement special cases: cavalry that enemy infantry or artillery move
+    // within 10 cm of may withdraw 2D6 cm, then roll on the rally table. By
+    // email, a consulted side chooses at the pause (house rule: the end of
+    // the movement phase), before defensive fire.
+    let s = hussars_set_off();
+    let Phase::Decision { pending, .. } = &s.phase else {
+        panic!("not paused: {:?}", s.phase)
+    };
+    assert_eq!(
+        pending.withdrawals,
+        vec![contact::SetOff {
+            unit: "au-hus".into(),
+            by: "fr-line".into(),
+        }]
+    );
+    assert_eq!(s.unit("au-hus").unwrap().at, Point::new(15.0, 30.0));
+    let due = NapoleonicCorps.due(&s);
+    assert_eq!(
+        (due.owed[0].side.clone(), due.owed[0].kind),
+        (au(), OrdersKind::Decision)
+    );
+    let t = NapoleonicCorps.orders_template(&s, &au()).unwrap();
+    assert!(t.contains("#   au-hus: from fr-line"), "{t}");
+    assert!(t.contains("  withdraw: []"), "{t}");
+    let d = orders::Decision {
+        withdraw: vec!["au-hus".into()],
+        ..Default::default()
+    };
+    assert!(
+        NapoleonicCorps
+            .check(&s, &au(), &Orders::Decide(d.clone()))
+            .is_empty()
+    );
+    // 2D6 = 4 + 3: 7 cm away from the line; rally 5 + 4 = 9: steady.
+    let r = NapoleonicCorps.resolve(&s, &decide(d), &mut Dice::scripted(vec![4, 3, 5, 4]));
+    let w = r
+        .events
+        .iter()
+        .position(|e| e.what == "cavalry_withdrawal")
+        .expect("the hussars withdraw");
+    let resumed = r.events.iter().position(|e| e.what == "turn_resumes");
+    assert!(
+        resumed < Some(w),
+        "the withdrawal comes as the turn resumes"
+    );
+    let h = r.state.unit("au-hus").unwrap();
+    let moved = h.at.distance_to(Point::new(15.0, 30.0)).get();
+    assert!((moved - 7.0).abs() < 1e-6, "{:?}", h.at);
+    assert!(
+        h.at.x < 15.0 && h.at.y > 30.0,
+        "away from the line: {:?}",
+        h.at
+    );
+    assert!(h.live() && !h.disordered);
+    // Now out of the cuirassiers' 12 cm: their charge is refused.
+    assert!(!r.events.iter().any(|e| e.what == "melee"));
+}
+
+#[test]
+fn cavalry_withdrawal_a_unit_not_set_off_is_refused_with_its_line_and_rule() {
+    // Movement special cases: only cavalry that enemy foot or guns came
+    // within 10 cm of may withdraw, each once; `standing: true` names none.
+    let s = hussars_set_off();
+    let text = "orders:\n  decide:\n    standing: true\n    withdraw:\n      - au-line\n      - au-hus\n      - au-hus\n";
+    #[derive(serde::Deserialize)]
+    struct File {
+        orders: Orders,
+    }
+    let f: File = crate::yaml::from_str(text).unwrap();
+    let v = NapoleonicCorps.check(&s, &au(), &f.orders);
+    let line = |unit: Option<&str>, path: &[&str]| {
+        let v = v
+            .iter()
+            .find(|v| v.path == path && v.unit.as_deref() == unit)
+            .unwrap_or_else(|| panic!("no refusal at {path:?}: {v:?}"));
+        assert_eq!(v.rule, check::WITHDRAWAL);
+        let p = crate::envelope::locate("orders.yaml", text, v);
+        (p.file, p.line, p.rule)
+    };
+    let rule = Some(check::WITHDRAWAL.to_string());
+    // au-line is not cavalry that was set off.
+    assert_eq!(
+        line(Some("au-line"), &["decide", "withdraw", "0"]),
+        ("orders.yaml".into(), Some(5), rule.clone())
+    );
+    // au-hus named twice: the second is refused.
+    assert_eq!(
+        line(Some("au-hus"), &["decide", "withdraw", "2"]),
+        ("orders.yaml".into(), Some(7), rule.clone())
+    );
+    assert!(!v.iter().any(|v| v.path == ["decide", "withdraw", "1"]));
+    assert_eq!(
+        line(None, &["decide", "standing"]),
+        ("orders.yaml".into(), Some(3), rule)
+    );
+}
+
+#[test]
+fn cavalry_withdrawal_a_unit_not_withdrawn_stays_and_can_be_contacted() {
+    // Movement special cases: withdrawal is a choice ("may"); hussars the
+    // decision does not name stay where they are, and the cuirassiers'
+    // charge reaches them. The stated default (standing reactions, none
+    // withdraw) keeps them too.
+    let s = hussars_set_off();
+    for d in [
+        orders::Decision::default(),
+        NapoleonicCorps
+            .default_orders(&s, &au())
+            .unwrap()
+            .and_then(|o| match o {
+                Orders::Decide(d) => Some(d),
+                _ => None,
+            })
+            .unwrap(),
+    ] {
+        let r = NapoleonicCorps.resolve(&s, &decide(d), &mut Dice::scripted(vec![6, 1, 6, 6]));
+        assert!(!r.events.iter().any(|e| e.what == "cavalry_withdrawal"));
+        assert!(r.events.iter().any(|e| e.what == "charge"));
+        assert!(r.events.iter().any(|e| e.what == "melee"));
+    }
+    // With the standing list naming them, the default withdraws them.
+    let mut s = s;
+    s.reactions.get_mut(&au()).unwrap().withdraw = vec!["au-hus".into()];
+    let d = NapoleonicCorps.default_orders(&s, &au()).unwrap().unwrap();
+    let r = NapoleonicCorps.resolve(&s, &decide_as(d), &mut Dice::scripted(vec![4, 3, 5, 4]));
+    assert!(r.events.iter().any(|e| e.what == "cavalry_withdrawal"));
+}
+
+fn decide_as(o: Orders) -> BySide<Orders> {
+    let mut b = BySide::new();
+    b.insert(au(), o);
+    b
+}
+
+/// The cuirassiers charge the hussars and win (6 against 1: the hussars
+/// retreat 20 cm), then roll 6 + 6 on the control table: controlled.
+fn controlled_charge(then: Controlled, extra: Vec<u32>) -> (State, Vec<crate::event::Event>) {
+    let s = Setup::new()
+        .at("au-hus", 15.0, 30.0, 180.0, Formation::Line)
+        .copy("au-line", "au-line2", 15.0, 41.0)
+        .hold_fire(au(), &["au-hus", "au-line", "au-jag", "au-line2"])
+        .state();
+    let o = TurnOrders {
+        charges: vec![ChargeOrder {
+            unit: "fr-cuir".into(),
+            target: "au-hus".into(),
+            if_controlled: then,
+        }],
+        ..TurnOrders::default()
+    };
+    let mut dice = vec![6, 1, 6, 6];
+    dice.extend(extra);
+    let (s2, ev) = turn(&s, o, dice);
+    let c = ev.iter().find(|e| e.what == "cavalry_control").unwrap();
+    assert_eq!(c.facts.result.as_deref(), Some("controlled"));
+    (s2, ev)
+}
+
+#[test]
+fn cavalry_control_a_controlled_winner_moves_again_as_ordered() {
+    // Cavalry Control Table, 10-12 controlled: may stay in place or make
+    // another move; by email the charge order says which ahead.
+    let (s, ev) = controlled_charge(
+        Controlled::Move(orders::Onward {
+            to: Some(Point::new(15.0, 22.0)),
+            ..Default::default()
+        }),
+        vec![],
+    );
+    let control = ev.iter().position(|e| e.what == "cavalry_control").unwrap();
+    assert!(
+        ev[control..]
+            .iter()
+            .any(|e| e.what == "move" && e.facts.unit.as_ref().is_some_and(|u| u.id == "fr-cuir"))
+    );
+    assert_eq!(s.unit("fr-cuir").unwrap().at, Point::new(15.0, 22.0));
+    // Stay (the default) leaves it where the melee left it.
+    let (s, _) = controlled_charge(Controlled::Stay, vec![]);
+    assert_eq!(s.unit("fr-cuir").unwrap().at, Point::new(15.0, 30.0));
+}
+
+#[test]
+fn cavalry_control_a_controlled_winner_charges_again_as_ordered() {
+    // Cavalry Control Table, 10-12 controlled: or another charge move; the
+    // new contact fights in the next melee phase. The infantry it reaches,
+    // unsquared, check contact morale (6 + 6: they stand).
+    let text = "{unit: fr-cuir, target: au-hus, if_controlled: {charge: au-line2}}";
+    let order: ChargeOrder = crate::yaml::from_str(text).unwrap();
+    let (s, ev) = controlled_charge(order.if_controlled, vec![6, 6]);
+    let charges: Vec<_> = ev.iter().filter(|e| e.what == "charge").collect();
+    assert_eq!(charges.len(), 2);
+    assert_eq!(charges[1].facts.target.as_ref().unwrap().id, "au-line2");
+    assert!(ev.iter().any(|e| e.what == "contact_check"));
+    let c = s.unit("fr-cuir").unwrap();
+    assert!(s.contacts(c).iter().any(|u| u.id == "au-line2"));
+}
+
+#[test]
+fn cavalry_control_orders_are_checked_on_receipt() {
+    // Cavalry Control Table: another charge goes at an enemy; cavalry stand
+    // in line or column.
+    let s = field();
+    let bad = |then: Controlled| {
+        let o = Orders::Turn(TurnOrders {
+            charges: vec![ChargeOrder {
+                unit: "fr-cuir".into(),
+                target: "au-hus".into(),
+                if_controlled: then,
+            }],
+            ..TurnOrders::default()
+        });
+        NapoleonicCorps.check(&s, &fr(), &o)
+    };
+    let at = ["turn", "charges", "0", "if_controlled"];
+    let v = bad(Controlled::Charge("fr-line".into()));
+    assert!(
+        v.iter()
+            .any(|v| v.path == at && v.rule == check::CONTROLLED),
+        "{v:?}"
+    );
+    let v = bad(Controlled::Move(orders::Onward {
+        formation: Some(Formation::Square),
+        ..Default::default()
+    }));
+    assert!(
+        v.iter()
+            .any(|v| v.path == at && v.rule == check::CONTROLLED),
+        "{v:?}"
+    );
+    assert!(bad(Controlled::Charge("au-line".into())).is_empty());
+}

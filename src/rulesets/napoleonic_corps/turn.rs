@@ -2,6 +2,7 @@
 //! side's withdrawals and contact checks), defensive fire, charge,
 //! advancing fire, melee; then objectives and army morale.
 
+use super::contact::{may_withdraw, withdraw_one};
 use super::orders::{Decision, TurnOrders};
 use super::state::{Pending, Phase, State};
 use super::words::{Said, event};
@@ -22,7 +23,8 @@ fn engaged(s: &State) -> Vec<String> {
 }
 
 /// One side's whole turn, unless the other side asked to be consulted: then
-/// the turn pauses after the movement phase and [`resume`] finishes it.
+/// the turn pauses after the movement phase (the cavalry it set off kept
+/// for the decision) and [`resume`] finishes it.
 pub fn resolve(
     s: &State,
     turn: u32,
@@ -70,7 +72,8 @@ pub fn resolve(
             c.at = r.to;
         }
     }
-    out.extend(movement::phase(&mut s, phasing, &o.moves, dice));
+    let mut owed = Vec::new();
+    out.extend(movement::phase(&mut s, phasing, &o.moves, &mut owed, dice));
     let still: Vec<String> = engaged(&s)
         .into_iter()
         .filter(|u| locked.contains(u))
@@ -90,6 +93,11 @@ pub fn resolve(
             pending: Box::new(Pending {
                 orders: o.clone(),
                 locked: still,
+                // Cavalry contacted or shaken later in the phase stay.
+                withdrawals: owed
+                    .into_iter()
+                    .filter(|w| s.unit(&w.unit).is_some_and(|u| may_withdraw(&s, u)))
+                    .collect(),
             }),
         };
         return (s, out);
@@ -100,7 +108,8 @@ pub fn resolve(
 }
 
 /// A paused turn resumed with the non-phasing side's decision (None: its
-/// standing reactions decide).
+/// standing reactions decide): its cavalry withdrawals, then the rest from
+/// defensive fire on.
 pub fn resume(
     s: &State,
     turn: u32,
@@ -123,6 +132,7 @@ pub fn resume(
         },
         Vec::new(),
     )];
+    out.extend(withdrawals(&mut s, phasing, pending, decision, dice));
     let (s, rest) = finish(
         s,
         turn,
@@ -134,6 +144,40 @@ pub fn resume(
     );
     out.extend(rest);
     (s, out)
+}
+
+/// The withdrawals chosen at the pause, in the order the movement set them
+/// off: those the decision names, or with none (or `standing: true`) those
+/// on the standing `withdraw` list.
+fn withdrawals(
+    s: &mut State,
+    phasing: &SideId,
+    pending: &Pending,
+    decision: Option<&Decision>,
+    dice: &mut Dice,
+) -> Vec<Event> {
+    let other = s.other(phasing);
+    let chosen = match decision {
+        Some(d) if !d.standing => d.withdraw.clone(),
+        _ => s
+            .reactions
+            .get(&other)
+            .map(|r| r.withdraw.clone())
+            .unwrap_or_default(),
+    };
+    let mut out = Vec::new();
+    for w in pending
+        .withdrawals
+        .iter()
+        .filter(|w| chosen.contains(&w.unit))
+    {
+        if let (Some(c), Some(m)) = (s.unit_index(&w.unit), s.unit_index(&w.by))
+            && may_withdraw(s, &s.units[c])
+        {
+            out.extend(withdraw_one(s, c, m, dice));
+        }
+    }
+    out
 }
 
 /// The turn from defensive fire on: charge, advancing fire, melee, then
