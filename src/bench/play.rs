@@ -354,34 +354,3 @@ pub fn tree_hashes(
     }
     Ok(out)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Two runs of the bench's demo game, through the mail, leave the same
-    /// archive byte for byte: the server's key, the players' keys and every
-    /// step's secrets are the bench's fixed ones.
-    #[test]
-    fn two_runs_of_a_bench_game_leave_the_same_archive() {
-        let run = || -> anyhow::Result<_> {
-            let mut author = crate::rulesets::demo_player("maurice-lite", false)
-                .map_err(|e| anyhow!("{e}"))?
-                .context("a demo player")?;
-            let (mut p, _) = open_game(Scratch::new("fixed")?, author.scenario(), author.game())?;
-            p.play(author.as_mut(), 3, true)?;
-            let hashes = tree_hashes(&p.archive())?;
-            let key = p.server.server_public_key().to_string();
-            Ok((hashes, key))
-        };
-        let (a, ka) = run().unwrap();
-        let (b, kb) = run().unwrap();
-        assert_eq!(ka, kb, "the server's key is the bench's fixed one");
-        assert!(
-            a.keys().any(|p| p.ends_with("manifest.yaml")),
-            "the archive has signed manifests: {a:?}"
-        );
-        assert!(a.len() > 10, "three steps leave many files: {a:?}");
-        assert_eq!(a, b, "two runs left different archives");
-    }
-}
