@@ -73,3 +73,34 @@ fn quick_bench_prints_every_row() {
         "{text}"
     );
 }
+
+/// Two runs of the bench's demo game, through the mail, leave the same
+/// archive byte for byte: the server's key, the players' keys and every
+/// step's secrets are the bench's fixed ones (issue 19).
+#[test]
+fn two_runs_of_a_bench_game_leave_the_same_archive() {
+    use galloper::bench::{play, scratch::Scratch};
+    let run = || {
+        let mut author = galloper::rulesets::demo_player("maurice-lite", false)
+            .expect("the demo player")
+            .expect("Maurice Lite has one");
+        let (mut p, _) = play::open_game(
+            Scratch::new("fixed").expect("a scratch folder"),
+            author.scenario(),
+            author.game(),
+        )
+        .expect("the game opens");
+        p.play(author.as_mut(), 3, true).expect("three steps play");
+        assert_eq!(p.steps, 3, "three steps resolved");
+        let hashes = play::tree_hashes(&p.archive()).expect("the archive reads");
+        (hashes, p.server.server_public_key().to_string())
+    };
+    let (a, key_a) = run();
+    let (b, key_b) = run();
+    assert_eq!(key_a, key_b, "the server's key is the bench's fixed one");
+    assert!(
+        a.keys().any(|p| p.ends_with("manifest.yaml")),
+        "the archive has signed manifests: {a:?}"
+    );
+    assert_eq!(a, b, "two runs left different archives");
+}

@@ -34,6 +34,11 @@ pub struct Played {
     pub step_times: Samples,
     /// How the game stopped: over, or at the step limit.
     pub over: bool,
+    /// Whether each step timed through the mail is followed by its
+    /// primitives, measured once (`primitives::of_step`).
+    pub pair: bool,
+    /// Each such step's time over the sum of its primitives.
+    pub ratios: Vec<f64>,
     // Last, so the store is closed before its folder goes.
     pub scratch: Scratch,
 }
@@ -44,6 +49,41 @@ pub struct Signed {
     pub name: String,
     pub text: String,
     pub signature: String,
+}
+
+/// The bench's fixed secret named `what`: the SHA-256 of its name. Only the
+/// bench uses these, so that its games are the same on every run; a
+/// daemon's keys and secrets come from the operating system.
+fn fixed(what: &str) -> [u8; 32] {
+    Sha256::digest(format!("galloper-bench/{what}").as_bytes()).into()
+}
+
+/// Write the bench's fixed server key into the data folder before the
+/// server opens it, as an operator could bring a key of his own.
+fn fixed_server_key(data: &std::path::Path) -> anyhow::Result<()> {
+    crate::files::create_dir(data)?;
+    let k = sig::keygen_from_seed(&fixed("server"), "galloper-server")?;
+    crate::files::write_private(
+        &data.join("server_key.pub"),
+        format!("{}\n", k.public_line).as_bytes(),
+    )?;
+    crate::files::write_private(&data.join("server_key"), k.private_openssh.as_bytes())?;
+    Ok(())
+}
+
+/// Store the bench's fixed secrets for `step` of `game` before the server
+/// draws them: the server finds them as it would find secrets it had drawn
+/// before a crash (`Store::secrets_for`), so no path of the game's code
+/// changes and the daemon never sees a seeded secret.
+pub fn fix_secrets(server: &mut Server, game: &str, step: u32) -> anyhow::Result<()> {
+    let run = server.store().undone_runs(game, step)? + 1;
+    server.store_mut().secrets_for(game, step, run, || {
+        Ok((
+            fixed(&format!("{game}/{step}/{run}/public")),
+            fixed(&format!("{game}/{step}/{run}/hidden")),
+        ))
+    })?;
+    Ok(())
 }
 
 /// Entropy that is the same on every run, so that runs compare.
@@ -70,13 +110,14 @@ pub fn open_game(
     game: &str,
 ) -> anyhow::Result<(Played, Vec<SideId>)> {
     let cfg = config(scratch.path())?;
+    fixed_server_key(&cfg.data)?;
     let mut server = crate::daemon::serve::open(&cfg)?;
     let rules = crate::game::ruleset_of_scenario(scenario)?;
     let sides = rules.sides(scenario)?;
     let mut keys = BySide::new();
     let mut players = Vec::new();
     for side in &sides {
-        let k = sig::keygen(&format!("{side}@bench"))?;
+        let k = sig::keygen_from_seed(&fixed(&format!("{game}/{side}")), &format!("{side}@bench"))?;
         players.push(PlayerSpec {
             side: side.clone(),
             email: format!("{side}@players.test"),
@@ -84,6 +125,7 @@ pub fn open_game(
         });
         keys.insert(side.clone(), k);
     }
+    fix_secrets(&mut server, game, 1)?;
     server.new_game(game, scenario, &players)?;
     Ok((
         Played {
@@ -95,6 +137,8 @@ pub fn open_game(
             steps: 0,
             step_times: Samples::default(),
             over: false,
+            pair: false,
+            ratios: Vec::new(),
             scratch,
         },
         sides,
@@ -190,6 +234,8 @@ impl Played {
             if self.steps >= max_steps {
                 return Ok(());
             }
+            // The next step's secrets are drawn as this one resolves.
+            fix_secrets(&mut self.server, &self.game, step.step + 1)?;
             let mut files = Vec::new();
             for owed in &due.optional {
                 if let Some(body) = author
@@ -220,6 +266,7 @@ impl Played {
                     n as u32,
                 )?);
             }
+            let mut mails = Vec::new();
             let t = if mail {
                 // Delivery is the MTA's part: the clock starts when the
                 // mails wait in the Maildir, as the daemon finds them.
@@ -230,7 +277,9 @@ impl Played {
                         .context("the benchmark's club has a Maildir")?,
                 )?;
                 for s in &files {
-                    md.deliver(&self.mail(s, step.step))?;
+                    let m = self.mail(s, step.step);
+                    md.deliver(&m)?;
+                    mails.push(m);
                 }
                 let accepted = self.server.store().inbox_count("accepted")?;
                 let t = Instant::now();
@@ -256,8 +305,13 @@ impl Played {
                 t
             };
             let done = self.server.process(&reports)?;
+            let took = t.elapsed();
             if mail {
-                self.step_times.push(t.elapsed());
+                self.step_times.push(took);
+            }
+            if mail && self.pair && done.len() == 1 {
+                let sum = super::primitives::of_step(self, step.step, &mails)?;
+                self.ratios.push(took.as_secs_f64() / sum.max(1e-9));
             }
             if done.is_empty() {
                 bail!(
@@ -279,4 +333,24 @@ impl Played {
     pub fn archive(&self) -> std::path::PathBuf {
         self.server.archive_dir(&self.game)
     }
+}
+
+/// Every file under `dir` with the SHA-256 of its bytes, by relative path.
+pub fn tree_hashes(
+    dir: &std::path::Path,
+) -> anyhow::Result<std::collections::BTreeMap<std::path::PathBuf, String>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let path = e?.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                let rel = path.strip_prefix(dir)?.to_path_buf();
+                out.insert(rel, hex::encode(Sha256::digest(std::fs::read(&path)?)));
+            }
+        }
+    }
+    Ok(out)
 }

@@ -88,3 +88,77 @@ pub fn measure(
     ));
     Ok(Primitives { rows })
 }
+
+/// The sum of the primitives of one played step, measured once each right
+/// after the step, so that a step and its primitives run under the same
+/// load: SHA-256 of its orders mails and the state it started from, one
+/// ed25519 verification per orders file, the ChaCha20 words of its dice,
+/// and drawing and encoding as PNG each distinct map of the step (every
+/// reader's and the archive's) once. Parsing the SVG and laying out its
+/// text are the step's own work, not primitives.
+pub fn of_step(p: &super::play::Played, step: u32, mails: &[Vec<u8>]) -> anyhow::Result<f64> {
+    use crate::game::report::{StepReading, archive_sight};
+    use crate::view::Viewer;
+    use anyhow::Context;
+    let steps = p.server.store().steps(&p.game)?;
+    let i = steps
+        .iter()
+        .position(|s| s.step == step)
+        .context("the played step is stored")?;
+    let row = &steps[i];
+    let res = row.result.as_ref().context("the played step is resolved")?;
+    let next = steps.get(i + 1);
+    let orders = p.server.store().latest_orders(&p.game, step)?;
+    let g = p.server.store().game(&p.game)?.context("the game exists")?;
+    let sides = p.rules.sides(&g.scenario)?;
+    let inputs = crate::game::dice_inputs_for(row, &orders, &sides);
+    let dice: Vec<crate::dice::DieRecord> = crate::yaml::from_str(&res.dice)?;
+    // The maps, as the step drew them: each reader's and the archive's.
+    let heading = p.rules.due(&row.state_before)?.heading;
+    let reading = StepReading::new(p.rules, &p.game, row, res, &inputs, next)?;
+    let mut maps = std::collections::BTreeSet::new();
+    for reader in sides
+        .iter()
+        .cloned()
+        .map(Viewer::Side)
+        .chain([Viewer::Public])
+    {
+        maps.insert(render::report_svg(&reading.report(&reader)?)?);
+    }
+    let after = p.rules.load(&res.state_after)?;
+    maps.insert(render::map_svg(
+        &archive_sight(&*after, &p.game, step, &heading).map,
+    )?);
+    let trees = maps
+        .iter()
+        .map(|svg| render::parse_svg(svg))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut bytes = mails.concat();
+    bytes.extend_from_slice(row.state_before.as_bytes());
+
+    let key = SigningKey::from_bytes(&[7u8; 32]);
+    let public = key.verifying_key();
+    let blob = [42u8; 100];
+    let signature = key.sign(&blob);
+    let t = std::time::Instant::now();
+    std::hint::black_box(Sha256::digest(&bytes));
+    for _ in 0..orders.len() {
+        public
+            .verify(&blob, &signature)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    let mut public_stream = ChaCha20Rng::from_seed(inputs.public_seed);
+    let mut hidden_stream = ChaCha20Rng::from_seed(inputs.hidden_seed);
+    let mut acc = hidden_stream.next_u32();
+    for _ in 0..dice.len() {
+        acc ^= public_stream.next_u32();
+    }
+    std::hint::black_box(acc);
+    let mut sum = t.elapsed();
+    for tree in &trees {
+        let (drawn, encoded, png) = render::draw_and_encode(tree)?;
+        std::hint::black_box(png);
+        sum += drawn + encoded;
+    }
+    Ok(sum.as_secs_f64())
+}

@@ -107,6 +107,19 @@ pub fn parse_svg(svg: &str) -> Result<resvg::usvg::Tree, RenderError> {
     png::parse(svg)
 }
 
+/// Draws a parsed map and encodes it as PNG, the two primitives of a map's
+/// PNG, each timed alone (`galloper bench`): the bytes are [`svg_png`]'s.
+pub fn draw_and_encode(
+    tree: &resvg::usvg::Tree,
+) -> Result<(std::time::Duration, std::time::Duration, Vec<u8>), RenderError> {
+    let t = std::time::Instant::now();
+    let pixmap = png::draw(tree)?;
+    let drawn = t.elapsed();
+    let t = std::time::Instant::now();
+    let bytes = png::encode(pixmap)?;
+    Ok((drawn, t.elapsed(), bytes))
+}
+
 /// Renders a report's map as PNG, titled from the report when the map has no
 /// title of its own: the attachment that goes with [`report_html`].
 pub fn report_png(report: &ReportView) -> Result<Vec<u8>, RenderError> {

@@ -64,7 +64,7 @@ pub(crate) fn rasterise(svg: &str) -> Result<Vec<u8>, RenderError> {
     encode(draw(&parse(svg)?)?)
 }
 
-fn draw(tree: &usvg::Tree) -> Result<tiny_skia::Pixmap, RenderError> {
+pub(super) fn draw(tree: &usvg::Tree) -> Result<tiny_skia::Pixmap, RenderError> {
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).ok_or_else(|| {
         RenderError::Png(format!(
@@ -82,7 +82,7 @@ fn draw(tree: &usvg::Tree) -> Result<tiny_skia::Pixmap, RenderError> {
 /// drawing. Measured on a Morschauser demo map (1400x1043): level 6 32 ms,
 /// 218 KB; level 1 8.5 ms, 282 KB; `Compression::Fast` (fdeflate) 5.9 ms but
 /// 386 KB. The pixels are the same; only the deflate stream differs.
-fn encode(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
+pub(super) fn encode(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
     let (width, height) = (pixmap.width(), pixmap.height());
     // PNG holds straight alpha; tiny-skia keeps premultiplied pixels.
     let rgba = pixmap.take_demultiplied();
