@@ -42,7 +42,7 @@ pub fn within(a: &[Base], b: &[Base], d: f64) -> bool {
 /// margins the rules use (all far below the slack).
 pub fn may_meet(moving: &[Base], fixed: &[Base], dir: Point) -> bool {
     let len = dir.length();
-    if !(len > 1e-12) {
+    if len.is_nan() || len <= 1e-12 {
         return true;
     }
     let across = Point::new(-dir.y / len, dir.x / len);
