@@ -20,6 +20,7 @@ mod nearby;
 pub mod options;
 pub mod orders;
 pub mod place;
+pub mod prune;
 pub mod rally;
 pub mod reach;
 pub mod reactions;

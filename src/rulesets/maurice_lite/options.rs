@@ -13,7 +13,6 @@ use super::forces::{Paths, check_force, cost};
 use super::orders::Sweep;
 use super::state::{Phase, State};
 use super::units::{Arm, Unit};
-use crate::geometry::bases_distance;
 use crate::side::SideId;
 use crate::view::Panel;
 
@@ -116,7 +115,7 @@ fn charges(s: &State, me: &SideId) -> Vec<String> {
         let bases = u.bases(&m);
         let targets: Vec<String> = s
             .live_units(&enemy)
-            .filter(|e| bases_distance(&bases, &e.bases(&m)).get() <= reach + 1e-9)
+            .filter(|e| super::prune::within(&bases, &e.bases(&m), reach + 1e-9))
             .filter(|e| visible(s, u, e))
             .map(|e| name(s, &e.id))
             .collect();

@@ -7,7 +7,7 @@ use super::cover::has_cover;
 use super::report::Engagement;
 use super::{EDGE, TOUCH};
 use crate::geometry::contact::{clip_convex, contact_points, segment_crosses};
-use crate::geometry::{Base, Bounds, BoxIndex, Frame, Point, bases_distance};
+use crate::geometry::{Base, Bounds, BoxIndex, Frame, Point};
 
 /// Target points on an enemy are this far apart for the corner-lines test.
 const SPACING: f64 = 0.02;
@@ -125,7 +125,7 @@ impl<'s> Layout<'s> {
 }
 
 fn touch(ab: &[Base], af: &Frame, eb: &[Base], ef: &Frame) -> Option<Touch> {
-    if bases_distance(ab, eb).get() >= TOUCH {
+    if !super::super::prune::closer_than(ab, eb, TOUCH) {
         return None;
     }
     let points: Vec<Point> = ab

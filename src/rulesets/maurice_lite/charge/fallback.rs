@@ -1,6 +1,7 @@
 //! Falling back (chapter 8): every attacker still touching the enemy after
 //! the combats goes straight back, infantry 1 BW and cavalry 2 BW.
 
+use super::super::prune;
 use super::super::scenario::{is_difficult, is_impassable};
 use super::super::state::{State, Trace, TraceKind};
 use super::super::units::{Arm, Unit};
@@ -9,7 +10,7 @@ use super::TOUCH;
 use super::report::FallBack;
 use crate::event::{Event, Facts, Loss};
 use crate::geometry::contact::travel_interval;
-use crate::geometry::{Base, Distance, Point, bases_distance, sweep_straight, translate_bases};
+use crate::geometry::{Base, Distance, Point, sweep_straight, translate_bases};
 use geo::BooleanOps;
 
 /// Overlap deeper than this is interpenetration.
@@ -32,7 +33,7 @@ pub fn fall_back_all(
         let bases = unit.bases(&m);
         let in_contact = state
             .enemies(&unit.side)
-            .any(|e| bases_distance(&bases, &e.bases(&m)).get() < TOUCH);
+            .any(|e| prune::closer_than(&bases, &e.bases(&m), TOUCH));
         if !in_contact {
             continue;
         }
@@ -185,6 +186,9 @@ fn plot(state: &State, unit: &Unit, bases: &[Base], back: Point, due: f64) -> Co
     // For each pair of bases: where they overlap (by more than DEEP), and
     // where the faller is clear again (exactly, so that it ends flush).
     let spans = |other: &[Base]| -> Vec<Span> {
+        if !prune::may_meet(bases, other, back) {
+            return Vec::new();
+        }
         bases
             .iter()
             .flat_map(|a| {

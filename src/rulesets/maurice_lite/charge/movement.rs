@@ -3,6 +3,7 @@
 
 use super::super::area;
 use super::super::orders::{ChargeOrder, Side2};
+use super::super::prune;
 use super::super::scenario::{is_difficult, is_impassable};
 use super::super::state::State;
 use super::super::units::{Arm, NEAR_ENEMY_CAP, Unit, allowance};
@@ -11,8 +12,7 @@ use super::ground::visible;
 use super::{EDGE, TOUCH, rule};
 use crate::geometry::contact::{contact_points, first_touch, travel_interval};
 use crate::geometry::{
-    Angle, Base, Corner, Distance, Frame, Point, bases_distance, overlaps, sweep_straight,
-    translate_bases, wheel,
+    Angle, Base, Corner, Distance, Frame, Point, overlaps, sweep_straight, translate_bases, wheel,
 };
 use crate::ruleset::Violation;
 use crate::side::SideId;
@@ -136,7 +136,7 @@ pub fn plan(
             let fp: Vec<Base> = bases.iter().map(|b| b.rotated_about(pivot, turn)).collect();
             if let Some((e, _)) = enemies
                 .iter()
-                .find(|(_, eb)| bases_distance(&fp, eb).get() < TOUCH)
+                .find(|(_, eb)| prune::closer_than(&fp, eb, TOUCH))
             {
                 return Err(refuse(
                     id,
@@ -166,6 +166,7 @@ pub fn plan(
     let left = full.get() - wheeled;
     let first = enemies
         .iter()
+        .filter(|(_, eb)| prune::may_meet(&bases, eb, dir))
         .filter_map(|(_, eb)| first_touch(&bases, eb, dir))
         .min_by(f64::total_cmp);
     let Some(t) = first else {
@@ -185,11 +186,13 @@ pub fn plan(
         ));
     }
     for (f, fb) in &friends {
-        let through = bases.iter().any(|a| {
-            fb.iter().any(|b| {
-                travel_interval(a, b, dir, -1e-6).is_some_and(|(lo, hi)| lo < t - 1e-6 && hi > 1e-6)
-            })
-        });
+        let through = prune::may_meet(&bases, fb, dir)
+            && bases.iter().any(|a| {
+                fb.iter().any(|b| {
+                    travel_interval(a, b, dir, -1e-6)
+                        .is_some_and(|(lo, hi)| lo < t - 1e-6 && hi > 1e-6)
+                })
+            });
         if through {
             return Err(refuse(
                 id,
@@ -209,7 +212,7 @@ pub fn plan(
     // Who is touched, and how.
     let touched: Vec<&(&Unit, Vec<Base>)> = enemies
         .iter()
-        .filter(|(_, eb)| bases_distance(&end, eb).get() < TOUCH)
+        .filter(|(_, eb)| prune::closer_than(&end, eb, TOUCH))
         .collect();
     let mut contacted = Vec::new();
     for (e, eb) in &touched {
