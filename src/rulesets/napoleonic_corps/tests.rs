@@ -473,6 +473,34 @@ fn movement_factors_a_path_longer_than_the_allowance_is_refused_on_receipt() {
 }
 
 #[test]
+fn rough_terrain_a_path_through_woods_at_a_waypoint_tests() {
+    // Rough Terrain: a unit that moves through rough ground tests; a
+    // waypoint in the wood is a move through it though the unit ends clear.
+    let mut s = Setup::new()
+        .at("fr-line", 22.0, 32.0, 90.0, Formation::Column)
+        .state();
+    s.scenario.terrain = vec![ground(
+        "wood",
+        vec![TerrainTag::Woods],
+        24.0,
+        37.0,
+        30.0,
+        42.0,
+    )];
+    let straight = mv("fr-line", 28.0, 33.0);
+    let (_, ev) = turn(&s, moves(vec![straight.clone()]), vec![]);
+    assert!(!ev.iter().any(|e| e.what == "rough_terrain"));
+    let through = Move {
+        via: vec![Point::new(28.0, 40.0)],
+        ..straight
+    };
+    let (s2, ev) = turn(&s, moves(vec![through]), vec![1, 1]);
+    assert_eq!(s2.unit("fr-line").unwrap().at, Point::new(28.0, 33.0));
+    let test = ev.iter().find(|e| e.what == "rough_terrain").unwrap();
+    assert!(test.facts.modifiers.iter().any(|m| m.why == "woods"));
+}
+
+#[test]
 fn movement_factors_a_one_leg_move_is_unchanged() {
     // Movement Factors: a move without `via` is one straight leg, written
     // back without a `via` key; a waypoint on that line changes nothing.
