@@ -3,7 +3,7 @@
 
 use super::fire::barrier;
 use super::movement::{ROAD, allowance, turns};
-use super::orders::{Controlled, Decision, Deployment, Orders, Reactions, TurnOrders};
+use super::orders::{Controlled, Decision, Deployment, Orders, Reactions, TurnOrders, length};
 use super::sight::on_road;
 use super::state::{Phase, State, Unit};
 use super::tables::Arm;
@@ -169,30 +169,48 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             continue;
         }
         let to = m.to.unwrap_or(u.at);
-        let road = m.road && on_road(s, u.at, to);
+        let legs = m.path(u.at);
+        let off_road = legs.windows(2).position(|w| !on_road(s, w[0], w[1]));
+        let road = m.road && off_road.is_none();
         if m.road && !road {
-            r.refuse(
-                &path,
-                &m.unit,
-                ROAD,
-                "the straight line from where it stands to `to` leaves the road",
-            );
+            let why = match off_road {
+                Some(n) if !m.via.is_empty() => {
+                    format!(
+                        "leg {} of the path (via the waypoints to `to`) leaves the road",
+                        n + 1
+                    )
+                }
+                _ => "the straight line from where it stands to `to` leaves the road".into(),
+            };
+            r.refuse(&path, &m.unit, ROAD, why);
         }
-        let d = u.at.distance_to(to).get();
+        let d = length(&legs);
         let a = allowance(u, f, turns(u, m.facing), road);
         if d > a + 1e-6 {
+            let what = if m.via.is_empty() {
+                ""
+            } else {
+                " along the path"
+            };
             r.refuse(
                 &path,
                 &m.unit,
                 DISTANCE,
-                format!("{d:.1} cm is more than the {a:.1} cm it may move"),
+                format!("{d:.1} cm{what} is more than the {a:.1} cm it may move"),
             );
         }
-        if to.x < 0.0
-            || to.y < 0.0
-            || to.x > s.scenario.table.width.get()
-            || to.y > s.scenario.table.height.get()
-        {
+        for (j, w) in m.via.iter().enumerate() {
+            if off_table(s, *w) {
+                let j = j.to_string();
+                r.refuse(
+                    &[path[0], path[1], path[2], "via", j.as_str()],
+                    &m.unit,
+                    DISTANCE,
+                    "this waypoint is off the table",
+                );
+            }
+        }
+        if off_table(s, to) {
             r.refuse(&path, &m.unit, DISTANCE, "the move ends off the table");
         }
     }
@@ -282,6 +300,13 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
         r.enemy(&path, &f.unit, &f.target, FIRE);
     }
     r.out
+}
+
+fn off_table(s: &State, p: crate::geometry::Point) -> bool {
+    p.x < 0.0
+        || p.y < 0.0
+        || p.x > s.scenario.table.width.get()
+        || p.y > s.scenario.table.height.get()
 }
 
 fn reactions(s: &State, side: &SideId, x: &Reactions) -> Vec<Violation> {

@@ -209,6 +209,7 @@ pub fn test(
                     to: o.to,
                     facing: o.facing,
                     formation: o.formation,
+                    via: Vec::new(),
                     road: false,
                 };
                 out.extend(movement::again(s, u, &m, dice));

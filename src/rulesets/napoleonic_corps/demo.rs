@@ -123,6 +123,7 @@ fn advance(s: &State, u: &Unit, e: &Unit, keep: f64, formation: Formation) -> Op
         to: Some(to),
         facing: turn.then_some(facing),
         formation: (formation != u.formation).then_some(formation),
+        via: Vec::new(),
         road: false,
     })
 }

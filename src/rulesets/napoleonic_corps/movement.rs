@@ -5,7 +5,7 @@
 use super::contact::{self, SetOff};
 use super::fatigue;
 use super::formation::Formation;
-use super::orders::Move;
+use super::orders::{Move, length};
 use super::rough;
 use super::sight;
 use super::state::{State, Trace, TraceKind, Unit};
@@ -13,8 +13,8 @@ use super::tables::Arm;
 use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
-use crate::geometry::Angle;
 use crate::geometry::contact::first_touch;
+use crate::geometry::{Angle, Point};
 use crate::side::SideId;
 
 /// The rule a road move breaks when it leaves the road.
@@ -145,44 +145,13 @@ pub fn again(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
     one(s, i, m, &mut Vec::new(), dice)
 }
 
-fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dice) -> Vec<Event> {
-    let u = s.units[i].clone();
-    if u.shaken() {
-        return vec![refused(
-            &u,
-            "Rally table: a disordered unit cannot move, change formation or facing",
-        )];
-    }
-    if !s.contacts(&u).is_empty() {
-        return vec![refused(
-            &u,
-            "Melee: units in contact may not move or change formation",
-        )];
-    }
-    let to_f = m.formation.unwrap_or(u.formation);
-    let facing = m.facing.unwrap_or(u.facing);
-    let turning = turns(&u, m.facing);
-    let dest = m.to.unwrap_or(u.at);
-    let dist = u.at.distance_to(dest).get();
-    // The road rate only for a move that keeps to the road all the way.
-    let road = m.road && sight::on_road(s, u.at, dest);
-    let allowed = allowance(&u, to_f, turning, road);
-    if dist > allowed + 1e-6 {
-        let why = if m.road && !road {
-            format!("{ROAD}; off the road it may move {allowed:.1} cm, not {dist:.1}")
-        } else {
-            format!("Movement factors: {dist:.1} cm is beyond the {allowed:.1} cm allowed")
-        };
-        return vec![refused(&u, &why)];
-    }
-    let before = nearest_gap(s, &u);
-    let mut moved = u.clone();
-    moved.formation = to_f;
-    moved.facing = facing;
-    moved.at = dest;
-    // Where it stops: at the first enemy it meets on the way.
-    let start = s.bases_as(&u, u.at, facing, to_f);
-    let dir = dest - u.at;
+/// One straight leg of `u`'s move from `a` to `b`, in its new facing and
+/// formation: where it stops, and whether it met an enemy (which ends the
+/// move there).
+fn leg(s: &State, u: &Unit, a: Point, b: Point, facing: Angle, to_f: Formation) -> (Point, bool) {
+    let dist = a.distance_to(b).get();
+    let start = s.bases_as(u, a, facing, to_f);
+    let dir = b - a;
     let mut stop = dist;
     let mut met: Option<String> = None;
     if dist > 1e-9 {
@@ -205,8 +174,57 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
         stop = (stop - SHORT).max(0.0);
     }
     if dist > 1e-9 {
-        moved.at = u.at + dir.scale(stop / dist);
+        (a + dir.scale(stop / dist), met.is_some())
+    } else {
+        (b, met.is_some())
     }
+}
+
+fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dice) -> Vec<Event> {
+    let u = s.units[i].clone();
+    if u.shaken() {
+        return vec![refused(
+            &u,
+            "Rally table: a disordered unit cannot move, change formation or facing",
+        )];
+    }
+    if !s.contacts(&u).is_empty() {
+        return vec![refused(
+            &u,
+            "Melee: units in contact may not move or change formation",
+        )];
+    }
+    let to_f = m.formation.unwrap_or(u.formation);
+    let facing = m.facing.unwrap_or(u.facing);
+    let turning = turns(&u, m.facing);
+    let path = m.path(u.at);
+    let dist = length(&path);
+    // The road rate only for a move that keeps to the road all the way,
+    // every leg of it.
+    let road = m.road && path.windows(2).all(|w| sight::on_road(s, w[0], w[1]));
+    let allowed = allowance(&u, to_f, turning, road);
+    if dist > allowed + 1e-6 {
+        let why = if m.road && !road {
+            format!("{ROAD}; off the road it may move {allowed:.1} cm, not {dist:.1}")
+        } else {
+            format!("Movement factors: {dist:.1} cm is beyond the {allowed:.1} cm allowed")
+        };
+        return vec![refused(&u, &why)];
+    }
+    let before = nearest_gap(s, &u);
+    let mut moved = u.clone();
+    moved.formation = to_f;
+    moved.facing = facing;
+    // Where it stops: leg by leg, at the first enemy it meets on the way.
+    let mut walked = vec![u.at];
+    for w in path.windows(2) {
+        let (at, met) = leg(s, &u, w[0], w[1], facing, to_f);
+        walked.push(at);
+        if met {
+            break;
+        }
+    }
+    moved.at = walked.last().copied().unwrap_or(u.at);
     if u.formation == Formation::Square
         && to_f == Formation::Square
         && let Some(e) = towards_visible(s, &u, &moved)
@@ -235,7 +253,7 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
     s.traces.push(Trace {
         side: u.side.clone(),
         kind: TraceKind::Move,
-        points: vec![from, moved.at],
+        points: walked.clone(),
     });
     let mut out = vec![event(
         Said::Move,
@@ -252,7 +270,7 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
         },
         Vec::new(),
     )];
-    out.extend(rough::test_move(s, i, from, dice));
+    out.extend(rough::test_move(s, i, &walked, dice));
     if s.units[i].live() {
         out.extend(contact::after_move(s, i, from, owed, dice));
     }

@@ -70,16 +70,37 @@ pub struct TurnOrders {
 #[serde(deny_unknown_fields)]
 pub struct Move {
     pub unit: String,
-    /// New position of the centre of its front edge (straight there).
+    /// New position of the centre of its front edge (straight there, or
+    /// through the `via` waypoints in order).
     #[serde(default)]
     pub to: Option<Point>,
+    /// Waypoints of the centre of its front edge before `to`: a path of
+    /// several straight legs, measured together against the allowance.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub via: Vec<Point>,
     #[serde(default)]
     pub facing: Option<Angle>,
     #[serde(default)]
     pub formation: Option<Formation>,
-    /// The whole move is on a road.
+    /// The whole move is on a road (every leg of it).
     #[serde(default)]
     pub road: bool,
+}
+
+impl Move {
+    /// The points of the path from `at`: where it stands, each waypoint,
+    /// then `to` (where it stands when `to` is absent).
+    pub fn path(&self, at: Point) -> Vec<Point> {
+        let mut p = vec![at];
+        p.extend(self.via.iter().copied());
+        p.push(self.to.unwrap_or(at));
+        p
+    }
+}
+
+/// The length of a path of straight legs (cm).
+pub fn length(path: &[Point]) -> f64 {
+    path.windows(2).map(|w| w[0].distance_to(w[1]).get()).sum()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

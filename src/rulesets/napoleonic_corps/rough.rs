@@ -17,19 +17,30 @@ fn m(why: &str, value: i32) -> Modifier {
     }
 }
 
-/// The rough-terrain modifiers for unit `u` moving from `from` (in addition
-/// to the usual ones), and the features' names; none if it met no rough
-/// ground. The source prints the terrain values as bonuses; they are read
-/// as printed.
-pub fn modifiers(s: &State, u: usize, from: Point) -> Option<(Vec<Modifier>, String)> {
+/// The rough-terrain modifiers for unit `u` having moved along `path` (its
+/// start, any waypoints, where it stands now), in addition to the usual
+/// ones, and the features' names; none if it met no rough ground. Ground
+/// counts where the unit ends, at any waypoint it passed (it stood there),
+/// and for a linear obstacle that any leg crosses. The source prints the
+/// terrain values as bonuses; they are read as printed.
+pub fn modifiers(s: &State, u: usize, path: &[Point]) -> Option<(Vec<Modifier>, String)> {
     let unit = &s.units[u];
+    let from = path.first().copied().unwrap_or(unit.at);
     let bases = s.bases(unit);
+    let waypoints: Vec<_> = path
+        .iter()
+        .skip(1)
+        .take(path.len().saturating_sub(2))
+        .map(|&w| s.bases_as(unit, w, unit.facing, unit.formation))
+        .collect();
     let mut names = Vec::new();
     let mut mods = Vec::new();
     for t in &s.scenario.terrain {
-        let touched = t.touches_bases(&bases);
+        let touched = t.touches_bases(&bases) || waypoints.iter().any(|b| t.touches_bases(b));
         let crossed = t.has(TerrainTag::Wall)
-            && crate::geometry::zone::segment_to_feature(from, unit.at, t).get() <= 1e-6;
+            && path
+                .windows(2)
+                .any(|w| crate::geometry::zone::segment_to_feature(w[0], w[1], t).get() <= 1e-6);
         if !(touched || crossed) {
             continue;
         }
@@ -73,9 +84,10 @@ pub fn modifiers(s: &State, u: usize, from: Point) -> Option<(Vec<Modifier>, Str
     Some((mods, names.join(", ")))
 }
 
-/// Test unit `u` after its move from `from`.
-pub fn test_move(s: &mut State, u: usize, from: Point, dice: &mut Dice) -> Vec<Event> {
-    let Some((mods, names)) = modifiers(s, u, from) else {
+/// Test unit `u` after its move along `path` (from its start to where it
+/// stands now).
+pub fn test_move(s: &mut State, u: usize, path: &[Point], dice: &mut Dice) -> Vec<Event> {
+    let Some((mods, names)) = modifiers(s, u, path) else {
         return Vec::new();
     };
     let (r, out) = test(s, u, Said::RoughTest, mods, None, &names, dice);

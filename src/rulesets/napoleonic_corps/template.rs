@@ -61,6 +61,8 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             t.push_str(
                 "# passes: [UNIT]  spends a morale pass on a disordered unit\n\
                  # moves: [{unit: ID, to: {x: 0, y: 0}, facing: 0, formation: column, road: false}]\n\
+                 #   optional via: [{x: 0, y: 0}, ...]  waypoints before `to`; the legs' total\n\
+                 #   counts against the allowance, and a road move keeps to the road every leg\n\
                  # generals: [{general: ID, unit: ID}]   commanders: [{corps: ID, to: {x: 0, y: 0}}]\n\
                  # charges: [{unit: CAVALRY, target: ENEMY, if_controlled: stay | fall_back\n\
                  #   | {move: {to: {x: 0, y: 0}, facing: 0, formation: line}} | {charge: ENEMY}}]\n\

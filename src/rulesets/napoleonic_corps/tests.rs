@@ -160,6 +160,7 @@ pub(super) fn mv(unit: &str, x: f64, y: f64) -> Move {
         to: Some(Point::new(x, y)),
         facing: None,
         formation: None,
+        via: Vec::new(),
         road: false,
     }
 }
@@ -374,6 +375,151 @@ fn a_road_move_must_keep_to_the_road_for_the_whole_move() {
     bare.scenario.terrain.clear();
     let v = NapoleonicCorps.check(&bare, &fr(), &Orders::Turn(moves(vec![along])));
     assert!(v.iter().any(|v| v.rule == movement::ROAD));
+}
+
+#[test]
+fn movement_factors_a_road_move_along_a_bent_road_with_via_gets_the_road_rate() {
+    // Movement Factors: "On road for entire move": a road that bends is
+    // followed leg by leg; 25 + 5 = 30 cm, the infantry's road rate.
+    let s = Setup::new()
+        .terrain(road(&[(0.0, 5.0), (40.0, 5.0), (40.0, 45.0)], 4.0))
+        .at("fr-line", 15.0, 5.0, 90.0, Formation::Column)
+        .state();
+    let bent: Move = crate::yaml::from_str(
+        "{unit: fr-line, to: {x: 40, y: 10}, via: [{x: 40, y: 5}], road: true}",
+    )
+    .unwrap();
+    assert_eq!(bent.via, vec![Point::new(40.0, 5.0)]);
+    let o = moves(vec![bent.clone()]);
+    assert!(
+        NapoleonicCorps
+            .check(&s, &fr(), &Orders::Turn(o.clone()))
+            .is_empty()
+    );
+    let (s2, _) = turn(&s, o, vec![]);
+    assert_eq!(s2.unit("fr-line").unwrap().at, Point::new(40.0, 10.0));
+    let trace = s2.traces.last().unwrap();
+    assert_eq!(trace.points[1], Point::new(40.0, 5.0));
+    // The straight line to the same point cuts the corner, off the road.
+    let straight = Move {
+        via: Vec::new(),
+        ..bent
+    };
+    let v = NapoleonicCorps.check(&s, &fr(), &Orders::Turn(moves(vec![straight])));
+    assert!(v.iter().any(|v| v.rule == movement::ROAD));
+}
+
+#[test]
+fn movement_factors_a_path_leaving_the_road_does_not_get_the_road_rate() {
+    // Movement Factors: the road rate is for the entire move on road; a
+    // waypoint off the road makes it an ordinary 18 cm column move, and
+    // this 26.9 cm path is refused on receipt and in the turn.
+    let s = Setup::new()
+        .terrain(road(&[(0.0, 5.0), (40.0, 5.0), (40.0, 45.0)], 4.0))
+        .at("fr-line", 15.0, 5.0, 90.0, Formation::Column)
+        .state();
+    let off = Move {
+        road: true,
+        via: vec![Point::new(28.0, 12.0)],
+        ..mv("fr-line", 40.0, 10.0)
+    };
+    let v = NapoleonicCorps.check(&s, &fr(), &Orders::Turn(moves(vec![off.clone()])));
+    assert!(v.iter().any(|v| v.rule == movement::ROAD
+        && v.path == ["turn", "moves", "0"]
+        && v.message.contains("leg 1")));
+    assert!(v.iter().any(|v| v.rule == check::DISTANCE));
+    let (s2, ev) = turn(&s, moves(vec![off]), vec![]);
+    assert_eq!(s2.unit("fr-line").unwrap().at, Point::new(15.0, 5.0));
+    assert!(ev.iter().any(|e| e.text.contains("entire length")));
+}
+
+#[test]
+fn movement_factors_a_path_longer_than_the_allowance_is_refused_on_receipt() {
+    // Movement Factors: infantry column 18 cm. The legs 10 + 10 = 20 cm
+    // count, though the straight line between the ends is only 14.1 cm.
+    let s = Setup::new()
+        .at("fr-line", 20.0, 30.0, 90.0, Formation::Column)
+        .state();
+    let long = Move {
+        via: vec![Point::new(30.0, 30.0)],
+        ..mv("fr-line", 30.0, 40.0)
+    };
+    let v = NapoleonicCorps.check(&s, &fr(), &Orders::Turn(moves(vec![long.clone()])));
+    assert!(v.iter().any(|v| v.rule == check::DISTANCE
+        && v.path == ["turn", "moves", "0"]
+        && v.unit.as_deref() == Some("fr-line")
+        && v.message.contains("20.0 cm along the path")));
+    let (s2, _) = turn(&s, moves(vec![long]), vec![]);
+    assert_eq!(s2.unit("fr-line").unwrap().at, Point::new(20.0, 30.0));
+    // A waypoint off the table is refused at its own entry.
+    let off = Move {
+        via: vec![Point::new(-5.0, 30.0)],
+        ..mv("fr-line", 20.0, 31.0)
+    };
+    let v = NapoleonicCorps.check(&s, &fr(), &Orders::Turn(moves(vec![off])));
+    assert!(v.iter().any(|v| v.rule == check::DISTANCE
+        && v.path == ["turn", "moves", "0", "via", "0"]
+        && v.message.contains("off the table")));
+    // The straight one-leg move to the same point is within the allowance.
+    assert!(
+        NapoleonicCorps
+            .check(
+                &s,
+                &fr(),
+                &Orders::Turn(moves(vec![mv("fr-line", 30.0, 40.0)]))
+            )
+            .is_empty()
+    );
+}
+
+#[test]
+fn rough_terrain_a_path_through_woods_at_a_waypoint_tests() {
+    // Rough Terrain: a unit that moves through rough ground tests; a
+    // waypoint in the wood is a move through it though the unit ends clear.
+    let mut s = Setup::new()
+        .at("fr-line", 22.0, 32.0, 90.0, Formation::Column)
+        .state();
+    s.scenario.terrain = vec![ground(
+        "wood",
+        vec![TerrainTag::Woods],
+        24.0,
+        37.0,
+        30.0,
+        42.0,
+    )];
+    let straight = mv("fr-line", 28.0, 33.0);
+    let (_, ev) = turn(&s, moves(vec![straight.clone()]), vec![]);
+    assert!(!ev.iter().any(|e| e.what == "rough_terrain"));
+    let through = Move {
+        via: vec![Point::new(28.0, 40.0)],
+        ..straight
+    };
+    let (s2, ev) = turn(&s, moves(vec![through]), vec![1, 1]);
+    assert_eq!(s2.unit("fr-line").unwrap().at, Point::new(28.0, 33.0));
+    let test = ev.iter().find(|e| e.what == "rough_terrain").unwrap();
+    assert!(test.facts.modifiers.iter().any(|m| m.why == "woods"));
+}
+
+#[test]
+fn movement_factors_a_one_leg_move_is_unchanged() {
+    // Movement Factors: a move without `via` is one straight leg, written
+    // back without a `via` key; a waypoint on that line changes nothing.
+    let s = Setup::new()
+        .at("fr-line", 20.0, 30.0, 90.0, Formation::Column)
+        .state();
+    let one = mv("fr-line", 35.0, 30.0);
+    assert!(!serde_json::to_string(&one).unwrap().contains("via"));
+    let (a, ea) = turn(&s, moves(vec![one.clone()]), vec![]);
+    let split = Move {
+        via: vec![Point::new(27.5, 30.0)],
+        ..one
+    };
+    let (b, eb) = turn(&s, moves(vec![split]), vec![]);
+    assert_eq!(a.unit("fr-line").unwrap().at, Point::new(35.0, 30.0));
+    assert_eq!(a.units, b.units);
+    let texts = |e: &[crate::event::Event]| e.iter().map(|e| e.text.clone()).collect::<Vec<_>>();
+    assert_eq!(texts(&ea), texts(&eb));
+    assert_eq!(a.traces.last().unwrap().points.len(), 2);
 }
 
 #[test]
