@@ -166,14 +166,7 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
     let dice = resolved.dice.len();
     let mut maps = std::collections::BTreeSet::new();
     let reading = StepReading::new(p.rules, &p.game, &row, &res, &inputs, next.as_ref())?;
-    for reader in sides
-        .iter()
-        .cloned()
-        .map(Viewer::Side)
-        .chain([Viewer::Public])
-    {
-        maps.insert(render::report_svg(&reading.report(&reader)?)?);
-    }
+    maps.extend(reader_maps(&reading, &sides)?);
     // The archive's map, as `Server::try_resolve` draws it.
     let public = crate::game::report::archive_sight(
         &*p.rules.load(&res.state_after)?,
@@ -194,4 +187,22 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
         svg,
         maps: maps.len(),
     })
+}
+
+/// The map of every reader's report of a step (each side's and the
+/// public's), as SVG; readers who see the same map give one entry.
+pub fn reader_maps(
+    reading: &StepReading,
+    sides: &[SideId],
+) -> anyhow::Result<std::collections::BTreeSet<String>> {
+    let mut maps = std::collections::BTreeSet::new();
+    for reader in sides
+        .iter()
+        .cloned()
+        .map(Viewer::Side)
+        .chain([Viewer::Public])
+    {
+        maps.insert(render::report_svg(&reading.report(&reader)?)?);
+    }
+    Ok(maps)
 }

@@ -98,7 +98,6 @@ pub fn measure(
 /// text are the step's own work, not primitives.
 pub fn of_step(p: &super::play::Played, step: u32, mails: &[Vec<u8>]) -> anyhow::Result<f64> {
     use crate::game::report::{StepReading, archive_sight};
-    use crate::view::Viewer;
     use anyhow::Context;
     let steps = p.server.store().steps(&p.game)?;
     let i = steps
@@ -116,15 +115,7 @@ pub fn of_step(p: &super::play::Played, step: u32, mails: &[Vec<u8>]) -> anyhow:
     // The maps, as the step drew them: each reader's and the archive's.
     let heading = p.rules.due(&row.state_before)?.heading;
     let reading = StepReading::new(p.rules, &p.game, row, res, &inputs, next)?;
-    let mut maps = std::collections::BTreeSet::new();
-    for reader in sides
-        .iter()
-        .cloned()
-        .map(Viewer::Side)
-        .chain([Viewer::Public])
-    {
-        maps.insert(render::report_svg(&reading.report(&reader)?)?);
-    }
+    let mut maps = super::phases::reader_maps(&reading, &sides)?;
     let after = p.rules.load(&res.state_after)?;
     maps.insert(render::map_svg(
         &archive_sight(&*after, &p.game, step, &heading).map,

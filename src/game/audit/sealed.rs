@@ -41,7 +41,12 @@ pub(super) fn check(
         rules,
         sides,
         rx,
-        |tx| gather(dir, game, start, keys, walked, named, tx),
+        |tx| {
+            let mut sent = 0;
+            gather(dir, game, start, keys, walked, named, &tx, &mut sent)
+                .map(|()| sent)
+                .map_err(|f| (sent, f))
+        },
         tx,
     );
     let mut results: BTreeMap<usize, Done> = results.into_iter().collect();
@@ -301,27 +306,10 @@ fn key_at<'a>(
 
 /// Check the inputs of every step in force, in step order (its sealed
 /// manifest, hidden part, orders and their signatures), and send each
-/// step's replay to `tx` once they check. A failure comes with the number
-/// of steps sent before it.
+/// step's replay to `tx` once they check. `sent` counts
+/// the steps sent, so that a failure tells how many were.
 #[allow(clippy::too_many_arguments)]
 fn gather<'a>(
-    dir: &Path,
-    game: &GameFile,
-    start: &str,
-    keys: &[archive::KeyChange],
-    walked: &'a Walked,
-    named: &mut BTreeSet<PathBuf>,
-    tx: std::sync::mpsc::Sender<(usize, Replay<'a>)>,
-) -> Result<usize, (usize, Failure)> {
-    let mut sent = 0;
-    match gather_into(dir, game, start, keys, walked, named, &tx, &mut sent) {
-        Ok(()) => Ok(sent),
-        Err(f) => Err((sent, f)),
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn gather_into<'a>(
     dir: &Path,
     game: &GameFile,
     start: &str,
