@@ -7,7 +7,7 @@
 use super::movement::MELEE_RANGE;
 use super::shooting::judge;
 use super::state::{Company, Phase, State};
-use crate::geometry::base_distance;
+use crate::geometry::{Bounds, base_distance};
 use crate::side::SideId;
 use crate::view::Panel;
 
@@ -48,8 +48,9 @@ fn shots(s: &State, side: &SideId, lead: &str) -> Vec<String> {
         if reach <= 0.0 {
             continue;
         }
+        let area = Bounds::of_base(&c.base(&s.scenario));
         let targets: Vec<String> = s
-            .enemies(side)
+            .enemies_near(side, &area, reach + 1e-9)
             .filter(|e| gap(s, c, e) <= reach + 1e-9)
             .filter_map(|e| judge(s, c, &e.id).ok().map(|shot| (e, shot)))
             .map(|(e, shot)| {
@@ -79,7 +80,9 @@ fn charges(s: &State, me: &SideId) -> Vec<String> {
     for c in s.live(me) {
         let mut must = Vec::new();
         let mut could = Vec::new();
-        for e in s.enemies(me) {
+        let area = Bounds::of_base(&c.base(&s.scenario));
+        let reach = c.profile.movement.get() + MELEE_RANGE + 1e-9;
+        for e in s.enemies_near(me, &area, reach) {
             let g = gap(s, c, e);
             if g <= MELEE_RANGE + 1e-9 {
                 must.push(format!("{} [{}]", e.name, e.id));

@@ -264,7 +264,11 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
         });
     }
     if let Viewer::Side(me) = viewer {
-        panels.extend(super::options::panel(s, me));
+        // The options look at the companies near each one: filed, they
+        // cost n log n rather than n squared (a state just read has no index).
+        let mut filed = s.clone();
+        filed.file_companies();
+        panels.extend(super::options::panel(&filed, me));
         panels.push(Panel {
             title: "Your companies".into(),
             lines: s.live(me).map(company_line).collect(),
