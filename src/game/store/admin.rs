@@ -60,8 +60,8 @@ impl Store {
     pub fn command_applied(&self, sha256: &str) -> Result<Option<CommandRow>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT sha256, game, by, issued, command, applied_at, detail FROM commands WHERE sha256 = ?1",
+            .prepare_cached("SELECT sha256, game, by, issued, command, applied_at, detail FROM commands WHERE sha256 = ?1")?
+.query_row(
                 [sha256],
                 |r| {
                     Ok(CommandRow {
@@ -91,18 +91,15 @@ impl Store {
         let tx = self.conn.savepoint()?;
         if let Some(c) = record {
             let seen = tx
-                .query_row(
-                    "SELECT 1 FROM commands WHERE sha256 = ?1",
-                    [&c.sha256],
-                    |_| Ok(()),
-                )
+                .prepare_cached("SELECT 1 FROM commands WHERE sha256 = ?1")?
+                .query_row([&c.sha256], |_| Ok(()))
                 .optional()?
                 .is_some();
             if seen {
                 return Ok(false);
             }
-            tx.execute(
-                "INSERT INTO commands (sha256, game, by, issued, command, applied_at, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            tx.prepare_cached("INSERT INTO commands (sha256, game, by, issued, command, applied_at, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?
+.execute(
                 params![c.sha256, c.game, c.by, c.issued, c.command, c.applied_at, c.detail],
             )?;
         }
@@ -118,17 +115,13 @@ impl Store {
         match change {
             AdminChange::Nothing => {}
             AdminChange::Status(s) => one(
-                tx.execute(
-                    "UPDATE games SET status = ?2 WHERE id = ?1",
-                    params![game, s],
-                )?,
+                tx.prepare_cached("UPDATE games SET status = ?2 WHERE id = ?1")?
+                    .execute(params![game, s])?,
                 "the status",
             )?,
             AdminChange::Address { side, email } => one(
-                tx.execute(
-                    "UPDATE players SET email = ?3 WHERE game = ?1 AND side = ?2",
-                    params![game, side.as_str(), email],
-                )?,
+                tx.prepare_cached("UPDATE players SET email = ?3 WHERE game = ?1 AND side = ?2")?
+                    .execute(params![game, side.as_str(), email])?,
                 "the player",
             )?,
             AdminChange::Key {
@@ -137,16 +130,16 @@ impl Store {
                 open_step,
             } => {
                 one(
-                    tx.execute(
+                    tx.prepare_cached(
                         "UPDATE players SET public_key = ?3 WHERE game = ?1 AND side = ?2",
-                        params![game, side.as_str(), key],
-                    )?,
+                    )?
+                    .execute(params![game, side.as_str(), key])?,
                     "the player",
                 )?;
-                tx.execute(
+                tx.prepare_cached(
                     "DELETE FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3",
-                    params![game, open_step, side.as_str()],
-                )?;
+                )?
+                .execute(params![game, open_step, side.as_str()])?;
             }
             AdminChange::Rollback {
                 step,
@@ -155,24 +148,18 @@ impl Store {
             } => {
                 super::runs::undo(&tx, game, *step, *run, reopened)?;
                 one(
-                    tx.execute(
-                        "UPDATE steps SET state_after = NULL, events = NULL, dice = NULL WHERE game = ?1 AND step = ?2 AND state_after IS NOT NULL",
+                    tx.prepare_cached("UPDATE steps SET state_after = NULL, events = NULL, dice = NULL WHERE game = ?1 AND step = ?2 AND state_after IS NOT NULL")?
+.execute(
                         params![game, step],
                     )?,
                     "the resolved step",
                 )?;
-                tx.execute(
-                    "DELETE FROM steps WHERE game = ?1 AND step > ?2",
-                    params![game, step],
-                )?;
-                tx.execute(
-                    "DELETE FROM orders WHERE game = ?1 AND step > ?2",
-                    params![game, step],
-                )?;
-                tx.execute(
-                    "UPDATE games SET status = 'paused' WHERE id = ?1",
-                    params![game],
-                )?;
+                tx.prepare_cached("DELETE FROM steps WHERE game = ?1 AND step > ?2")?
+                    .execute(params![game, step])?;
+                tx.prepare_cached("DELETE FROM orders WHERE game = ?1 AND step > ?2")?
+                    .execute(params![game, step])?;
+                tx.prepare_cached("UPDATE games SET status = 'paused' WHERE id = ?1")?
+                    .execute(params![game])?;
             }
         }
         for m in mails {

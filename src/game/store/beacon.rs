@@ -28,11 +28,10 @@ impl Store {
     ) -> anyhow::Result<String> {
         let found: Option<String> = self
             .conn
-            .query_row(
+            .prepare_cached(
                 "SELECT named FROM beacon_named WHERE game = ?1 AND step = ?2 AND run = ?3",
-                params![game, step, run],
-                |r| r.get(0),
-            )
+            )?
+            .query_row(params![game, step, run], |r| r.get(0))
             .optional()
             .map_err(StoreError::from)?;
         if let Some(named) = found {
@@ -40,10 +39,10 @@ impl Store {
         }
         let named = name()?;
         self.conn
-            .execute(
+            .prepare_cached(
                 "INSERT INTO beacon_named (game, step, run, named) VALUES (?1, ?2, ?3, ?4)",
-                params![game, step, run, named],
-            )
+            )?
+            .execute(params![game, step, run, named])
             .map_err(StoreError::from)?;
         Ok(named)
     }
@@ -51,17 +50,17 @@ impl Store {
     /// Record that `game` names rounds of `chain` (before the game's first
     /// step is stored, so that no step of it opens without a round).
     pub fn set_beacon_chain(&mut self, game: &str, chain: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT OR REPLACE INTO beacon_games (game, chain) VALUES (?1, ?2)",
-            params![game, chain],
-        )?;
+        self.conn
+            .prepare_cached("INSERT OR REPLACE INTO beacon_games (game, chain) VALUES (?1, ?2)")?
+            .execute(params![game, chain])?;
         Ok(())
     }
 
     /// Forget a game's chain (left by a creation that failed half-way).
     pub fn forget_beacon_chain(&mut self, game: &str) -> Result<()> {
         self.conn
-            .execute("DELETE FROM beacon_games WHERE game = ?1", [game])?;
+            .prepare_cached("DELETE FROM beacon_games WHERE game = ?1")?
+            .execute([game])?;
         Ok(())
     }
 
@@ -70,11 +69,8 @@ impl Store {
     pub fn beacon_chain(&self, game: &str) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT chain FROM beacon_games WHERE game = ?1",
-                [game],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT chain FROM beacon_games WHERE game = ?1")?
+            .query_row([game], |r| r.get(0))
             .optional()?)
     }
 
@@ -83,8 +79,8 @@ impl Store {
     pub fn record_beacon_round(&mut self, game: &str, step: u32, round: &Round) -> Result<()> {
         let n = i64::try_from(round.round)
             .map_err(|_| StoreError::Damaged(format!("round {} is too large", round.round)))?;
-        self.conn.execute(
-            "INSERT OR REPLACE INTO beacon_rounds (game, step, round, signature) VALUES (?1, ?2, ?3, ?4)",
+        self.conn.prepare_cached("INSERT OR REPLACE INTO beacon_rounds (game, step, round, signature) VALUES (?1, ?2, ?3, ?4)")?
+.execute(
             params![game, step, n, round.signature],
         )?;
         Ok(())

@@ -12,10 +12,8 @@ CREATE TABLE IF NOT EXISTS briefings_due (game TEXT PRIMARY KEY);
 
 /// Put `game` among those owed a briefing (inside `create_game`).
 pub(super) fn owe(tx: &rusqlite::Connection, game: &str) -> Result<()> {
-    tx.execute(
-        "INSERT OR IGNORE INTO briefings_due (game) VALUES (?1)",
-        params![game],
-    )?;
+    tx.prepare_cached("INSERT OR IGNORE INTO briefings_due (game) VALUES (?1)")?
+        .execute(params![game])?;
     Ok(())
 }
 
@@ -36,7 +34,8 @@ impl Store {
         for m in mails {
             insert_outbox(&tx, m)?;
         }
-        tx.execute("DELETE FROM briefings_due WHERE game = ?1", params![game])?;
+        tx.prepare_cached("DELETE FROM briefings_due WHERE game = ?1")?
+            .execute(params![game])?;
         tx.commit()?;
         Ok(())
     }

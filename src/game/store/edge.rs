@@ -12,10 +12,9 @@ CREATE TABLE IF NOT EXISTS own_edge_maps (game TEXT PRIMARY KEY);
 impl Store {
     /// Draw each side's maps from its own table edge in `game`.
     pub fn set_own_edge(&mut self, game: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT OR IGNORE INTO own_edge_maps (game) VALUES (?1)",
-            params![game],
-        )?;
+        self.conn
+            .prepare_cached("INSERT OR IGNORE INTO own_edge_maps (game) VALUES (?1)")?
+            .execute(params![game])?;
         Ok(())
     }
 
@@ -23,11 +22,8 @@ impl Store {
     pub fn own_edge(&self, game: &str) -> Result<bool> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT 1 FROM own_edge_maps WHERE game = ?1",
-                [game],
-                |_| Ok(()),
-            )
+            .prepare_cached("SELECT 1 FROM own_edge_maps WHERE game = ?1")?
+            .query_row([game], |_| Ok(()))
             .optional()?
             .is_some())
     }

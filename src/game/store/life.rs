@@ -74,8 +74,8 @@ pub struct DeadlinePass {
 
 fn mark_rows(tx: &rusqlite::Connection, game: &str, marks: &[Mark], now: i64) -> Result<()> {
     for m in marks {
-        tx.execute(
-            "INSERT OR IGNORE INTO life_marks (game, step, side, what, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        tx.prepare_cached("INSERT OR IGNORE INTO life_marks (game, step, side, what, at) VALUES (?1, ?2, ?3, ?4, ?5)")?
+.execute(
             params![game, m.step, m.side.as_str(), m.what, now],
         )?;
     }
@@ -83,24 +83,24 @@ fn mark_rows(tx: &rusqlite::Connection, game: &str, marks: &[Mark], now: i64) ->
 }
 
 fn put_deadline(tx: &rusqlite::Connection, game: &str, d: &DeadlineRow) -> Result<()> {
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO deadlines (game, step, opened, deadline) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (game, step) DO UPDATE SET deadline = excluded.deadline",
-        params![game, d.step, d.opened, d.deadline],
-    )?;
+    )?
+    .execute(params![game, d.step, d.opened, d.deadline])?;
     // Warnings count down to a deadline: a new deadline earns new ones.
-    tx.execute(
+    tx.prepare_cached(
         "DELETE FROM life_marks WHERE game = ?1 AND step = ?2 AND what LIKE 'warning-%'",
-        params![game, d.step],
-    )?;
+    )?
+    .execute(params![game, d.step])?;
     Ok(())
 }
 
 impl Store {
     /// Store (or replace) a game's schedule, as checked YAML.
     pub fn set_schedule(&mut self, game: &str, yaml: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO schedules (game, yaml) VALUES (?1, ?2) ON CONFLICT (game) DO UPDATE SET yaml = excluded.yaml",
+        self.conn.prepare_cached("INSERT INTO schedules (game, yaml) VALUES (?1, ?2) ON CONFLICT (game) DO UPDATE SET yaml = excluded.yaml")?
+.execute(
             params![game, yaml],
         )?;
         Ok(())
@@ -109,26 +109,24 @@ impl Store {
     pub fn schedule(&self, game: &str) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row("SELECT yaml FROM schedules WHERE game = ?1", [game], |r| {
-                r.get(0)
-            })
+            .prepare_cached("SELECT yaml FROM schedules WHERE game = ?1")?
+            .query_row([game], |r| r.get(0))
             .optional()?)
     }
 
     pub fn deadline(&self, game: &str, step: u32) -> Result<Option<DeadlineRow>> {
         Ok(self
             .conn
-            .query_row(
+            .prepare_cached(
                 "SELECT step, opened, deadline FROM deadlines WHERE game = ?1 AND step = ?2",
-                params![game, step],
-                |r| {
-                    Ok(DeadlineRow {
-                        step: r.get(0)?,
-                        opened: r.get(1)?,
-                        deadline: r.get(2)?,
-                    })
-                },
-            )
+            )?
+            .query_row(params![game, step], |r| {
+                Ok(DeadlineRow {
+                    step: r.get(0)?,
+                    opened: r.get(1)?,
+                    deadline: r.get(2)?,
+                })
+            })
             .optional()?)
     }
 
@@ -154,8 +152,8 @@ impl Store {
     ) -> Result<Option<i64>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT at FROM life_marks WHERE game = ?1 AND step = ?2 AND side = ?3 AND what = ?4",
+            .prepare_cached("SELECT at FROM life_marks WHERE game = ?1 AND step = ?2 AND side = ?3 AND what = ?4")?
+.query_row(
                 params![game, step, side.as_str(), what],
                 |r| r.get(0),
             )
@@ -167,17 +165,17 @@ impl Store {
     pub fn set_deadline_unmark(&mut self, game: &str, d: &DeadlineRow, mark: &Mark) -> Result<()> {
         let tx = self.conn.savepoint()?;
         put_deadline(&tx, game, d)?;
-        tx.execute(
+        tx.prepare_cached(
             "DELETE FROM life_marks WHERE game = ?1 AND step = ?2 AND side = ?3 AND what = ?4",
-            params![game, mark.step, mark.side.as_str(), mark.what],
-        )?;
+        )?
+        .execute(params![game, mark.step, mark.side.as_str(), mark.what])?;
         tx.commit()?;
         Ok(())
     }
 
     pub fn set_zone(&mut self, game: &str, side: &SideId, zone: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO zones (game, side, zone) VALUES (?1, ?2, ?3) ON CONFLICT (game, side) DO UPDATE SET zone = excluded.zone",
+        self.conn.prepare_cached("INSERT INTO zones (game, side, zone) VALUES (?1, ?2, ?3) ON CONFLICT (game, side) DO UPDATE SET zone = excluded.zone")?
+.execute(
             params![game, side.as_str(), zone],
         )?;
         Ok(())
@@ -187,11 +185,8 @@ impl Store {
     pub fn zone(&self, game: &str, side: &SideId) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT zone FROM zones WHERE game = ?1 AND side = ?2",
-                params![game, side.as_str()],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT zone FROM zones WHERE game = ?1 AND side = ?2")?
+            .query_row(params![game, side.as_str()], |r| r.get(0))
             .optional()?)
     }
 
@@ -199,8 +194,8 @@ impl Store {
     pub fn marked(&self, game: &str, step: u32, side: &SideId, what: &str) -> Result<bool> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT 1 FROM life_marks WHERE game = ?1 AND step = ?2 AND side = ?3 AND what = ?4",
+            .prepare_cached("SELECT 1 FROM life_marks WHERE game = ?1 AND step = ?2 AND side = ?3 AND what = ?4")?
+.query_row(
                 params![game, step, side.as_str(), what],
                 |_| Ok(()),
             )
@@ -229,21 +224,17 @@ impl Store {
     pub fn missed_count(&self, game: &str, side: &SideId) -> Result<u32> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT count FROM missed WHERE game = ?1 AND side = ?2",
-                params![game, side.as_str()],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT count FROM missed WHERE game = ?1 AND side = ?2")?
+            .query_row(params![game, side.as_str()], |r| r.get(0))
             .optional()?
             .unwrap_or(0))
     }
 
     /// A side sent its own orders: its run of missed steps ends.
     pub fn reset_missed(&mut self, game: &str, side: &SideId) -> Result<()> {
-        self.conn.execute(
-            "DELETE FROM missed WHERE game = ?1 AND side = ?2",
-            params![game, side.as_str()],
-        )?;
+        self.conn
+            .prepare_cached("DELETE FROM missed WHERE game = ?1 AND side = ?2")?
+            .execute(params![game, side.as_str()])?;
         Ok(())
     }
 
@@ -257,19 +248,19 @@ impl Store {
     ) -> Result<()> {
         let tx = self.conn.savepoint()?;
         for (o, policy, note) in &pass.applied {
-            tx.execute(
-                "INSERT INTO orders (game, step, side, file_name, text, signature, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            tx.prepare_cached("INSERT INTO orders (game, step, side, file_name, text, signature, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?
+.execute(
                 params![o.game, o.step, o.side.as_str(), o.file_name, o.text, o.signature, o.sha256],
             )?;
             let seq = tx.last_insert_rowid();
-            tx.execute(
-                "INSERT INTO applied_orders (seq, game, step, side, policy, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            tx.prepare_cached("INSERT INTO applied_orders (seq, game, step, side, policy, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+.execute(
                 params![seq, o.game, o.step, o.side.as_str(), policy, note],
             )?;
         }
         for (side, count) in &pass.missed {
-            tx.execute(
-                "INSERT INTO missed (game, side, count) VALUES (?1, ?2, ?3) ON CONFLICT (game, side) DO UPDATE SET count = excluded.count",
+            tx.prepare_cached("INSERT INTO missed (game, side, count) VALUES (?1, ?2, ?3) ON CONFLICT (game, side) DO UPDATE SET count = excluded.count")?
+.execute(
                 params![game, side.as_str(), count],
             )?;
         }
@@ -283,7 +274,7 @@ impl Store {
 
     /// The orders the server applied in a step, by side.
     pub fn applied_orders(&self, game: &str, step: u32) -> Result<BTreeMap<SideId, AppliedRow>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT side, seq, policy, note FROM applied_orders WHERE game = ?1 AND step = ?2 ORDER BY seq",
         )?;
         let rows = st.query_map(params![game, step], |r| {
@@ -309,10 +300,10 @@ impl Store {
     ) -> Result<Option<OrdersRow>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders
+            .prepare_cached("SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders
                  WHERE game = ?1 AND side = ?2 AND step < ?3 AND seq NOT IN (SELECT seq FROM applied_orders)
-                 ORDER BY seq DESC LIMIT 1",
+                 ORDER BY seq DESC LIMIT 1")?
+.query_row(
                 params![game, side.as_str(), step],
                 OrdersRow::read,
             )
@@ -321,7 +312,7 @@ impl Store {
 
     /// Every absence a side (or, with none, any side) declared in a game.
     pub fn absences(&self, game: &str, side: Option<&SideId>) -> Result<Vec<AbsenceRow>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT side, start, end, from_day, until_day FROM absences WHERE game = ?1 AND (?2 IS NULL OR side = ?2) ORDER BY id",
         )?;
         let rows = st.query_map(params![game, side.map(|s| s.as_str())], |r| {
@@ -345,8 +336,8 @@ impl Store {
         now: i64,
     ) -> Result<()> {
         let tx = self.conn.savepoint()?;
-        tx.execute(
-            "INSERT INTO absences (game, side, start, end, from_day, until_day, declared) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        tx.prepare_cached("INSERT INTO absences (game, side, start, end, from_day, until_day, declared) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?
+.execute(
             params![game, a.side.as_str(), a.start, a.end, a.from_day, a.until_day, now],
         )?;
         if let Some(d) = moved {

@@ -154,6 +154,7 @@ CREATE TABLE IF NOT EXISTS steps (game TEXT NOT NULL, step INTEGER NOT NULL, pub
 CREATE TABLE IF NOT EXISTS orders (seq INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, step INTEGER NOT NULL, side TEXT NOT NULL,
   file_name TEXT NOT NULL, text BLOB NOT NULL, signature TEXT NOT NULL, sha256 TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS orders_by_step ON orders (game, step, side, seq);
+CREATE INDEX IF NOT EXISTS orders_by_sha256 ON orders (game, step, side, sha256);
 CREATE TABLE IF NOT EXISTS inbox (key TEXT PRIMARY KEY, seq INTEGER NOT NULL, sender TEXT, game TEXT, outcome TEXT NOT NULL, detail TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT UNIQUE NOT NULL, game TEXT, step INTEGER,
   reader TEXT, kind TEXT NOT NULL, sender TEXT NOT NULL, recipients TEXT NOT NULL, bytes BLOB NOT NULL, status TEXT NOT NULL,
@@ -221,15 +222,15 @@ impl Store {
         first: &StepRow,
     ) -> Result<()> {
         let tx = self.conn.savepoint()?;
-        tx.execute(
+        tx.prepare_cached(
             "INSERT INTO games (id, ruleset, scenario, status) VALUES (?1, ?2, ?3, ?4)",
-            params![g.id, g.ruleset, g.scenario, g.status],
-        )?;
+        )?
+        .execute(params![g.id, g.ruleset, g.scenario, g.status])?;
         for p in players {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO players (game, side, email, public_key) VALUES (?1, ?2, ?3, ?4)",
-                params![p.game, p.side.as_str(), p.email, p.public_key],
-            )?;
+            )?
+            .execute(params![p.game, p.side.as_str(), p.email, p.public_key])?;
         }
         insert_step(&tx, first)?;
         briefing::owe(&tx, &g.id)?;
@@ -240,18 +241,15 @@ impl Store {
     pub fn game(&self, id: &str) -> Result<Option<GameRow>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT id, ruleset, scenario, status FROM games WHERE id = ?1",
-                [id],
-                |r| {
-                    Ok(GameRow {
-                        id: r.get(0)?,
-                        ruleset: r.get(1)?,
-                        scenario: r.get(2)?,
-                        status: r.get(3)?,
-                    })
-                },
-            )
+            .prepare_cached("SELECT id, ruleset, scenario, status FROM games WHERE id = ?1")?
+            .query_row([id], |r| {
+                Ok(GameRow {
+                    id: r.get(0)?,
+                    ruleset: r.get(1)?,
+                    scenario: r.get(2)?,
+                    status: r.get(3)?,
+                })
+            })
             .optional()?)
     }
 
@@ -271,7 +269,7 @@ impl Store {
     }
 
     pub fn players(&self, game: &str) -> Result<Vec<PlayerRow>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT game, side, email, public_key FROM players WHERE game = ?1 ORDER BY side",
         )?;
         let rows = st.query_map([game], |r| {
@@ -292,7 +290,7 @@ impl Store {
     /// The steps of `game` that pass the SQL condition `and` (empty for
     /// all, else starting with AND), in step order.
     fn select_steps(&self, game: &str, and: &str) -> Result<Vec<StepRow>> {
-        let mut st = self.conn.prepare(&format!(
+        let mut st = self.conn.prepare_cached(&format!(
             "SELECT game, step, public_secret, hidden_secret, state_before, notice, notice_sig, state_after, events, dice FROM steps WHERE game = ?1 {and} ORDER BY step"
         ))?;
         let rows = st.query_map([game], |r| {
@@ -365,7 +363,7 @@ impl Store {
     /// The receipt numbers of the files accepted for one side at a step,
     /// newest first.
     pub fn side_orders(&self, game: &str, step: u32, side: &SideId) -> Result<Vec<i64>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT seq FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 ORDER BY seq DESC",
         )?;
         let rows = st.query_map(params![game, step, side.as_str()], |r| r.get(0))?;
@@ -382,8 +380,8 @@ impl Store {
     ) -> Result<bool> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT 1 FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 AND sha256 = ?4 LIMIT 1",
+            .prepare_cached("SELECT 1 FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 AND sha256 = ?4 LIMIT 1")?
+.query_row(
                 params![game, step, side.as_str(), sha256],
                 |_| Ok(()),
             )
@@ -395,8 +393,8 @@ impl Store {
     pub fn orders_by_seq(&self, seq: i64) -> Result<Option<OrdersRow>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders WHERE seq = ?1",
+            .prepare_cached("SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders WHERE seq = ?1")?
+.query_row(
                 [seq],
                 OrdersRow::read,
             )
@@ -405,7 +403,7 @@ impl Store {
 
     /// The latest accepted orders of each side for a step (by receipt order).
     pub fn latest_orders(&self, game: &str, step: u32) -> Result<BTreeMap<SideId, OrdersRow>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders WHERE game = ?1 AND step = ?2 ORDER BY seq",
         )?;
         let rows = st.query_map(params![game, step], OrdersRow::read)?;
@@ -428,8 +426,8 @@ impl Store {
         mails: &[OutboxRow],
     ) -> Result<()> {
         let tx = self.conn.savepoint()?;
-        let n = tx.execute(
-            "UPDATE steps SET state_after = ?3, events = ?4, dice = ?5 WHERE game = ?1 AND step = ?2 AND state_after IS NULL",
+        let n = tx.prepare_cached("UPDATE steps SET state_after = ?3, events = ?4, dice = ?5 WHERE game = ?1 AND step = ?2 AND state_after IS NULL")?
+.execute(
             params![game, step, result.state_after, result.events, result.dice],
         )?;
         if n != 1 {
@@ -440,7 +438,8 @@ impl Store {
         match next {
             Some(s) => insert_step(&tx, s)?,
             None => {
-                tx.execute("UPDATE games SET status = 'over' WHERE id = ?1", [game])?;
+                tx.prepare_cached("UPDATE games SET status = 'over' WHERE id = ?1")?
+                    .execute([game])?;
             }
         }
         for m in mails {
@@ -452,8 +451,8 @@ impl Store {
 }
 
 fn insert_step(tx: &rusqlite::Connection, s: &StepRow) -> Result<()> {
-    tx.execute(
-        "INSERT INTO steps (game, step, public_secret, hidden_secret, state_before, notice, notice_sig) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    tx.prepare_cached("INSERT INTO steps (game, step, public_secret, hidden_secret, state_before, notice, notice_sig) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?
+.execute(
         params![s.game, s.step, s.public_secret.to_vec(), s.hidden_secret.to_vec(), s.state_before, s.notice, s.notice_sig],
     )?;
     Ok(())
@@ -499,8 +498,8 @@ fn latest_sha256(
     side: &SideId,
 ) -> Result<Option<String>> {
     Ok(conn
-        .query_row(
-            "SELECT sha256 FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 ORDER BY seq DESC LIMIT 1",
+        .prepare_cached("SELECT sha256 FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 ORDER BY seq DESC LIMIT 1")?
+.query_row(
             params![game, step, side.as_str()],
             |r| r.get(0),
         )
@@ -508,8 +507,8 @@ fn latest_sha256(
 }
 
 fn insert_orders(conn: &rusqlite::Connection, o: &OrdersRow) -> Result<()> {
-    conn.execute(
-        "INSERT INTO orders (game, step, side, file_name, text, signature, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    conn.prepare_cached("INSERT INTO orders (game, step, side, file_name, text, signature, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?
+.execute(
         params![o.game, o.step, o.side.as_str(), o.file_name, o.text, o.signature, o.sha256],
     )?;
     Ok(())
@@ -517,9 +516,9 @@ fn insert_orders(conn: &rusqlite::Connection, o: &OrdersRow) -> Result<()> {
 
 fn insert_outbox(tx: &rusqlite::Connection, m: &OutboxRow) -> Result<()> {
     // A mail with the same Message-ID is the same mail: it is queued once.
-    tx.execute(
-        "INSERT OR IGNORE INTO outbox (message_id, game, step, reader, kind, sender, recipients, bytes, status, attempts, next_attempt, queued_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'queued', 0, ?9, ?10)",
+    tx.prepare_cached("INSERT OR IGNORE INTO outbox (message_id, game, step, reader, kind, sender, recipients, bytes, status, attempts, next_attempt, queued_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'queued', 0, ?9, ?10)")?
+.execute(
         params![
             m.message_id,
             m.game,
@@ -562,7 +561,8 @@ impl Store {
     pub fn inbox_seen(&self, key: &str) -> Result<bool> {
         Ok(self
             .conn
-            .query_row("SELECT 1 FROM inbox WHERE key = ?1", [key], |_| Ok(()))
+            .prepare_cached("SELECT 1 FROM inbox WHERE key = ?1")?
+            .query_row([key], |_| Ok(()))
             .optional()?
             .is_some())
     }
@@ -579,17 +579,18 @@ impl Store {
     ) -> Result<Option<Vec<Option<String>>>> {
         let tx = self.conn.savepoint()?;
         let seen = tx
-            .query_row("SELECT 1 FROM inbox WHERE key = ?1", [&row.key], |_| Ok(()))
+            .prepare_cached("SELECT 1 FROM inbox WHERE key = ?1")?
+            .query_row([&row.key], |_| Ok(()))
             .optional()?
             .is_some();
         if seen {
             return Ok(None);
         }
-        let seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM inbox", [], |r| {
-            r.get(0)
-        })?;
-        tx.execute(
-            "INSERT INTO inbox (key, seq, sender, game, outcome, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        let seq: i64 = tx
+            .prepare_cached("SELECT COALESCE(MAX(seq), 0) + 1 FROM inbox")?
+            .query_row([], |r| r.get(0))?;
+        tx.prepare_cached("INSERT INTO inbox (key, seq, sender, game, outcome, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+.execute(
             params![row.key, seq, row.sender, row.game, row.outcome, row.detail],
         )?;
         let mut replaced = Vec::new();
@@ -617,7 +618,7 @@ impl Store {
 
     /// Mails due for a first or further attempt at `now`.
     pub fn due_mails(&self, now: i64) -> Result<Vec<OutboxRow>> {
-        let mut st = self.conn.prepare(&format!(
+        let mut st = self.conn.prepare_cached(&format!(
             "SELECT {OUTBOX_COLUMNS} FROM outbox WHERE status = 'queued' AND next_attempt <= ?1 ORDER BY id"
         ))?;
         let rows = st.query_map([now], outbox_row)?;
@@ -634,8 +635,8 @@ impl Store {
     }
 
     pub fn mark_sent(&mut self, id: i64, now: i64) -> Result<()> {
-        self.conn.execute(
-            "UPDATE outbox SET status = 'sent', sent_at = ?2, attempts = attempts + 1 WHERE id = ?1",
+        self.conn.prepare_cached("UPDATE outbox SET status = 'sent', sent_at = ?2, attempts = attempts + 1 WHERE id = ?1")?
+.execute(
             params![id, now],
         )?;
         Ok(())
@@ -644,12 +645,12 @@ impl Store {
     /// A failed attempt: try again at `next`, or give up (`failed`).
     pub fn mark_attempt(&mut self, id: i64, next: Option<i64>, error: &str) -> Result<()> {
         match next {
-            Some(t) => self.conn.execute(
-                "UPDATE outbox SET attempts = attempts + 1, next_attempt = ?2, last_error = ?3 WHERE id = ?1",
+            Some(t) => self.conn.prepare_cached("UPDATE outbox SET attempts = attempts + 1, next_attempt = ?2, last_error = ?3 WHERE id = ?1")?
+.execute(
                 params![id, t, error],
             )?,
-            None => self.conn.execute(
-                "UPDATE outbox SET attempts = attempts + 1, status = 'failed', last_error = ?2 WHERE id = ?1",
+            None => self.conn.prepare_cached("UPDATE outbox SET attempts = attempts + 1, status = 'failed', last_error = ?2 WHERE id = ?1")?
+.execute(
                 params![id, error],
             )?,
         };
@@ -658,17 +659,16 @@ impl Store {
 
     /// Messages recorded with this outcome ("accepted", "refused", ...).
     pub fn inbox_count(&self, outcome: &str) -> Result<i64> {
-        Ok(self.conn.query_row(
-            "SELECT COUNT(*) FROM inbox WHERE outcome = ?1",
-            [outcome],
-            |r| r.get(0),
-        )?)
+        Ok(self
+            .conn
+            .prepare_cached("SELECT COUNT(*) FROM inbox WHERE outcome = ?1")?
+            .query_row([outcome], |r| r.get(0))?)
     }
 
     /// Replies queued to `address` since `since` (unix seconds), to rate-limit them.
     pub fn replies_to_since(&self, address: &str, since: i64) -> Result<u32> {
-        Ok(self.conn.query_row(
-            "SELECT COUNT(*) FROM outbox WHERE kind = 'reply' AND recipients = ?1 AND queued_at >= ?2",
+        Ok(self.conn.prepare_cached("SELECT COUNT(*) FROM outbox WHERE kind = 'reply' AND recipients = ?1 AND queued_at >= ?2")?
+.query_row(
             params![address, since],
             |r| r.get(0),
         )?)

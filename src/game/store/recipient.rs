@@ -36,8 +36,8 @@ impl Store {
     ) -> Result<Option<i64>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT MAX(queued_at) FROM outbox WHERE recipients = ?1 AND kind = ?2 AND game = ?3 AND queued_at >= ?4",
+            .prepare_cached("SELECT MAX(queued_at) FROM outbox WHERE recipients = ?1 AND kind = ?2 AND game = ?3 AND queued_at >= ?4")?
+.query_row(
                 rusqlite::params![address, kind, game, since],
                 |r| r.get(0),
             )

@@ -29,8 +29,8 @@ impl Store {
     pub fn drawn(&self, game: &str, step: u32, run: u32) -> anyhow::Result<Option<Secrets>> {
         let found = self
             .conn
-            .query_row(
-                "SELECT public_secret, hidden_secret FROM drawn WHERE game = ?1 AND step = ?2 AND run = ?3",
+            .prepare_cached("SELECT public_secret, hidden_secret FROM drawn WHERE game = ?1 AND step = ?2 AND run = ?3")?
+.query_row(
                 params![game, step, run],
                 |r| Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Vec<u8>>(1)?)),
             )
@@ -61,8 +61,8 @@ impl Store {
             anyhow::anyhow!("the operating system gave no randomness for a step's secrets: {e}")
         })?;
         self.conn
-            .execute(
-                "INSERT INTO drawn (game, step, run, public_secret, hidden_secret) VALUES (?1, ?2, ?3, ?4, ?5)",
+            .prepare_cached("INSERT INTO drawn (game, step, run, public_secret, hidden_secret) VALUES (?1, ?2, ?3, ?4, ?5)")?
+.execute(
                 params![game, step, run, p.to_vec(), h.to_vec()],
             )
             .map_err(StoreError::from)?;
@@ -76,16 +76,15 @@ impl Store {
 
     /// How many runs of a step were rolled back.
     pub fn undone_runs(&self, game: &str, step: u32) -> Result<u32> {
-        Ok(self.conn.query_row(
-            "SELECT COUNT(*) FROM undone WHERE game = ?1 AND step = ?2",
-            params![game, step],
-            |r| r.get(0),
-        )?)
+        Ok(self
+            .conn
+            .prepare_cached("SELECT COUNT(*) FROM undone WHERE game = ?1 AND step = ?2")?
+            .query_row(params![game, step], |r| r.get(0))?)
     }
 
     /// Every rolled-back run of a game: (step, run, the run as it was).
     pub fn undone(&self, game: &str) -> Result<Vec<(u32, u32, StepRow)>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT step, run, public_secret, hidden_secret, state_before, notice, notice_sig, state_after, events, dice
              FROM undone WHERE game = ?1 ORDER BY step, run",
         )?;
@@ -140,10 +139,10 @@ pub(super) fn undo(
     run: u32,
     reopened: &StepRow,
 ) -> Result<()> {
-    let n = tx.execute(
-        "INSERT INTO undone (game, step, run, public_secret, hidden_secret, state_before, notice, notice_sig, state_after, events, dice)
+    let n = tx.prepare_cached("INSERT INTO undone (game, step, run, public_secret, hidden_secret, state_before, notice, notice_sig, state_after, events, dice)
          SELECT game, step, ?3, public_secret, hidden_secret, state_before, notice, notice_sig, state_after, events, dice
-         FROM steps WHERE game = ?1 AND step = ?2 AND state_after IS NOT NULL",
+         FROM steps WHERE game = ?1 AND step = ?2 AND state_after IS NOT NULL")?
+.execute(
         params![game, step, run],
     )?;
     if n != 1 {
@@ -151,8 +150,8 @@ pub(super) fn undo(
             "the resolved step {step} of game {game} not found"
         )));
     }
-    tx.execute(
-        "UPDATE steps SET public_secret = ?3, hidden_secret = ?4, notice = ?5, notice_sig = ?6 WHERE game = ?1 AND step = ?2",
+    tx.prepare_cached("UPDATE steps SET public_secret = ?3, hidden_secret = ?4, notice = ?5, notice_sig = ?6 WHERE game = ?1 AND step = ?2")?
+.execute(
         params![
             game,
             step,
@@ -162,9 +161,7 @@ pub(super) fn undo(
             reopened.notice_sig
         ],
     )?;
-    tx.execute(
-        "DELETE FROM drawn WHERE game = ?1 AND step > ?2",
-        params![game, step],
-    )?;
+    tx.prepare_cached("DELETE FROM drawn WHERE game = ?1 AND step > ?2")?
+        .execute(params![game, step])?;
     Ok(())
 }
