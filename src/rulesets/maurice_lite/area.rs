@@ -1,6 +1,6 @@
 //! Small area queries on geo shapes that the movement rules need.
 
-use crate::geometry::Base;
+use crate::geometry::{Base, Bounds};
 use geo::{Area, BooleanOps, MultiPolygon};
 
 /// The bases as one area.
@@ -11,6 +11,12 @@ pub fn of_bases(bases: &[Base]) -> MultiPolygon<f64> {
 /// Whether two areas share more than a sliver (touching is not overlapping).
 pub fn overlap(a: &MultiPolygon<f64>, b: &MultiPolygon<f64>) -> bool {
     if a.0.is_empty() || b.0.is_empty() {
+        return false;
+    }
+    // Areas whose boxes are apart share nothing: skip the clipping.
+    if let (Some(x), Some(y)) = (Bounds::of_area(a), Bounds::of_area(b))
+        && x.gap(&y) > 0.0
+    {
         return false;
     }
     a.intersection(b).unsigned_area() > 1e-6

@@ -12,8 +12,11 @@ pub mod charge;
 mod check;
 pub mod cinc;
 pub mod deck;
+#[cfg(test)]
+mod fingerprint;
 pub mod fire;
 pub mod forces;
+pub mod layouts;
 pub mod march;
 pub mod modifiers;
 mod nearby;

@@ -36,6 +36,92 @@ pub fn within(a: &[Base], b: &[Base], d: f64) -> bool {
     bases_distance(a, b).get() <= d
 }
 
+/// [`closer_than`] with both groups' boxes (from [`group_box`]) already
+/// known, for callers that keep them.
+pub fn closer_than_boxed(
+    a: &[Base],
+    abox: Option<Bounds>,
+    b: &[Base],
+    bbox: Option<Bounds>,
+    d: f64,
+) -> bool {
+    if let (Some(x), Some(y)) = (abox, bbox)
+        && x.gap(&y) > d + SLACK
+    {
+        return false;
+    }
+    bases_distance(a, b).get() < d
+}
+
+/// [`within`] with both groups' boxes (from [`group_box`]) already known.
+pub fn within_boxed(
+    a: &[Base],
+    abox: Option<Bounds>,
+    b: &[Base],
+    bbox: Option<Bounds>,
+    d: f64,
+) -> bool {
+    if let (Some(x), Some(y)) = (abox, bbox)
+        && x.gap(&y) > d + SLACK
+    {
+        return false;
+    }
+    bases_distance(a, b).get() <= d
+}
+
+/// The shadow of a moving group across its direction, worked out once so
+/// that many fixed groups can be ruled out by their boxes alone before
+/// [`may_meet`] looks at their bases.
+pub struct Lane {
+    across: Point,
+    lo: f64,
+    hi: f64,
+}
+
+impl Lane {
+    /// None when the direction is degenerate or anything is NaN: then
+    /// every pair must go to [`may_meet`].
+    pub fn new(moving: &[Base], dir: Point) -> Option<Lane> {
+        let len = dir.length();
+        if len.is_nan() || len <= 1e-12 {
+            return None;
+        }
+        let across = Point::new(-dir.y / len, dir.x / len);
+        let (lo, hi) = shadow(moving.iter().flat_map(|b| b.corners()), across);
+        (!lo.is_nan() && !hi.is_nan() && lo.is_finite() && hi.is_finite()).then_some(Lane {
+            across,
+            lo,
+            hi,
+        })
+    }
+
+    /// False only when [`may_meet`] is surely false for any bases inside
+    /// `b`: the box's shadow (which holds theirs) is apart from the lane by
+    /// twice the slack, so rounding cannot bring them together.
+    pub fn may_meet_box(&self, b: Option<Bounds>) -> bool {
+        let Some(b) = b else { return true };
+        let corners = [
+            b.min,
+            Point::new(b.max.x, b.min.y),
+            b.max,
+            Point::new(b.min.x, b.max.y),
+        ];
+        let (lo, hi) = shadow(corners.into_iter(), self.across);
+        if lo.is_nan() || hi.is_nan() {
+            return true;
+        }
+        !(self.hi + 2.0 * SLACK < lo || hi + 2.0 * SLACK < self.lo)
+    }
+}
+
+fn shadow(points: impl Iterator<Item = Point>, across: Point) -> (f64, f64) {
+    points
+        .map(|c| c.dot(across))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
+}
+
 /// False only when `moving`, slid any distance along `dir` (either way),
 /// can never come within [`SLACK`] of `fixed`: their shadows across `dir`
 /// are apart. Travel intervals of such a pair are all empty, for any of the
@@ -81,6 +167,7 @@ mod tests {
         let mover = [base(0.0, 0.0, 0.0), base(1.0, 0.0, 0.0)];
         let mut met = 0;
         let mut pruned = 0;
+        let mut lane_pruned = 0;
         for i in -12..=12 {
             for turn in [0.0, 30.0, 90.0, 180.0] {
                 let other = [base(i as f64 * 0.37, 3.0, turn)];
@@ -101,9 +188,18 @@ mod tests {
                     let exact = bases_distance(&mover, &other).get();
                     assert_eq!(closer_than(&mover, &other, d), exact < d);
                     assert_eq!(within(&mover, &other, d), exact <= d);
+                    let (ma, ob) = (group_box(&mover), group_box(&other));
+                    assert_eq!(closer_than_boxed(&mover, ma, &other, ob, d), exact < d);
+                    assert_eq!(within_boxed(&mover, ma, &other, ob, d), exact <= d);
+                }
+                let lane = Lane::new(&mover, dir).expect("a lane");
+                if !lane.may_meet_box(group_box(&other)) {
+                    lane_pruned += 1;
+                    assert!(!may_meet(&mover, &other, dir), "at {i}, {turn}");
                 }
             }
         }
         assert!(met > 0 && pruned > 0, "both kinds of pair were tried");
+        assert!(lane_pruned > 0, "the lane ruled some pairs out");
     }
 }

@@ -21,7 +21,6 @@ use super::volley;
 use super::words::{self, What};
 use crate::dice::Dice;
 use crate::event::{Event, Facts, PLAYED};
-use crate::geometry::bases_distance;
 use crate::ruleset::Outcome;
 use crate::side::SideId;
 
@@ -709,15 +708,22 @@ fn charge_force(
     // directly ahead within a charge's reach.
     let m = s.scenario.measure;
     let mut threatened: Vec<String> = a.charges.iter().filter_map(|c| c.target.clone()).collect();
+    let lay = super::layouts::Layouts::of(s);
     for c in &a.charges {
         let Some(u) = s.unit(&c.unit).filter(|u| u.on_table()) else {
             continue;
         };
-        let frame = crate::geometry::Frame::of(&u.bases(&m));
-        for e in s.enemies(side) {
-            let eb = e.bases(&m);
-            if crate::geometry::any_part_directly_in_front(&frame, &eb)
-                && bases_distance(&u.bases(&m), &eb).get() <= 4.0
+        let ub = u.bases(&m);
+        let ubox = super::prune::group_box(&ub);
+        let frame = crate::geometry::Frame::of(&ub);
+        // Both tests are pure: the cheap distance (boxes first) goes first.
+        for (i, e) in s.units.iter().enumerate() {
+            if &e.side == side || !e.on_table() {
+                continue;
+            }
+            let (eb, ebox) = (lay.bases(i), lay.bounds(i));
+            if super::prune::within_boxed(&ub, ubox, eb, ebox, 4.0)
+                && crate::geometry::any_part_directly_in_front(&frame, eb)
             {
                 threatened.push(e.id.clone());
             }

@@ -21,6 +21,10 @@ const SPACING: f64 = 0.1;
 /// gives no cover against it (the attacker is in the wood too, or at its own
 /// wall).
 pub fn has_cover(state: &State, attacker: &Unit, defender: &Unit) -> bool {
+    // Without terrain that gives cover the answer is no, whatever the lines.
+    if !state.scenario.terrain.iter().any(gives_cover) {
+        return false;
+    }
     let m = state.scenario.measure;
     let ab = attacker.bases(&m);
     let db = defender.bases(&m);

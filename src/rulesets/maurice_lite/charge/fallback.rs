@@ -1,6 +1,7 @@
 //! Falling back (chapter 8): every attacker still touching the enemy after
 //! the combats goes straight back, infantry 1 BW and cavalry 2 BW.
 
+use super::super::layouts::Layouts;
 use super::super::prune;
 use super::super::scenario::{is_difficult, is_impassable};
 use super::super::state::{State, Trace, TraceKind};
@@ -10,7 +11,7 @@ use super::TOUCH;
 use super::report::FallBack;
 use crate::event::{Event, Facts, Loss};
 use crate::geometry::contact::travel_interval;
-use crate::geometry::{Base, Distance, Point, sweep_straight, translate_bases};
+use crate::geometry::{Base, Bounds, Distance, Point, sweep_straight, translate_bases};
 use geo::BooleanOps;
 
 /// Overlap deeper than this is interpenetration.
@@ -25,19 +26,28 @@ pub fn fall_back_all(
     events: &mut Vec<Event>,
 ) -> Vec<FallBack> {
     let mut out = Vec::new();
+    // Laid out once, and again only for what each fall back changed.
+    let mut lay = Layouts::of(state);
     for id in attackers {
         let Some(unit) = state.unit(id).filter(|u| u.on_table()).cloned() else {
             continue;
         };
+        lay.refresh(state);
         let m = state.scenario.measure;
         let bases = unit.bases(&m);
+        let ubox = prune::group_box(&bases);
         let in_contact = state
-            .enemies(&unit.side)
-            .any(|e| prune::closer_than(&bases, &e.bases(&m), TOUCH));
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.side != unit.side && e.on_table())
+            .any(|(i, _)| {
+                prune::closer_than_boxed(&bases, ubox, lay.bases(i), lay.bounds(i), TOUCH)
+            });
         if !in_contact {
             continue;
         }
-        out.push(fall_back(state, &unit, &bases, events));
+        out.push(fall_back(state, &lay, &unit, &bases, events));
     }
     out
 }
@@ -68,7 +78,13 @@ enum Course {
     Blocked { distance: f64, why: String },
 }
 
-fn fall_back(state: &mut State, unit: &Unit, bases: &[Base], events: &mut Vec<Event>) -> FallBack {
+fn fall_back(
+    state: &mut State,
+    lay: &Layouts,
+    unit: &Unit,
+    bases: &[Base],
+    events: &mut Vec<Event>,
+) -> FallBack {
     let m = state.scenario.measure;
     let morale_before = words::morale(state, &unit.side);
     let due = match unit.arm {
@@ -77,7 +93,7 @@ fn fall_back(state: &mut State, unit: &Unit, bases: &[Base], events: &mut Vec<Ev
     } * m.base_width.get();
     let back = unit.facing.unit_vector().scale(-1.0);
     let start = unit.anchor.unwrap_or_default();
-    let course = plot(state, unit, bases, back, due);
+    let course = plot(state, lay, unit, bases, back, due);
     let (distance, through, blocked) = match course {
         Course::Clear { distance, through } => (distance, through, None),
         Course::Blocked { distance, why } => (distance, Vec::new(), Some(why)),
@@ -176,17 +192,28 @@ fn fall_back(state: &mut State, unit: &Unit, bases: &[Base], events: &mut Vec<Ev
 
 /// How far the unit goes: `due`, then on until it sits on no friend; or what
 /// blocks it (enemy bases, impassable terrain, the table edge).
-fn plot(state: &State, unit: &Unit, bases: &[Base], back: Point, due: f64) -> Course {
-    let m = state.scenario.measure;
-    let friends: Vec<(String, Vec<Base>)> = state
-        .live_units(&unit.side)
-        .filter(|f| f.id != unit.id)
-        .map(|f| (f.id.clone(), f.bases(&m)))
-        .collect();
+/// `lay` is up to date with `state`.
+fn plot(
+    state: &State,
+    lay: &Layouts,
+    unit: &Unit,
+    bases: &[Base],
+    back: Point,
+    due: f64,
+) -> Course {
+    // Friends and enemies on the table in scenario order, by their places.
+    let placed = |friend: bool| {
+        state.units.iter().enumerate().filter(move |(_, f)| {
+            f.on_table() && (f.side == unit.side) == friend && (!friend || f.id != unit.id)
+        })
+    };
+    let lane = prune::Lane::new(bases, back);
     // For each pair of bases: where they overlap (by more than DEEP), and
     // where the faller is clear again (exactly, so that it ends flush).
-    let spans = |other: &[Base]| -> Vec<Span> {
-        if !prune::may_meet(bases, other, back) {
+    let spans = |other: &[Base], obox: Option<Bounds>| -> Vec<Span> {
+        if !lane.as_ref().is_none_or(|l| l.may_meet_box(obox))
+            || !prune::may_meet(bases, other, back)
+        {
             return Vec::new();
         }
         bases
@@ -200,9 +227,11 @@ fn plot(state: &State, unit: &Unit, bases: &[Base], back: Point, due: f64) -> Co
             })
             .collect()
     };
-    let friend_spans: Vec<(String, Vec<Span>)> = friends
-        .iter()
-        .map(|(id, fb)| (id.clone(), spans(fb)))
+    // A friend the faller never meets has no spans and plays no part.
+    let friend_spans: Vec<(String, Vec<Span>)> = placed(true)
+        .map(|(i, f)| (f, spans(lay.bases(i), lay.bounds(i))))
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(f, v)| (f.id.clone(), v))
         .collect();
     let (w, h) = (
         state.scenario.table.width.get(),
@@ -224,10 +253,9 @@ fn plot(state: &State, unit: &Unit, bases: &[Base], back: Point, due: f64) -> Co
         }
         s = sitting;
     }
-    let enemy_block = state
-        .enemies(&unit.side)
-        .filter_map(|e| {
-            spans(&e.bases(&m))
+    let enemy_block = placed(false)
+        .filter_map(|(i, e)| {
+            spans(lay.bases(i), lay.bounds(i))
                 .into_iter()
                 .filter(|x| x.within(s))
                 .map(|x| x.lo.max(0.0))

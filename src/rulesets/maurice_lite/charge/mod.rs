@@ -124,7 +124,10 @@ pub fn resolve(
     let start = state.clone();
     let mut report = CombatReport::default();
     let mut attackers: Vec<String> = Vec::new();
+    // Laid out once, and again only for what each charge moved.
+    let mut lay = super::layouts::Layouts::of(state);
     for c in req.charges {
+        lay.refresh(state);
         let planned = if !req.force.contains(&c.unit) {
             Err(eligibility::refuse(
                 &c.unit,
@@ -138,7 +141,7 @@ pub fn resolve(
                 "it has already charged",
             ))
         } else {
-            movement::plan(state, &start, req.side, c)
+            movement::plan_on(state, &start, req.side, c, &lay)
         };
         match planned {
             Ok(p) => {

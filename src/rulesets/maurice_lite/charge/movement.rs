@@ -2,6 +2,7 @@
 //! then straight ahead until the first enemy is touched, front edge first.
 
 use super::super::area;
+use super::super::layouts::Layouts;
 use super::super::orders::{ChargeOrder, Side2};
 use super::super::prune;
 use super::super::scenario::{is_difficult, is_impassable};
@@ -12,7 +13,8 @@ use super::ground::visible;
 use super::{EDGE, TOUCH, rule};
 use crate::geometry::contact::{contact_points, first_touch, travel_interval};
 use crate::geometry::{
-    Angle, Base, Corner, Distance, Frame, Point, overlaps, sweep_straight, translate_bases, wheel,
+    Angle, Base, Bounds, Corner, Distance, Frame, Point, overlaps, sweep_straight, translate_bases,
+    wheel,
 };
 use crate::ruleset::Violation;
 use crate::side::SideId;
@@ -59,6 +61,18 @@ pub fn plan(
     side: &SideId,
     order: &ChargeOrder,
 ) -> Result<PlannedCharge, Violation> {
+    plan_on(now, start, side, order, &Layouts::of(now))
+}
+
+/// [`plan`], with the units of `now` already laid out (`lay` must be up to
+/// date with `now`): a charge action plans many charges on one table.
+pub fn plan_on(
+    now: &State,
+    start: &State,
+    side: &SideId,
+    order: &ChargeOrder,
+    lay: &Layouts,
+) -> Result<PlannedCharge, Violation> {
     let id = order.unit.as_str();
     let unit = now.unit(id).filter(|u| &u.side == side).ok_or_else(|| {
         let hint = now.unit_hint(id, Some(side));
@@ -89,12 +103,10 @@ pub fn plan(
     let bw = m.base_width.get();
     let start_bases = unit.bases(&m);
     let start_anchor = unit.anchor.unwrap_or_default();
-    let enemies: Vec<(&Unit, Vec<Base>)> = now.enemies(side).map(|e| (e, e.bases(&m))).collect();
-    let friends: Vec<(&Unit, Vec<Base>)> = now
-        .live_units(side)
-        .filter(|f| f.id != id)
-        .map(|f| (f, f.bases(&m)))
-        .collect();
+    // Enemies and friends on the table, in scenario order, as `enemies`
+    // and `live_units` give them.
+    let enemies = placed(now, lay, |u| &u.side != side);
+    let friends = placed(now, lay, |u| &u.side == side && u.id != id);
     let full = charge_allowance(unit);
     let mut bases = start_bases.clone();
     let mut swept = area::of_bases(&start_bases);
@@ -134,9 +146,10 @@ pub fn plan(
         for k in 1..=steps {
             let turn = degrees * k as f64 / steps as f64;
             let fp: Vec<Base> = bases.iter().map(|b| b.rotated_about(pivot, turn)).collect();
-            if let Some((e, _)) = enemies
+            let fpbox = prune::group_box(&fp);
+            if let Some((e, _, _)) = enemies
                 .iter()
-                .find(|(_, eb)| prune::closer_than(&fp, eb, TOUCH))
+                .find(|(_, eb, ebox)| prune::closer_than_boxed(&fp, fpbox, eb, *ebox, TOUCH))
             {
                 return Err(refuse(
                     id,
@@ -147,7 +160,7 @@ pub fn plan(
                     ),
                 ));
             }
-            if let Some((f, _)) = friends.iter().find(|(_, fb)| overlaps(&fp, fb)) {
+            if let Some((f, _, _)) = friends.iter().find(|(_, fb, _)| overlaps(&fp, fb)) {
                 return Err(refuse(
                     id,
                     rule::INTERPENETRATION,
@@ -164,10 +177,12 @@ pub fn plan(
     // Straight ahead to the first enemy touched.
     let dir = bases[0].facing.unit_vector();
     let left = full.get() - wheeled;
+    let lane = prune::Lane::new(&bases, dir);
+    let in_lane = |b: Option<Bounds>| lane.as_ref().is_none_or(|l| l.may_meet_box(b));
     let first = enemies
         .iter()
-        .filter(|(_, eb)| prune::may_meet(&bases, eb, dir))
-        .filter_map(|(_, eb)| first_touch(&bases, eb, dir))
+        .filter(|(_, eb, ebox)| in_lane(*ebox) && prune::may_meet(&bases, eb, dir))
+        .filter_map(|(_, eb, _)| first_touch(&bases, eb, dir))
         .min_by(f64::total_cmp);
     let Some(t) = first else {
         return Err(refuse(
@@ -185,8 +200,9 @@ pub fn plan(
             ),
         ));
     }
-    for (f, fb) in &friends {
-        let through = prune::may_meet(&bases, fb, dir)
+    for (f, fb, fbox) in &friends {
+        let through = in_lane(*fbox)
+            && prune::may_meet(&bases, fb, dir)
             && bases.iter().any(|a| {
                 fb.iter().any(|b| {
                     travel_interval(a, b, dir, -1e-6)
@@ -210,9 +226,11 @@ pub fn plan(
     path.push(frame.anchor);
 
     // Who is touched, and how.
-    let touched: Vec<&(&Unit, Vec<Base>)> = enemies
+    let endbox = prune::group_box(&end);
+    let touched: Vec<(&Unit, Vec<Base>)> = enemies
         .iter()
-        .filter(|(_, eb)| prune::closer_than(&end, eb, TOUCH))
+        .filter(|(_, eb, ebox)| prune::closer_than_boxed(&end, endbox, eb, *ebox, TOUCH))
+        .map(|(e, eb, _)| (*e, eb.to_vec()))
         .collect();
     let mut contacted = Vec::new();
     for (e, eb) in &touched {
@@ -282,6 +300,7 @@ pub fn plan(
         }
     }
     if unit.arm == Arm::Cavalry {
+        let touched: Vec<&(&Unit, Vec<Base>)> = touched.iter().collect();
         super::woods::cavalry_and_woods(now, unit, &start_bases, &swept, &end, &touched)?;
     }
     if let Some(t) = now
@@ -331,6 +350,21 @@ pub fn plan(
         difficult,
         swept,
     })
+}
+
+/// The units on the table that `keep` picks, in scenario order, with their
+/// kept layouts and boxes.
+fn placed<'a>(
+    now: &'a State,
+    lay: &'a Layouts,
+    keep: impl Fn(&Unit) -> bool,
+) -> Vec<(&'a Unit, &'a [Base], Option<Bounds>)> {
+    now.units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.on_table() && keep(u))
+        .map(|(i, u)| (u, lay.bases(i), lay.bounds(i)))
+        .collect()
 }
 
 /// Carry out a planned charge.

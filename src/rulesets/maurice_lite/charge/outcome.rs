@@ -21,10 +21,12 @@ pub fn resolve_results(
     let score: BTreeMap<&str, i32> = scores.iter().map(|s| (s.unit.as_str(), s.score)).collect();
     let opp = opponents(engagements);
     let mut out = Vec::new();
+    let engaged: std::collections::BTreeSet<&str> =
+        engagements.iter().map(|e| e.defender.as_str()).collect();
     let defenders: Vec<String> = state
         .units
         .iter()
-        .filter(|u| engagements.iter().any(|e| e.defender == u.id))
+        .filter(|u| engaged.contains(u.id.as_str()))
         .map(|u| u.id.clone())
         .collect();
     for d in &defenders {

@@ -11,7 +11,7 @@ use super::ground::elevation;
 use super::report::{Engagement, Score};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Basic combat value: 6 for infantry and cavalry, 1 for artillery.
 pub fn basic_value(arm: Arm) -> i32 {
@@ -38,16 +38,18 @@ pub fn opponents(engagements: &[Engagement]) -> BTreeMap<String, Vec<String>> {
 /// The units that fight, in the order they roll: attackers in charge order,
 /// then defenders in scenario order.
 pub fn fighters(state: &State, attackers: &[String], engagements: &[Engagement]) -> Vec<String> {
+    let attacking: BTreeSet<&str> = engagements.iter().map(|e| e.attacker.as_str()).collect();
+    let defending: BTreeSet<&str> = engagements.iter().map(|e| e.defender.as_str()).collect();
     let mut out: Vec<String> = attackers
         .iter()
-        .filter(|a| engagements.iter().any(|e| &e.attacker == *a))
+        .filter(|a| attacking.contains(a.as_str()))
         .cloned()
         .collect();
     out.extend(
         state
             .units
             .iter()
-            .filter(|u| engagements.iter().any(|e| e.defender == u.id))
+            .filter(|u| defending.contains(u.id.as_str()))
             .map(|u| u.id.clone()),
     );
     out
@@ -61,7 +63,26 @@ pub fn modifiers(
     engagements: &[Engagement],
     cards: &[Modifier],
 ) -> Vec<Modifier> {
-    let opp = opponents(engagements);
+    modifiers_with(
+        state,
+        unit,
+        attacking,
+        engagements,
+        &opponents(engagements),
+        cards,
+    )
+}
+
+/// [`modifiers`], with [`opponents`] of the same engagements made once
+/// for all the fighters.
+pub fn modifiers_with(
+    state: &State,
+    unit: &Unit,
+    attacking: bool,
+    engagements: &[Engagement],
+    opp: &BTreeMap<String, Vec<String>>,
+    cards: &[Modifier],
+) -> Vec<Modifier> {
     let mine: Vec<&Unit> = opp
         .get(&unit.id)
         .map(|v| v.iter().filter_map(|id| state.unit(id)).collect())
@@ -147,6 +168,7 @@ pub fn score_all(
     events: &mut Vec<Event>,
 ) -> Vec<Score> {
     let mut out = Vec::new();
+    let opp = opponents(engagements);
     for id in order {
         let Some(unit) = state.unit(id) else {
             continue;
@@ -162,7 +184,7 @@ pub fn score_all(
                 .collect()
         };
         let basic = basic_value(unit.arm);
-        let mods = modifiers(state, unit, attacking, engagements, &cards);
+        let mods = modifiers_with(state, unit, attacking, engagements, &opp, &cards);
         let floored = (basic + total(&mods)).max(0);
         let why = if mods.is_empty() {
             String::new()
