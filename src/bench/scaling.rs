@@ -1,19 +1,24 @@
-//! Scaling: the resolution of one Maurice Lite round and one Morschauser
-//! half-turn with N units a side, on generated battles (`generate.rs`), with
-//! orders that make every unit act.
+//! Scaling: the resolution of one fighting step of each ruleset with N
+//! units a side, on generated battles (`generate.rs`): Maurice Lite's with
+//! hand-built volleys and charges, the others played by their demo
+//! generals up to the first step that shoots and comes to blows.
 
 use super::generate;
 use super::stats::{Samples, repeat};
 use crate::dice::Dice;
 use crate::geometry::{Distance, Point};
-use crate::ruleset::{AnyRuleset, DemoPlayer, OrdersKind, Ruleset};
+use crate::event::Kind;
+use crate::ruleset::{AnyRuleset, Ruleset};
 use crate::rulesets::maurice_lite::MauriceLite;
 use crate::rulesets::maurice_lite::orders::{
     Activation, CardChoice, CardPolicy, ChargeOrder, Command, Deployment, Orders, Placement,
     RoundOrders, Step, Sweep, UnitMove,
 };
 use crate::rulesets::maurice_lite::state::State as MauriceState;
+use crate::rulesets::activation_dice::ActivationDice;
+use crate::rulesets::crowther_dougan::CrowtherDougan;
 use crate::rulesets::morschauser_macduff::MorschauserMacduff;
+use crate::rulesets::napoleonic_corps::NapoleonicCorps;
 use crate::side::{BySide, SideId};
 use crate::view::Viewer;
 use anyhow::{Context, anyhow, bail};
@@ -285,37 +290,104 @@ pub fn maurice_fight_setup(
     ))
 }
 
-/// A Morschauser battle of `n` companies a side after deployment, and the
-/// active side's orders as its demo general writes them: every company
-/// charges, or advances and shoots.
-pub fn morschauser_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
-    let rules: &dyn AnyRuleset = &MorschauserMacduff;
-    let mut player = crate::rulesets::morschauser_macduff::demo::Player;
-    let mut state = rules.start(&generate::morschauser_deep(n))?;
-    for _ in 0..4 {
+/// What a step must show to count as a fight: for each group, at least
+/// one event of one of its kinds.
+type Wanted = &'static [&'static [Kind]];
+
+/// Shooting, and melee (Morschauser, activation dice: close combat).
+const FIRE_AND_MELEE: Wanted = &[&[Kind::Fire], &[Kind::Combat]];
+/// Shooting, and charges or melee (napoleonic corps, Crowther-Dougan: a
+/// charge declared in one move closes in the enemy's next).
+const FIRE_AND_CHARGE: Wanted = &[&[Kind::Fire], &[Kind::Charge, Kind::Combat]];
+
+/// Steps a generated battle may take to come to blows.
+const STEPS_TO_FIGHT: usize = 12;
+
+/// Play the generated battle `scenario` with `rules`' demo player, step by
+/// step (each resolved with the timed runs' seeds), until a step whose
+/// resolution shows what `wanted` asks: that step's state and orders, not
+/// yet resolved, and the step's fighting in words.
+fn demo_until_fight(
+    rules: &dyn AnyRuleset,
+    scenario: &str,
+    wanted: Wanted,
+) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
+    let name = rules.name();
+    let mut player = crate::rulesets::demo_player(name, false)
+        .map_err(|e| anyhow!(e))?
+        .with_context(|| format!("{name} has no demo player"))?;
+    let mut state = rules.start(scenario)?;
+    for step in 0..STEPS_TO_FIGHT {
         let due = rules.due(&state)?;
+        if due.owed.is_empty() {
+            bail!("the generated {name} battle ended before it fought");
+        }
         let mut orders = BySide::new();
         for owed in &due.owed {
             let o = player.orders(&state, owed).map_err(|e| anyhow!(e))?;
+            let o = if rules.check(&state, &owed.side, &o)?.is_empty() {
+                o
+            } else {
+                player.pass(owed)
+            };
             orders.insert(owed.side.clone(), o);
         }
-        if due.owed.iter().any(|o| o.kind == OrdersKind::Turn) {
-            let side: &SideId = &due.owed[0].side;
-            let count = orders
-                .get(side)
-                .and_then(|o| o.get("turn"))
-                .and_then(|t| t.get("actions"))
-                .and_then(|a| a.as_sequence())
-                .map_or(0, |a| a.len());
-            return Ok((
-                state,
-                orders,
-                format!("the demo general's half-turn: {count} companies ordered"),
-            ));
+        for owed in &due.optional {
+            if let Some(o) = player
+                .optional(&state, owed, step as u32)
+                .map_err(|e| anyhow!(e))?
+            {
+                orders.insert(owed.side.clone(), o);
+            }
         }
-        state = advance(rules, &state, &orders)?;
+        let (p, h) = seeds(7);
+        let mut d = Dice::from_seeds(p, h);
+        let res = rules.resolve(&state, &orders, &mut d)?;
+        let count = |k: Kind| res.events.iter().filter(|e| e.kind == k).count();
+        if wanted
+            .iter()
+            .all(|group| group.iter().any(|&k| count(k) > 0))
+        {
+            let words = format!(
+                "the demo generals' step {}: {} fire, {} charge and {} combat events",
+                step + 1,
+                count(Kind::Fire),
+                count(Kind::Charge),
+                count(Kind::Combat)
+            );
+            return Ok((state, orders, words));
+        }
+        state = res.state;
     }
-    bail!("the generated Morschauser battle never reached a turn")
+    bail!("the generated {name} battle did not fight in {STEPS_TO_FIGHT} steps")
+}
+
+/// A Morschauser battle of `n` companies a side, played by its demo
+/// generals up to the first half-turn with shooting and melee.
+pub fn morschauser_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
+    demo_until_fight(
+        &MorschauserMacduff,
+        &generate::morschauser_deep(n),
+        FIRE_AND_MELEE,
+    )
+}
+
+/// A napoleonic-corps battle of `n` units a side, played by its demo
+/// generals up to the first turn with fire and charges.
+pub fn napoleonic_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
+    demo_until_fight(&NapoleonicCorps, &generate::napoleonic(n), FIRE_AND_CHARGE)
+}
+
+/// An activation-dice battle of `n` units a side, played by its demo
+/// generals up to the first turn with fire and melee.
+pub fn activation_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
+    demo_until_fight(&ActivationDice, &generate::activation(n), FIRE_AND_MELEE)
+}
+
+/// A Crowther-Dougan battle of `n` units a side, played by its demo
+/// generals up to the first move with fire and charges.
+pub fn crowther_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
+    demo_until_fight(&CrowtherDougan, &generate::crowther(n), FIRE_AND_CHARGE)
 }
 
 /// Repetitions for a size: fewer for the big ones.
@@ -328,38 +400,45 @@ fn reps(n: usize, quick: bool) -> usize {
     }
 }
 
-/// Measure both rulesets at each size: the resolution alone, and the whole
-/// step.
+/// One ruleset's row at one size: the resolution alone, and the whole step.
+fn measure<R: Ruleset + AnyRuleset>(
+    rules: &R,
+    n: usize,
+    quick: bool,
+    setup: fn(usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)>,
+) -> anyhow::Result<Point3> {
+    let (state, orders, words) = setup(n)?;
+    let (time, events, dice) = time_resolve(rules, &state, &orders, reps(n, quick))?;
+    let step = time_step(rules, &state, &orders, reps(n, quick))?;
+    Ok(Point3 {
+        ruleset: AnyRuleset::name(rules),
+        units: n,
+        time,
+        step,
+        events,
+        dice,
+        orders: words,
+    })
+}
+
+/// Measure every ruleset at each size, fighting: the resolution alone, and
+/// the whole step.
 pub fn run(sizes: &[usize], quick: bool) -> anyhow::Result<Vec<Point3>> {
     let mut out = Vec::new();
     for &n in sizes {
-        let (state, orders, words) = maurice_fight_setup(n)?;
-        let (time, events, dice) = time_resolve(&MauriceLite, &state, &orders, reps(n, quick))?;
-        let step = time_step(&MauriceLite, &state, &orders, reps(n, quick))?;
-        out.push(Point3 {
-            ruleset: "maurice-lite",
-            units: n,
-            time,
-            step,
-            events,
-            dice,
-            orders: words,
-        });
+        out.push(measure(&MauriceLite, n, quick, maurice_fight_setup)?);
     }
     for &n in sizes {
-        let (state, orders, words) = morschauser_setup(n)?;
-        let (time, events, dice) =
-            time_resolve(&MorschauserMacduff, &state, &orders, reps(n, quick))?;
-        let step = time_step(&MorschauserMacduff, &state, &orders, reps(n, quick))?;
-        out.push(Point3 {
-            ruleset: "morschauser-macduff",
-            units: n,
-            time,
-            step,
-            events,
-            dice,
-            orders: words,
-        });
+        out.push(measure(&MorschauserMacduff, n, quick, morschauser_setup)?);
+    }
+    for &n in sizes {
+        out.push(measure(&NapoleonicCorps, n, quick, napoleonic_setup)?);
+    }
+    for &n in sizes {
+        out.push(measure(&ActivationDice, n, quick, activation_setup)?);
+    }
+    for &n in sizes {
+        out.push(measure(&CrowtherDougan, n, quick, crowther_setup)?);
     }
     Ok(out)
 }
@@ -383,5 +462,102 @@ mod tests {
             "charges"
         );
         assert!(count(Kind::Combat) > 0, "combat");
+    }
+
+    /// The events of the measured step of a generated battle, by kind.
+    fn fought(
+        rules: &dyn AnyRuleset,
+        setup: fn(usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)>,
+        n: usize,
+    ) -> impl Fn(Kind) -> usize {
+        let (state, orders, words) = setup(n).expect("set up");
+        assert!(words.starts_with("the demo generals' step"), "{words}");
+        let (p, h) = seeds(7);
+        let mut d = Dice::from_seeds(p, h);
+        let res = rules.resolve(&state, &orders, &mut d).expect("resolves");
+        assert!(!d.log().is_empty(), "dice rolled");
+        move |k: Kind| res.events.iter().filter(|e| e.kind == k).count()
+    }
+
+    #[test]
+    fn the_morschauser_scaling_battle_fights() {
+        for n in [10, 40] {
+            let count = fought(&MorschauserMacduff, morschauser_setup, n);
+            assert!(count(Kind::Fire) > 0, "shooting at {n} a side");
+            assert!(count(Kind::Combat) > 0, "melee at {n} a side");
+        }
+    }
+
+    #[test]
+    fn the_napoleonic_scaling_battle_fights() {
+        for n in [10, 40] {
+            let count = fought(&NapoleonicCorps, napoleonic_setup, n);
+            assert!(count(Kind::Fire) > 0, "fire at {n} a side");
+            assert!(
+                count(Kind::Charge) + count(Kind::Combat) > 0,
+                "charges at {n} a side"
+            );
+        }
+    }
+
+    #[test]
+    fn the_activation_scaling_battle_fights() {
+        for n in [10, 40] {
+            let count = fought(&ActivationDice, activation_setup, n);
+            assert!(count(Kind::Fire) > 0, "fire at {n} a side");
+            assert!(count(Kind::Combat) > 0, "melee at {n} a side");
+        }
+    }
+
+    #[test]
+    fn the_crowther_scaling_battle_fights() {
+        for n in [10, 40] {
+            let count = fought(&CrowtherDougan, crowther_setup, n);
+            assert!(count(Kind::Fire) > 0, "fire at {n} a side");
+            assert!(
+                count(Kind::Charge) + count(Kind::Combat) > 0,
+                "charges at {n} a side"
+            );
+        }
+    }
+
+    /// A debugging aid, not a check: which kinds each step of a generated
+    /// battle shows (`cargo test --lib scaling::tests::print -- --ignored
+    /// --nocapture`).
+    #[test]
+    #[ignore]
+    fn print_the_steps_of_the_generated_battles() {
+        for (rules, scenario) in [
+            (&MorschauserMacduff as &dyn AnyRuleset, generate::morschauser_deep(10)),
+            (&NapoleonicCorps, generate::napoleonic(10)),
+            (&ActivationDice, generate::activation(10)),
+            (&CrowtherDougan, generate::crowther(10)),
+        ] {
+            let name = rules.name();
+            let mut player = crate::rulesets::demo_player(name, false).unwrap().unwrap();
+            let mut state = rules.start(&scenario).unwrap();
+            for step in 0..10 {
+                let due = rules.due(&state).unwrap();
+                let mut orders = BySide::new();
+                for owed in &due.owed {
+                    let o = player.orders(&state, owed).unwrap();
+                    let bad = rules.check(&state, &owed.side, &o).unwrap();
+                    if !bad.is_empty() { eprintln!("{name} refused {:?}", bad[0].message); }
+                    orders.insert(owed.side.clone(), o);
+                }
+                for owed in &due.optional {
+                    if let Some(o) = player.optional(&state, owed, step).unwrap() {
+                        orders.insert(owed.side.clone(), o);
+                    }
+                }
+                let (p, h) = seeds(7);
+                let mut d = Dice::from_seeds(p, h);
+                let res = rules.resolve(&state, &orders, &mut d).unwrap();
+                let mut kinds = std::collections::BTreeMap::new();
+                for e in &res.events { *kinds.entry(format!("{:?}", e.kind)).or_insert(0) += 1; }
+                eprintln!("{name} step {step} owed {:?}: {kinds:?}", due.owed.iter().map(|o| o.kind).collect::<Vec<_>>());
+                state = res.state;
+            }
+        }
     }
 }
