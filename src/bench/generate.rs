@@ -218,16 +218,29 @@ table: {{width: {width}, height: {height}}}\nturns: 10\nfirst: blue\nsides:\n"
 const ACTIVATION_SHORT: f64 = 5.0;
 /// Activation dice: cm between the front ranks, within the foot's range.
 pub const ACTIVATION_GAP: f64 = 10.0;
+/// Activation dice: rows of a generated army (more than [`ROWS`]: the table
+/// is at most 10 m wide).
+const ACTIVATION_ROWS: usize = 5;
 
-/// An activation-dice scenario with `n` units a side on 3 cm bases (blue
-/// attacks from the south), in [`ROWS`] rows each within 1 L of its own
-/// edge, the front ranks [`ACTIVATION_GAP`] apart; one unit in four is
-/// horse and one in eight guns, the rest line foot. The battle is lost only
+/// The troop of unit `i` of a generated activation-dice army: one unit in
+/// four is horse, one in eight guns, the rest line foot.
+pub fn activation_troop(i: usize) -> &'static str {
+    match i % 8 {
+        1 | 5 => "horse",
+        3 => "guns",
+        _ => "line",
+    }
+}
+
+/// An activation-dice scenario with `n` units a side of two 2 cm bases
+/// (blue attacks from the south), in [`ACTIVATION_ROWS`] rows 2.5 cm apart,
+/// each within 1 L of its own edge, the front ranks [`ACTIVATION_GAP`]
+/// apart (the foot deploys in line: 4 cm across). The battle is lost only
 /// when a side has lost every unit, so the big armies do not end it at
 /// once.
 pub fn activation(n: usize) -> String {
-    let per_row = per_row(n, ROWS);
-    let width = per_row as f64 * 3.5 + 10.0;
+    let per_row = per_row(n, ACTIVATION_ROWS);
+    let width = per_row as f64 * 4.5 + 10.0;
     let zone = 3.0 * ACTIVATION_SHORT;
     let front0 = zone - 1.0;
     let front1 = front0 + ACTIVATION_GAP;
@@ -235,19 +248,16 @@ pub fn activation(n: usize) -> String {
     let mut s = format!(
         "ruleset: activation-dice\ntitle: \"Generated, {n} units a side\"\n\
 table: {{width: {width}, height: {height}}}\nshort: {ACTIVATION_SHORT}\n\
-base: {{width: 3, depth: 1.5}}\nattacker: blue\nvictory: {{break_at: {n}, turns: 10}}\n\
+base: {{width: 2, depth: 1}}\nattacker: blue\nvictory: {{break_at: {n}, turns: 10}}\n\
 troops:\n\
   - {{id: line, name: \"Line infantry\", arm: infantry, quality: 4, speed: 2, melee: 1, shooting: 2, range: 3}}\n\
   - {{id: horse, name: \"Cavalry\", arm: cavalry, quality: 3, speed: 3, melee: 2}}\n\
   - {{id: guns, name: \"Artillery\", arm: artillery, quality: 4, speed: 1, melee: 0, shooting: 3, range: 6}}\n\
 sides:\n"
     );
-    for (index, (side, edge, colour)) in [
-        ("blue", "south", "#1d4f9e"),
-        ("red", "north", "#b8322a"),
-    ]
-    .into_iter()
-    .enumerate()
+    for (index, (side, edge, colour)) in [("blue", "south", "#1d4f9e"), ("red", "north", "#b8322a")]
+        .into_iter()
+        .enumerate()
     {
         let _ = write!(
             s,
@@ -255,17 +265,13 @@ sides:\n"
         );
         for i in 0..n {
             let (row, col) = (i / per_row, i % per_row);
-            let x = 6.5 + col as f64 * 3.5;
+            let x = 7.0 + col as f64 * 4.5;
             let (y, facing) = if index == 0 {
-                (front0 - 3.0 * row as f64, 0)
+                (front0 - 2.5 * row as f64, 0)
             } else {
-                (front1 + 3.0 * row as f64, 180)
+                (front1 + 2.5 * row as f64, 180)
             };
-            let troop = match i % 8 {
-                1 | 5 => "horse",
-                3 => "guns",
-                _ => "line",
-            };
+            let troop = activation_troop(i);
             let _ = writeln!(
                 s,
                 "      - {{id: {side}-{i}, name: \"{side} {i}\", troop: {troop}, at: {{x: {x}, y: {y}}}, facing: {facing}}}"
