@@ -1,12 +1,16 @@
-//! Scaling: the resolution of one Maurice Lite round and one Morschauser
-//! half-turn with N units a side, on generated battles (`generate.rs`), with
-//! orders that make every unit act.
+//! Scaling: the resolution of one fighting step of each ruleset with N
+//! units a side, on generated battles (`generate.rs`): Maurice Lite's with
+//! hand-built volleys and charges, the others played by their demo
+//! generals up to the first step that shoots and comes to blows.
 
 use super::generate;
 use super::stats::{Samples, repeat};
 use crate::dice::Dice;
+use crate::event::Kind;
 use crate::geometry::{Distance, Point};
-use crate::ruleset::{AnyRuleset, DemoPlayer, OrdersKind, Ruleset};
+use crate::ruleset::{AnyRuleset, Ruleset};
+use crate::rulesets::activation_dice::ActivationDice;
+use crate::rulesets::crowther_dougan::CrowtherDougan;
 use crate::rulesets::maurice_lite::MauriceLite;
 use crate::rulesets::maurice_lite::orders::{
     Activation, CardChoice, CardPolicy, ChargeOrder, Command, Deployment, Orders, Placement,
@@ -14,6 +18,7 @@ use crate::rulesets::maurice_lite::orders::{
 };
 use crate::rulesets::maurice_lite::state::State as MauriceState;
 use crate::rulesets::morschauser_macduff::MorschauserMacduff;
+use crate::rulesets::napoleonic_corps::NapoleonicCorps;
 use crate::side::{BySide, SideId};
 use crate::view::Viewer;
 use anyhow::{Context, anyhow, bail};
@@ -34,6 +39,19 @@ pub struct Point3 {
     pub orders: String,
 }
 
+/// A step of a generated battle to measure: the state before it, the
+/// orders, what they ask in words, and the seeds' byte its dice come from.
+pub struct Fight {
+    pub state: String,
+    pub orders: BySide<serde_yaml::Value>,
+    pub words: String,
+    pub seed: u8,
+}
+
+/// Seeds' byte of the measured steps (a battle that does not fight with it
+/// tries the next ones: [`demo_until_fight`]).
+const SEED: u8 = 7;
+
 fn seeds(n: u8) -> ([u8; 32], [u8; 32]) {
     ([n; 32], [n.wrapping_add(1); 32])
 }
@@ -43,6 +61,7 @@ fn time_resolve<R: Ruleset>(
     r: &R,
     state: &str,
     orders: &BySide<serde_yaml::Value>,
+    seed: u8,
     reps: usize,
 ) -> anyhow::Result<(Samples, usize, usize)> {
     let state: R::State = crate::yaml::from_str(state)?;
@@ -60,7 +79,7 @@ fn time_resolve<R: Ruleset>(
         typed.insert(side.clone(), o);
     }
     let (s, (events, dice)) = repeat(reps, || {
-        let (p, h) = seeds(7);
+        let (p, h) = seeds(seed);
         let mut d = Dice::from_seeds(p, h);
         let res = r.resolve(&state, &typed, &mut d);
         Ok((res.events.len(), d.log().len()))
@@ -75,6 +94,7 @@ fn time_step(
     rules: &dyn AnyRuleset,
     state: &str,
     orders: &BySide<serde_yaml::Value>,
+    seed: u8,
     reps: usize,
 ) -> anyhow::Result<Samples> {
     let texts: Vec<(SideId, String)> = orders
@@ -87,7 +107,7 @@ fn time_step(
         for (side, text) in &texts {
             parsed.insert(side.clone(), crate::yaml::from_str(text)?);
         }
-        let (p, h) = seeds(7);
+        let (p, h) = seeds(seed);
         let mut d = Dice::from_seeds(p, h);
         let res = rules.resolve(state, &parsed, &mut d)?;
         let sight = rules.view(&res.state, &Viewer::Side(first.clone()))?;
@@ -235,9 +255,7 @@ fn maurice_march(
 /// The same closed-up Maurice Lite battle, fighting: volleys, then every
 /// unit of the active side's front rank charges the enemy unit opposite
 /// (the front rank is one force), with combat and falling back.
-pub fn maurice_fight_setup(
-    n: usize,
-) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
+pub fn maurice_fight_setup(n: usize) -> anyhow::Result<Fight> {
     let (state, side) = maurice_closed_up(n)?;
     let other = if side.as_str() == "blue" {
         "red"
@@ -278,44 +296,192 @@ pub fn maurice_fight_setup(
     }
     let mut orders = BySide::new();
     orders.insert(side, value(&fight)?);
-    Ok((
+    Ok(Fight {
         state,
         orders,
-        format!("volleys, then the front rank's {front} units charge the units opposite"),
-    ))
+        words: format!("volleys, then the front rank's {front} units charge the units opposite"),
+        seed: SEED,
+    })
 }
 
-/// A Morschauser battle of `n` companies a side after deployment, and the
-/// active side's orders as its demo general writes them: every company
-/// charges, or advances and shoots.
-pub fn morschauser_setup(n: usize) -> anyhow::Result<(String, BySide<serde_yaml::Value>, String)> {
-    let rules: &dyn AnyRuleset = &MorschauserMacduff;
-    let mut player = crate::rulesets::morschauser_macduff::demo::Player;
-    let mut state = rules.start(&generate::morschauser_deep(n))?;
-    for _ in 0..4 {
+/// What a step must show to count as a fight: for each group, at least
+/// one event of one of its kinds.
+type Wanted = &'static [&'static [Kind]];
+
+/// Shooting, and melee (Morschauser, activation dice: close combat).
+const FIRE_AND_MELEE: Wanted = &[&[Kind::Fire], &[Kind::Combat]];
+/// Shooting, and charges or melee (napoleonic corps, Crowther-Dougan: a
+/// charge declared in one move closes in the enemy's next).
+const FIRE_AND_CHARGE: Wanted = &[&[Kind::Fire], &[Kind::Charge, Kind::Combat]];
+
+/// A change made to the demo player's orders (for the state given) before
+/// they are sent.
+type Tweak = fn(&str, serde_yaml::Value) -> anyhow::Result<serde_yaml::Value>;
+
+fn as_written(_: &str, o: serde_yaml::Value) -> anyhow::Result<serde_yaml::Value> {
+    Ok(o)
+}
+
+/// Activation dice: the foot deploys in line and the guns unlimbered, ready
+/// to fire (the demo deploys in column and limbered), and the turn's
+/// activations that charge (seize the initiative) come first, then those
+/// that fire, then the rest. Two failed dice in one activation are a
+/// turnover that ends the turn, so a turn sees a few activations whatever
+/// the size of the armies; the demo's order (guns, foot, then horse) would
+/// seldom reach a charge.
+fn charges_first(state: &str, o: serde_yaml::Value) -> anyhow::Result<serde_yaml::Value> {
+    use crate::rulesets::activation_dice::orders::Orders;
+    use crate::rulesets::activation_dice::scenario::Arm;
+    use crate::rulesets::activation_dice::state::{Formation, State};
+    let mut typed: Orders = crate::yaml::from_value(o)?;
+    match &mut typed {
+        Orders::Turn(t) => {
+            use crate::rulesets::activation_dice::orders::Action;
+            let rank = |a: &crate::rulesets::activation_dice::orders::Activation| {
+                if a.actions.iter().any(|x| matches!(x, Action::Seize(_))) {
+                    0
+                } else if a.actions.iter().any(|x| matches!(x, Action::Fire(_))) {
+                    1
+                } else {
+                    2
+                }
+            };
+            t.activations.sort_by_key(rank);
+        }
+        Orders::Deploy(d) => {
+            let s: State = crate::yaml::from_str(state)?;
+            for p in &mut d.units {
+                p.formation = match s.unit(&p.unit).map(|u| u.arm()) {
+                    Some(Arm::Infantry) => Some(Formation::Line),
+                    Some(Arm::Artillery) => Some(Formation::Unlimbered),
+                    _ => p.formation,
+                };
+            }
+        }
+    }
+    value(&typed)
+}
+
+/// Steps a generated battle may take to come to blows.
+const STEPS_TO_FIGHT: usize = 12;
+
+/// Play the generated battle `scenario` with `rules`' demo player, step by
+/// step (each resolved with the timed runs' seeds), until a step whose
+/// resolution shows what `wanted` asks: that step's state and orders, not
+/// yet resolved, and the step's fighting in words.
+fn demo_until_fight(
+    rules: &dyn AnyRuleset,
+    scenario: &str,
+    wanted: Wanted,
+    tweak: Tweak,
+) -> anyhow::Result<Fight> {
+    let name = rules.name();
+    let mut player = crate::rulesets::demo_player(name, false)
+        .map_err(|e| anyhow!(e))?
+        .with_context(|| format!("{name} has no demo player"))?;
+    let mut state = rules.start(scenario)?;
+    for step in 0..STEPS_TO_FIGHT {
         let due = rules.due(&state)?;
+        if due.owed.is_empty() {
+            bail!("the generated {name} battle ended before it fought");
+        }
         let mut orders = BySide::new();
         for owed in &due.owed {
             let o = player.orders(&state, owed).map_err(|e| anyhow!(e))?;
+            let o = tweak(&state, o)?;
+            let o = if rules.check(&state, &owed.side, &o)?.is_empty() {
+                o
+            } else {
+                player.pass(owed)
+            };
             orders.insert(owed.side.clone(), o);
         }
-        if due.owed.iter().any(|o| o.kind == OrdersKind::Turn) {
-            let side: &SideId = &due.owed[0].side;
-            let count = orders
-                .get(side)
-                .and_then(|o| o.get("turn"))
-                .and_then(|t| t.get("actions"))
-                .and_then(|a| a.as_sequence())
-                .map_or(0, |a| a.len());
-            return Ok((
-                state,
-                orders,
-                format!("the demo general's half-turn: {count} companies ordered"),
-            ));
+        for owed in &due.optional {
+            if let Some(o) = player
+                .optional(&state, owed, step as u32)
+                .map_err(|e| anyhow!(e))?
+            {
+                orders.insert(owed.side.clone(), o);
+            }
         }
-        state = advance(rules, &state, &orders)?;
+        // Seeds other than the usual one, when the usual one's dice end the
+        // turn before it fights (the same first dice every step).
+        for seed in SEED..SEED + 4 {
+            let (p, h) = seeds(seed);
+            let res = rules.resolve(&state, &orders, &mut Dice::from_seeds(p, h))?;
+            let count = |k: Kind| res.events.iter().filter(|e| e.kind == k).count();
+            if wanted
+                .iter()
+                .all(|group| group.iter().any(|&k| count(k) > 0))
+            {
+                let words = format!(
+                    "the demo generals' step {}: {} fire, {} charge and {} combat events",
+                    step + 1,
+                    count(Kind::Fire),
+                    count(Kind::Charge),
+                    count(Kind::Combat)
+                );
+                return Ok(Fight {
+                    state,
+                    orders,
+                    words,
+                    seed,
+                });
+            }
+        }
+        // The same dice every step would repeat the same luck; the step
+        // measured is resolved with the timed runs' seeds (above).
+        let (p, h) = seeds(20 + step as u8);
+        state = rules
+            .resolve(&state, &orders, &mut Dice::from_seeds(p, h))?
+            .state;
     }
-    bail!("the generated Morschauser battle never reached a turn")
+    bail!("the generated {name} battle did not fight in {STEPS_TO_FIGHT} steps")
+}
+
+/// A Morschauser battle of `n` companies a side, played by its demo
+/// generals up to the first half-turn with shooting and melee.
+pub fn morschauser_setup(n: usize) -> anyhow::Result<Fight> {
+    demo_until_fight(
+        &MorschauserMacduff,
+        &generate::morschauser_deep(n),
+        FIRE_AND_MELEE,
+        as_written,
+    )
+}
+
+/// A napoleonic-corps battle of `n` units a side, played by its demo
+/// generals up to the first turn with fire and charges.
+pub fn napoleonic_setup(n: usize) -> anyhow::Result<Fight> {
+    demo_until_fight(
+        &NapoleonicCorps,
+        &generate::napoleonic(n),
+        FIRE_AND_CHARGE,
+        as_written,
+    )
+}
+
+/// An activation-dice battle of `n` units a side, played by its demo
+/// generals (charges first: [`charges_first`]) up to the first turn
+/// with fire and melee.
+pub fn activation_setup(n: usize) -> anyhow::Result<Fight> {
+    demo_until_fight(
+        &ActivationDice,
+        &generate::activation(n),
+        FIRE_AND_MELEE,
+        charges_first,
+    )
+}
+
+/// A Crowther-Dougan battle of `n` units a side, played by its demo
+/// generals up to the first move with fire and charges.
+pub fn crowther_setup(n: usize) -> anyhow::Result<Fight> {
+    demo_until_fight(
+        &CrowtherDougan,
+        &generate::crowther(n),
+        FIRE_AND_CHARGE,
+        as_written,
+    )
 }
 
 /// Repetitions for a size: fewer for the big ones.
@@ -328,38 +494,45 @@ fn reps(n: usize, quick: bool) -> usize {
     }
 }
 
-/// Measure both rulesets at each size: the resolution alone, and the whole
-/// step.
+/// One ruleset's row at one size: the resolution alone, and the whole step.
+fn measure<R: Ruleset + AnyRuleset>(
+    rules: &R,
+    n: usize,
+    quick: bool,
+    setup: fn(usize) -> anyhow::Result<Fight>,
+) -> anyhow::Result<Point3> {
+    let f = setup(n)?;
+    let (time, events, dice) = time_resolve(rules, &f.state, &f.orders, f.seed, reps(n, quick))?;
+    let step = time_step(rules, &f.state, &f.orders, f.seed, reps(n, quick))?;
+    Ok(Point3 {
+        ruleset: AnyRuleset::name(rules),
+        units: n,
+        time,
+        step,
+        events,
+        dice,
+        orders: f.words,
+    })
+}
+
+/// Measure every ruleset at each size, fighting: the resolution alone, and
+/// the whole step.
 pub fn run(sizes: &[usize], quick: bool) -> anyhow::Result<Vec<Point3>> {
     let mut out = Vec::new();
     for &n in sizes {
-        let (state, orders, words) = maurice_fight_setup(n)?;
-        let (time, events, dice) = time_resolve(&MauriceLite, &state, &orders, reps(n, quick))?;
-        let step = time_step(&MauriceLite, &state, &orders, reps(n, quick))?;
-        out.push(Point3 {
-            ruleset: "maurice-lite",
-            units: n,
-            time,
-            step,
-            events,
-            dice,
-            orders: words,
-        });
+        out.push(measure(&MauriceLite, n, quick, maurice_fight_setup)?);
     }
     for &n in sizes {
-        let (state, orders, words) = morschauser_setup(n)?;
-        let (time, events, dice) =
-            time_resolve(&MorschauserMacduff, &state, &orders, reps(n, quick))?;
-        let step = time_step(&MorschauserMacduff, &state, &orders, reps(n, quick))?;
-        out.push(Point3 {
-            ruleset: "morschauser-macduff",
-            units: n,
-            time,
-            step,
-            events,
-            dice,
-            orders: words,
-        });
+        out.push(measure(&MorschauserMacduff, n, quick, morschauser_setup)?);
+    }
+    for &n in sizes {
+        out.push(measure(&NapoleonicCorps, n, quick, napoleonic_setup)?);
+    }
+    for &n in sizes {
+        out.push(measure(&ActivationDice, n, quick, activation_setup)?);
+    }
+    for &n in sizes {
+        out.push(measure(&CrowtherDougan, n, quick, crowther_setup)?);
     }
     Ok(out)
 }
@@ -372,10 +545,10 @@ mod tests {
     #[test]
     fn the_maurice_scaling_battle_fights() {
         let n = 12;
-        let (state, orders, _) = maurice_fight_setup(n).expect("set up");
-        let (p, h) = seeds(7);
+        let f = maurice_fight_setup(n).expect("set up");
+        let (p, h) = seeds(f.seed);
         let mut d = Dice::from_seeds(p, h);
-        let res = AnyRuleset::resolve(&MauriceLite, &state, &orders, &mut d).expect("resolves");
+        let res = AnyRuleset::resolve(&MauriceLite, &f.state, &f.orders, &mut d).expect("resolves");
         let count = |k: Kind| res.events.iter().filter(|e| e.kind == k).count();
         assert!(count(Kind::Fire) > 0, "volleys");
         assert!(
@@ -383,5 +556,68 @@ mod tests {
             "charges"
         );
         assert!(count(Kind::Combat) > 0, "combat");
+    }
+
+    /// The events of the measured step of a generated battle, by kind.
+    fn fought(
+        rules: &dyn AnyRuleset,
+        setup: fn(usize) -> anyhow::Result<Fight>,
+        n: usize,
+    ) -> impl Fn(Kind) -> usize {
+        let f = setup(n).expect("set up");
+        assert!(
+            f.words.starts_with("the demo generals' step"),
+            "{}",
+            f.words
+        );
+        let (p, h) = seeds(f.seed);
+        let mut d = Dice::from_seeds(p, h);
+        let res = rules
+            .resolve(&f.state, &f.orders, &mut d)
+            .expect("resolves");
+        assert!(!res.dice.is_empty(), "dice rolled");
+        move |k: Kind| res.events.iter().filter(|e| e.kind == k).count()
+    }
+
+    #[test]
+    fn the_morschauser_scaling_battle_fights() {
+        for n in [10, 40] {
+            let count = fought(&MorschauserMacduff, morschauser_setup, n);
+            assert!(count(Kind::Fire) > 0, "shooting at {n} a side");
+            assert!(count(Kind::Combat) > 0, "melee at {n} a side");
+        }
+    }
+
+    #[test]
+    fn the_napoleonic_scaling_battle_fights() {
+        for n in [10, 40] {
+            let count = fought(&NapoleonicCorps, napoleonic_setup, n);
+            assert!(count(Kind::Fire) > 0, "fire at {n} a side");
+            assert!(
+                count(Kind::Charge) + count(Kind::Combat) > 0,
+                "charges at {n} a side"
+            );
+        }
+    }
+
+    #[test]
+    fn the_activation_scaling_battle_fights() {
+        for n in [10, 40] {
+            let count = fought(&ActivationDice, activation_setup, n);
+            assert!(count(Kind::Fire) > 0, "fire at {n} a side");
+            assert!(count(Kind::Combat) > 0, "melee at {n} a side");
+        }
+    }
+
+    #[test]
+    fn the_crowther_scaling_battle_fights() {
+        for n in [10, 40] {
+            let count = fought(&CrowtherDougan, crowther_setup, n);
+            assert!(count(Kind::Fire) > 0, "fire at {n} a side");
+            assert!(
+                count(Kind::Charge) + count(Kind::Combat) > 0,
+                "charges at {n} a side"
+            );
+        }
     }
 }
