@@ -18,7 +18,8 @@ fn sha(bytes: &[u8]) -> String {
 /// The battle at `n` a side: the fingerprint of its input (state and
 /// orders), and of its resolution.
 fn fingerprint(n: usize) -> (String, String) {
-    let (state, orders, _) = maurice_fight_setup(n).expect("the bench battle is set up");
+    let fight = maurice_fight_setup(n).expect("the bench battle is set up");
+    let (state, orders) = (fight.state, fight.orders);
     let input = sha(format!(
         "{state}\n{}",
         crate::yaml::to_string(&orders).expect("yaml")
@@ -82,7 +83,8 @@ fn time_the_fighting_bench_battle() {
         .split(',')
         .filter_map(|s| s.trim().parse::<usize>().ok())
     {
-        let (state, orders, _) = maurice_fight_setup(n).expect("set up");
+        let fight = maurice_fight_setup(n).expect("set up");
+        let (state, orders) = (fight.state, fight.orders);
         let typed: super::state::State = crate::yaml::from_str(&state).expect("state");
         let mut by = crate::side::BySide::new();
         for (side, v) in &orders {
