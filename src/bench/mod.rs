@@ -404,7 +404,7 @@ fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
 
 /// 2. Scaling, with growth ratios.
 fn scaling_rows(plan: &Plan, quick: bool, r: &mut Report) -> anyhow::Result<()> {
-    let points = scaling::run(&plan.sizes, quick)?;
+    let (points, missing) = scaling::run(&plan.sizes, quick);
     for p in &points {
         let prev = points
             .iter()
@@ -451,6 +451,14 @@ fn scaling_rows(plan: &Plan, quick: bool, r: &mut Report) -> anyhow::Result<()> 
                 "{}; orders parsed, state parsed, resolved and written, one view, its map as PNG",
                 growth(&p.step, prev.map(|q| &q.step))
             ),
+        );
+    }
+    for m in &missing {
+        r.add(
+            "scaling",
+            format!("{} fighting turn, {} units a side", m.ruleset, m.units),
+            "-",
+            m.why.clone(),
         );
     }
     Ok(())

@@ -515,26 +515,106 @@ fn measure<R: Ruleset + AnyRuleset>(
     })
 }
 
+/// A size that was not measured, and why.
+#[derive(Clone, Debug)]
+pub struct Missing {
+    pub ruleset: &'static str,
+    pub units: usize,
+    pub why: String,
+}
+
+/// The time one ruleset may spend setting up and measuring a size before
+/// its bigger sizes are left out: the bench must end in minutes.
+const BUDGET: std::time::Duration = std::time::Duration::from_secs(90);
+
+/// Measure one ruleset at each size, smallest first. A size that cannot be
+/// set up is reported, not fatal; once a size takes more than [`BUDGET`],
+/// the bigger ones are reported as left out.
+fn sizes_of<R: Ruleset + AnyRuleset>(
+    rules: &R,
+    sizes: &[usize],
+    quick: bool,
+    setup: fn(usize) -> anyhow::Result<Fight>,
+    out: &mut Vec<Point3>,
+    missing: &mut Vec<Missing>,
+) {
+    let mut sorted = sizes.to_vec();
+    sorted.sort_unstable();
+    let mut over: Option<(usize, f64)> = None;
+    for n in sorted {
+        let ruleset = AnyRuleset::name(rules);
+        if let Some((m, secs)) = over {
+            missing.push(Missing {
+                ruleset,
+                units: n,
+                why: format!(
+                    "left out: {m} a side took {secs:.0} s to set up and measure (budget {} s a size)",
+                    BUDGET.as_secs()
+                ),
+            });
+            continue;
+        }
+        let t = std::time::Instant::now();
+        match measure(rules, n, quick, setup) {
+            Ok(p) => out.push(p),
+            Err(e) => missing.push(Missing {
+                ruleset,
+                units: n,
+                why: format!("not measured: {e:#}"),
+            }),
+        }
+        let took = t.elapsed();
+        if took > BUDGET {
+            over = Some((n, took.as_secs_f64()));
+        }
+    }
+}
+
 /// Measure every ruleset at each size, fighting: the resolution alone, and
-/// the whole step.
-pub fn run(sizes: &[usize], quick: bool) -> anyhow::Result<Vec<Point3>> {
-    let mut out = Vec::new();
-    for &n in sizes {
-        out.push(measure(&MauriceLite, n, quick, maurice_fight_setup)?);
-    }
-    for &n in sizes {
-        out.push(measure(&MorschauserMacduff, n, quick, morschauser_setup)?);
-    }
-    for &n in sizes {
-        out.push(measure(&NapoleonicCorps, n, quick, napoleonic_setup)?);
-    }
-    for &n in sizes {
-        out.push(measure(&ActivationDice, n, quick, activation_setup)?);
-    }
-    for &n in sizes {
-        out.push(measure(&CrowtherDougan, n, quick, crowther_setup)?);
-    }
-    Ok(out)
+/// the whole step; and the sizes that could not be measured.
+pub fn run(sizes: &[usize], quick: bool) -> (Vec<Point3>, Vec<Missing>) {
+    let (mut out, mut missing) = (Vec::new(), Vec::new());
+    sizes_of(
+        &MauriceLite,
+        sizes,
+        quick,
+        maurice_fight_setup,
+        &mut out,
+        &mut missing,
+    );
+    sizes_of(
+        &MorschauserMacduff,
+        sizes,
+        quick,
+        morschauser_setup,
+        &mut out,
+        &mut missing,
+    );
+    sizes_of(
+        &NapoleonicCorps,
+        sizes,
+        quick,
+        napoleonic_setup,
+        &mut out,
+        &mut missing,
+    );
+    sizes_of(
+        &ActivationDice,
+        sizes,
+        quick,
+        activation_setup,
+        &mut out,
+        &mut missing,
+    );
+    sizes_of(
+        &CrowtherDougan,
+        sizes,
+        quick,
+        crowther_setup,
+        &mut out,
+        &mut missing,
+    );
+    (out, missing)
 }
 
 #[cfg(test)]
