@@ -87,8 +87,11 @@ pub fn check(state: &State, req: &ChargeRequest) -> Vec<Violation> {
     }
     let mut scratch = state.clone();
     let mut legal = 0;
+    // Laid out once; each charge planned lays out again only what moved.
+    let mut lay = super::layouts::Layouts::of(&scratch);
     for c in req.charges {
-        match movement::plan(&scratch, state, req.side, c) {
+        lay.refresh(&scratch);
+        match movement::plan_on(&scratch, state, req.side, c, &lay) {
             Ok(p) => {
                 movement::apply(&mut scratch, &p);
                 legal += 1;
