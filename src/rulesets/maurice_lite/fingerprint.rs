@@ -71,37 +71,3 @@ fn the_fighting_bench_battle_at_100_a_side_resolves_as_pinned() {
         "e2bd81058d12fd91c60ada99fbc92e9b70f12d2433201d7e10811cbbc8ef05f1",
     );
 }
-
-/// Not a check: how long the bench battle's resolution takes at the sizes
-/// in `MAURICE_SCALE_SIZES` (default 100,300,1000), for profiling. Run it
-/// with `cargo test --release --lib fingerprint -- --ignored --nocapture`.
-#[test]
-#[ignore = "a timing to read, not a check; run it by hand in release"]
-fn time_the_fighting_bench_battle() {
-    let sizes = std::env::var("MAURICE_SCALE_SIZES").unwrap_or_else(|_| "100,300,1000".into());
-    for n in sizes
-        .split(',')
-        .filter_map(|s| s.trim().parse::<usize>().ok())
-    {
-        let fight = maurice_fight_setup(n).expect("set up");
-        let (state, orders) = (fight.state, fight.orders);
-        let typed: super::state::State = crate::yaml::from_str(&state).expect("state");
-        let mut by = crate::side::BySide::new();
-        for (side, v) in &orders {
-            let o: super::orders::Orders = crate::yaml::from_value(v.clone()).expect("orders");
-            by.insert(side.clone(), o);
-        }
-        let mut best = f64::INFINITY;
-        for _ in 0..3 {
-            let mut dice = Dice::from_seeds([7; 32], [8; 32]);
-            let t = std::time::Instant::now();
-            let res = crate::ruleset::Ruleset::resolve(&MauriceLite, &typed, &by, &mut dice);
-            best = best.min(t.elapsed().as_secs_f64());
-            assert!(!res.events.is_empty());
-        }
-        eprintln!(
-            "maurice fight {n} a side: resolve {:.1} ms (best of 3)",
-            best * 1e3
-        );
-    }
-}

@@ -36,6 +36,11 @@ pub fn within(a: &[Base], b: &[Base], d: f64) -> bool {
     bases_distance(a, b).get() <= d
 }
 
+/// Whether two known boxes are surely more than `d` apart.
+fn boxes_apart(abox: Option<Bounds>, bbox: Option<Bounds>, d: f64) -> bool {
+    matches!((abox, bbox), (Some(x), Some(y)) if x.gap(&y) > d + SLACK)
+}
+
 /// [`closer_than`] with both groups' boxes (from [`group_box`]) already
 /// known, for callers that keep them.
 pub fn closer_than_boxed(
@@ -45,12 +50,7 @@ pub fn closer_than_boxed(
     bbox: Option<Bounds>,
     d: f64,
 ) -> bool {
-    if let (Some(x), Some(y)) = (abox, bbox)
-        && x.gap(&y) > d + SLACK
-    {
-        return false;
-    }
-    bases_distance(a, b).get() < d
+    !boxes_apart(abox, bbox, d) && bases_distance(a, b).get() < d
 }
 
 /// [`within`] with both groups' boxes (from [`group_box`]) already known.
@@ -61,12 +61,7 @@ pub fn within_boxed(
     bbox: Option<Bounds>,
     d: f64,
 ) -> bool {
-    if let (Some(x), Some(y)) = (abox, bbox)
-        && x.gap(&y) > d + SLACK
-    {
-        return false;
-    }
-    bases_distance(a, b).get() <= d
+    !boxes_apart(abox, bbox, d) && bases_distance(a, b).get() <= d
 }
 
 /// The shadow of a moving group across its direction, worked out once so
