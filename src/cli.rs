@@ -233,7 +233,14 @@ pub fn main() -> ExitCode {
             }
     );
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-        tracing_subscriber::EnvFilter::new(if daemon { "warn,galloper=info" } else { "warn" })
+        // tiny-skia warns once for each outline it gives up stroking: by the
+        // thousand on a map of 1000 units a side, flooding the log. The rest
+        // of the map is drawn.
+        tracing_subscriber::EnvFilter::new(if daemon {
+            "warn,galloper=info,tiny_skia=error"
+        } else {
+            "warn,tiny_skia=error"
+        })
     });
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)

@@ -38,6 +38,9 @@ pub struct BenchArgs {
     /// Only the scaling table (for working on the rules' speed).
     #[arg(long)]
     pub scaling_only: bool,
+    /// Only these rulesets in the scaling table (all when not given).
+    #[arg(long, value_delimiter = ',')]
+    pub rulesets: Vec<String>,
     /// Only the demo games: their phases, whole steps and primitives (no
     /// bigger games, intake or scaling), for working on a step's speed.
     #[arg(long, conflicts_with = "scaling_only")]
@@ -59,6 +62,7 @@ struct Plan {
     step_units: usize,
     audit_steps: u32,
     sizes: Vec<usize>,
+    rulesets: Vec<String>,
     mails: usize,
 }
 
@@ -72,6 +76,7 @@ impl Plan {
                 step_units: 4,
                 audit_steps: 2,
                 sizes: vec![10],
+                rulesets: a.rulesets.clone(),
                 mails: a.mails.min(10),
             }
         } else {
@@ -82,6 +87,7 @@ impl Plan {
                 step_units: 30,
                 audit_steps: 200,
                 sizes: a.sizes.clone(),
+                rulesets: a.rulesets.clone(),
                 mails: a.mails,
             }
         }
@@ -162,6 +168,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
         if args.targets_only {
             command.push_str(" --targets-only");
+        }
+        if args.scaling_only {
+            command.push_str(" --scaling-only");
+        }
+        if args.sizes != [10, 100, 1000] {
+            let sizes: Vec<String> = args.sizes.iter().map(usize::to_string).collect();
+            command.push_str(&format!(" --sizes {}", sizes.join(",")));
+        }
+        if !args.rulesets.is_empty() {
+            command.push_str(&format!(" --rulesets {}", args.rulesets.join(",")));
         }
         command.push_str(&format!(" --write {}", path.display()));
         let md = r.markdown(&Machine::here(), &command);
@@ -404,7 +420,7 @@ fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
 
 /// 2. Scaling, with growth ratios.
 fn scaling_rows(plan: &Plan, quick: bool, r: &mut Report) -> anyhow::Result<()> {
-    let (points, missing) = scaling::run(&plan.sizes, quick);
+    let (points, missing) = scaling::run(&plan.sizes, quick, &plan.rulesets);
     for p in &points {
         let prev = points
             .iter()
@@ -436,11 +452,12 @@ fn scaling_rows(plan: &Plan, quick: bool, r: &mut Report) -> anyhow::Result<()> 
             format!("{} resolve, {} units a side", p.ruleset, p.units),
             format!("{} / {}", human(p.time.median()), human(p.time.p90())),
             format!(
-                "{}; {} events, {} dice; {}{target}",
+                "{}; {} events, {} dice; {}{target}; result SHA-256 {}",
                 growth(&p.time, prev.map(|q| &q.time)),
                 p.events,
                 p.dice,
-                p.orders
+                p.orders,
+                &p.result[..12]
             ),
         );
         r.add(

@@ -37,6 +37,8 @@ pub struct Point3 {
     pub dice: usize,
     /// What the orders asked, in words.
     pub orders: String,
+    /// The fingerprint of the measured resolution ([`fingerprint`]).
+    pub result: String,
 }
 
 /// A step of a generated battle to measure: the state before it, the
@@ -46,6 +48,29 @@ pub struct Fight {
     pub orders: BySide<serde_yaml::Value>,
     pub words: String,
     pub seed: u8,
+}
+
+/// The fingerprint of a fight's input (state and orders) and of its
+/// resolution with the fight's seeds: SHA-256 of the new state's YAML,
+/// every event (visibility, kind, facts, words, dice indexes) and the dice
+/// log. Work that makes a ruleset faster must leave the second unchanged.
+pub fn fingerprint(rules: &dyn AnyRuleset, f: &Fight) -> anyhow::Result<(String, String)> {
+    use sha2::{Digest, Sha256};
+    let input = Sha256::digest(format!(
+        "{}\n{}",
+        f.state,
+        crate::yaml::to_string(&f.orders)?
+    ));
+    let (p, h) = seeds(f.seed);
+    let mut dice = Dice::from_seeds(p, h);
+    let res = rules.resolve(&f.state, &f.orders, &mut dice)?;
+    let mut out = Sha256::new();
+    out.update(res.state.as_bytes());
+    for e in &res.events {
+        out.update(crate::yaml::to_string(e)?.as_bytes());
+    }
+    out.update(crate::yaml::to_string(&dice.log().to_vec())?.as_bytes());
+    Ok((hex::encode(input), hex::encode(out.finalize())))
 }
 
 /// Seeds' byte of the measured steps (a battle that does not fight with it
@@ -502,6 +527,7 @@ fn measure<R: Ruleset + AnyRuleset>(
     setup: fn(usize) -> anyhow::Result<Fight>,
 ) -> anyhow::Result<Point3> {
     let f = setup(n)?;
+    let (_, result) = fingerprint(rules, &f)?;
     let (time, events, dice) = time_resolve(rules, &f.state, &f.orders, f.seed, reps(n, quick))?;
     let step = time_step(rules, &f.state, &f.orders, f.seed, reps(n, quick))?;
     Ok(Point3 {
@@ -512,6 +538,7 @@ fn measure<R: Ruleset + AnyRuleset>(
         events,
         dice,
         orders: f.words,
+        result,
     })
 }
 
@@ -570,50 +597,62 @@ fn sizes_of<R: Ruleset + AnyRuleset>(
     }
 }
 
-/// Measure every ruleset at each size, fighting: the resolution alone, and
-/// the whole step; and the sizes that could not be measured.
-pub fn run(sizes: &[usize], quick: bool) -> (Vec<Point3>, Vec<Missing>) {
+/// Measure each ruleset named in `only` (every ruleset when empty) at each
+/// size, fighting: the resolution alone, and the whole step; and the sizes
+/// that could not be measured.
+pub fn run(sizes: &[usize], quick: bool, only: &[String]) -> (Vec<Point3>, Vec<Missing>) {
     let (mut out, mut missing) = (Vec::new(), Vec::new());
-    sizes_of(
-        &MauriceLite,
-        sizes,
-        quick,
-        maurice_fight_setup,
-        &mut out,
-        &mut missing,
-    );
-    sizes_of(
-        &MorschauserMacduff,
-        sizes,
-        quick,
-        morschauser_setup,
-        &mut out,
-        &mut missing,
-    );
-    sizes_of(
-        &NapoleonicCorps,
-        sizes,
-        quick,
-        napoleonic_setup,
-        &mut out,
-        &mut missing,
-    );
-    sizes_of(
-        &ActivationDice,
-        sizes,
-        quick,
-        activation_setup,
-        &mut out,
-        &mut missing,
-    );
-    sizes_of(
-        &CrowtherDougan,
-        sizes,
-        quick,
-        crowther_setup,
-        &mut out,
-        &mut missing,
-    );
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    if wanted(AnyRuleset::name(&MauriceLite)) {
+        sizes_of(
+            &MauriceLite,
+            sizes,
+            quick,
+            maurice_fight_setup,
+            &mut out,
+            &mut missing,
+        );
+    }
+    if wanted(AnyRuleset::name(&MorschauserMacduff)) {
+        sizes_of(
+            &MorschauserMacduff,
+            sizes,
+            quick,
+            morschauser_setup,
+            &mut out,
+            &mut missing,
+        );
+    }
+    if wanted(AnyRuleset::name(&NapoleonicCorps)) {
+        sizes_of(
+            &NapoleonicCorps,
+            sizes,
+            quick,
+            napoleonic_setup,
+            &mut out,
+            &mut missing,
+        );
+    }
+    if wanted(AnyRuleset::name(&ActivationDice)) {
+        sizes_of(
+            &ActivationDice,
+            sizes,
+            quick,
+            activation_setup,
+            &mut out,
+            &mut missing,
+        );
+    }
+    if wanted(AnyRuleset::name(&CrowtherDougan)) {
+        sizes_of(
+            &CrowtherDougan,
+            sizes,
+            quick,
+            crowther_setup,
+            &mut out,
+            &mut missing,
+        );
+    }
     (out, missing)
 }
 
@@ -687,6 +726,30 @@ mod tests {
             assert!(count(Kind::Fire) > 0, "fire at {n} a side");
             assert!(count(Kind::Combat) > 0, "melee at {n} a side");
         }
+    }
+
+    /// The first 12 hex digits of each fight's result fingerprint at `n` a
+    /// side, taken from the code before it was made faster at scale: the
+    /// rules' results, dice and words must not change with speed.
+    fn pinned(
+        rules: &dyn AnyRuleset,
+        setup: fn(usize) -> anyhow::Result<Fight>,
+        n: usize,
+    ) -> String {
+        let f = setup(n).expect("set up");
+        fingerprint(rules, &f).expect("resolves").1[..12].to_string()
+    }
+
+    #[test]
+    fn the_napoleonic_scaling_battle_resolves_as_pinned() {
+        assert_eq!(
+            pinned(&NapoleonicCorps, napoleonic_setup, 30),
+            "d7a0423e28a2"
+        );
+        assert_eq!(
+            pinned(&NapoleonicCorps, napoleonic_setup, 100),
+            "86f0dd837fbd"
+        );
     }
 
     #[test]

@@ -129,6 +129,17 @@ impl Point {
     pub fn distance_to(self, o: Point) -> Distance {
         Distance((self - o).length())
     }
+    /// Distance to the nearest point of the segment from `a` to `b`.
+    pub fn distance_to_segment(self, a: Point, b: Point) -> Distance {
+        let ab = b - a;
+        let len2 = ab.dot(ab);
+        let t = if len2 > 0.0 {
+            ((self - a).dot(ab) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        self.distance_to(a.lerp(b, t))
+    }
     pub fn scale(self, k: f64) -> Point {
         Point {
             x: self.x * k,

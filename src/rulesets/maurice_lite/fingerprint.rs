@@ -6,42 +6,11 @@
 //! work began.
 
 use super::MauriceLite;
-use crate::bench::scaling::maurice_fight_setup;
-use crate::dice::Dice;
-use crate::ruleset::AnyRuleset;
-use sha2::{Digest, Sha256};
-
-fn sha(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
-/// The battle at `n` a side: the fingerprint of its input (state and
-/// orders), and of its resolution.
-fn fingerprint(n: usize) -> (String, String) {
-    let fight = maurice_fight_setup(n).expect("the bench battle is set up");
-    let (state, orders) = (fight.state, fight.orders);
-    let input = sha(format!(
-        "{state}\n{}",
-        crate::yaml::to_string(&orders).expect("yaml")
-    )
-    .as_bytes());
-    let mut dice = Dice::from_seeds([7; 32], [8; 32]);
-    let res = AnyRuleset::resolve(&MauriceLite, &state, &orders, &mut dice).expect("resolves");
-    let mut h = Sha256::new();
-    h.update(res.state.as_bytes());
-    for e in &res.events {
-        h.update(crate::yaml::to_string(e).expect("yaml").as_bytes());
-    }
-    h.update(
-        crate::yaml::to_string(&dice.log().to_vec())
-            .expect("yaml")
-            .as_bytes(),
-    );
-    (input, hex::encode(h.finalize()))
-}
+use crate::bench::scaling::{fingerprint, maurice_fight_setup};
 
 fn check(n: usize, input: &str, output: &str) {
-    let (i, o) = fingerprint(n);
+    let fight = maurice_fight_setup(n).expect("the bench battle is set up");
+    let (i, o) = fingerprint(&MauriceLite, &fight).expect("resolves");
     assert_eq!(
         i, input,
         "the bench battle at {n} a side is no longer the one pinned: \

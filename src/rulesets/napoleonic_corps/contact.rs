@@ -52,10 +52,13 @@ pub fn after_move(
             .get(&side)
             .map(|r| (r.withdraw.clone(), r.consult))
             .unwrap_or_default();
+        // Nearness first: whether a unit may withdraw asks about its contacts.
         let cav: Vec<usize> = (0..s.units.len())
+            .filter(|&i| s.units[i].side == side && s.units[i].arm() == Arm::Cavalry)
+            .filter(|&i| s.within(&s.units[i], &mover, WITHDRAW_TRIGGER))
             .filter(|&i| {
                 let u = &s.units[i];
-                u.side == side && may_withdraw(s, u) && (consult || withdraw.contains(&u.id))
+                may_withdraw(s, u) && (consult || withdraw.contains(&u.id))
             })
             .filter(|&i| {
                 let b = s.bases(&s.units[i]);
@@ -78,7 +81,7 @@ pub fn after_move(
     let contacted: Vec<usize> = (0..s.units.len())
         .filter(|&i| {
             let u = &s.units[i];
-            u.live() && u.side != mover.side && s.gap(u, &mover) <= super::state::CONTACT
+            u.live() && u.side != mover.side && s.within(u, &mover, super::state::CONTACT)
         })
         .collect();
     for t in contacted {

@@ -80,9 +80,10 @@ pub fn modifiers(s: &State, u: usize) -> (Vec<Modifier>, Option<usize>) {
     }
     let bases = s.bases(unit);
     if s.enemies(&unit.side).any(|e| {
-        let f = Frame::of(&s.bases(e));
-        s.gap(unit, e) <= VISIBLE
-            && (is_to_flank(&f, &bases) || bases.iter().all(|b| wholly_behind_front_line(&f, b)))
+        s.within(unit, e, VISIBLE) && {
+            let f = Frame::of(&s.bases(e));
+            is_to_flank(&f, &bases) || bases.iter().all(|b| wholly_behind_front_line(&f, b))
+        }
     }) {
         out.push(m("enemy flank or rear visible", -2));
     }

@@ -11,7 +11,7 @@
 
 use super::charge::reach;
 use super::check;
-use super::fire::barrier;
+use super::fire::{barrier, max_range};
 use super::formation::Formation;
 use super::movement::{allowance, turns};
 use super::orders::{
@@ -194,6 +194,7 @@ pub fn turn_orders(s: &State, side: &SideId) -> TurnOrders {
         if u.mods().fire.is_some()
             && let Some(target) = s
                 .enemies(side)
+                .filter(|x| s.gap_at_least(u, x) <= max_range(u))
                 .filter(|x| barrier(s, u, x, &engaged).is_none())
                 .min_by(|a, b| s.gap(u, a).total_cmp(&s.gap(u, b)).then(a.id.cmp(&b.id)))
         {

@@ -82,6 +82,11 @@ pub fn range_modifier(f: &Unit, d: f64) -> Option<Option<Modifier>> {
     }
 }
 
+/// The farthest `f` may fire, cm (artillery: three times its range).
+pub fn max_range(f: &Unit) -> f64 {
+    f.troop.battery_range().map_or(MUSKET, |r| 3.0 * r) + 1e-6
+}
+
 /// Why `f` may not fire at `t`, if it may not: range, arc (or contact with
 /// its front), line of fire, and targets locked in melee.
 pub fn barrier(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<String> {
@@ -124,6 +129,7 @@ pub fn barrier(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<Stri
         .units
         .iter()
         .filter(|o| o.live() && o.id != f.id && o.id != t.id)
+        .filter(|o| o.at.distance_to_segment(from, to).get() <= s.reach(o))
     {
         let ob = s.bases(o);
         if ob.iter().any(|b| segment_crosses(from, to, b))

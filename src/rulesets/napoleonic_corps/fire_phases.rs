@@ -1,7 +1,7 @@
 //! The two fire phases: the non-phasing side's defensive fire (form square
 //! or fire, not both) and the phasing side's advancing fire.
 
-use super::fire::{barrier, fire};
+use super::fire::{barrier, fire, max_range};
 use super::formation::Formation;
 use super::orders::{Decision, FireOrder, Reactions, SquarePolicy};
 use super::state::{State, Unit};
@@ -44,7 +44,7 @@ enum Choice {
 fn standing(s: &State, u: &Unit, r: &Reactions, engaged: &[String]) -> Choice {
     let cav_near = s
         .enemies(&u.side)
-        .any(|e| e.arm() == Arm::Cavalry && s.gap(u, e) <= SQUARE_TRIGGER);
+        .any(|e| e.arm() == Arm::Cavalry && s.within(u, e, SQUARE_TRIGGER));
     if r.square == SquarePolicy::CavalryNear
         && u.formation != Formation::Square
         && cav_near
@@ -56,6 +56,7 @@ fn standing(s: &State, u: &Unit, r: &Reactions, engaged: &[String]) -> Choice {
         return Choice::Nothing;
     }
     s.enemies(&u.side)
+        .filter(|e| s.gap_at_least(u, e) <= max_range(u))
         .filter(|e| barrier(s, u, e, engaged).is_none())
         .min_by(|a, b| s.gap(u, a).total_cmp(&s.gap(u, b)).then(a.id.cmp(&b.id)))
         .map_or(Choice::Nothing, |e| Choice::Fire(e.id.clone()))

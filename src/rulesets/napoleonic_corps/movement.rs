@@ -155,7 +155,9 @@ fn leg(s: &State, u: &Unit, a: Point, b: Point, facing: Angle, to_f: Formation) 
     let mut stop = dist;
     let mut met: Option<String> = None;
     if dist > 1e-9 {
-        for e in s.enemies(&u.side) {
+        // Only enemies within both units' reach of the path can be met.
+        let near = |e: &&Unit| e.at.distance_to_segment(a, b).get() <= s.reach(u) + s.reach(e);
+        for e in s.enemies(&u.side).filter(near) {
             if let Some(t) = first_touch(&start, &s.bases(e), dir)
                 && t < stop
             {

@@ -6,7 +6,6 @@ use super::fatigue;
 use super::state::{CONTACT, State, Trace, TraceKind};
 use super::words::{Said, event};
 use crate::event::{Event, Facts};
-use crate::geometry::bases_distance;
 
 /// Chips a corps loses for a regiment leaving the table (Corps fatigue).
 pub const LEAVES_TABLE: u32 = 2;
@@ -67,7 +66,7 @@ pub fn retreat(s: &mut State, u: usize, cm: f64, why: &str) -> Vec<Event> {
     let caught = s
         .enemies(&moved.side)
         .filter(|e| !touching_before.contains(&e.id))
-        .any(|e| bases_distance(&bases, &s.bases(e)).get() <= CONTACT);
+        .any(|e| s.within(&moved, e, CONTACT));
     if caught {
         out.push(event(
             Said::Surrender,

@@ -305,19 +305,59 @@ impl State {
         bases_distance(&self.bases(a), &self.bases(b)).get()
     }
 
+    /// How far from its `at` any of `u`'s bases may reach, in any
+    /// formation (`lay_out`): half its bases side by side across, and a
+    /// column's ranks (or a skirmish line's bent wings) back. Loose on
+    /// purpose: it only spares laying out units that cannot be near.
+    pub fn reach(&self, u: &Unit) -> f64 {
+        let b = self.scenario.base;
+        let n = f64::from(u.bases.max(1));
+        let ranks = f64::from(u.bases.max(1).div_ceil(2) + 2);
+        n * b.width.0 / 2.0 + ranks * b.depth.0 + 1e-6
+    }
+
+    /// A lower bound of [`State::gap`] from the units' places alone.
+    pub fn gap_at_least(&self, a: &Unit, b: &Unit) -> f64 {
+        a.at.distance_to(b.at).get() - self.reach(a) - self.reach(b)
+    }
+
+    /// Whether `a` and `b` are at most `d` apart, edge to edge; units far
+    /// apart are not laid out (a big battle asks this of every pair).
+    pub fn within(&self, a: &Unit, b: &Unit, d: f64) -> bool {
+        self.gap_at_least(a, b) <= d && self.gap(a, b) <= d
+    }
+
     /// Live enemies touching `u` (in contact).
     pub fn contacts(&self, u: &Unit) -> Vec<&Unit> {
         self.enemies(&u.side)
-            .filter(|e| self.gap(u, e) <= CONTACT)
+            .filter(|e| self.within(u, e, CONTACT))
             .collect()
     }
 
+    /// The live enemy nearest to `u`, edge to edge; ties by id. Enemies are
+    /// tried nearest-bound first, and the search stops where the bound
+    /// passes the best gap found: the same answer as trying them all.
     pub fn nearest_enemy(&self, u: &Unit) -> Option<&Unit> {
-        self.enemies(&u.side).min_by(|a, b| {
-            self.gap(u, a)
-                .total_cmp(&self.gap(u, b))
-                .then(a.id.cmp(&b.id))
-        })
+        let mut by_bound: Vec<(f64, &Unit)> = self
+            .enemies(&u.side)
+            .map(|e| (self.gap_at_least(u, e), e))
+            .collect();
+        by_bound.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut best: Option<(f64, &Unit)> = None;
+        for (bound, e) in by_bound {
+            if best.is_some_and(|(g, _)| bound > g) {
+                break;
+            }
+            let g = self.gap(u, e);
+            let better = match best {
+                None => true,
+                Some((bg, be)) => g.total_cmp(&bg).then(e.id.cmp(&be.id)).is_lt(),
+            };
+            if better {
+                best = Some((g, e));
+            }
+        }
+        best.map(|(_, e)| e)
     }
 
     /// The live divisional general attached to `u` who serves it.
