@@ -16,6 +16,7 @@ pub mod formation;
 pub mod frame;
 pub mod index;
 mod measure;
+pub mod nearest;
 pub mod radius;
 pub mod relation;
 pub mod sight;

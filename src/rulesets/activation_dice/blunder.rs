@@ -1,7 +1,7 @@
 //! Blunder: a 1 on a coloured activation die rolls this table (1 garbled
 //! orders, 2 hesitation, 3 forward, 4 fall back, 5 charge, 6 fire).
 
-use super::combat::can_shoot;
+use super::combat::shootable;
 use super::movement::{allowance, travel};
 use super::scenario::Arm;
 use super::state::{State, Trace, TraceKind};
@@ -120,13 +120,8 @@ pub fn charge_target(s: &State, i: usize) -> Option<String> {
 
 /// The nearest unit, enemy or friend, that unit `i` could shoot at.
 pub fn fire_target(s: &State, i: usize) -> Option<String> {
-    let u = &s.units[i];
-    s.units
-        .iter()
-        .enumerate()
-        .filter(|(k, o)| *k != i && o.placed())
-        .filter_map(|(k, o)| can_shoot(s, i, k).ok().map(|d| (d, o.id.clone())))
-        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-        .map(|(_, id)| id)
-        .filter(|_| u.placed())
+    if !s.units[i].placed() {
+        return None;
+    }
+    shootable(s, i).first().map(|&(_, k)| s.units[k].id.clone())
 }

@@ -484,6 +484,39 @@ pub fn can_shoot(s: &State, a: usize, t: usize) -> Result<f64, String> {
     if !tu.placed() {
         return Err(format!("{} is not on the table", tu.name));
     }
+    ready_to_shoot(s, a)?;
+    sight::in_range(s, au, tu).ok_or_else(|| {
+        format!(
+            "{} is not in its arc, sight and range ({} S)",
+            tu.name, au.troop.range
+        )
+    })
+}
+
+/// The units other than `a` that `a` could shoot at now, nearest first
+/// (ties by id), with their distance: none when `a` cannot shoot at all.
+/// Units plainly beyond its range are not measured.
+pub fn shootable(s: &State, a: usize) -> Vec<(f64, usize)> {
+    if ready_to_shoot(s, a).is_err() {
+        return Vec::new();
+    }
+    let au = &s.units[a];
+    let max = f64::from(au.troop.range) * s.short() + 1e-6;
+    let mut out: Vec<(f64, usize)> = (0..s.units.len())
+        .filter(|&k| k != a && s.units[k].placed())
+        .filter(|&k| s.gap_at_least(au, &s.units[k]) <= max)
+        .filter_map(|k| can_shoot(s, a, k).ok().map(|d| (d, k)))
+        .collect();
+    out.sort_by(|x, y| {
+        x.0.total_cmp(&y.0)
+            .then(s.units[x.1].id.cmp(&s.units[y.1].id))
+    });
+    out
+}
+
+/// Why `a` cannot shoot at anything now, if it cannot.
+fn ready_to_shoot(s: &State, a: usize) -> Result<(), String> {
+    let au = &s.units[a];
     if au.troop.range == 0 {
         return Err("it has no ranged attack".into());
     }
@@ -493,10 +526,5 @@ pub fn can_shoot(s: &State, a: usize, t: usize) -> Result<f64, String> {
     if !s.contacts(au).is_empty() {
         return Err("it is in melee".into());
     }
-    sight::in_range(s, au, tu).ok_or_else(|| {
-        format!(
-            "{} is not in its arc, sight and range ({} S)",
-            tu.name, au.troop.range
-        )
-    })
+    Ok(())
 }

@@ -12,7 +12,7 @@
 //! ruleset's own check; a refused entry is dropped.
 
 use super::check;
-use super::combat::can_shoot;
+use super::combat::shootable;
 use super::movement::allowance;
 use super::orders::{Action, Activation, Goal, Orders, TurnOrders};
 use super::scenario::{Arm, NAME};
@@ -63,13 +63,11 @@ fn value(o: &Orders) -> Result<serde_yaml::Value, String> {
 /// The nearest enemy unit `i` can shoot at now.
 fn target(s: &State, i: usize) -> Option<String> {
     let u = &s.units[i];
-    s.units
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.placed() && e.side != u.side)
-        .filter_map(|(k, e)| can_shoot(s, i, k).ok().map(|d| (d, e.id.clone())))
-        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-        .map(|(_, id)| id)
+    shootable(s, i)
+        .into_iter()
+        .map(|(_, k)| &s.units[k])
+        .find(|e| e.side != u.side)
+        .map(|e| e.id.clone())
 }
 
 /// A pivot, in whole 45s, that brings `e` within 45 degrees of the front.

@@ -76,7 +76,18 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
     // The first enemy met, and the first friend not already touching.
     let mut limit = f64::INFINITY;
     let mut met: Option<String> = None;
-    for o in s.units.iter().filter(|o| o.placed() && o.id != u.id) {
+    // A unit farther from the path than both units' reach cannot be met
+    // within the budget: it is not laid out.
+    let end = from + dir.scale(budget);
+    let near = |o: &&Unit| {
+        o.at.is_some_and(|p| p.distance_to_segment(from, end).get() <= s.gap_at_least_slack() + 1.0)
+    };
+    for o in s
+        .units
+        .iter()
+        .filter(|o| o.placed() && o.id != u.id)
+        .filter(near)
+    {
         if engaged.contains(&o.id) {
             continue;
         }

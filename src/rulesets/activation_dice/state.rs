@@ -350,22 +350,53 @@ impl State {
         bases_distance(&self.bases(a), &self.bases(b)).get()
     }
 
+    /// How far from its `at` any of a unit's bases may reach, in any
+    /// formation (two bases side by side or one behind the other, or one
+    /// square block). Loose on purpose: it only spares laying out units
+    /// that cannot be near.
+    fn reach(&self) -> f64 {
+        let b = self.scenario.base;
+        2.0 * (b.width.get() + b.depth.get()) + 1e-6
+    }
+
+    /// What [`State::gap_at_least`] takes off the distance between two
+    /// units' places: both units' reach.
+    pub fn gap_at_least_slack(&self) -> f64 {
+        2.0 * self.reach()
+    }
+
+    /// A lower bound of [`State::gap`] from the units' places alone.
+    pub fn gap_at_least(&self, a: &Unit, b: &Unit) -> f64 {
+        match (a.at, b.at) {
+            (Some(p), Some(q)) => p.distance_to(q).get() - self.gap_at_least_slack(),
+            _ => f64::NEG_INFINITY,
+        }
+    }
+
+    /// Whether `a` and `b` are at most `d` apart, edge to edge; units far
+    /// apart are not laid out (a big battle asks this of every pair).
+    pub fn within(&self, a: &Unit, b: &Unit, d: f64) -> bool {
+        self.gap_at_least(a, b) <= d && self.gap(a, b) <= d
+    }
+
     /// Enemies in contact: in melee with `u`.
     pub fn contacts(&self, u: &Unit) -> Vec<&Unit> {
         if !u.placed() {
             return Vec::new();
         }
         self.enemies(&u.side)
-            .filter(|e| self.gap(u, e) <= CONTACT)
+            .filter(|e| self.within(u, e, CONTACT))
             .collect()
     }
 
+    /// The enemy nearest to `u`, edge to edge; ties by id.
     pub fn nearest_enemy(&self, u: &Unit) -> Option<&Unit> {
-        self.enemies(&u.side).min_by(|a, b| {
-            self.gap(u, a)
-                .total_cmp(&self.gap(u, b))
-                .then(a.id.cmp(&b.id))
-        })
+        crate::geometry::nearest::nearest(
+            self.enemies(&u.side),
+            |e| self.gap_at_least(u, e),
+            |e| self.gap(u, e),
+            |e| e.id.as_str(),
+        )
     }
 
     /// Units lost by a side: removed from play.

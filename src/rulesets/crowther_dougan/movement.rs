@@ -92,13 +92,16 @@ fn first_block(
         .filter(|e| e.live() && e.side != u.side && Some(e.id.as_str()) != allow)
         .filter(|e| e.at.distance_to(a).get() < len + keep + 40.0)
         .collect();
+    let start_gaps: Vec<f64> = enemies.iter().map(|e| s.gap(u, e)).collect();
     let mut prev = 0.0;
     for i in 1..=steps {
         let t = i as f64 / steps as f64;
         let mut probe = u.clone();
         probe.at = a.lerp(b, t);
-        for e in &enemies {
-            let start_gap = s.gap(u, e);
+        for (e, &start_gap) in enemies.iter().zip(&start_gaps) {
+            if s.gap_at_least(&probe, e) >= keep {
+                continue;
+            }
             let gap = s.gap(&probe, e);
             // A unit already closer may stand or move away, not closer.
             if gap < keep && gap < start_gap - 1e-6 {
@@ -177,7 +180,7 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
             for i in 1..=steps {
                 let mut probe = u.clone();
                 probe.at = u.at.lerp(to, i as f64 / steps as f64);
-                if st.s.gap(&probe, &t) <= 0.05 {
+                if st.s.gap_at_least(&probe, &t) <= 0.05 && st.s.gap(&probe, &t) <= 0.05 {
                     to = probe.at;
                     break;
                 }
@@ -374,9 +377,17 @@ pub fn drill_cost(u: &Unit, formation: Option<Formation>, about: bool) -> f64 {
 
 /// The nearest enemy `side` knows of, edge to edge.
 pub fn nearest_known(s: &State, u: &Unit) -> Option<f64> {
-    s.known_enemies(&u.side)
-        .map(|e| s.gap(u, e))
-        .min_by(f64::total_cmp)
+    // Whether the side sees an enemy is asked only of those near enough
+    // to matter: the unseen count as infinitely far.
+    let known = |e: &Unit| s.sees(&u.side, e);
+    crate::geometry::nearest::nearest(
+        s.units.iter().filter(|e| e.live() && e.side != u.side),
+        |e| s.gap_at_least(u, e),
+        |e| if known(e) { s.gap(u, e) } else { f64::INFINITY },
+        |e| e.id.as_str(),
+    )
+    .filter(|e| known(e))
+    .map(|e| s.gap(u, e))
 }
 
 /// Whether the unit ends its move advanced, halted or retired, by the

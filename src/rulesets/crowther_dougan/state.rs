@@ -284,6 +284,16 @@ impl State {
         bases_distance(&[a.base()], &[b.base()]).get()
     }
 
+    /// A lower bound of [`State::gap`] from the units' centres and sizes:
+    /// the polygons of units plainly apart need not be built.
+    pub fn gap_at_least(&self, a: &Unit, b: &Unit) -> f64 {
+        let reach = |u: &Unit| {
+            let base = u.base();
+            base.width.get().hypot(base.depth.get()) / 2.0 + 1e-6
+        };
+        a.at.distance_to(b.at).get() - reach(a) - reach(b)
+    }
+
     /// The terrain features under a unit's centre.
     pub fn ground(&self, at: Point) -> impl Iterator<Item = &crate::geometry::TerrainFeature> {
         self.scenario.terrain.iter().filter(move |t| {

@@ -334,30 +334,14 @@ impl State {
             .collect()
     }
 
-    /// The live enemy nearest to `u`, edge to edge; ties by id. Enemies are
-    /// tried nearest-bound first, and the search stops where the bound
-    /// passes the best gap found: the same answer as trying them all.
+    /// The live enemy nearest to `u`, edge to edge; ties by id.
     pub fn nearest_enemy(&self, u: &Unit) -> Option<&Unit> {
-        let mut by_bound: Vec<(f64, &Unit)> = self
-            .enemies(&u.side)
-            .map(|e| (self.gap_at_least(u, e), e))
-            .collect();
-        by_bound.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut best: Option<(f64, &Unit)> = None;
-        for (bound, e) in by_bound {
-            if best.is_some_and(|(g, _)| bound > g) {
-                break;
-            }
-            let g = self.gap(u, e);
-            let better = match best {
-                None => true,
-                Some((bg, be)) => g.total_cmp(&bg).then(e.id.cmp(&be.id)).is_lt(),
-            };
-            if better {
-                best = Some((g, e));
-            }
-        }
-        best.map(|(_, e)| e)
+        crate::geometry::nearest::nearest(
+            self.enemies(&u.side),
+            |e| self.gap_at_least(u, e),
+            |e| self.gap(u, e),
+            |e| e.id.as_str(),
+        )
     }
 
     /// The live divisional general attached to `u` who serves it.
