@@ -57,7 +57,8 @@ pub fn crossed(s: &State, u: &Unit, a: Point, b: Point) -> Option<Vec<(String, u
         }
     }
     // Moving through a friendly unit: 1D6.
-    for f in s.live(&u.side).filter(|f| f.id != u.id) {
+    let near = |f: &&Unit| f.at.distance_to_segment(a, b).get() <= f.reach();
+    for f in s.live(&u.side).filter(|f| f.id != u.id).filter(near) {
         if segment_hits_area(a, b, &geo::MultiPolygon::new(vec![f.base().polygon()])) {
             out.push((f.name.clone(), 1));
         }

@@ -88,6 +88,12 @@ impl Unit {
         self.troop.rating().mv
     }
     /// Its footprint: figures 1.5 cm across in their ranks (guns 4 cm).
+    /// How far from its centre the unit's base reaches: half its diagonal.
+    pub fn reach(&self) -> f64 {
+        let base = self.base();
+        base.width.get().hypot(base.depth.get()) / 2.0 + 1e-6
+    }
+
     pub fn base(&self) -> Base {
         let (front, ranks) = self.formation.shape(self.figures());
         let (fw, rd) = match self.troop {
@@ -287,11 +293,7 @@ impl State {
     /// A lower bound of [`State::gap`] from the units' centres and sizes:
     /// the polygons of units plainly apart need not be built.
     pub fn gap_at_least(&self, a: &Unit, b: &Unit) -> f64 {
-        let reach = |u: &Unit| {
-            let base = u.base();
-            base.width.get().hypot(base.depth.get()) / 2.0 + 1e-6
-        };
-        a.at.distance_to(b.at).get() - reach(a) - reach(b)
+        a.at.distance_to(b.at).get() - a.reach() - b.reach()
     }
 
     /// The terrain features under a unit's centre.
