@@ -129,8 +129,8 @@ impl Point {
     pub fn distance_to(self, o: Point) -> Distance {
         Distance((self - o).length())
     }
-    /// Distance to the nearest point of the segment from `a` to `b`.
-    pub fn distance_to_segment(self, a: Point, b: Point) -> Distance {
+    /// The point of the segment from `a` to `b` nearest to this one.
+    pub fn nearest_on_segment(self, a: Point, b: Point) -> Point {
         let ab = b - a;
         let len2 = ab.dot(ab);
         let t = if len2 > 0.0 {
@@ -138,7 +138,11 @@ impl Point {
         } else {
             0.0
         };
-        self.distance_to(a.lerp(b, t))
+        a.lerp(b, t)
+    }
+    /// Distance to the nearest point of the segment from `a` to `b`.
+    pub fn distance_to_segment(self, a: Point, b: Point) -> Distance {
+        self.distance_to(self.nearest_on_segment(a, b))
     }
     pub fn scale(self, k: f64) -> Point {
         Point {

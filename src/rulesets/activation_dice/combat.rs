@@ -505,7 +505,8 @@ pub fn shootable(s: &State, a: usize) -> Vec<(f64, usize)> {
     let mut out: Vec<(f64, usize)> = (0..s.units.len())
         .filter(|&k| k != a && s.units[k].placed())
         .filter(|&k| s.gap_at_least(au, &s.units[k]) <= max)
-        .filter_map(|k| can_shoot(s, a, k).ok().map(|d| (d, k)))
+        // `can_shoot` less what was asked of `a` once above.
+        .filter_map(|k| sight::in_range(s, au, &s.units[k]).map(|d| (d, k)))
         .collect();
     out.sort_by(|x, y| {
         x.0.total_cmp(&y.0)

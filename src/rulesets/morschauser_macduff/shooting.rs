@@ -764,15 +764,7 @@ pub(super) fn nearest_on(shape: &Shape, b: &Base) -> Option<(f64, Point)> {
     };
     pts.windows(2)
         .map(|w| {
-            let (a, b) = (w[0], w[1]);
-            let ab = b - a;
-            let len2 = ab.dot(ab);
-            let k = if len2 > 0.0 {
-                ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let q = a + ab.scale(k);
+            let q = p.nearest_on_segment(w[0], w[1]);
             ((p - q).length(), q)
         })
         .min_by(|x, y| x.0.total_cmp(&y.0))
