@@ -325,8 +325,24 @@ fn intake_one(
     } else {
         intake::handle(server, cfg, &md.read(taken)?, secs, &date)?
     };
-    tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), "message");
+    tracing::info!(outcome = %h.outcome, game = h.game.as_deref().unwrap_or("-"), from = h.sender.as_deref().unwrap_or("-"), file = %taken.key, "message");
+    // The high-water mark after each message tells which one made memory
+    // grow; reading it costs a file read, so only when asked for.
+    if tracing::enabled!(tracing::Level::DEBUG)
+        && let Some(kib) = peak_rss_kib()
+    {
+        tracing::debug!(file = %taken.key, peak_rss_kib = kib, "memory");
+    }
     Ok(())
+}
+
+/// This process's peak resident set since it started (Linux's `VmHWM`), in KiB.
+fn peak_rss_kib() -> Option<u64> {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
 /// Try the SMTP login once at start: a refused login stops `serve` with what
