@@ -6,6 +6,7 @@
 
 use crate::dice::{Dice, DieRecord};
 use crate::event::Event;
+use crate::event::tell::Told;
 use crate::side::{BySide, SideId};
 use crate::view::{MapView, Panel, Viewer};
 use schemars::JsonSchema;
@@ -175,6 +176,14 @@ pub trait Ruleset: Sync {
         let _ = dice;
         state.clone()
     }
+    /// Extension point: a step told to `viewer`, "What changed" and the
+    /// event lines, in this ruleset's words and groupings (Maurice Lite's
+    /// fire is one line per firing unit). Every report, the mail's text
+    /// part and `galloper render` take it from here. Default: each event in
+    /// its own words with its dice beneath, and the units that left the table.
+    fn tell(&self, events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Told {
+        crate::event::tell::plain(events, dice, viewer)
+    }
     /// Extension point for the sandbox (`galloper resolve --contact`): the
     /// state with `unit` moved so that its front edge touches `edge` of
     /// `target`, facing it, centred on that edge and slid `offset` along it
@@ -320,6 +329,8 @@ pub trait AnyRuleset: Sync {
     /// this ruleset's orders: (line, column, message), 1-based, or none
     /// when it parses. The block alone, read as a tree, has lost its lines.
     fn orders_error_at(&self, text: &str) -> Option<(usize, usize, String)>;
+    /// [`Ruleset::tell`].
+    fn tell(&self, events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Told;
 }
 
 /// A parsed state of some ruleset, with the questions the core asks of one.
@@ -427,6 +438,9 @@ fn parse_orders<R: Ruleset>(v: &serde_yaml::Value) -> Result<R::Orders, RulesetE
 impl<R: Ruleset> AnyRuleset for R {
     fn name(&self) -> &'static str {
         Ruleset::name(self)
+    }
+    fn tell(&self, events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Told {
+        Ruleset::tell(self, events, dice, viewer)
     }
     fn sides(&self, scenario: &str) -> Result<Vec<SideId>, RulesetError> {
         Ok(Ruleset::sides(self, &parse_scenario(self, scenario)?))

@@ -258,7 +258,8 @@ fn a_battle_report_fires_in_one_line_per_unit_and_prints_each_die_once() {
     let mut fire_lines = 0;
     for (events, dice) in &steps {
         for viewer in [&side, &Viewer::Umpire] {
-            let lines = galloper::game::report::event_lines(events, dice, viewer);
+            let rules = galloper::rulesets::by_name("maurice-lite").unwrap();
+            let lines = galloper::game::report::event_lines(rules, events, dice, viewer);
             // Every die an event visible to the reader refers to, once.
             let mut referred: Vec<usize> = events
                 .iter()

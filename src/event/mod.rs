@@ -3,6 +3,7 @@
 //! `words.rs`).
 
 mod facts;
+pub mod tell;
 
 pub use facts::{Facts, Kind, Loss, Modifier, PLAYED, UnitRef};
 

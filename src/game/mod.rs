@@ -7,7 +7,6 @@ pub mod archive;
 pub mod audit;
 pub mod beacon;
 pub mod briefing;
-pub mod changes;
 pub mod command;
 pub mod folder;
 mod fresh;

@@ -20,11 +20,15 @@ pub fn report_dir(outbox: &Path, game: &str, step: u32, reader: &str) -> PathBuf
         .join(reader)
 }
 
-/// The event lines a reader may see, with their dice: fire as one line per
-/// firing unit, and for players no line for units that did nothing
-/// ([`super::changes::event_lines`]).
-pub fn event_lines(events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Vec<EventLine> {
-    super::changes::event_lines(events, dice, viewer)
+/// The event lines a reader may see, with their dice, as the ruleset tells
+/// them ([`crate::ruleset::Ruleset::tell`]).
+pub fn event_lines(
+    rules: &dyn AnyRuleset,
+    events: &[Event],
+    dice: &[DieRecord],
+    viewer: &Viewer,
+) -> Vec<EventLine> {
+    rules.tell(events, dice, viewer).lines
 }
 
 /// What the server applied for sides that sent no orders, first in every
@@ -247,6 +251,7 @@ impl<'a> StepReading<'a> {
             Viewer::Side(me) => crate::enemy::seen_by(&sight.map, me),
             _ => Vec::new(),
         };
+        let told = self.rules.tell(&self.events, &self.dice, viewer);
         Ok(ReportView {
             game: self.game.into(),
             ruleset: self.rules.name().into(),
@@ -255,10 +260,10 @@ impl<'a> StepReading<'a> {
             viewer: viewer.label(),
             map: sight.map,
             panels: sight.panels,
-            changed: super::changes::changed(&self.events, viewer),
+            changed: told.changed,
             events: applied_lines(self.inputs)
                 .into_iter()
-                .chain(event_lines(&self.events, &self.dice, viewer))
+                .chain(told.lines)
                 .collect(),
             next: next_lines,
             audit: self.audit_lines(viewer),

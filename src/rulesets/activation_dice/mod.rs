@@ -22,6 +22,7 @@ pub mod scenario;
 pub mod setup;
 pub mod sight;
 pub mod state;
+mod tell;
 mod template;
 pub mod turn;
 pub mod view;
@@ -45,6 +46,15 @@ impl Ruleset for ActivationDice {
 
     fn name(&self) -> &'static str {
         scenario::NAME
+    }
+
+    fn tell(
+        &self,
+        events: &[crate::event::Event],
+        dice: &[crate::dice::DieRecord],
+        viewer: &Viewer,
+    ) -> crate::event::tell::Told {
+        tell::tell(events, dice, viewer)
     }
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {

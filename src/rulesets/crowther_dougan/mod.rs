@@ -21,6 +21,7 @@ pub mod scenario;
 pub mod state;
 pub mod step;
 pub mod tables;
+mod tell;
 mod template;
 pub mod turn;
 pub mod view;
@@ -47,6 +48,15 @@ impl Ruleset for CrowtherDougan {
 
     fn name(&self) -> &'static str {
         scenario::NAME
+    }
+
+    fn tell(
+        &self,
+        events: &[crate::event::Event],
+        dice: &[crate::dice::DieRecord],
+        viewer: &Viewer,
+    ) -> crate::event::tell::Told {
+        tell::tell(events, dice, viewer)
     }
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {

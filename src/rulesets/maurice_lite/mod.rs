@@ -31,6 +31,7 @@ mod round;
 pub mod scenario;
 mod setup;
 pub mod state;
+mod tell;
 mod template;
 pub mod units;
 mod view;
@@ -55,6 +56,15 @@ impl Ruleset for MauriceLite {
 
     fn name(&self) -> &'static str {
         "maurice-lite"
+    }
+
+    fn tell(
+        &self,
+        events: &[crate::event::Event],
+        dice: &[crate::dice::DieRecord],
+        viewer: &Viewer,
+    ) -> crate::event::tell::Told {
+        tell::tell(events, dice, viewer)
     }
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {

@@ -30,6 +30,7 @@ pub mod setup;
 pub mod shooting;
 mod squares;
 pub mod state;
+mod tell;
 mod template;
 mod turn;
 pub mod units;
@@ -54,6 +55,15 @@ impl Ruleset for MorschauserMacduff {
 
     fn name(&self) -> &'static str {
         scenario::NAME
+    }
+
+    fn tell(
+        &self,
+        events: &[crate::event::Event],
+        dice: &[crate::dice::DieRecord],
+        viewer: &Viewer,
+    ) -> crate::event::tell::Told {
+        tell::tell(events, dice, viewer)
     }
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {

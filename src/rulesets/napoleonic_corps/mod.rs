@@ -29,6 +29,7 @@ pub mod setup;
 pub mod sight;
 pub mod state;
 pub mod tables;
+mod tell;
 mod template;
 pub mod turn;
 pub mod view;
@@ -57,6 +58,15 @@ impl Ruleset for NapoleonicCorps {
 
     fn name(&self) -> &'static str {
         scenario::NAME
+    }
+
+    fn tell(
+        &self,
+        events: &[crate::event::Event],
+        dice: &[crate::dice::DieRecord],
+        viewer: &Viewer,
+    ) -> crate::event::tell::Told {
+        tell::tell(events, dice, viewer)
     }
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {
