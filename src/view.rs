@@ -193,9 +193,8 @@ pub struct ReportView {
     pub viewer: String,
     pub map: MapView,
     pub panels: Vec<Panel>,
-    /// What changed in the step, in a few lines built from the events'
-    /// kinds and facts (units broken, DISR gained, cards played, morale);
-    /// the events follow in detail.
+    /// What changed in the step, in a few lines, as its ruleset tells it
+    /// ([`crate::ruleset::Ruleset::tell`]); the events follow in detail.
     #[serde(default)]
     pub changed: Vec<String>,
     pub events: Vec<EventLine>,

@@ -102,7 +102,7 @@ impl Day {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MissedPolicy {
-    /// The ruleset's default orders (Maurice Lite: the active side passes);
+    /// The ruleset's default orders (in a card game, say: the active side passes);
     /// when the ruleset has none for the step, wait for the game master.
     #[default]
     Default,
