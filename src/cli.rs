@@ -390,6 +390,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if !keep_entropy {
                 text = envelope::with_entropy(&text, &fresh_entropy()?);
             }
+            // A file the server cannot read would only come back refused:
+            // say where and what to fix now, before anything is signed.
+            let name = file
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("orders.yaml");
+            if let Err(problem) = envelope::parse(name, text.as_bytes()) {
+                anyhow::bail!("{problem}\nNothing was signed: fix the file and sign it again.");
+            }
             if text != read {
                 std::fs::write(&file, &text)?;
             }

@@ -160,14 +160,24 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
     let text = text_of(file, bytes)?;
     let env: Envelope = crate::yaml::from_str(text).map_err(|e| {
         let loc = e.location();
-        let line = loc.as_ref().map(|l| l.line());
+        let said = e.to_string();
+        // In plain words where the complaint is a known one, at the line
+        // where what was left open began.
+        let (line, column, message) = match crate::yaml_plain::explain(&said, text) {
+            Some(p) => (p.line, None, p.words),
+            None => (
+                loc.as_ref().map(|l| l.line()),
+                loc.as_ref().map(|l| l.column()),
+                yaml_advice(&said, text),
+            ),
+        };
         Box::new(Problem {
             file: file.into(),
             line,
-            column: loc.as_ref().map(|l| l.column()),
+            column,
             unit: None,
             rule: None,
-            message: with_hint(text, line, yaml_advice(&e.to_string(), text)),
+            message: with_hint(text, line, message),
         })
     })?;
     if env.galloper != FORMAT {

@@ -29,3 +29,4 @@ pub mod view;
 pub mod words;
 pub mod yaml;
 pub mod yaml_bounds;
+pub mod yaml_plain;

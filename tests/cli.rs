@@ -72,6 +72,27 @@ fn a_game_from_keys_to_audit() {
         let out = ok(&galloper(&data, &["submit", &file.to_string_lossy()]));
         assert!(out.contains("accepted"), "{out}");
     }
+    // A file the server could not read is not signed: the player hears of
+    // the line, what belongs there and an example, not the parser's grammar.
+    let broken = d.join("broken.yaml");
+    let t = ok(&galloper(&data, &["orders", "template", "g1", "french"]));
+    let opened = t.lines().count() + 1;
+    std::fs::write(&broken, format!("{t}  volleys: [fr-i1\n")).unwrap();
+    let o = galloper(
+        &data,
+        &["sign", &broken.to_string_lossy(), "--key", &key("f")],
+    );
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{said}");
+    assert!(
+        said.contains(&format!(
+            "broken.yaml:{opened}: a list opened with `[` is not closed"
+        )) && said.contains("e.g. `")
+            && said.contains("Nothing was signed")
+            && !said.contains("while parsing"),
+        "{said}"
+    );
+    assert!(!d.join("broken.yaml.sig").exists());
     // Sending the French file again changes nothing; a file with a higher
     // revision replaces the earlier one and says so.
     let french = d.join("french.yaml");
