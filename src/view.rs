@@ -213,6 +213,9 @@ pub struct ReportView {
     /// side's report only.
     #[serde(default)]
     pub enemy: Vec<crate::enemy::EnemyUnit>,
+    /// Why a side's enemy list is empty, said where the list would be.
+    #[serde(default)]
+    pub enemy_note: Option<String>,
     /// The next deadline as this reader reads it: his zone, named, and UTC.
     #[serde(default)]
     pub deadline: Vec<String>,

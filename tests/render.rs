@@ -304,6 +304,7 @@ fn sample_map() -> MapView {
 
 fn sample() -> ReportView {
     ReportView {
+        enemy_note: None,
         changed: vec!["Broken or lost: Picardie (p1)".into()],
         game: "Waterloo by post".into(),
         ruleset: "maurice-lite".into(),

@@ -97,7 +97,13 @@ impl Server {
                     notice: &notice,
                     revision: 1,
                 };
-                crate::envelope::compose(&head, "FILLED-IN-BY-GALLOPER-SIGN", &body)
+                // As every later template: the schema modeline and how to
+                // fill in the entropy without `galloper sign`.
+                crate::envelope::template(&head, rules.name(), &body)
+            });
+            let enemy = crate::enemy::seen_by(&sight.map, &player.side);
+            let enemy_note = enemy.is_empty().then(|| {
+                "None of the enemy's units is on your map yet: he deploys in secret, or stands where your troops cannot see him. His units appear in your reports once they are seen.".to_string()
             });
             let mut next = vec![format!("Step {} ({})", open.step, due.heading)];
             for o in &due.owed {
@@ -116,7 +122,8 @@ impl Server {
                 step: open.step.saturating_sub(1),
                 heading: format!("Briefing: {}", sight.heading),
                 viewer: viewer.label(),
-                enemy: crate::enemy::seen_by(&sight.map, &player.side),
+                enemy,
+                enemy_note,
                 map: sight.map,
                 panels: sight.panels,
                 changed: Vec::new(),

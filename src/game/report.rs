@@ -45,6 +45,11 @@ pub fn applied_lines(inputs: &DiceInputs) -> Vec<EventLine> {
         .collect()
 }
 
+/// What a side's report says where its enemy list would be when no enemy
+/// unit is on its map.
+pub const NO_ENEMY_IN_SIGHT: &str =
+    "No enemy unit is on your map: none stands where your troops can see him.";
+
 /// Build one reader's report, showing `keys` ([`keys_on_record`]).
 #[allow(clippy::too_many_arguments)]
 pub fn build(
@@ -251,6 +256,10 @@ impl<'a> StepReading<'a> {
             Viewer::Side(me) => crate::enemy::seen_by(&sight.map, me),
             _ => Vec::new(),
         };
+        let enemy_note = match viewer {
+            Viewer::Side(_) if enemy.is_empty() => Some(NO_ENEMY_IN_SIGHT.to_string()),
+            _ => None,
+        };
         let told = self.rules.tell(&self.events, &self.dice, viewer);
         Ok(ReportView {
             game: self.game.into(),
@@ -270,6 +279,7 @@ impl<'a> StepReading<'a> {
             keys: self.keys.clone(),
             orders_template: template,
             enemy,
+            enemy_note,
             deadline: self
                 .deadlines
                 .get(&viewer.label())

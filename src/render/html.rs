@@ -71,6 +71,7 @@ struct ReportHtml {
     keys: Vec<String>,
     orders: Option<String>,
     enemy: Vec<EnemyOut>,
+    enemy_note: Option<String>,
     deadline: Vec<String>,
     notices: Vec<String>,
 }
@@ -118,6 +119,7 @@ pub fn report_html_with_map(report: &ReportView, svg: &str) -> Result<String, Re
                 range: clean::line(&e.range()),
             })
             .collect(),
+        enemy_note: report.enemy_note.as_deref().map(clean::line),
         deadline: report.deadline.iter().map(|l| clean::line(l)).collect(),
         notices: report.notices.iter().map(|l| clean::line(l)).collect(),
     };

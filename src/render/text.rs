@@ -94,6 +94,11 @@ pub fn report_text(report: &ReportView) -> Result<String, RenderError> {
     if !report.enemy.is_empty() {
         let lines: Vec<String> = report.enemy.iter().map(|e| e.line()).collect();
         sections.push(Section::new("The enemy as you see him", bullets(&lines)));
+    } else if let Some(note) = &report.enemy_note {
+        sections.push(Section::new(
+            "The enemy as you see him",
+            bullets(std::slice::from_ref(note)),
+        ));
     }
 
     let digits = report.events.len().to_string().len();
