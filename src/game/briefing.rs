@@ -16,20 +16,47 @@ use super::store::{OutboxRow, PlayerRow};
 use crate::mail::compose::{self, Party, ReportMail, Thread};
 use crate::ruleset::AnyRuleset;
 use crate::rulesets;
-use crate::view::{ReportView, Viewer};
+use crate::view::{Panel, ReportView, Viewer};
 use anyhow::anyhow;
+
+/// A scenario's title and description, as every ruleset's scenario has
+/// them at its top.
+#[derive(Default, serde::Deserialize)]
+struct Head {
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    description: String,
+}
+
+fn head(scenario: &str) -> Head {
+    crate::yaml::from_str::<Head>(scenario).unwrap_or_default()
+}
 
 /// The scenario's title, for the subject line.
 fn title(scenario: &str) -> String {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        #[serde(default)]
-        title: String,
-    }
-    crate::yaml::from_str::<Head>(scenario)
-        .map(|h| h.title.trim().to_string())
-        .unwrap_or_default()
+    head(scenario).title.trim().to_string()
 }
+
+/// The panel that opens a briefing: the scenario's title and description,
+/// unless the ruleset's view gives its own.
+fn scenario_panel(scenario: &str, panels: &[Panel]) -> Option<Panel> {
+    if panels.iter().any(|p| p.title == BRIEFING) {
+        return None;
+    }
+    let h = head(scenario);
+    let lines: Vec<String> = [h.title.trim(), h.description.trim()]
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    (!lines.is_empty()).then(|| Panel {
+        title: BRIEFING.into(),
+        lines,
+    })
+}
+
+const BRIEFING: &str = "Briefing";
 
 impl Server {
     /// Queue the briefing mails of every game that owes them; how many
@@ -83,6 +110,9 @@ impl Server {
             let mut sight = state.view(&viewer);
             if own_edge {
                 crate::enemy::turn_to_own_edge(&mut sight.map, &player.side);
+            }
+            if let Some(p) = scenario_panel(&g.scenario, &sight.panels) {
+                sight.panels.insert(0, p);
             }
             sight.map.title = format!(
                 "{game} \u{2014} before step {} \u{2014} {}",
