@@ -14,6 +14,7 @@ pub mod control;
 pub mod demo;
 pub mod fatigue;
 pub mod fire;
+pub mod fire_bar;
 pub mod fire_phases;
 pub mod formation;
 pub mod generals;
