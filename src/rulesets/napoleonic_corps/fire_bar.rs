@@ -37,6 +37,12 @@ pub enum Bar {
 impl Bar {
     /// The reason in words, the target named by the caller.
     pub fn reason(&self) -> String {
+        self.reason_as(&|x: &str| x.to_string())
+    }
+
+    /// The reason with the feature or unit in the way written by `name`
+    /// (an orders template quotes what a scenario named).
+    pub fn reason_as(&self, name: &dyn Fn(&str) -> String) -> String {
         match self {
             Bar::DoesNotFire => "this unit does not fire".into(),
             Bar::Limbered => "limbered artillery cannot fire".into(),
@@ -53,10 +59,11 @@ impl Bar {
                 format!("out of arc: not within 45 degrees of its front face ({lies})")
             }
             Bar::Sight { feature } => {
-                format!("sight blocked: {feature} blocks the line of fire")
+                format!("sight blocked: {} blocks the line of fire", name(feature))
             }
             Bar::InTheWay { unit } => format!(
-                "line of fire blocked: {unit} is in the line of fire (only artillery higher than it fires over it, and the target may reply)"
+                "line of fire blocked: {} is in the line of fire (only artillery higher than it fires over it, and the target may reply)",
+                name(unit)
             ),
         }
     }

@@ -20,6 +20,7 @@ pub mod formation;
 pub mod generals;
 pub mod melee;
 pub mod movement;
+pub mod options;
 pub mod orders;
 pub mod rally;
 pub mod retreat;
