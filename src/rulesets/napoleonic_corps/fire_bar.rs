@@ -27,11 +27,17 @@ pub enum Bar {
         band: &'static str,
     },
     /// Not within 45 degrees of the front face; `lies` says where it is.
-    Arc { lies: &'static str },
+    Arc {
+        lies: &'static str,
+    },
     /// A terrain feature blocks the line of fire.
-    Sight { feature: String },
+    Sight {
+        feature: String,
+    },
     /// A unit stands in the line of fire and may not be fired over.
-    InTheWay { unit: String },
+    InTheWay {
+        unit: String,
+    },
 }
 
 impl Bar {
@@ -108,10 +114,10 @@ pub fn band(f: &Unit, d: f64) -> Option<(&'static str, f64)> {
 /// Where `t` lies from `f`'s front, for an arc refusal.
 fn lies(frame: &Frame, t: &[crate::geometry::Base]) -> &'static str {
     if !in_front_arc(frame, t, 90.0) {
-        let c = t.iter().map(|b| b.center).fold(
-            crate::geometry::Point::new(0.0, 0.0),
-            |a, p| a + p,
-        );
+        let c = t
+            .iter()
+            .map(|b| b.center)
+            .fold(crate::geometry::Point::new(0.0, 0.0), |a, p| a + p);
         let n = t.len().max(1) as f64;
         return match crate::geometry::relation_of_point(frame, c.scale(1.0 / n)) {
             Relation::DirectlyBehind => "it is behind the unit",

@@ -39,6 +39,8 @@ pub mod words;
 #[cfg(test)]
 mod modifier_tests;
 #[cfg(test)]
+mod options_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::dice::Dice;

@@ -83,7 +83,10 @@ pub fn explain(u: &Unit, to: Formation, turns: bool, road: bool) -> String {
         ""
     };
     let changes = turns || to != u.formation;
-    if road && !changes && let Some(r) = road_rate(u, to) {
+    if road
+        && !changes
+        && let Some(r) = road_rate(u, to)
+    {
         return format!("road rate {r:.0} cm{light}");
     }
     let (old, new) = (rate(u, u.formation), rate(u, to));

@@ -20,7 +20,7 @@ use crate::view::Panel;
 pub const TITLE: &str = "What you can do now";
 
 /// Enemies listed for one unit, nearest first; the others are counted.
-pub const SHOWN: usize = 3;
+pub const SHOWN: usize = 4;
 
 /// How names and ids are written: as they are in a report, quoted in an
 /// orders template (so no scenario text can add a line to a signed file).
@@ -283,18 +283,32 @@ fn fire(s: &State, u: &Unit, act: Act, engaged: &[String], n: &Names) -> Vec<Str
     if near.is_empty() {
         return vec!["fire: no enemy ahead".into()];
     }
-    let mut out: Vec<String> = near
-        .iter()
-        .map(|(d, e)| match bar(s, u, e, engaged) {
-            None => can_fire(s, u, e, *d, n),
-            Some(b) => cannot_fire(&b, e, n),
-        })
-        .collect();
-    if total > near.len() {
+    let mut out = Vec::new();
+    let mut out_of_range = false;
+    for (d, e) in &near {
+        match bar(s, u, e, engaged) {
+            None => out.push(can_fire(s, u, e, *d, n)),
+            Some(b) => {
+                out_of_range = matches!(b, Bar::Range { .. });
+                out.push(cannot_fire(&b, e, n));
+            }
+        }
+        // Nearest first: every enemy after one out of range is out of
+        // range too, and one line says so.
+        if out_of_range {
+            break;
+        }
+    }
+    let left = total - out.len();
+    if left > 0 {
         out.push(format!(
-            "fire: {} more enem{} ahead, farther off, left out",
-            total - near.len(),
-            if total - near.len() == 1 { "y" } else { "ies" }
+            "fire: {left} more enem{} ahead, farther off, {}",
+            if left == 1 { "y" } else { "ies" },
+            if out_of_range {
+                "out of range too"
+            } else {
+                "left out"
+            }
         ));
     }
     out
@@ -304,7 +318,7 @@ fn fire(s: &State, u: &Unit, act: Act, engaged: &[String], n: &Names) -> Vec<Str
 fn needs(total: i32, m: i32) -> String {
     match total - m {
         x if x <= 2 => "any roll".into(),
-        x if x > 12 => format!("{x}+, beyond 2D6"),
+        x if x > 12 => format!("{x}+ (beyond 2D6)"),
         x => format!("{x}+"),
     }
 }
