@@ -4,7 +4,7 @@
 use super::formation::Formation;
 use super::options::{TITLE, panel};
 use super::orders::{ChargeOrder, FireOrder, Move, Orders, Shot, TurnOrders};
-use super::state::{Pending, Phase, State};
+use super::state::{Pending, Phase};
 use super::tables::Troop;
 use super::tests::{Setup, au, fr, ground, turn};
 use super::*;
