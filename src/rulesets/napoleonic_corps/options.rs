@@ -109,6 +109,13 @@ pub fn lines(s: &State, me: &SideId, n: &Names) -> Vec<String> {
         ),
     };
     let mut out = vec![head];
+    if act == Act::Turn {
+        // Said once: what would otherwise repeat on every unit's line.
+        out.push(
+            "Moves: rough ground (water, woods, up hill, a linear obstacle) shortens no move but costs a rally-table test; friends do not block; an enemy met ends the move there"
+                .into(),
+        );
+    }
     let before = out.len();
     for u in s.live(me) {
         out.extend(unit(s, u, act, &engaged, n));

@@ -122,6 +122,10 @@ fn the_panel_is_the_sides_own_and_in_its_template() {
         theirs.lines[0].starts_with("You owe nothing now: it is French's turn"),
         "{theirs:?}"
     );
+    // Nothing to do: one line says so.
+    let mut setup = s.clone();
+    setup.phase = Phase::Setup;
+    assert_eq!(panel(&setup, &fr()).lines.len(), 1);
     // The template carries the same facts as comments, the scenario's
     // names quoted.
     let t = NapoleonicCorps.orders_template(&s, &fr()).unwrap();
