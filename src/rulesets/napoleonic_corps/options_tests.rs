@@ -122,6 +122,13 @@ fn the_panel_is_the_sides_own_and_in_its_template() {
         theirs.lines[0].starts_with("You owe nothing now: it is French's turn"),
         "{theirs:?}"
     );
+    // A name with a line break stays within its comment.
+    let mut odd = s.clone();
+    if let Some(i) = odd.unit_index("au-line") {
+        odd.units[i].name = "IR 1\nturn: {}".into();
+    }
+    let t = NapoleonicCorps.orders_template(&odd, &fr()).unwrap();
+    assert!(!t.lines().any(|l| l.starts_with("turn: {}")), "{t}");
     // Nothing to do: one line says so.
     let mut setup = s.clone();
     setup.phase = Phase::Setup;
