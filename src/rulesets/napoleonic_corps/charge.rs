@@ -4,7 +4,7 @@
 
 use super::contact::{check, must_check};
 use super::orders::ChargeOrder;
-use super::state::{State, Trace, TraceKind};
+use super::state::{State, Trace, TraceKind, Unit};
 use super::tables::Arm;
 use super::words::{Said, event};
 use crate::dice::Dice;
@@ -16,6 +16,29 @@ use crate::side::SideId;
 /// garbled row: one charge move for all cavalry.
 pub fn reach(light: bool) -> f64 {
     12.0 + if light { 2.0 } else { 0.0 }
+}
+
+/// How far `c` would go straight ahead, as it faces, to touch `t`; none
+/// when it would pass it by.
+pub fn ahead(s: &State, c: &Unit, t: &Unit) -> Option<f64> {
+    first_touch(&s.bases(c), &s.bases(t), c.facing.unit_vector())
+}
+
+/// Why `c` cannot reach `t` with its charge move, with the numbers.
+pub fn out_of_reach(s: &State, c: &Unit, t: &Unit) -> String {
+    let far = reach(c.troop.light());
+    match ahead(s, c, t) {
+        Some(d) => format!(
+            "Movement factors: the charge move is {far:.0} cm straight ahead, and {} is {d:.1} cm straight ahead ({:.1} cm too far)",
+            t.name,
+            d - far
+        ),
+        None => format!(
+            "Movement factors: the charge goes straight ahead without turning, and {} ({:.1} cm away) is not straight ahead",
+            t.name,
+            s.gap(c, t)
+        ),
+    }
 }
 
 fn refuse(s: &State, u: usize, why: &str) -> Event {
@@ -54,16 +77,8 @@ pub fn phase(s: &mut State, side: &SideId, orders: &[ChargeOrder], dice: &mut Di
         }
         let dir = cu.facing.unit_vector();
         let far = reach(cu.troop.light());
-        let Some(d) = first_touch(&s.bases(&cu), &s.bases(&tu), dir).filter(|d| *d <= far + 1e-6)
-        else {
-            out.push(refuse(
-                s,
-                c,
-                &format!(
-                    "Movement factors: the charge goes straight ahead, and {} is not within {far} cm straight ahead",
-                    tu.name
-                ),
-            ));
+        let Some(d) = ahead(s, &cu, &tu).filter(|d| *d <= far + 1e-6) else {
+            out.push(refuse(s, c, &out_of_reach(s, &cu, &tu)));
             continue;
         };
         let from = cu.at;

@@ -2,7 +2,7 @@
 //! the rule it breaks; what the dice may still change is left to the turn.
 
 use super::fire::barrier;
-use super::movement::{ROAD, allowance, turns};
+use super::movement::{ROAD, allowance, explain, turns};
 use super::orders::{Controlled, Decision, Deployment, Orders, Reactions, TurnOrders, length};
 use super::sight::on_road;
 use super::state::{Phase, State, Unit};
@@ -196,7 +196,11 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
                 &path,
                 &m.unit,
                 DISTANCE,
-                format!("{d:.1} cm{what} is more than the {a:.1} cm it may move"),
+                format!(
+                    "{d:.1} cm{what} is more than the {a:.1} cm it may move ({}; {:.1} cm too far)",
+                    explain(u, f, turns(u, m.facing), road),
+                    d - a
+                ),
             );
         }
         for (j, w) in m.via.iter().enumerate() {

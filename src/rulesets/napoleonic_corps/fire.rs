@@ -6,14 +6,12 @@ use super::generals;
 use super::rally::RETREAT_CM;
 use super::retreat::{remove, retreat};
 use super::roll::{d6, two_d6};
-use super::sight;
 use super::state::{State, Trace, TraceKind, Unit};
 use super::tables::Arm;
 use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::dice::table::read;
 use crate::event::{Event, Facts, Modifier};
-use crate::geometry::contact::segment_crosses;
 use crate::geometry::{Frame, TerrainTag, bases_distance, in_common_arc, is_to_flank};
 
 /// Musket range (cm).
@@ -87,69 +85,17 @@ pub fn max_range(f: &Unit) -> f64 {
     f.troop.battery_range().map_or(MUSKET, |r| 3.0 * r) + 1e-6
 }
 
-/// Why `f` may not fire at `t`, if it may not: range, arc (or contact with
-/// its front), line of fire, and targets locked in melee.
+/// Why `f` may not fire at `t`, if it may not, in words naming the rule,
+/// the target and the numbers or what is in the way ([`super::fire_bar`]).
 pub fn barrier(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<String> {
-    if f.mods().fire.is_none() {
-        return Some("Fire combat: this unit does not fire".into());
-    }
-    if f.formation == Formation::Limbered {
-        return Some("Fire combat: limbered artillery cannot fire".into());
-    }
-    if engaged.contains(&t.id) {
-        return Some("Melee: units that remain in contact may not be fired upon".into());
-    }
-    let fb = s.bases(f);
-    let tb = s.bases(t);
-    let d = bases_distance(&fb, &tb).get();
-    if range_modifier(f, d).is_none() {
-        return Some(format!("Fire combat: {d:.1} cm is out of range"));
-    }
-    let frame = Frame::of(&fb);
-    let front_contact =
-        d <= super::state::CONTACT && crate::geometry::in_front_arc(&frame, &tb, 0.0);
-    if !(in_common_arc(&frame, &tb) || front_contact) {
-        return Some("Fire combat: the target is not within 45 degrees of the front face".into());
-    }
-    // Line of fire: from the firer's front to the target's nearest base.
-    let from = frame.anchor;
-    let to = tb
-        .iter()
-        .map(|b| b.center)
-        .min_by(|a, b| {
-            a.distance_to(from)
-                .get()
-                .total_cmp(&b.distance_to(from).get())
-        })
-        .unwrap_or(t.at);
-    if let Some(x) = sight::blocker(s, from, to) {
-        return Some(format!("Fire combat: {} blocks the line of fire", x.name));
-    }
-    for o in s
-        .units
-        .iter()
-        .filter(|o| o.live() && o.id != f.id && o.id != t.id)
-        .filter(|o| o.at.distance_to_segment(from, to).get() <= s.reach(o))
-    {
-        let ob = s.bases(o);
-        if ob.iter().any(|b| segment_crosses(from, to, b))
-            && !over(s, f, t, o)
-            && !reciprocal(s, f, t, o)
-        {
-            return Some(format!(
-                "Fire combat: {} is in the line of fire (only artillery higher than it fires over it, and the target may reply)",
-                o.name
-            ));
-        }
-    }
-    None
+    super::fire_bar::bar(s, f, t, engaged).map(|b| b.say(&t.name))
 }
 
 /// Whether battery `f` may fire over unit `o` at `t`: it stands higher than
 /// `o`, and `o` is a battery or `t` is at least 10 cm behind `o`.
 pub fn over(s: &State, f: &Unit, t: &Unit, o: &Unit) -> bool {
     f.arm() == Arm::Artillery
-        && sight::level(s, &s.bases(f)) > sight::level(s, &s.bases(o))
+        && super::sight::level(s, &s.bases(f)) > super::sight::level(s, &s.bases(o))
         && (o.arm() == Arm::Artillery || s.gap(o, t) >= OVER - 1e-6)
 }
 

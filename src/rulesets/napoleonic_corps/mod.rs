@@ -14,11 +14,13 @@ pub mod control;
 pub mod demo;
 pub mod fatigue;
 pub mod fire;
+pub mod fire_bar;
 pub mod fire_phases;
 pub mod formation;
 pub mod generals;
 pub mod melee;
 pub mod movement;
+pub mod options;
 pub mod orders;
 pub mod rally;
 pub mod retreat;
@@ -37,6 +39,8 @@ pub mod words;
 
 #[cfg(test)]
 mod modifier_tests;
+#[cfg(test)]
+mod options_tests;
 #[cfg(test)]
 mod tests;
 

@@ -74,6 +74,40 @@ pub fn allowance(u: &Unit, to: Formation, turns: bool, road: bool) -> f64 {
     if changes { r / 2.0 } else { r }
 }
 
+/// What [`allowance`] took its distance from, in words: the rate and its
+/// formation, the light bonus, the halving and what caused it.
+pub fn explain(u: &Unit, to: Formation, turns: bool, road: bool) -> String {
+    let light = if u.troop.light() {
+        ", light bonus included"
+    } else {
+        ""
+    };
+    let changes = turns || to != u.formation;
+    if road
+        && !changes
+        && let Some(r) = road_rate(u, to)
+    {
+        return format!("road rate {r:.0} cm{light}");
+    }
+    let (old, new) = (rate(u, u.formation), rate(u, to));
+    let base = if to == u.formation || (old - new).abs() < 1e-9 {
+        format!("{} rate {:.0} cm{light}", to.name(), old.min(new))
+    } else {
+        format!(
+            "the slower of {} {old:.0} cm and {} {new:.0} cm{light}",
+            u.formation.name(),
+            to.name()
+        )
+    };
+    let change = match (turns, to != u.formation) {
+        (true, true) => ", halved for a change of facing and formation",
+        (true, false) => ", halved for a change of facing",
+        (false, true) => ", halved for a change of formation",
+        (false, false) => "",
+    };
+    format!("{base}{change}")
+}
+
 /// Whether a move turns the unit.
 pub fn turns(u: &Unit, facing: Option<Angle>) -> bool {
     facing.is_some_and(|f| f.normalized().difference_to(u.facing.normalized()).abs() > 0.5)
@@ -145,10 +179,18 @@ pub fn again(s: &mut State, i: usize, m: &Move, dice: &mut Dice) -> Vec<Event> {
     one(s, i, m, &mut Vec::new(), dice)
 }
 
+/// Where one leg of a move stopped, and why it stopped short of its end.
+struct Stop {
+    at: Point,
+    /// The enemy met, which ends the move there.
+    met: Option<String>,
+    /// Infantry held back short of the cavalry it met in front.
+    held_off: bool,
+}
+
 /// One straight leg of `u`'s move from `a` to `b`, in its new facing and
-/// formation: where it stops, and whether it met an enemy (which ends the
-/// move there).
-fn leg(s: &State, u: &Unit, a: Point, b: Point, facing: Angle, to_f: Formation) -> (Point, bool) {
+/// formation.
+fn leg(s: &State, u: &Unit, a: Point, b: Point, facing: Angle, to_f: Formation) -> Stop {
     let dist = a.distance_to(b).get();
     let start = s.bases_as(u, a, facing, to_f);
     let dir = b - a;
@@ -166,6 +208,7 @@ fn leg(s: &State, u: &Unit, a: Point, b: Point, facing: Angle, to_f: Formation) 
             }
         }
     }
+    let mut held_off = false;
     if let Some(e) = &met
         && let Some(enemy) = s.unit(e)
         && u.arm() == Arm::Infantry
@@ -174,27 +217,64 @@ fn leg(s: &State, u: &Unit, a: Point, b: Point, facing: Angle, to_f: Formation) 
     {
         // Infantry may not move into frontal contact with cavalry.
         stop = (stop - SHORT).max(0.0);
+        held_off = true;
     }
-    if dist > 1e-9 {
-        (a + dir.scale(stop / dist), met.is_some())
+    Stop {
+        at: if dist > 1e-9 {
+            a + dir.scale(stop / dist)
+        } else {
+            b
+        },
+        met: met.and_then(|e| s.unit(&e).map(|x| x.name.clone())),
+        held_off,
+    }
+}
+
+/// Why a move ended short of its `to`, with how far it went of how far it
+/// was ordered; empty when it got there.
+fn cut_short(walked: &[Point], ordered: f64, to: Point, stop: &Stop) -> String {
+    let Some(met) = &stop.met else {
+        return String::new();
+    };
+    let went = length(walked);
+    let end = walked.last().copied().unwrap_or(to);
+    let why = if stop.held_off {
+        format!(
+            "held {SHORT:.0} cm short of {met}: infantry may not move into frontal contact with cavalry"
+        )
     } else {
-        (b, met.is_some())
-    }
+        format!("stopped on meeting {met}")
+    };
+    format!(
+        "{why}, after {went:.1} of the {ordered:.1} cm ordered ({:.1} cm short of ({:.1}, {:.1}); the rest of the move is dropped)",
+        end.distance_to(to).get(),
+        to.x,
+        to.y
+    )
 }
 
 fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dice) -> Vec<Event> {
     let u = s.units[i].clone();
+    // Every refusal says the move is dropped, so the report need not be
+    // read against the orders to see where the unit stands.
+    let to = m.to.unwrap_or(u.at);
+    let drop = |why: &str| {
+        vec![refused(
+            &u,
+            &format!(
+                "{why}; its move to ({:.1}, {:.1}) is dropped and it stays at ({:.1}, {:.1})",
+                to.x, to.y, u.at.x, u.at.y
+            ),
+        )]
+    };
     if u.shaken() {
-        return vec![refused(
-            &u,
-            "Rally table: a disordered unit cannot move, change formation or facing",
-        )];
+        return drop("Rally table: a disordered unit cannot move, change formation or facing");
     }
-    if !s.contacts(&u).is_empty() {
-        return vec![refused(
-            &u,
-            "Melee: units in contact may not move or change formation",
-        )];
+    if let Some(e) = s.contacts(&u).first() {
+        return drop(&format!(
+            "Melee: units in contact may not move or change formation (it is in contact with {})",
+            e.name
+        ));
     }
     let to_f = m.formation.unwrap_or(u.formation);
     let facing = m.facing.unwrap_or(u.facing);
@@ -207,11 +287,19 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
     let allowed = allowance(&u, to_f, turning, road);
     if dist > allowed + 1e-6 {
         let why = if m.road && !road {
-            format!("{ROAD}; off the road it may move {allowed:.1} cm, not {dist:.1}")
+            format!(
+                "{ROAD}; off the road it may move {allowed:.1} cm ({}), not {dist:.1} ({:.1} cm too far)",
+                explain(&u, to_f, turning, road),
+                dist - allowed
+            )
         } else {
-            format!("Movement factors: {dist:.1} cm is beyond the {allowed:.1} cm allowed")
+            format!(
+                "Movement factors: {dist:.1} cm is beyond the {allowed:.1} cm allowed ({}; {:.1} cm too far)",
+                explain(&u, to_f, turning, road),
+                dist - allowed
+            )
         };
-        return vec![refused(&u, &why)];
+        return drop(&why);
     }
     let before = nearest_gap(s, &u);
     let mut moved = u.clone();
@@ -219,10 +307,12 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
     moved.facing = facing;
     // Where it stops: leg by leg, at the first enemy it meets on the way.
     let mut walked = vec![u.at];
+    let mut short = String::new();
     for w in path.windows(2) {
-        let (at, met) = leg(s, &u, w[0], w[1], facing, to_f);
-        walked.push(at);
-        if met {
+        let stop = leg(s, &u, w[0], w[1], facing, to_f);
+        walked.push(stop.at);
+        if stop.met.is_some() {
+            short = cut_short(&walked, dist, path.last().copied().unwrap_or(u.at), &stop);
             break;
         }
     }
@@ -231,21 +321,17 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
         && to_f == Formation::Square
         && let Some(e) = towards_visible(s, &u, &moved)
     {
-        return vec![refused(
-            &u,
-            &format!(
-                "Movement special cases: squares may not move towards visible enemy units ({e} is in sight)"
-            ),
-        )];
+        return drop(&format!(
+            "Movement special cases: squares may not move towards visible enemy units ({e} is in sight)"
+        ));
     }
     if nearest_gap(s, &moved) < before - 1e-6
         && fatigue::spent(s, &u.corps)
         && !s.leader_attached(&u)
     {
-        return vec![refused(
-            &u,
+        return drop(
             "Corps fatigue: a corps with no chips left may not move towards known enemies without a leader attached",
-        )];
+        );
     }
     let from = u.at;
     s.units[i] = Unit {
@@ -268,6 +354,7 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
             } else {
                 String::new()
             }),
+            reason: (!short.is_empty()).then_some(short),
             ..Facts::default()
         },
         Vec::new(),

@@ -6,6 +6,7 @@ use super::fire::barrier;
 use super::fire_phases::cannot_square;
 use super::formation::Formation;
 use super::movement::allowance;
+use super::options::{Names, TITLE, lines};
 use super::state::{Phase, State};
 use super::tables::Arm;
 use super::view::unit_line;
@@ -18,6 +19,14 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
     let _ = writeln!(t, "# Your units:");
     for u in s.live(side) {
         let _ = writeln!(t, "#   {}", unit_line(u, &quoted(&u.name), &scalar(&u.id)));
+    }
+    let names = Names {
+        name: quoted,
+        id: scalar,
+    };
+    let _ = writeln!(t, "# {TITLE}:");
+    for line in lines(s, side, &names) {
+        let _ = writeln!(t, "#   {line}");
     }
     match &s.phase {
         Phase::Setup => {

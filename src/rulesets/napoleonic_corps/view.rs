@@ -249,6 +249,8 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
             title: "Your units".into(),
             lines: s.live(me).map(|u| unit_line(u, &u.name, &u.id)).collect(),
         });
+        // Only a side's own view: what it can do is its own business.
+        panels.push(super::options::panel(s, me));
     }
     Sight {
         heading: heading(s),

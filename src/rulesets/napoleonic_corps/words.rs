@@ -216,13 +216,18 @@ pub fn say(what: Said, f: &Facts) -> String {
             opt(f.before)
         ),
         Said::Move => format!(
-            "{unit} moves from {} to {}{}",
+            "{unit} moves from {} to {}{}{}",
             at(f.from),
             at(f.to),
             if result.is_empty() {
                 String::new()
             } else {
                 format!(", {result}")
+            },
+            if reason.is_empty() {
+                String::new()
+            } else {
+                format!("; {reason}")
             }
         ),
         Said::Refused => format!("{unit} cannot do as ordered: {reason}"),
