@@ -787,11 +787,11 @@ mod tests {
     fn the_napoleonic_scaling_battle_resolves_as_pinned() {
         assert_eq!(
             pinned(&NapoleonicCorps, napoleonic_setup, 30),
-            "d7a0423e28a2"
+            "f994f54df307"
         );
         assert_eq!(
             pinned(&NapoleonicCorps, napoleonic_setup, 100),
-            "86f0dd837fbd"
+            "a257a134a1f4"
         );
     }
 
