@@ -178,16 +178,44 @@ pub fn unit_line(u: &Unit, name: &str, id: &str) -> String {
     )
 }
 
+/// How the battle is won, for the setup step's reports and briefings.
+fn victory(s: &State) -> Panel {
+    Panel {
+        title: "Victory conditions".into(),
+        lines: vec![
+            "An army breaks when the chips it has lost reach its army morale: the other side wins".into(),
+            "Army morale: the chips its corps start with, 2 more for each objective it holds, 2 fewer for each of its own the enemy has taken".into(),
+            "Chips are lost when a unit fails to rally (one) or leaves the table by rout, surrender or elimination (two)".into(),
+            format!(
+                "After turn {}, the army that lost the smaller share of its morale wins (house rule)",
+                s.scenario.turns
+            ),
+        ],
+    }
+}
+
 pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     let mut panels = Vec::new();
+    let setup = matches!(s.phase, Phase::Setup);
+    if setup {
+        panels.push(victory(s));
+    }
     let mut army = vec![heading(s)];
     for side in &s.scenario.sides {
-        army.push(format!(
-            "{}: {} chips lost of an army morale of {}",
-            side.name,
-            s.dish.get(&side.id).copied().unwrap_or(0),
-            army_morale(s, &side.id)
-        ));
+        // Chips are drawn, some by dice, in the first step: no number yet.
+        army.push(if setup {
+            format!(
+                "{}: army morale is counted in the first step, when the corps draw their chips",
+                side.name
+            )
+        } else {
+            format!(
+                "{}: {} chips lost of an army morale of {}",
+                side.name,
+                s.dish.get(&side.id).copied().unwrap_or(0),
+                army_morale(s, &side.id)
+            )
+        });
     }
     for (id, h) in &s.holders {
         army.push(format!(
@@ -205,13 +233,16 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
             .corps
             .iter()
             .map(|c| {
+                let chips = if setup {
+                    "chips drawn in the first step".to_string()
+                } else {
+                    format!("{} of {} chips", c.chips, c.start_chips)
+                };
                 format!(
-                    "{} ({}){}: {} of {} chips, {} morale passes, commander {} at ({:.0}, {:.0})",
+                    "{} ({}){}: {chips}, {} morale passes, commander {} at ({:.0}, {:.0})",
                     c.name,
                     s.side_name(&c.side),
                     if c.cinc { ", CinC" } else { "" },
-                    c.chips,
-                    c.start_chips,
                     c.passes,
                     c.commander,
                     c.at.x,
