@@ -83,28 +83,3 @@ fn every_rulesets_briefing_opens_its_template_as_later_ones_and_says_where_the_e
     );
     check("crowther-dougan", "games/crowther-dougan/beaver-creek.yaml");
 }
-
-#[test]
-#[ignore]
-fn dump() {
-    for (r, s) in [
-        ("maurice-lite", "games/maurice-lite/hollowbrook.yaml"),
-        (
-            "morschauser-macduff",
-            "games/morschauser-macduff/crossroads.yaml",
-        ),
-        (
-            "napoleonic-corps",
-            "games/napoleonic-corps/danube-crossroads.yaml",
-        ),
-        (
-            "activation-dice",
-            "games/activation-dice/quatre-chemins.yaml",
-        ),
-        ("crowther-dougan", "games/crowther-dougan/beaver-creek.yaml"),
-    ] {
-        for (side, text, t) in briefings_of(r, s) {
-            std::fs::write(format!("/tmp/brief-{r}-{side}.txt"), format!("{text}\n{t}")).unwrap();
-        }
-    }
-}
