@@ -21,7 +21,7 @@ pub struct EnemyUnit {
     /// Degrees clockwise from +y, as orders give facings.
     pub facing: f64,
     pub formation: String,
-    /// Bases, disruption, smoke and the ruleset's note (strength, hits).
+    /// Bases, then the ruleset's words for its state, smoke and note.
     pub state: String,
     /// Edge to edge to the reader's nearest unit; none when he has none on
     /// the table.
@@ -164,9 +164,7 @@ fn state(u: &UnitView) -> String {
         1 => parts.push("1 base".to_string()),
         n => parts.push(format!("{n} bases")),
     }
-    if u.disruption > 0 {
-        parts.push(format!("DISR {}", u.disruption));
-    }
+    parts.extend(u.status.iter().cloned());
     if u.smoke {
         parts.push("smoke".into());
     }
@@ -174,9 +172,6 @@ fn state(u: &UnitView) -> String {
         && !n.trim().is_empty()
     {
         parts.push(n.clone());
-    }
-    if u.disruption == 0 && u.note.is_none() {
-        parts.push("no DISR".into());
     }
     parts.join(", ")
 }
@@ -278,6 +273,7 @@ mod tests {
             disruption: 2,
             smoke: false,
             note: note.map(String::from),
+            status: vec!["shaken".into()],
         }
     }
 
@@ -302,6 +298,7 @@ mod tests {
             zones: Vec::new(),
             deployment: Vec::new(),
             turned: false,
+            counter: None,
         }
     }
 
@@ -325,8 +322,9 @@ mod tests {
         assert_eq!(ids, ["far", "diag"], "nearest first, own units left out");
         assert!((seen[0].distance.unwrap() - 3.0).abs() < 1e-9);
         assert!((seen[1].distance.unwrap() - 5.0).abs() < 1e-9);
-        assert_eq!(seen[0].state, "1 base, DISR 2, 2/4 SP");
-        assert_eq!(seen[1].state, "2 bases, DISR 2");
+        // The state in the ruleset's words: the core adds none of its own.
+        assert_eq!(seen[0].state, "1 base, shaken, 2/4 SP");
+        assert_eq!(seen[1].state, "2 bases, shaken");
         assert_eq!(seen[0].side, "B");
         assert!(seen[0].line().contains("3.0 BW from your nearest unit"));
         let t = template_comments(&seen);

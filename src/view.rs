@@ -81,6 +81,10 @@ pub struct UnitView {
     pub smoke: bool,
     /// Extra marker text, such as strength points.
     pub note: Option<String>,
+    /// The unit's state in its ruleset's words where the map shows it
+    /// otherwise (a counter), for lists such as the enemy as a side sees him.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub status: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -155,6 +159,11 @@ pub struct MapView {
     /// (a reader's own edge; the renderer keeps the text upright).
     #[serde(default)]
     pub turned: bool,
+    /// What the number on a unit's counter ([`UnitView::disruption`])
+    /// counts, in its ruleset's words, for the legend; none when the
+    /// ruleset draws no counter.
+    #[serde(default)]
+    pub counter: Option<String>,
 }
 
 /// A titled block of lines, such as "Your hand" or "Army morale".

@@ -66,6 +66,7 @@ fn unit(
         disruption,
         smoke,
         note: note.map(str::to_string),
+        status: Vec::new(),
     }
 }
 
@@ -299,6 +300,7 @@ fn sample_map() -> MapView {
         }],
         deployment: vec![],
         turned: false,
+        counter: None,
     }
 }
 
@@ -715,4 +717,19 @@ fn a_report_shows_the_enemy_the_deadline_and_its_notices_in_html_and_text() {
     assert!(text.contains("** This is step 4 resolved again"));
     // The French report lists no French unit as an enemy.
     assert!(r.enemy.iter().all(|e| e.side == "British"));
+}
+
+#[test]
+fn the_legend_names_the_counter_in_the_rulesets_words_or_draws_none() {
+    let mut map = sample_map();
+    map.counter = None;
+    let svg = map_svg(&map).unwrap();
+    assert!(!svg.contains(">disruption<"), "no counter, no legend entry");
+    map.counter = Some("disorder (coloured dice)".into());
+    let svg = map_svg(&map).unwrap();
+    assert!(
+        svg.contains("disorder (coloured dice)"),
+        "the ruleset's words"
+    );
+    assert!(!svg.contains("disruption"));
 }

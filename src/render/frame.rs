@@ -146,6 +146,7 @@ mod tests {
             zones: vec![],
             deployment: vec![],
             turned: false,
+            counter: None,
         }
     }
 

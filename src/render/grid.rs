@@ -176,6 +176,7 @@ mod tests {
             zones: vec![],
             deployment: vec![],
             turned: false,
+            counter: None,
         };
         Frame::new(&map).unwrap()
     }

@@ -21,7 +21,7 @@ pub(crate) struct Swatch {
 pub(crate) struct Legend {
     pub swatches: Vec<Swatch>,
     pub texts: Vec<Label>,
-    pub counter: Counter,
+    pub counter: Option<Counter>,
     pub smoke: Vec<Circle>,
     pub star: String,
     pub ring: Circle,
@@ -87,12 +87,16 @@ impl Legend {
         let (x, y) = flow.take(text_width(&key, 12.0));
         texts.push(Label::new((x, y + 4.0), key, "start"));
 
-        let (x, y) = flow.take(22.0 + text_width("disruption", 12.0));
-        let counter = Counter {
-            disc: Circle::new((x + 8.0, y), 8.5),
-            text: Label::new((x + 8.0, y + 4.0), "2", "middle"),
-        };
-        texts.push(Label::new((x + 22.0, y + 4.0), "disruption", "start"));
+        // The counter in the ruleset's words, where it draws one.
+        let counter = map.counter.as_deref().map(|what| {
+            let what = super::clean::line(what);
+            let (x, y) = flow.take(22.0 + text_width(&what, 12.0));
+            texts.push(Label::new((x + 22.0, y + 4.0), what, "start"));
+            Counter {
+                disc: Circle::new((x + 8.0, y), 8.5),
+                text: Label::new((x + 8.0, y + 4.0), "2", "middle"),
+            }
+        });
 
         let (x, y) = flow.take(34.0 + text_width("smoke", 12.0));
         let smoke = [

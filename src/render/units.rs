@@ -370,6 +370,7 @@ mod tests {
                     disruption: 0,
                     smoke: false,
                     note: None,
+                    status: Vec::new(),
                 })
                 .collect(),
             markers: Vec::new(),
@@ -377,6 +378,7 @@ mod tests {
             zones: Vec::new(),
             deployment: Vec::new(),
             turned: false,
+            counter: None,
         }
     }
 

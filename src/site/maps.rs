@@ -112,12 +112,14 @@ mod tests {
                 disruption: 0,
                 smoke: false,
                 note: None,
+                status: Vec::new(),
             }],
             markers: vec![],
             arrows: vec![],
             zones: vec![],
             deployment: vec![],
             turned: false,
+            counter: None,
         };
         crate::yaml::to_string(&PublicView {
             heading: "Round 1".into(),

@@ -96,6 +96,7 @@ pub fn map(s: &State) -> MapView {
                 disruption: u.disorder,
                 smoke: false,
                 note: note(u),
+                status: Vec::new(),
             }
         })
         .collect();
@@ -161,6 +162,7 @@ pub fn map(s: &State) -> MapView {
         zones: Vec::new(),
         deployment,
         turned: false,
+        counter: Some("disorder (coloured dice)".into()),
     }
 }
 

@@ -92,6 +92,7 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
                 disruption: u32::from(u.status == Status::Routing),
                 smoke: s.smoking(u),
                 note: Some(note(u)),
+                status: Vec::new(),
             }
         })
         .collect();
@@ -146,6 +147,7 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
         zones: Vec::new(),
         deployment: Vec::new(),
         turned: false,
+        counter: Some("routing".into()),
     }
 }
 

@@ -67,6 +67,12 @@ pub fn map(s: &State) -> MapView {
                 disruption: u.disruption,
                 smoke: u.smoke,
                 note: None,
+                // The counter on the map; its words for lists.
+                status: vec![if u.disruption > 0 {
+                    format!("DISR {}", u.disruption)
+                } else {
+                    "no DISR".into()
+                }],
             }
         })
         .collect();
@@ -116,6 +122,7 @@ pub fn map(s: &State) -> MapView {
         zones: fire_zones(s),
         deployment: deployment_zones(s),
         turned: false,
+        counter: Some("disruption (DISR)".into()),
     }
 }
 

@@ -78,6 +78,7 @@ pub fn map(s: &State) -> MapView {
                 disruption: 0,
                 smoke: false,
                 note: Some(strength_note(c)),
+                status: Vec::new(),
             }
         })
         .collect();
@@ -129,6 +130,7 @@ pub fn map(s: &State) -> MapView {
         zones: Vec::new(),
         deployment: deployment_zones(s),
         turned: false,
+        counter: None,
     }
 }
 

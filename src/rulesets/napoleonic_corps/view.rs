@@ -71,6 +71,7 @@ pub fn map(s: &State) -> MapView {
                 disruption: u32::from(u.shaken()),
                 smoke: false,
                 note: note(u),
+                status: Vec::new(),
             }
         })
         .collect();
@@ -142,6 +143,7 @@ pub fn map(s: &State) -> MapView {
         zones: Vec::new(),
         deployment: deployment_zones(s),
         turned: false,
+        counter: Some("disordered or unformed".into()),
     }
 }
 
