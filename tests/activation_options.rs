@@ -92,8 +92,14 @@ fn the_panel_tells_the_shot_in_range_with_distance_band_and_odds() {
     let l = line_with(&lines, &["fire at Red Foot [r-inf]"]);
     assert!(l.contains("12.0 cm (2.4 S)"), "{l}");
     assert!(l.contains("long range"), "{l}");
-    assert!(l.contains("your d6 +1 (shooting value +2, long range -1)"), "{l}");
-    assert!(l.contains("its d6 +0 (shooting value +2, column -2)"), "{l}");
+    assert!(
+        l.contains("your d6 +1 (shooting value +2, long range -1)"),
+        "{l}"
+    );
+    assert!(
+        l.contains("its d6 +0 (shooting value +2, column -2)"),
+        "{l}"
+    );
     assert!(l.contains("a disorder on 15 of 36"), "{l}");
     // Aimed, the target is one less: d6+1 against d6-1.
     assert!(l.contains("aimed 20 of 36"), "{l}");
@@ -146,8 +152,14 @@ fn the_panel_gives_the_charges_within_reach() {
     assert!(l.contains("met after 17.0 cm"), "{l}");
     assert!(l.contains("at the double only"), "{l}");
     // Blue's foot, 5 cm a move, 10 at the double, meets nobody 12 cm off.
-    let horse = lines.iter().position(|l| l.starts_with("Blue Horse")).unwrap();
-    assert!(!lines[..horse].iter().any(|l| l.contains("charge")), "{lines:#?}");
+    let horse = lines
+        .iter()
+        .position(|l| l.starts_with("Blue Horse"))
+        .unwrap();
+    assert!(
+        !lines[..horse].iter().any(|l| l.contains("charge")),
+        "{lines:#?}"
+    );
 }
 
 #[test]
@@ -156,7 +168,10 @@ fn only_the_side_that_owes_orders_gets_the_options() {
     assert!(panel_lines(&s, &Viewer::Public).is_none());
     assert!(panel_lines(&s, &Viewer::Umpire).is_none());
     let red = panel_lines(&s, &Viewer::Side(red())).expect("Red's view has the panel");
-    assert_eq!(red, vec!["It is Blue's turn: you owe nothing now".to_string()]);
+    assert_eq!(
+        red,
+        vec!["It is Blue's turn: you owe nothing now".to_string()]
+    );
 }
 
 #[test]
@@ -173,12 +188,23 @@ fn the_orders_template_carries_the_same_lines_as_comments() {
     assert!(l.starts_with("#   "), "{l}");
     assert!(l.contains("30.0 cm"), "{l}");
     // Still an orders file.
-    let body: String = t.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n");
-    assert!(galloper::yaml::from_str::<serde_yaml::Value>(&body).is_ok(), "{t}");
+    let body: String = t
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        galloper::yaml::from_str::<serde_yaml::Value>(&body).is_ok(),
+        "{t}"
+    );
 }
 
 fn refusal(s: &State, target: &str) -> String {
-    let o = turn(vec![activation("b-inf", 1, vec![Action::Fire(target.into())])]);
+    let o = turn(vec![activation(
+        "b-inf",
+        1,
+        vec![Action::Fire(target.into())],
+    )]);
     let r = run(s, &blue(), o, vec![6]);
     find(&r.events, "refused").text.clone()
 }
@@ -227,6 +253,9 @@ fn a_move_to_a_point_beyond_reach_says_its_destination_was_dropped() {
     )]);
     let r = run(&s, &blue(), o, vec![6]);
     let text = &find(&r.events, "move").text;
-    assert!(text.contains("was 30.0 cm away, beyond its move of 15.0 cm"), "{text}");
+    assert!(
+        text.contains("was 30.0 cm away, beyond its move of 15.0 cm"),
+        "{text}"
+    );
     assert!(text.contains("destination was dropped"), "{text}");
 }

@@ -6,13 +6,13 @@
 use super::blunder;
 use super::combat::{self, can_shoot};
 use super::movement::{self, allowance_why, clamp_45, recoil_distance, travel, within_45};
-use crate::geometry::Angle;
 use super::orders::{Action, Activation, AfterBlunder, Goal, Turnover};
 use super::scenario::Arm;
 use super::state::{Formation, State, Trace, TraceKind};
 use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
+use crate::geometry::Angle;
 use crate::side::SideId;
 
 /// What one activation came to.

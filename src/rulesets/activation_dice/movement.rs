@@ -22,7 +22,10 @@ pub fn allowance(s: &State, u: &Unit) -> f64 {
 pub fn allowance_why(s: &State, u: &Unit) -> (f64, Vec<String>) {
     // A square or an unlimbered battery stays put, broken line or not.
     if matches!(u.formation, Formation::Square | Formation::Unlimbered) {
-        return (0.0, vec![format!("a unit in {} does not move", u.formation.name())]);
+        return (
+            0.0,
+            vec![format!("a unit in {} does not move", u.formation.name())],
+        );
     }
     let speed = f64::from(u.troop.speed);
     let mut why = Vec::new();

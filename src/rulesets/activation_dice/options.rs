@@ -131,11 +131,14 @@ fn unit_lines(s: &State, work: &mut State, i: usize) -> Vec<String> {
     if near.is_empty() {
         out.push("  no enemy ahead".into());
     }
-    for e in near {
+    for (k, gap) in near {
         if ready.is_ok() {
-            out.push(fire_line(s, i, e));
+            out.push(fire_line(s, i, k));
         }
-        out.extend(charge_line(s, work, i, e, allow));
+        // A move meets nothing farther than it goes.
+        if gap <= allow + s.short() + 1e-6 {
+            out.extend(charge_line(s, work, i, k, allow));
+        }
     }
     if more > 0 {
         out.push(format!("  {more} more enemies ahead left out"));
@@ -165,41 +168,54 @@ fn ahead(s: &State, work: &mut State, i: usize, allow: f64) -> Option<String> {
     ))
 }
 
-/// The enemies whose centre lies within 90 degrees of the unit's facing,
-/// nearest (edge to edge) first, at most [`NEAREST`]; and how many more.
-fn enemies_ahead<'a>(s: &'a State, u: &Unit) -> (Vec<&'a Unit>, usize) {
+/// The enemies whose place (the middle of their front) lies within 90
+/// degrees of the unit's facing, seen from its centre: their index and
+/// distance edge to edge, nearest first, at most [`NEAREST`]; and how many
+/// more there are.
+fn enemies_ahead(s: &State, u: &Unit) -> (Vec<(usize, f64)>, usize) {
     let centre = s.centre(u);
-    let mut ahead: Vec<(f64, &Unit)> = s
-        .enemies(&u.side)
-        .filter(|e| {
-            crate::geometry::Angle::of_vector(s.centre(e) - centre)
-                .is_some_and(|a| u.facing.difference_to(a).abs() <= 90.0 + 1e-6)
+    let front = u.facing.unit_vector();
+    // Only places are compared first: laying out every enemy for every
+    // unit would cost a big battle's report more than its resolution.
+    let mut ahead: Vec<(f64, usize)> = (0..s.units.len())
+        .filter(|&k| {
+            let e = &s.units[k];
+            e.placed()
+                && e.side != u.side
+                && e.at.is_some_and(|p| {
+                    let v = p - centre;
+                    v.x * front.x + v.y * front.y >= 0.0
+                })
         })
-        .map(|e| (s.gap_at_least(u, e), e))
+        .map(|k| (s.gap_at_least(u, &s.units[k]), k))
         .collect();
     let total = ahead.len();
-    // Measured exactly only while a cheaper bound may still be among the nearest.
-    ahead.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.id.cmp(&y.1.id)));
-    let mut best: Vec<(f64, &Unit)> = Vec::new();
-    for (bound, e) in ahead {
-        if best.len() >= NEAREST && best.last().is_some_and(|b| bound > b.0) {
-            break;
-        }
-        best.push((s.gap(u, e), e));
-        best.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.id.cmp(&y.1.id)));
-        best.truncate(NEAREST);
+    if total > NEAREST {
+        // The bounds of the nearest few, then every enemy whose bound may
+        // still beat the farthest of them, measured exactly.
+        ahead.select_nth_unstable_by(NEAREST - 1, |x, y| x.0.total_cmp(&y.0));
+        let limit = ahead[..NEAREST]
+            .iter()
+            .map(|&(_, k)| s.gap(u, &s.units[k]))
+            .fold(f64::NEG_INFINITY, f64::max);
+        ahead.retain(|&(bound, _)| bound <= limit + 1e-9);
     }
-    let shown: Vec<&Unit> = best.into_iter().map(|(_, e)| e).collect();
-    let more = total - shown.len();
-    (shown, more)
+    let mut best: Vec<(f64, usize)> = ahead
+        .into_iter()
+        .map(|(_, k)| (s.gap(u, &s.units[k]), k))
+        .collect();
+    best.sort_by(|x, y| {
+        x.0.total_cmp(&y.0)
+            .then(s.units[x.1].id.cmp(&s.units[y.1].id))
+    });
+    best.truncate(NEAREST);
+    let more = total - best.len();
+    (best.into_iter().map(|(d, k)| (k, d)).collect(), more)
 }
 
 /// The shot at `e` as the fire code would judge it, or why there is none.
-fn fire_line(s: &State, i: usize, e: &Unit) -> String {
-    let u = &s.units[i];
-    let Some(ei) = s.index(&e.id) else {
-        return format!("  cannot fire: {} is not on the table", name(e));
-    };
+fn fire_line(s: &State, i: usize, ei: usize) -> String {
+    let (u, e) = (&s.units[i], &s.units[ei]);
     match shot_at(s, u, e) {
         Err(no) => format!("  cannot fire: {}", no.words(&name(e), s.short())),
         Ok(d) => {
@@ -228,8 +244,8 @@ fn fire_line(s: &State, i: usize, e: &Unit) -> String {
 
 /// Whether a move (or double time) straight at `e` would meet it, tried
 /// with the movement code itself.
-fn charge_line(s: &State, work: &mut State, i: usize, e: &Unit, allow: f64) -> Option<String> {
-    let u = &s.units[i];
+fn charge_line(s: &State, work: &mut State, i: usize, ei: usize, allow: f64) -> Option<String> {
+    let (u, e) = (&s.units[i], &s.units[ei]);
     if u.arm() == Arm::Artillery || allow <= 0.0 {
         return None;
     }

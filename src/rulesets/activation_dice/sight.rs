@@ -112,12 +112,15 @@ impl NoShot {
     /// The reason in words, naming `target`; `short` turns cm into shorts.
     pub fn words(&self, target: &str, short: f64) -> String {
         match self {
-            NoShot::OutOfArc => format!(
-                "{target} is out of its arc (45 degrees out from its front corners)"
-            ),
+            NoShot::OutOfArc => {
+                format!("{target} is out of its arc (45 degrees out from its front corners)")
+            }
             NoShot::Hidden { by } if by.is_empty() => format!("{target} is out of its sight"),
             NoShot::Hidden { by } => {
-                format!("{target} is out of its sight: {} blocks it", by.join(" and "))
+                format!(
+                    "{target} is out of its sight: {} blocks it",
+                    by.join(" and ")
+                )
             }
             NoShot::OutOfRange { cm, range } => format!(
                 "{target} is out of range: {cm:.1} cm ({:.1} S), its range is {range:.1} cm ({:.0} S)",

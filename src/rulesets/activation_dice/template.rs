@@ -2,10 +2,10 @@
 //! quoted and ids written as YAML scalars, so nothing a scenario says can
 //! add a line to a signed file.
 
+use super::options;
 use super::scenario::Arm;
 use super::setup::{count, default_deployment, placer};
 use super::state::{Phase, State};
-use super::options;
 use super::view::unit_line;
 use crate::side::SideId;
 use crate::yaml::{quoted, scalar};
