@@ -456,7 +456,7 @@ pub fn shot_terms(s: &State, a: usize, t: usize, cm: f64, aimed: bool) -> ShotTe
 fn effect(b: Band, ra: u32) -> (u32, bool) {
     match b {
         Band::Repulsed | Band::Held => (0, false),
-        Band::Edge => (u32::from(ra % 2 == 0), false),
+        Band::Edge => (u32::from(ra.is_multiple_of(2)), false),
         Band::Double => (1, true),
         Band::Triple => (2, true),
     }
