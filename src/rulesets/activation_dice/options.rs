@@ -30,7 +30,8 @@ pub fn panel(s: &State, me: &SideId) -> Panel {
     }
 }
 
-/// The panel's lines; a unit's own lines after it are indented.
+/// The panel's lines: for each unit a line with its move, then its other
+/// lines, indented and tagged with its id.
 pub fn lines(s: &State, me: &SideId) -> Vec<String> {
     match &s.phase {
         Phase::Turn { side, .. } | Phase::Consult { side, .. } if side == me => {}
@@ -143,7 +144,18 @@ fn unit_lines(s: &State, work: &mut State, i: usize) -> Vec<String> {
     if more > 0 {
         out.push(format!("  {more} more enemies ahead left out"));
     }
-    out
+    // Reports list lines flat: each line after the first names its unit.
+    let tag = format!("  [{}] ", u.id);
+    out.into_iter()
+        .enumerate()
+        .map(|(k, l)| {
+            if k == 0 {
+                l
+            } else {
+                format!("{tag}{}", l.trim_start())
+            }
+        })
+        .collect()
 }
 
 /// Straight ahead, how far its move would really go, when less than its
