@@ -259,3 +259,41 @@ fn a_move_to_a_point_beyond_reach_says_its_destination_was_dropped() {
     );
     assert!(text.contains("destination was dropped"), "{text}");
 }
+
+#[test]
+fn a_pivot_refused_names_what_it_would_overlap() {
+    let mut s = field();
+    // Blue's horse 3 cm ahead of Blue's foot: the line wheeling 90 degrees
+    // about its centre (30, 10.5) would reach 6 cm ahead of it, over the horse.
+    put(&mut s, "b-inf", 30.0, 12.0, 0.0, Formation::Line);
+    put(&mut s, "b-cav", 30.0, 18.0, 0.0, Formation::Mounted);
+    let o = turn(vec![activation("b-inf", 2, vec![Action::Pivot(90.0)])]);
+    let r = run(&s, &blue(), o, vec![6, 6]);
+    let text = &find(&r.events, "refused").text;
+    assert!(text.contains("cannot pivot"), "{text}");
+    assert!(text.contains("it would overlap Blue Horse"), "{text}");
+}
+
+#[test]
+fn a_placement_too_far_out_says_how_far_its_bases_reach() {
+    let s = fresh();
+    let o = galloper::rulesets::activation_dice::orders::Orders::Deploy(
+        galloper::rulesets::activation_dice::orders::Deployment {
+            units: vec![galloper::rulesets::activation_dice::orders::Placement {
+                unit: "b-cav".into(),
+                at: Point::new(40.0, 20.0),
+                facing: None,
+                formation: None,
+            }],
+        },
+    );
+    let v = check(&s, &blue(), &o);
+    let why = v
+        .iter()
+        .map(|x| x.message.clone())
+        .find(|m| m.contains("within 1 L"))
+        .unwrap_or_else(|| panic!("{v:?}"));
+    // Facing north from y = 20, its front edge is 20 cm from its edge; 1 L is 15 cm.
+    assert!(why.contains("1 L (15.0 cm)"), "{why}");
+    assert!(why.contains("reach 20.0 cm"), "{why}");
+}

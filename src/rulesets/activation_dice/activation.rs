@@ -274,7 +274,9 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
         Action::Pivot(d) => {
             if u.formation == Formation::Square {
                 out.push(refused(s, i, "pivot", "a square does not pivot"));
-            } else if movement::pivot(s, i, *d) {
+            } else if let Err(why) = movement::pivot(s, i, *d) {
+                out.push(refused(s, i, "pivot", why));
+            } else {
                 out.push(event(
                     Said::Pivot,
                     Facts {
@@ -284,13 +286,6 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
                         ..Facts::default()
                     },
                     Vec::new(),
-                ));
-            } else {
-                out.push(refused(
-                    s,
-                    i,
-                    "pivot",
-                    "it would overlap another unit or the edge",
                 ));
             }
         }
@@ -406,7 +401,8 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
                 && let Some(face) = crate::geometry::Angle::of_vector(s.centre(&s.units[foe]) - me)
             {
                 let turn = s.units[i].facing.difference_to(face);
-                movement::pivot(s, i, turn);
+                // Hemmed in, it recoils without turning.
+                let _ = movement::pivot(s, i, turn);
             }
         }
     }
@@ -416,8 +412,13 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
 fn reform(s: &mut State, i: usize, f: Formation) -> Vec<Event> {
     let u = s.units[i].clone();
     let at = u.at.unwrap_or_default();
-    if !movement::fits(s, i, at, u.facing, f) {
-        return vec![refused(s, i, "change formation", "there is no room")];
+    if let Some(why) = movement::misfit(s, i, at, u.facing, f) {
+        return vec![refused(
+            s,
+            i,
+            "change formation",
+            format!("there is no room: {why}"),
+        )];
     }
     s.units[i].formation = f;
     vec![event(

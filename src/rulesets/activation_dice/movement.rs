@@ -187,25 +187,28 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
     out
 }
 
-/// Turn unit `i` by `degrees` about its centre; refused (false, nothing
-/// changed) when it would then overlap another unit.
-pub fn pivot(s: &mut State, i: usize, degrees: f64) -> bool {
+/// Turn unit `i` by `degrees` about its centre; refused (nothing changed,
+/// the reason given) when it would then stand off the table, in impassable
+/// ground or over another unit.
+pub fn pivot(s: &mut State, i: usize, degrees: f64) -> Result<(), String> {
     let u = s.units[i].clone();
-    let Some(at) = u.at else { return false };
+    let Some(at) = u.at else {
+        return Err("it is not on the table".into());
+    };
     let centre = s.centre(&u);
     let facing = u.facing.turned(degrees);
     let to = at.rotated_about(centre, degrees);
-    if !fits(s, i, to, facing, u.formation) {
-        return false;
+    if let Some(why) = misfit(s, i, to, facing, u.formation) {
+        return Err(why);
     }
     s.units[i].at = Some(to);
     s.units[i].facing = facing;
-    true
+    Ok(())
 }
 
-/// Whether unit `i` may stand at `at` facing `facing` in `f`: on the
-/// table, not in impassable ground, not over another unit.
-pub fn fits(s: &State, i: usize, at: Point, facing: Angle, f: Formation) -> bool {
+/// Why unit `i` may not stand at `at` facing `facing` in `f`, if it may
+/// not: off the table, in impassable ground (named), or over a unit (named).
+pub fn misfit(s: &State, i: usize, at: Point, facing: Angle, f: Formation) -> Option<String> {
     let u = &s.units[i];
     let bases = s.bases_as(u, at, facing, f);
     let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
@@ -213,13 +216,19 @@ pub fn fits(s: &State, i: usize, at: Point, facing: Angle, f: Formation) -> bool
         .iter()
         .flat_map(|b| b.corners())
         .all(|c| c.x >= -EPS && c.y >= -EPS && c.x <= w + EPS && c.y <= h + EPS);
-    on_table
-        && !ground::impassable(&s.scenario.terrain, &bases)
-        && !s
-            .units
-            .iter()
-            .filter(|o| o.placed() && o.id != u.id)
-            .any(|o| overlaps(&bases, &s.bases(o)))
+    if !on_table {
+        return Some(format!(
+            "it would stand off the table ({w:.0} by {h:.0} cm)"
+        ));
+    }
+    if let Some(t) = ground::impassable_feature(&s.scenario.terrain, &bases) {
+        return Some(format!("it would stand in impassable ground ({})", t.name));
+    }
+    s.units
+        .iter()
+        .filter(|o| o.placed() && o.id != u.id)
+        .find(|o| overlaps(&bases, &s.bases(o)))
+        .map(|o| format!("it would overlap {}", o.name))
 }
 
 /// How far a unit recoils from melee: infantry 1 S, cavalry 1 M (Actions:
