@@ -5,13 +5,14 @@
 
 use super::blunder;
 use super::combat::{self, can_shoot};
-use super::movement::{self, allowance, clamp_45, recoil_distance, travel, within_45};
+use super::movement::{self, allowance_why, clamp_45, recoil_distance, travel, within_45};
 use super::orders::{Action, Activation, AfterBlunder, Goal, Turnover};
 use super::scenario::Arm;
 use super::state::{Formation, State, Trace, TraceKind};
 use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
+use crate::geometry::Angle;
 use crate::side::SideId;
 
 /// What one activation came to.
@@ -273,7 +274,9 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
         Action::Pivot(d) => {
             if u.formation == Formation::Square {
                 out.push(refused(s, i, "pivot", "a square does not pivot"));
-            } else if movement::pivot(s, i, *d) {
+            } else if let Err(why) = movement::pivot(s, i, *d) {
+                out.push(refused(s, i, "pivot", why));
+            } else {
                 out.push(event(
                     Said::Pivot,
                     Facts {
@@ -283,13 +286,6 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
                         ..Facts::default()
                     },
                     Vec::new(),
-                ));
-            } else {
-                out.push(refused(
-                    s,
-                    i,
-                    "pivot",
-                    "it would overlap another unit or the edge",
                 ));
             }
         }
@@ -405,7 +401,8 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
                 && let Some(face) = crate::geometry::Angle::of_vector(s.centre(&s.units[foe]) - me)
             {
                 let turn = s.units[i].facing.difference_to(face);
-                movement::pivot(s, i, turn);
+                // Hemmed in, it recoils without turning.
+                let _ = movement::pivot(s, i, turn);
             }
         }
     }
@@ -415,8 +412,13 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
 fn reform(s: &mut State, i: usize, f: Formation) -> Vec<Event> {
     let u = s.units[i].clone();
     let at = u.at.unwrap_or_default();
-    if !movement::fits(s, i, at, u.facing, f) {
-        return vec![refused(s, i, "change formation", "there is no room")];
+    if let Some(why) = movement::misfit(s, i, at, u.facing, f) {
+        return vec![refused(
+            s,
+            i,
+            "change formation",
+            format!("there is no room: {why}"),
+        )];
     }
     s.units[i].formation = f;
     vec![event(
@@ -443,26 +445,40 @@ fn go(
 ) -> Vec<Event> {
     let u = s.units[i].clone();
     let at = u.at.unwrap_or_default();
-    let base = allowance(s, &u);
+    let (base, why) = allowance_why(s, &u);
     if base <= 0.0 {
-        return vec![refused(
-            s,
-            i,
-            what,
-            format!("a unit in {} does not move", u.formation.name()),
-        )];
+        return vec![refused(s, i, what, why.join(", "))];
     }
     let budget = base + extra;
+    let shortened = if why.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", why.join(", "))
+    };
+    // What the order asked for and could not have, said beside the move.
+    let mut dropped = None;
     let (dir, want) = match g {
         Goal::To(p) => {
             let v = *p - at;
             if !within_45(u.facing, v) {
+                let off = Angle::of_vector(v).map_or(0.0, |a| u.facing.difference_to(a).abs());
                 return vec![refused(
                     s,
                     i,
                     what,
-                    "the point is not within 45 degrees of its front",
+                    format!(
+                        "the point ({:.1}, {:.1}) is {off:.0} degrees off its front, more than 45: the move is dropped",
+                        p.x, p.y
+                    ),
                 )];
+            }
+            if v.length() > budget + 0.05 {
+                dropped = Some(format!(
+                    "its destination ({:.1}, {:.1}) was {:.1} cm away, beyond its move of {budget:.1} cm{shortened}: the destination was dropped",
+                    p.x,
+                    p.y,
+                    v.length()
+                ));
             }
             (v, v.length().min(budget))
         }
@@ -478,6 +494,39 @@ fn go(
         }
     };
     let t = travel(s, i, dir, want);
+    let mut said: Vec<String> = Vec::new();
+    if let Some(e) = t.contact.as_ref().and_then(|c| s.unit(c)) {
+        said.push(format!("charges {}", e.name));
+    } else {
+        if t.cm < want - 0.05 {
+            let by = t
+                .stopped
+                .clone()
+                .or_else(|| {
+                    t.slowed
+                        .as_ref()
+                        .map(|f| format!("{f} (difficult ground, double cost)"))
+                })
+                .unwrap_or_else(|| "the ground".into());
+            said.push(format!(
+                "cut short by {by}: {:.1} cm of {want:.1} cm, {:.1} cm short",
+                t.cm,
+                want - t.cm
+            ));
+        } else if let Some(f) = &t.slowed {
+            said.push(format!("{f} cost double"));
+        }
+        if let Goal::Toward(target) = g
+            && let (Some(me), Some(e)) = (s.unit(&u.id), s.unit(target))
+        {
+            said.push(format!(
+                "{} not reached: {:.1} cm still between them (its move is {budget:.1} cm{shortened})",
+                e.name,
+                s.gap(me, e)
+            ));
+        }
+    }
+    said.extend(dropped);
     let mut out = vec![event(
         Said::Move,
         Facts {
@@ -490,12 +539,7 @@ fn go(
                 "closes" => "closes with the enemy".into(),
                 _ => "moves".into(),
             }),
-            result: t
-                .contact
-                .as_ref()
-                .and_then(|c| s.unit(c))
-                .map(|e| format!("charges {}", e.name))
-                .or_else(|| t.stopped.as_ref().map(|w| format!("stopped by {w}"))),
+            result: (!said.is_empty()).then(|| said.join("; ")),
             ..Facts::default()
         },
         Vec::new(),

@@ -365,35 +365,67 @@ fn shooting_formation(s: &State, me: usize, out: &mut Vec<Modifier>) {
     }
 }
 
-/// Musketry (infantry) or bombardment (artillery) from `a` at `t`, at
-/// `cm` edge to edge; `aimed`: the target at -1.
-pub fn shoot(
-    s: &mut State,
-    a: usize,
-    t: usize,
-    cm: f64,
-    aimed: bool,
-    dice: &mut Dice,
-) -> Vec<Event> {
-    let (au, tu) = (s.units[a].clone(), s.units[t].clone());
+/// The range band a shot at `cm` falls in, and what it gives the shooter
+/// (musketry: short within 1 S, long beyond 2 S; bombardment: short within
+/// 1 M, long beyond 2 M).
+pub fn range_band(s: &State, guns: bool, cm: f64) -> (&'static str, Option<Modifier>) {
+    let short = s.short();
+    if guns {
+        if cm <= 2.0 * short + 1e-6 {
+            ("within 1 M", Some(m("target within 1 M", 1)))
+        } else if cm > 4.0 * short + 1e-6 {
+            ("2 M to 3 M", Some(m("target at 2 M to 3 M", -1)))
+        } else {
+            ("1 M to 2 M", None)
+        }
+    } else if cm <= short + 1e-6 {
+        ("short range", Some(m("short range", 1)))
+    } else if cm > 2.0 * short + 1e-6 {
+        ("long range", Some(m("long range", -1)))
+    } else {
+        ("medium range", None)
+    }
+}
+
+/// What a shot from `a` at `t`, `cm` apart, adds to each side's die.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShotTerms {
+    pub guns: bool,
+    pub band: &'static str,
+    pub canister: bool,
+    pub shooter: Vec<Modifier>,
+    pub target: Vec<Modifier>,
+}
+
+impl ShotTerms {
+    pub fn shooter_total(&self) -> i32 {
+        sum(&self.shooter)
+    }
+    pub fn target_total(&self) -> i32 {
+        sum(&self.target)
+    }
+    /// In how many of the 36 pairs of dice the shot disorders the target.
+    pub fn disorder_chances(&self) -> u32 {
+        let (a, t) = (self.shooter_total(), self.target_total());
+        (1..=6u32)
+            .flat_map(|ra| (1..=6u32).map(move |rt| (ra, rt)))
+            .filter(|&(ra, rt)| effect(band(ra as i32 + a, rt as i32 + t), ra).0 > 0)
+            .count() as u32
+    }
+}
+
+/// The modifiers of a shot (Musketry and Bombardment Attacks) from `a` at
+/// `t`, `cm` edge to edge; `aimed`: the target at -1.
+pub fn shot_terms(s: &State, a: usize, t: usize, cm: f64, aimed: bool) -> ShotTerms {
+    let (au, tu) = (&s.units[a], &s.units[t]);
     let short = s.short();
     let guns = au.arm() == Arm::Artillery;
     let mut am = vec![m("shooting value", au.troop.shooting)];
     let mut tm = vec![m("shooting value", tu.troop.shooting)];
     let canister = guns && au.canister && cm <= 2.0 * short + 1e-6;
-    if guns {
-        // Bombardment: short range is within 1 M, long from 2 M.
-        if cm <= 2.0 * short + 1e-6 {
-            am.push(m("target within 1 M", 1));
-        } else if cm > 4.0 * short + 1e-6 {
-            am.push(m("target at 2 M to 3 M", -1));
-        }
-    } else if cm <= short + 1e-6 {
-        am.push(m("short range", 1));
-    } else if cm > 2.0 * short + 1e-6 {
-        am.push(m("long range", -1));
-    }
-    match ground::cover(&s.scenario.terrain, &s.bases(&tu)) {
+    let (band, by_range) = range_band(s, guns, cm);
+    am.extend(by_range);
+    match ground::cover(&s.scenario.terrain, &s.bases(tu)) {
         Cover::Heavy if guns => tm.push(m("heavy cover", 1)),
         Cover::Heavy => tm.push(m("heavy cover", 2)),
         Cover::Light if !guns => tm.push(m("light cover", 1)),
@@ -410,6 +442,41 @@ pub fn shoot(
     if tu.crippled() {
         tm.push(m("crippled", -1));
     }
+    ShotTerms {
+        guns,
+        band,
+        canister,
+        shooter: am,
+        target: tm,
+    }
+}
+
+/// A shot's disorders and whether it rolls a critical event, from its band
+/// and the shooter's die.
+fn effect(b: Band, ra: u32) -> (u32, bool) {
+    match b {
+        Band::Repulsed | Band::Held => (0, false),
+        Band::Edge => (u32::from(ra.is_multiple_of(2)), false),
+        Band::Double => (1, true),
+        Band::Triple => (2, true),
+    }
+}
+
+/// Musketry (infantry) or bombardment (artillery) from `a` at `t`, at
+/// `cm` edge to edge; `aimed`: the target at -1.
+pub fn shoot(
+    s: &mut State,
+    a: usize,
+    t: usize,
+    cm: f64,
+    aimed: bool,
+    dice: &mut Dice,
+) -> Vec<Event> {
+    let (au, tu) = (s.units[a].clone(), s.units[t].clone());
+    let short = s.short();
+    let terms = shot_terms(s, a, t, cm, aimed);
+    let (guns, canister) = (terms.guns, terms.canister);
+    let (am, tm) = (terms.shooter, terms.target);
     let what = if guns { "bombardment" } else { "musketry" };
     let (ra, rt, ia) = opposed(dice, &au.id, &tu.id, what);
     let (ta, tt) = (ra as i32 + sum(&am), rt as i32 + sum(&tm));
@@ -462,12 +529,7 @@ pub fn shoot(
         },
         vec![ia, ia + 1],
     )];
-    let (n, crit) = match b {
-        Band::Repulsed | Band::Held => (0, false),
-        Band::Edge => (u32::from(ra % 2 == 0), false),
-        Band::Double => (1, true),
-        Band::Triple => (2, true),
-    };
+    let (n, crit) = effect(b, ra);
     out.extend(damage(s, t, n, what));
     // Canister: every increase in disorder also rolls a critical event.
     if (crit || (canister && n > 0)) && s.units[t].placed() {
@@ -485,12 +547,7 @@ pub fn can_shoot(s: &State, a: usize, t: usize) -> Result<f64, String> {
         return Err(format!("{} is not on the table", tu.name));
     }
     ready_to_shoot(s, a)?;
-    sight::in_range(s, au, tu).ok_or_else(|| {
-        format!(
-            "{} is not in its arc, sight and range ({} S)",
-            tu.name, au.troop.range
-        )
-    })
+    sight::shot_at(s, au, tu).map_err(|why| why.words(&tu.name, s.short()))
 }
 
 /// The units other than `a` that `a` could shoot at now, nearest first
@@ -516,7 +573,7 @@ pub fn shootable(s: &State, a: usize) -> Vec<(f64, usize)> {
 }
 
 /// Why `a` cannot shoot at anything now, if it cannot.
-fn ready_to_shoot(s: &State, a: usize) -> Result<(), String> {
+pub fn ready_to_shoot(s: &State, a: usize) -> Result<(), String> {
     let au = &s.units[a];
     if au.troop.range == 0 {
         return Err("it has no ranged attack".into());

@@ -47,7 +47,15 @@ pub fn cover(terrain: &[TerrainFeature], bases: &[Base]) -> Cover {
 
 /// Whether the bases stand in ground that costs double to cross.
 pub fn difficult(terrain: &[TerrainFeature], bases: &[Base]) -> bool {
-    terrain.iter().any(|t| {
+    difficult_feature(terrain, bases).is_some()
+}
+
+/// The first feature under the bases that costs double to cross.
+pub fn difficult_feature<'a>(
+    terrain: &'a [TerrainFeature],
+    bases: &[Base],
+) -> Option<&'a TerrainFeature> {
+    terrain.iter().find(|t| {
         (t.has(TerrainTag::Woods)
             || t.has(TerrainTag::Town)
             || t.has(TerrainTag::Marsh)
@@ -58,10 +66,18 @@ pub fn difficult(terrain: &[TerrainFeature], bases: &[Base]) -> bool {
 
 /// Whether the bases stand where troops may not go.
 pub fn impassable(terrain: &[TerrainFeature], bases: &[Base]) -> bool {
+    impassable_feature(terrain, bases).is_some()
+}
+
+/// The first feature under the bases that troops may not enter.
+pub fn impassable_feature<'a>(
+    terrain: &'a [TerrainFeature],
+    bases: &[Base],
+) -> Option<&'a TerrainFeature> {
     let bridged = terrain
         .iter()
         .any(|t| t.has(TerrainTag::Bridge) && t.touches_bases(bases));
-    terrain.iter().any(|t| {
+    terrain.iter().find(|t| {
         (t.has(TerrainTag::Impassable) || (t.has(TerrainTag::Water) && !bridged))
             && t.touches_bases(bases)
     })

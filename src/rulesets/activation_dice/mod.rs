@@ -17,6 +17,7 @@ pub mod demo;
 pub mod distance;
 pub mod ground;
 pub mod movement;
+pub mod options;
 pub mod orders;
 pub mod scenario;
 pub mod setup;

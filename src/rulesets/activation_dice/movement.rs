@@ -15,16 +15,31 @@ use crate::geometry::{Angle, Point, overlaps};
 /// Formations: line -1 movement, read as -1 S); nothing for a square or
 /// unlimbered guns.
 pub fn allowance(s: &State, u: &Unit) -> f64 {
+    allowance_why(s, u).0
+}
+
+/// [`allowance`] with what shortens it, in words, for reports.
+pub fn allowance_why(s: &State, u: &Unit) -> (f64, Vec<String>) {
     // A square or an unlimbered battery stays put, broken line or not.
     if matches!(u.formation, Formation::Square | Formation::Unlimbered) {
-        return 0.0;
+        return (
+            0.0,
+            vec![format!("a unit in {} does not move", u.formation.name())],
+        );
     }
     let speed = f64::from(u.troop.speed);
+    let mut why = Vec::new();
     let shorts = match u.modifying_formation() {
-        Some(Formation::Line) => (speed - 1.0).max(0.0),
+        Some(Formation::Line) => {
+            why.push("line: 1 S less".to_string());
+            (speed - 1.0).max(0.0)
+        }
         _ => speed,
     };
-    shorts * s.short()
+    if u.status.broken_line && u.formation == Formation::Line {
+        why.push("broken line: no formation modifier".to_string());
+    }
+    (shorts * s.short(), why)
 }
 
 /// Whether the direction `dir` is forward within 45 degrees of `facing`.
@@ -49,6 +64,8 @@ pub struct Travel {
     pub contact: Option<String>,
     /// Why it stopped short, if it did.
     pub stopped: Option<String>,
+    /// Difficult ground it crossed (at double cost), by name.
+    pub slowed: Option<String>,
 }
 
 const STEP: f64 = 0.5;
@@ -66,6 +83,7 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
         cm: 0.0,
         contact: None,
         stopped: None,
+        slowed: None,
     };
     if len < 1e-9 || budget <= EPS {
         return out;
@@ -76,6 +94,8 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
     // The first enemy met, and the first friend not already touching.
     let mut limit = f64::INFINITY;
     let mut met: Option<String> = None;
+    // The friend that limits the move, if a friend does.
+    let mut friend: Option<String> = None;
     // A unit farther from the path than both units' reach cannot be met
     // within the budget: it is not laid out.
     let end = from + dir.scale(budget);
@@ -104,6 +124,7 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
             if t < limit - 1e-9 {
                 limit = t;
                 met = (o.side != u.side).then(|| o.id.clone());
+                friend = (o.side == u.side).then(|| o.name.clone());
             }
         }
     }
@@ -116,6 +137,9 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
         if step <= 1e-9 {
             if met.is_some() && gone >= limit - 1e-6 {
                 out.contact = met.clone();
+            }
+            if let Some(f) = &friend {
+                out.stopped = Some(format!("{f} in the way"));
             }
             break;
         }
@@ -131,15 +155,17 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
             out.stopped = Some("the table's edge".into());
             break;
         }
-        if ground::impassable(&terrain, &next) {
-            out.stopped = Some("impassable ground".into());
+        if let Some(f) = ground::impassable_feature(&terrain, &next) {
+            out.stopped = Some(format!("impassable ground ({})", f.name));
             break;
         }
-        let cost = if ground::difficult(&terrain, &next) {
-            2.0 * step
-        } else {
-            step
-        };
+        let rough = ground::difficult_feature(&terrain, &next);
+        if let Some(f) = rough
+            && out.slowed.is_none()
+        {
+            out.slowed = Some(f.name.clone());
+        }
+        let cost = if rough.is_some() { 2.0 * step } else { step };
         if cost > left + 1e-9 {
             // Spend what is left at the rate of this ground.
             let part = if cost > step { left / 2.0 } else { left };
@@ -161,25 +187,28 @@ pub fn travel(s: &mut State, i: usize, dir: Point, budget: f64) -> Travel {
     out
 }
 
-/// Turn unit `i` by `degrees` about its centre; refused (false, nothing
-/// changed) when it would then overlap another unit.
-pub fn pivot(s: &mut State, i: usize, degrees: f64) -> bool {
+/// Turn unit `i` by `degrees` about its centre; refused (nothing changed,
+/// the reason given) when it would then stand off the table, in impassable
+/// ground or over another unit.
+pub fn pivot(s: &mut State, i: usize, degrees: f64) -> Result<(), String> {
     let u = s.units[i].clone();
-    let Some(at) = u.at else { return false };
+    let Some(at) = u.at else {
+        return Err("it is not on the table".into());
+    };
     let centre = s.centre(&u);
     let facing = u.facing.turned(degrees);
     let to = at.rotated_about(centre, degrees);
-    if !fits(s, i, to, facing, u.formation) {
-        return false;
+    if let Some(why) = misfit(s, i, to, facing, u.formation) {
+        return Err(why);
     }
     s.units[i].at = Some(to);
     s.units[i].facing = facing;
-    true
+    Ok(())
 }
 
-/// Whether unit `i` may stand at `at` facing `facing` in `f`: on the
-/// table, not in impassable ground, not over another unit.
-pub fn fits(s: &State, i: usize, at: Point, facing: Angle, f: Formation) -> bool {
+/// Why unit `i` may not stand at `at` facing `facing` in `f`, if it may
+/// not: off the table, in impassable ground (named), or over a unit (named).
+pub fn misfit(s: &State, i: usize, at: Point, facing: Angle, f: Formation) -> Option<String> {
     let u = &s.units[i];
     let bases = s.bases_as(u, at, facing, f);
     let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
@@ -187,13 +216,19 @@ pub fn fits(s: &State, i: usize, at: Point, facing: Angle, f: Formation) -> bool
         .iter()
         .flat_map(|b| b.corners())
         .all(|c| c.x >= -EPS && c.y >= -EPS && c.x <= w + EPS && c.y <= h + EPS);
-    on_table
-        && !ground::impassable(&s.scenario.terrain, &bases)
-        && !s
-            .units
-            .iter()
-            .filter(|o| o.placed() && o.id != u.id)
-            .any(|o| overlaps(&bases, &s.bases(o)))
+    if !on_table {
+        return Some(format!(
+            "it would stand off the table ({w:.0} by {h:.0} cm)"
+        ));
+    }
+    if let Some(t) = ground::impassable_feature(&s.scenario.terrain, &bases) {
+        return Some(format!("it would stand in impassable ground ({})", t.name));
+    }
+    s.units
+        .iter()
+        .filter(|o| o.placed() && o.id != u.id)
+        .find(|o| overlaps(&bases, &s.bases(o)))
+        .map(|o| format!("it would overlap {}", o.name))
 }
 
 /// How far a unit recoils from melee: infantry 1 S, cavalry 1 M (Actions:

@@ -3,7 +3,7 @@
 //! each placement is one step, unseen by the other side until it is
 //! resolved. Then a roll for the first move.
 
-use super::movement::fits;
+use super::movement::misfit;
 use super::orders::{Deployment, Placement};
 use super::state::{Formation, Phase, State};
 use super::words::{Said, event};
@@ -64,19 +64,19 @@ pub fn refuse(s: &State, side: &SideId, p: &Placement) -> Option<String> {
     let facing = p.facing.unwrap_or_else(|| s.forward(side));
     let bases = s.bases_as(u, p.at, facing, f);
     let l = 3.0 * s.short();
-    if bases
+    let reach = bases
         .iter()
         .flat_map(|b| b.corners())
-        .any(|c| s.from_edge(side, c) > l + 1e-6)
-    {
-        return Some(format!("it must stand within 1 L ({l:.1} cm) of your edge"));
+        .map(|c| s.from_edge(side, c))
+        .fold(f64::NEG_INFINITY, f64::max);
+    if reach > l + 1e-6 {
+        return Some(format!(
+            "it must stand within 1 L ({l:.1} cm) of your edge; its bases reach {reach:.1} cm from it"
+        ));
     }
-    if !fits(s, i, p.at, facing, f) {
-        return Some(
-            "it must stand on the table, clear of other units and impassable ground".into(),
-        );
-    }
-    None
+    misfit(s, i, p.at, facing, f).map(|why| {
+        format!("it must stand on the table, clear of other units and impassable ground: {why}")
+    })
 }
 
 /// The placement a scenario suggests for a unit, or a place in a row

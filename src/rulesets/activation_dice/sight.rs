@@ -96,3 +96,84 @@ pub fn in_range(s: &State, a: &Unit, b: &Unit) -> Option<f64> {
     }
     reach(s, a, b).filter(|d| *d <= max + 1e-6)
 }
+
+/// Which of arc, sight and range keeps `a` from shooting at `b`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NoShot {
+    /// No part of `b` stands within 45 degrees out from `a`'s front corners.
+    OutOfArc,
+    /// Every part in the arc is hidden; the features that hide the nearest.
+    Hidden { by: Vec<String> },
+    /// In arc and in sight, but farther (cm, edge to edge) than the range (cm).
+    OutOfRange { cm: f64, range: f64 },
+}
+
+impl NoShot {
+    /// The reason in words, naming `target`; `short` turns cm into shorts.
+    pub fn words(&self, target: &str, short: f64) -> String {
+        match self {
+            NoShot::OutOfArc => {
+                format!("{target} is out of its arc (45 degrees out from its front corners)")
+            }
+            NoShot::Hidden { by } if by.is_empty() => format!("{target} is out of its sight"),
+            NoShot::Hidden { by } => {
+                format!(
+                    "{target} is out of its sight: {} blocks it",
+                    by.join(" and ")
+                )
+            }
+            NoShot::OutOfRange { cm, range } => format!(
+                "{target} is out of range: {cm:.1} cm ({:.1} S), its range is {range:.1} cm ({:.0} S)",
+                super::distance::in_shorts(*cm, short),
+                super::distance::in_shorts(*range, short),
+            ),
+        }
+    }
+}
+
+/// As [`in_range`], but saying which condition fails when `b` cannot be
+/// shot at: arc first, then sight, then range, as the rules ask them.
+pub fn shot_at(s: &State, a: &Unit, b: &Unit) -> Result<f64, NoShot> {
+    let range = f64::from(a.troop.range) * s.short();
+    let frame = s.frame(a);
+    let mine = s.bases(a);
+    let my_parts = parts(s, a);
+    let terrain = &s.scenario.terrain;
+    let mut in_arc: Vec<(f64, Part)> = parts(s, b)
+        .into_iter()
+        .filter(|p| in_front_arc(&frame, &p.bases(), 45.0))
+        .map(|p| (bases_distance(&mine, &p.bases()).get(), p))
+        .collect();
+    if in_arc.is_empty() {
+        return Err(NoShot::OutOfArc);
+    }
+    in_arc.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let seen = in_arc.iter().find(|(_, p)| {
+        my_parts
+            .iter()
+            .any(|m| line_of_sight(m.point(), p.point(), terrain, &BLOCKS_SIGHT))
+    });
+    match seen {
+        None => Err(NoShot::Hidden {
+            by: blockers(s, a, in_arc[0].1.point()),
+        }),
+        Some((cm, _)) if *cm > range + 1e-6 => Err(NoShot::OutOfRange { cm: *cm, range }),
+        Some((cm, _)) => Ok(*cm),
+    }
+}
+
+/// The names of the features that cut the sight lines from `a`'s parts
+/// to `to`, each feature asked alone so that the geometry's own test
+/// decides.
+pub fn blockers(s: &State, a: &Unit, to: Point) -> Vec<String> {
+    let from: Vec<Point> = parts(s, a).iter().map(Part::point).collect();
+    s.scenario
+        .terrain
+        .iter()
+        .filter(|f| {
+            from.iter()
+                .any(|m| !line_of_sight(*m, to, std::slice::from_ref(*f), &BLOCKS_SIGHT))
+        })
+        .map(|f| f.name.clone())
+        .collect()
+}

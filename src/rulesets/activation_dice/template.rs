@@ -2,6 +2,7 @@
 //! quoted and ids written as YAML scalars, so nothing a scenario says can
 //! add a line to a signed file.
 
+use super::options;
 use super::scenario::Arm;
 use super::setup::{count, default_deployment, placer};
 use super::state::{Phase, State};
@@ -85,6 +86,10 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                     unit_line(s, u, &quoted(&u.name), &scalar(&u.id))
                 );
             }
+            let _ = writeln!(t, "# {}:", options::TITLE);
+            for line in options::lines(s, side) {
+                let _ = writeln!(t, "#   {}", comment(&line));
+            }
             t.push_str(
                 "# Each activation: {unit: ID, dice: 1 | 2 | 3, actions: [...], one: [...], two: [...], three: [...]}\n\
                  #   a die at or above the unit's quality is a success; two failures are a turnover;\n\
@@ -114,4 +119,18 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// `line` safe inside a YAML comment: a name holding a line break (or any
+/// character the scenario check forbids) must not end the comment.
+fn comment(line: &str) -> String {
+    line.chars()
+        .map(|c| {
+            if crate::scenario_check::forbidden(c) || matches!(c, '\u{85}') {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect()
 }

@@ -247,6 +247,7 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
                 lines: waiting,
             });
         }
+        panels.push(super::options::panel(s, me));
     }
     Sight {
         heading: heading(s),
