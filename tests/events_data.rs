@@ -123,9 +123,10 @@ fn plain(d: &DieRecord) -> u32 {
 }
 
 /// Crowther and Dougan's average die (2, 3, 3, 4, 4, 5) is rolled as a d6
-/// for fire, hand to hand and observation; the facts quote its face.
+/// for fire, hand to hand and observation, as its purpose says; the facts
+/// quote its face.
 fn average(d: &DieRecord) -> u32 {
-    let averaged = ["fire", "hand to hand", "observation test"].contains(&d.purpose.as_str());
+    let averaged = d.purpose.contains("average die");
     if averaged && d.sides == 6 {
         crowther_dougan::tables::AVERAGE_FACES[(d.value.clamp(1, 6) - 1) as usize]
     } else {

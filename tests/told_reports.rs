@@ -187,7 +187,41 @@ fn check_demo(ruleset: &str, battle: bool, grouped: bool) {
         }
     }
     assert!(lines_checked > 50, "{ruleset}: {lines_checked} lines");
+    if ruleset == "crowther-dougan" {
+        routs_follow_their_tests(&d.archive);
+    }
     assert!(dice_checked > 10, "{ruleset}: {dice_checked} dice");
+}
+
+/// A rout is told after the morale test that caused it (issue 27, item 7).
+fn routs_follow_their_tests(archive: &Path) {
+    let mut routs = 0;
+    for e in std::fs::read_dir(archive.join("sealed")).expect("sealed") {
+        let step = e.expect("step").path();
+        let Ok(text) = std::fs::read_to_string(step.join("events.yaml")) else {
+            continue;
+        };
+        let events: Vec<Event> = galloper::yaml::from_str(&text).expect("events");
+        for (i, e) in events.iter().enumerate() {
+            let failed = e.what == "morale" && e.facts.result.as_deref() == Some("fails: routs");
+            let Some(u) = e.facts.unit.as_ref().filter(|_| failed) else {
+                continue;
+            };
+            let rout = events.iter().position(|r| {
+                r.what == "rout" && r.facts.unit.as_ref().is_some_and(|x| x.id == u.id)
+            });
+            if let Some(r) = rout {
+                assert!(
+                    r > i,
+                    "{}: the rout of {} is told before its test",
+                    step.display(),
+                    u.id
+                );
+                routs += 1;
+            }
+        }
+    }
+    assert!(routs > 0, "the demo has a rout after a failed test");
 }
 
 #[test]

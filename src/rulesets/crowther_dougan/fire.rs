@@ -128,7 +128,15 @@ pub fn fire(st: &mut Step, unit: &str, target: &str) -> u32 {
         at: u.at,
     });
     let mods = modifiers(&st.s, &u, &t);
-    let r = st.average(&[unit, target], "fire");
+    let r = st.average(
+        &[unit, target],
+        &format!(
+            "{} fire at {}: average die, modified by {:+}, times the multiplier",
+            u.name,
+            t.name,
+            mods.iter().map(|m| m.value).sum::<i32>()
+        ),
+    );
     let modified = r.value as i32 + mods.iter().map(|m| m.value).sum::<i32>();
     let mult = multiplier(modified);
     let dist = st.s.gap(&u, &t);

@@ -59,7 +59,15 @@ pub fn modifiers(st: &Step, u: &Unit, enemy: &Unit, charging: bool) -> Vec<Modif
 
 fn inflict(st: &mut Step, u: &Unit, enemy: &Unit, charging: bool) -> (u32, Vec<u32>, Vec<usize>) {
     let mods = modifiers(st, u, enemy, charging);
-    let r = st.average(&[&u.id, &enemy.id], "hand to hand");
+    let r = st.average(
+        &[&u.id, &enemy.id],
+        &format!(
+            "{} hand to hand against {}: average die, modified by {:+}",
+            u.name,
+            enemy.name,
+            mods.iter().map(|m| m.value).sum::<i32>()
+        ),
+    );
     let modified = r.value as i32 + mods.iter().map(|m| m.value).sum::<i32>();
     let raw = fighting(u, enemy) as f64 * u.troop.rating().melee * multiplier(modified);
     let (men, fr) = st.whole_men(raw, &[&u.id, &enemy.id]);

@@ -3,7 +3,7 @@
 //! before the roll, and the rule for units under half strength.
 
 use super::movement::{away, rout};
-use super::state::{Motion, Status};
+use super::state::{Motion, Status, Unit};
 use super::step::Step;
 use super::tables::KEEP_OFF;
 use super::words::Said;
@@ -132,37 +132,62 @@ pub fn test(st: &mut Step, unit: &str, cause: Cause, enemy: Option<&str>) -> boo
     let mut mods = modifiers(st, unit, cause);
     mods.extend(pledged(st, unit));
     let needed = (u.troop.rating().mf + mods.iter().map(|m| m.value).sum::<i32>()).max(0) as u32;
-    let r = st.roll(&[unit], 10, "morale test");
+    let r = st.roll(
+        &[unit],
+        10,
+        &format!(
+            "{} morale test ({}): D10, passes under {needed}",
+            u.name,
+            cause.words()
+        ),
+    );
     let pass = r.value < needed;
-    let result = if pass {
-        "passes".to_string()
-    } else {
-        fail(st, unit, cause, enemy)
-    };
+    let failure = (!pass).then(|| failure(&u, cause));
+    // Told before what it causes: a rout follows the test that failed.
     let mut f = st.facts(unit, None);
     f.needed = Some(needed);
     f.modifiers = mods;
     f.rolls = vec![r.value];
     f.reason = Some(cause.words().into());
-    f.result = Some(result);
+    f.result = Some(match &failure {
+        None => "passes".to_string(),
+        Some(res) => res.words(&u),
+    });
     st.say(Said::Morale, f, vec![r.index]);
+    if let Some(res) = failure {
+        apply(st, unit, res, enemy);
+    }
     pass
 }
 
-/// A failure's result, as the source gives them; the words of it.
-fn fail(st: &mut Step, unit: &str, cause: Cause, enemy: Option<&str>) -> String {
-    let Some(u) = st.s.unit(unit).cloned() else {
-        return String::new();
-    };
-    enum Res {
-        Rout,
-        Retire,
-        Halt,
-        NoAdvance,
-        HaltShort,
-        GoOn,
+/// What a failed test does, as the source gives it.
+#[derive(Clone, Copy)]
+enum Res {
+    Rout,
+    Retire,
+    Halt,
+    NoAdvance,
+    HaltShort,
+    GoOn,
+}
+
+impl Res {
+    fn words(self, u: &Unit) -> String {
+        match self {
+            Res::Rout => "fails: routs".into(),
+            Res::Retire => "fails: retires 5 cm".into(),
+            Res::Halt => "fails: must halt".into(),
+            Res::NoAdvance => "fails: no advance towards the enemy this move".into(),
+            Res::HaltShort => "fails: halts 5 cm from the target".into(),
+            Res::GoOn if u.status == Status::Pursuing => "fails: goes on pursuing".into(),
+            Res::GoOn => "fails: goes on routing".into(),
+        }
     }
-    let mut res = match cause {
+}
+
+/// The result of failing a test for `cause`.
+fn failure(u: &Unit, cause: Cause) -> Res {
+    let res = match cause {
         Cause::Charged => Res::Rout,
         Cause::Charging => Res::NoAdvance,
         Cause::Rally => Res::GoOn,
@@ -176,38 +201,28 @@ fn fail(st: &mut Step, unit: &str, cause: Cause, enemy: Option<&str>) -> String 
     };
     // Below half strength: at least retire 5 cm on failing any test.
     if u.under_half() && matches!(res, Res::Halt | Res::NoAdvance | Res::HaltShort) {
-        res = Res::Retire;
+        Res::Retire
+    } else {
+        res
     }
+}
+
+/// Carry out a failed test's result.
+fn apply(st: &mut Step, unit: &str, res: Res, enemy: Option<&str>) {
     match res {
-        Res::Rout => {
-            rout(st, unit, enemy);
-            "fails: routs".into()
-        }
+        Res::Rout => rout(st, unit, enemy),
         Res::Retire => {
             away(st, unit, enemy, KEEP_OFF);
             if let Some(x) = st.s.unit_mut(unit) {
                 x.last = Motion::Retired;
                 x.no_advance = true;
             }
-            "fails: retires 5 cm".into()
         }
         Res::Halt | Res::NoAdvance => {
             if let Some(x) = st.s.unit_mut(unit) {
                 x.no_advance = true;
             }
-            if matches!(res, Res::Halt) {
-                "fails: must halt".into()
-            } else {
-                "fails: no advance towards the enemy this move".into()
-            }
         }
-        Res::HaltShort => "fails: halts 5 cm from the target".into(),
-        Res::GoOn => {
-            if u.status == Status::Pursuing {
-                "fails: goes on pursuing".into()
-            } else {
-                "fails: goes on routing".into()
-            }
-        }
+        Res::HaltShort | Res::GoOn => {}
     }
 }

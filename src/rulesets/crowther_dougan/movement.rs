@@ -156,7 +156,11 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
     let mut deduct = 0.0;
     for (_, n) in &cross {
         for _ in 0..*n {
-            let r = st.roll(&[unit], 6, "move deduction");
+            let r = st.roll(
+                &[unit],
+                6,
+                &format!("{} move deduction: D6 cm off its move", u.name),
+            );
             rolls.push(r.value);
             idx.push(r.index);
             deduct += r.value as f64;
@@ -249,12 +253,20 @@ fn lost_way(st: &mut Step, u: &Unit, to: Point, budget: f64) -> Point {
     if on_road || square(u.at) == square(to) || !(in_forest(u.at) || in_forest(to)) {
         return to;
     }
-    let r = st.roll(&[&u.id], 6, "lost in the forest");
+    let r = st.roll(
+        &[&u.id],
+        6,
+        &format!("{} in the forest: lost on a low score", u.name),
+    );
     let score = r.value as i32 - i32::from(o.severe_weather) - i32::from(o.night);
     if !is_lost(score, u.troop.rating().lost_on) {
         return to;
     }
-    let way = st.roll(&[&u.id], 6, "direction when lost");
+    let way = st.roll(
+        &[&u.id],
+        6,
+        &format!("{} lost: 1-3 turns left, 4-6 right", u.name),
+    );
     let turn = if way.value <= 3 { -90.0 } else { 90.0 };
     let v = to - u.at;
     let p = u.at + v.rotated_about(Point::new(0.0, 0.0), turn);

@@ -56,7 +56,13 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
         return;
     }
     // Always rolled, and always on the hidden stream: nothing public counts it.
-    let r = st.average_on(StreamKind::Hidden, "observation test");
+    let r = st.average_on(
+        StreamKind::Hidden,
+        &format!(
+            "{} observation test: average die, the higher the farther it sees",
+            obs.name
+        ),
+    );
     let candidates: Vec<Unit> =
         st.s.units
             .iter()

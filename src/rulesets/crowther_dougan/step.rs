@@ -78,7 +78,11 @@ impl<'a> Step<'a> {
         let mut men = whole as u32;
         let mut rolls = Vec::new();
         if pct > 0 {
-            let r = self.roll(ids, 100, "fraction of a man");
+            let r = self.roll(
+                ids,
+                100,
+                &format!("fraction of a man: one more on {pct} or less"),
+            );
             if r.value <= pct {
                 men += 1;
             }

@@ -309,7 +309,11 @@ fn risk_to_personalities(st: &mut Step) {
         }
         let before = u.men() + u.lost_this_move;
         let pct = (200 * u.lost_this_move).div_ceil(before.max(1)).min(100);
-        let r = st.roll(&[&u.id], 100, "risk to personality");
+        let r = st.roll(
+            &[&u.id],
+            100,
+            &format!("risk to {} with {}: hit on {pct} or less", p.name, u.name),
+        );
         let hit = r.value <= pct;
         let mut f = st.facts(&u.id, None);
         f.group = Some(p.name.clone());
