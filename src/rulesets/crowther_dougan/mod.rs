@@ -16,13 +16,16 @@ pub mod melee;
 pub mod morale;
 pub mod movement;
 pub mod observe;
+pub mod options;
 pub mod orders;
 pub mod scenario;
+pub mod shortfall;
 pub mod state;
 pub mod step;
 pub mod tables;
 mod template;
 pub mod turn;
+pub mod unseen;
 pub mod view;
 pub mod words;
 
