@@ -18,7 +18,7 @@ use crate::view::Panel;
 pub const TITLE: &str = "What you can do now";
 
 /// Enemies shown per unit, nearest first.
-const NEAREST: usize = 3;
+const NEAREST: usize = 4;
 
 /// How names and ids are written: as they are in the report, quoted in the
 /// template (so that no scenario text can add a line to an orders file).
