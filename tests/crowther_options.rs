@@ -95,7 +95,10 @@ fn the_situation_is_as_the_test_means_it() {
     let near = gap(&s, "r-line", "b-near");
     assert!(near > 20.0 && near <= 40.0, "b-near at long range: {near}");
     assert!(gap(&s, "r-line", "b-far") > 40.0);
-    assert!(gap(&s, "r-line", "b-hid") <= 40.0, "the hidden one is in range");
+    assert!(
+        gap(&s, "r-line", "b-hid") <= 40.0,
+        "the hidden one is in range"
+    );
     let seen: Vec<&str> = s.known_enemies(&me).map(|u| u.id.as_str()).collect();
     assert_eq!(seen, ["b-near", "b-far", "b-back", "b-wood", "b-last"]);
 }
@@ -162,7 +165,11 @@ fn the_side_not_moving_is_told_it_owes_nothing() {
     let s = state();
     let p = panel(&s, &SideId::new("blue")).expect("panel");
     assert_eq!(p.lines.len(), 1, "{:#?}", p.lines);
-    assert!(p.lines[0].contains("you owe no orders now"), "{:?}", p.lines);
+    assert!(
+        p.lines[0].contains("you owe no orders now"),
+        "{:?}",
+        p.lines
+    );
     assert!(
         CrowtherDougan
             .view(&s, &Viewer::Public)
@@ -175,10 +182,13 @@ fn the_side_not_moving_is_told_it_owes_nothing() {
 #[test]
 fn the_template_carries_the_same_facts_as_comments() {
     let s = state();
-    let t = CrowtherDougan.orders_template(&s, &red()).expect("template");
+    let t = CrowtherDougan
+        .orders_template(&s, &red())
+        .expect("template");
     assert!(t.contains("# What you can do now:"), "{t}");
     let d = gap(&s, "r-line", "b-far");
-    let far = format!("\"Blue Far Line\" [b-far]: cannot fire, out of range: {d:.1} cm, range is 40 cm");
+    let far =
+        format!("\"Blue Far Line\" [b-far]: cannot fire, out of range: {d:.1} cm, range is 40 cm");
     assert!(t.contains(&far), "{t}");
     assert!(t.contains("sight blocked by \"Tall Wood\""), "{t}");
     // Still an orders file: every line added is a comment.
@@ -221,7 +231,11 @@ fn a_refusal_for_blocked_sight_names_the_feature() {
     let s = state();
     let v = only(check(&s, &red(), &fire_at("b-wood")));
     assert_eq!(v.unit.as_deref(), Some("r-line"));
-    assert!(v.message.contains("sight blocked by Tall Wood"), "{}", v.message);
+    assert!(
+        v.message.contains("sight blocked by Tall Wood"),
+        "{}",
+        v.message
+    );
 }
 
 fn refusals(events: &[Event]) -> Vec<String> {
@@ -247,12 +261,14 @@ fn resolution_refuses_with_the_same_numbers_and_names() {
     let far = refusals(&resolve(&s, fire_at("b-far"), vec![]));
     assert!(
         far.iter()
-            .any(|t| t.contains(&format!("{d:.1} cm, range is 40 cm")) && t.contains("Blue Far Line")),
+            .any(|t| t.contains(&format!("{d:.1} cm, range is 40 cm"))
+                && t.contains("Blue Far Line")),
         "{far:?}"
     );
     let wood = refusals(&resolve(&s, fire_at("b-wood"), vec![]));
     assert!(
-        wood.iter().any(|t| t.contains("sight blocked by Tall Wood")),
+        wood.iter()
+            .any(|t| t.contains("sight blocked by Tall Wood")),
         "{wood:?}"
     );
 }
@@ -276,7 +292,10 @@ fn a_move_cut_short_says_by_what_and_by_how_much() {
         .iter()
         .find(|t| t.contains("Red Scouts"))
         .unwrap_or_else(|| panic!("{r:?}"));
-    assert!(line.contains("ends 10.0 cm short of (10.0, 90.0)"), "{line}");
+    assert!(
+        line.contains("ends 10.0 cm short of (10.0, 90.0)"),
+        "{line}"
+    );
     assert!(
         line.contains("the way is 30.0 cm and 20.0 cm of move was left"),
         "{line}"

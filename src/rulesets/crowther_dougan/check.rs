@@ -292,7 +292,12 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
                 &path,
                 &f.unit,
                 FIRE,
-                format!("{} at {}: {}", u.name, t.name, bar.words(true, str::to_string)),
+                format!(
+                    "{} at {}: {}",
+                    u.name,
+                    t.name,
+                    bar.words(true, str::to_string)
+                ),
             ));
         }
     }

@@ -150,7 +150,9 @@ fn move_line(s: &State, u: &Unit, names: Names) -> String {
     }
     for t in s.ground(u.at) {
         match deduction(t, u) {
-            Some(d) if d > 0 => parts.push(format!("leaving {} takes {d}D6 cm", (names.name)(&t.name))),
+            Some(d) if d > 0 => {
+                parts.push(format!("leaving {} takes {d}D6 cm", (names.name)(&t.name)))
+            }
             _ => {}
         }
     }

@@ -4,8 +4,8 @@
 //! answer names where the enemy stands.
 
 use super::state::{BLOCKS_SIGHT, State, Unit};
-use crate::geometry::sight::line_of_sight;
 use crate::geometry::TerrainTag;
+use crate::geometry::sight::line_of_sight;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Unseen {
