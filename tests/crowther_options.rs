@@ -3,7 +3,7 @@
 //! and a hidden enemy that changes none of them.
 
 use galloper::dice::Dice;
-use galloper::event::{Event, Kind};
+use galloper::event::{Event, Kind, Visibility};
 use galloper::geometry::Point;
 use galloper::ruleset::{Ruleset, Violation};
 use galloper::rulesets::crowther_dougan::CrowtherDougan;
@@ -300,6 +300,36 @@ fn a_move_cut_short_says_by_what_and_by_how_much() {
         line.contains("the way is 30.0 cm and 20.0 cm of move was left"),
         "{line}"
     );
+}
+
+#[test]
+fn a_move_through_a_wood_names_it_and_the_cm_its_die_took() {
+    let s = state();
+    // Red Line (15 cm) heads 14.9 cm into Tall Wood; its 1D6 rolls 4.
+    let o = Orders::Move(MoveOrders {
+        moves: vec![Move {
+            unit: "r-line".into(),
+            to: Some(Point::new(40.0, 26.0)),
+            formation: None,
+            about: false,
+        }],
+        ..MoveOrders::default()
+    });
+    let events = resolve(&s, o, vec![4]);
+    let short: Vec<&Event> = events
+        .iter()
+        .filter(|e| e.kind == Kind::Refused && e.text.contains("Red Line"))
+        .collect();
+    assert_eq!(short.len(), 1, "{events:#?}");
+    let text = &short[0].text;
+    assert!(text.contains("ends 3.9 cm short of (40.0, 26.0)"), "{text}");
+    assert!(
+        text.contains("deductions of 1 D6 took 4 cm: Tall Wood (1D6)"),
+        "{text}"
+    );
+    // Told to Red alone: Blue, reading it or missing it, could learn of
+    // a Red unit it has not seen.
+    assert_eq!(short[0].visibility, Visibility::Side(red()));
 }
 
 /// Two states that differ only in where a hidden enemy stands give Red

@@ -1,11 +1,13 @@
 //! A move that ends short of where it was ordered: by how much, and what
 //! took the distance (its allowance, a formation change, the deductions
 //! of terrain and of friends passed through, an enemy it may come no
-//! closer to). Told to whoever knows every unit it names.
+//! closer to). Told to the mover's side alone: the enemy reading it, or
+//! missing it, could learn of a friend it has not seen.
 
 use super::movement::{Went, dice_of};
 use super::step::Step;
-use super::words::Said;
+use super::words::{self, Said};
+use crate::event::Visibility;
 use crate::geometry::Point;
 
 /// Below this a move counts as made in full (the 5 cm rule's probe steps).
@@ -55,8 +57,10 @@ pub fn tell(st: &mut Step, unit: &str, to: Point, allowance: f64, drill: f64, we
             "it halted 5 cm from {name}, no closer unless charging"
         ));
     }
+    let Some(side) = st.s.unit(unit).map(|u| u.side.clone()) else {
+        return;
+    };
     let mut f = st.facts(unit, met.as_deref());
-    // Friends are named too: readers who do not know them do not read it.
     f.units = went
         .cross
         .iter()
@@ -73,5 +77,6 @@ pub fn tell(st: &mut Step, unit: &str, to: Point, allowance: f64, drill: f64, we
             why.join("; ")
         }
     ));
-    st.say(Said::Refused, f, Vec::new());
+    let e = words::to(Visibility::Side(side), Said::Refused, f, Vec::new());
+    st.events.push(e);
 }
