@@ -10,7 +10,7 @@ use galloper::rulesets::crowther_dougan::CrowtherDougan;
 use galloper::rulesets::crowther_dougan::check::check;
 use galloper::rulesets::crowther_dougan::orders::{FireOrder, Move, MoveOrders, Orders};
 use galloper::rulesets::crowther_dougan::scenario::Scenario;
-use galloper::rulesets::crowther_dougan::state::State;
+use galloper::rulesets::crowther_dougan::state::{State, Status};
 use galloper::side::{BySide, SideId};
 use galloper::view::{Panel, Viewer};
 
@@ -158,6 +158,23 @@ fn an_enemy_behind_a_wood_names_the_wood() {
     // The scouts see it in the open.
     let scouts = line_about(&p, "Red Scouts [r-scout]", "Blue Screened Line [b-wood]");
     assert!(scouts.contains("may fire:"), "{scouts}");
+}
+
+#[test]
+fn with_no_enemy_known_one_line_says_so() {
+    let mut s = state();
+    for id in ["b-near", "b-far", "b-back", "b-wood", "b-last"] {
+        s.unit_mut(id).expect("unit").status = Status::Gone;
+    }
+    let p = panel(&s, &red()).expect("panel");
+    let none: Vec<&String> = p
+        .lines
+        .iter()
+        .filter(|l| l.contains("No enemy unit known"))
+        .collect();
+    assert_eq!(none.len(), 1, "{:#?}", p.lines);
+    // Only the two headings and their move lines follow.
+    assert_eq!(p.lines.len(), 5, "{:#?}", p.lines);
 }
 
 #[test]

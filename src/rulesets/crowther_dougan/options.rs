@@ -67,8 +67,15 @@ pub fn lines(s: &State, me: &SideId, names: Names) -> Option<Vec<String>> {
         )]);
     }
     let mut out = Vec::new();
+    let any = s.known_enemies(me).next().is_some();
+    if !any {
+        out.push(
+            "No enemy unit known to your side: nothing to fire at or charge; observe to find them."
+                .into(),
+        );
+    }
     for u in s.live(me) {
-        out.extend(unit_lines(s, me, u, names));
+        out.extend(unit_lines(s, me, u, any, names));
     }
     if out.is_empty() {
         out.push("No unit of yours can act this move.".into());
@@ -76,7 +83,7 @@ pub fn lines(s: &State, me: &SideId, names: Names) -> Option<Vec<String>> {
     Some(out)
 }
 
-fn unit_lines(s: &State, me: &SideId, u: &Unit, names: Names) -> Vec<String> {
+fn unit_lines(s: &State, me: &SideId, u: &Unit, any: bool, names: Names) -> Vec<String> {
     let mut out = vec![format!(
         "{}: {}, {}",
         names.unit(u),
@@ -109,10 +116,10 @@ fn unit_lines(s: &State, me: &SideId, u: &Unit, names: Names) -> Vec<String> {
     let enemies = nearest(s, me, u);
     let whole = unit_bar(&firer);
     if let Some(bar) = &whole {
-        out.push(format!("  fire: none, {}", bar.words(true, names.name)));
+        out.push(format!("  fire: none ({})", bar.words(true, names.name)));
     }
-    if enemies.is_empty() {
-        out.push("  no enemy unit known to your side".into());
+    if !any {
+        return out;
     }
     for (e, gap) in enemies.iter().take(NEAREST) {
         out.push(enemy_line(s, &firer, e, *gap, whole.is_none(), names));
