@@ -67,7 +67,9 @@ pub fn lines(s: &State, me: &SideId, names: Names) -> Option<Vec<String>> {
         )]);
     }
     let mut out = Vec::new();
-    let any = s.known_enemies(me).next().is_some();
+    // Asked once: whether a side knows an enemy costs lines of sight.
+    let known: Vec<&Unit> = s.known_enemies(me).collect();
+    let any = !known.is_empty();
     if !any {
         out.push(
             "No enemy unit known to your side: nothing to fire at or charge; observe to find them."
@@ -75,7 +77,7 @@ pub fn lines(s: &State, me: &SideId, names: Names) -> Option<Vec<String>> {
         );
     }
     for u in s.live(me) {
-        out.extend(unit_lines(s, me, u, any, names));
+        out.extend(unit_lines(s, &known, u, names));
     }
     if out.is_empty() {
         out.push("No unit of yours can act this move.".into());
@@ -83,7 +85,7 @@ pub fn lines(s: &State, me: &SideId, names: Names) -> Option<Vec<String>> {
     Some(out)
 }
 
-fn unit_lines(s: &State, me: &SideId, u: &Unit, any: bool, names: Names) -> Vec<String> {
+fn unit_lines(s: &State, known: &[&Unit], u: &Unit, names: Names) -> Vec<String> {
     let mut out = vec![format!(
         "{}: {}, {}",
         names.unit(u),
@@ -113,12 +115,12 @@ fn unit_lines(s: &State, me: &SideId, u: &Unit, any: bool, names: Names) -> Vec<
     }
     // As it will stand when it fires: its own move forgets its last fire.
     let firer = u.clone_for_check();
-    let enemies = nearest(s, me, u);
+    let enemies = nearest(s, known, u);
     let whole = unit_bar(&firer);
     if let Some(bar) = &whole {
         out.push(format!("  fire: none ({})", bar.words(true, names.name)));
     }
-    if !any {
+    if known.is_empty() {
         return out;
     }
     for (e, gap) in enemies.iter().take(NEAREST) {
@@ -230,11 +232,8 @@ fn fire_words(s: &State, u: &Unit, e: &Unit, gap: f64) -> String {
 
 /// The enemies the side knows of, nearest `u` first, with their gaps;
 /// a cheap bound spares measuring those plainly further than the nearest.
-fn nearest<'a>(s: &'a State, me: &'a SideId, u: &Unit) -> Vec<(&'a Unit, f64)> {
-    let mut known: Vec<(&Unit, f64)> = s
-        .known_enemies(me)
-        .map(|e| (e, s.gap_at_least(u, e)))
-        .collect();
+fn nearest<'a>(s: &State, known: &[&'a Unit], u: &Unit) -> Vec<(&'a Unit, f64)> {
+    let mut known: Vec<(&Unit, f64)> = known.iter().map(|e| (*e, s.gap_at_least(u, e))).collect();
     known.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.id.cmp(&b.0.id)));
     let mut exact: Vec<(&Unit, f64)> = Vec::new();
     let mut rest = Vec::new();
