@@ -5,10 +5,11 @@
 //! chargers, the charge-home test, and the final move into contact.
 
 use super::morale::{Cause, test};
-use super::movement::{charge_reach, travel};
+use super::movement::{charge_reach, closed_on_way, travel};
 use super::state::{Charge, Motion, Status, Trace, TraceKind};
 use super::step::Step;
 use super::tables::KEEP_OFF;
+use super::unseen;
 use super::words::Said;
 
 fn told(st: &mut Step, what: Said, unit: &str, target: &str, result: &str) {
@@ -22,19 +23,50 @@ pub fn declare(st: &mut Step, unit: &str, target: &str) {
     let (Some(u), Some(t)) = (st.s.unit(unit).cloned(), st.s.unit(target).cloned()) else {
         return;
     };
-    if u.status != Status::Good || !t.live() || !st.s.unit_sees(&u, &t) {
+    if u.status != Status::Good {
         st.refuse(
             unit,
-            "Charge procedure: the target is not in sight of the charging unit",
+            "Charge procedure: routing or pursuing units do not charge",
         );
         return;
     }
-    if charge_reach(&st.s, &u, &t).is_none_or(|r| st.s.gap(&u, &t) > r) {
-        st.refuse(
-            unit,
-            "Charge procedure: the target is beyond 150% of a normal move",
-        );
+    // The target is named, and where it stands told, only to a side that
+    // knows where it is.
+    let known = st.s.sees(&u.side, &t);
+    if let Some(why) = unseen::why(&st.s, &u, &t) {
+        let mut f = st.facts(unit, known.then_some(target));
+        f.reason = Some(if known {
+            format!(
+                "Charge procedure: the target is not in sight of the charging unit: {}",
+                why.words(str::to_string)
+            )
+        } else {
+            "Charge procedure: the target is not in sight of the charging unit".into()
+        });
+        st.say(Said::Refused, f, Vec::new());
         return;
+    }
+    let gap = st.s.gap(&u, &t);
+    match charge_reach(&st.s, &u, &t) {
+        Some(reach) if gap <= reach => {}
+        reach => {
+            let mut f = st.facts(unit, Some(target));
+            f.reason = Some(match reach {
+                Some(r) => format!(
+                    "Charge procedure: the target is beyond 150% of a normal move: {gap:.1} cm, reach {r:.1} cm (move {:.0} cm, deductions assumed at 3 cm a die)",
+                    u.mv()
+                ),
+                None => format!(
+                    "Charge procedure: the target cannot be reached: {}",
+                    closed_on_way(&st.s, &u, u.at, t.at).map_or_else(
+                        || "closed ground is in the way".to_string(),
+                        |c| format!("{c} is closed to it")
+                    )
+                ),
+            });
+            st.say(Said::Refused, f, Vec::new());
+            return;
+        }
     }
     if test(st, unit, Cause::Charging, Some(target)) {
         st.s.charges.push(Charge {

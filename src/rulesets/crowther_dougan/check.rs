@@ -5,10 +5,11 @@
 //! resolution.
 
 use super::fire::barred;
-use super::movement::{charge_reach, crossed};
+use super::movement::{charge_reach, closed_on_way, crossed};
 use super::orders::{MoveOrders, Orders, Pledge, Reactions};
 use super::state::{Phase, State, Status, Unit};
 use super::tables::KEEP_OFF;
+use super::unseen;
 use crate::ruleset::{Violation, did_you_mean};
 use crate::side::SideId;
 use std::collections::{BTreeMap, BTreeSet};
@@ -194,12 +195,29 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
                 CHARGE,
                 "routing or pursuing units do not charge",
             ));
-        } else if !s.unit_sees(u, t) {
+        } else if let Some(why) = unseen::why(s, u, t) {
             out.push(v(
                 &path,
                 &c.unit,
                 SEEN,
-                format!("{} does not itself see {}", u.name, t.name),
+                format!(
+                    "{} does not itself see {}: {}",
+                    u.name,
+                    t.name,
+                    why.words(str::to_string)
+                ),
+            ));
+        } else if charge_reach(s, u, t).is_none() {
+            out.push(v(
+                &path,
+                &c.unit,
+                MOVE,
+                format!(
+                    "{} cannot reach {}: {} is closed to it",
+                    u.name,
+                    t.name,
+                    closed_on_way(s, u, u.at, t.at).unwrap_or_else(|| "the ground".into())
+                ),
             ));
         } else {
             let reach = charge_reach(s, u, t).unwrap_or(0.0);
@@ -210,8 +228,11 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
                     &c.unit,
                     CHARGE,
                     format!(
-                        "{} is {gap:.1} cm away; {} reaches {reach:.1} cm (deductions assumed at 3 cm a die)",
-                        t.name, u.name
+                        "{} is {gap:.1} cm away; {} reaches {reach:.1} cm, 150% of its {:.0} cm move (deductions assumed at 3 cm a die): {:.1} cm short",
+                        t.name,
+                        u.name,
+                        u.mv(),
+                        gap - reach
                     ),
                 ));
             }
@@ -266,8 +287,18 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
             continue;
         };
         // The unit's own sight is its side's knowledge too.
-        if let Some(why) = barred(s, &u.clone_for_check(), t) {
-            out.push(v(&path, &f.unit, FIRE, why));
+        if let Some(bar) = barred(s, &u.clone_for_check(), t) {
+            out.push(v(
+                &path,
+                &f.unit,
+                FIRE,
+                format!(
+                    "{} at {}: {}",
+                    u.name,
+                    t.name,
+                    bar.words(true, str::to_string)
+                ),
+            ));
         }
     }
     let mut seen = BTreeSet::new();
@@ -294,7 +325,18 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
         }
         let Some(to) = mv.to else { continue };
         if !on_table(to) {
-            out.push(v(&path, &mv.unit, MOVE, "the move ends off the table"));
+            out.push(v(
+                &path,
+                &mv.unit,
+                MOVE,
+                format!(
+                    "the move ends off the table: ({:.1}, {:.1}) is outside 0 to {:.0} by 0 to {:.0} cm",
+                    to.x,
+                    to.y,
+                    w.width.get(),
+                    w.height.get()
+                ),
+            ));
             continue;
         }
         if crossed(s, u, u.at, to).is_none() {
@@ -302,7 +344,11 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
                 &path,
                 &mv.unit,
                 MOVE,
-                format!("{} cannot pass the dense woods on its way", u.name),
+                format!(
+                    "{} cannot pass {} on its way",
+                    u.name,
+                    closed_on_way(s, u, u.at, to).unwrap_or_else(|| "the dense woods".into())
+                ),
             ));
             continue;
         }
@@ -316,7 +362,12 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
                 &path,
                 &mv.unit,
                 KEEP,
-                format!("the move ends {:.1} cm from {}", s.gap(&probe, e), e.name),
+                format!(
+                    "the move ends {:.1} cm from {}, closer than 5 cm (now {:.1} cm)",
+                    s.gap(&probe, e),
+                    e.name,
+                    s.gap(u, e)
+                ),
             ));
         }
     }
@@ -349,7 +400,7 @@ fn reactions(s: &State, side: &SideId, r: &Reactions) -> Vec<Violation> {
 impl Unit {
     /// The unit as it will stand when it fires: its side's own move
     /// starts with the fire of the last move forgotten.
-    fn clone_for_check(&self) -> Unit {
+    pub(super) fn clone_for_check(&self) -> Unit {
         let mut u = self.clone();
         u.fired = false;
         u

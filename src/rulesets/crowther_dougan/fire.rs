@@ -6,6 +6,7 @@
 use super::state::{State, Status, Trace, TraceKind, Unit};
 use super::step::Step;
 use super::tables::{Formation, Troop, multiplier};
+use super::unseen::{self, Unseen};
 use super::words::Said;
 use crate::event::{Loss, Modifier};
 use crate::geometry::TerrainTag;
@@ -69,7 +70,7 @@ pub fn modifiers(s: &State, firer: &Unit, target: &Unit) -> Vec<Modifier> {
     if firer.first_fire {
         add("first fire of the game", 1);
     }
-    if s.gap(firer, target) > firer.troop.range() / 2.0 {
+    if s.gap(firer, target) > long_range(firer) {
         add("long range", -1);
     }
     if target.troop.open_order() {
@@ -89,27 +90,86 @@ pub fn modifiers(s: &State, firer: &Unit, target: &Unit) -> Vec<Modifier> {
     m
 }
 
-/// Why `u` may not fire at `t` now, if it may not.
-pub fn barred(s: &State, u: &Unit, t: &Unit) -> Option<&'static str> {
+/// Why a unit may not fire at a target now.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bar {
+    NotGood,
+    Fired,
+    Unloaded,
+    Limbered,
+    /// The firer does not see the target (the reason is told only to a
+    /// side that knows where the target is).
+    Unseen(Unseen),
+    OutOfRange {
+        gap: f64,
+        range: f64,
+    },
+}
+
+impl Bar {
+    /// The rule and the numbers; names of features as `name` writes them.
+    /// `known`: whether the reader's side knows where the target is; if
+    /// not, nothing of where it stands is said.
+    pub fn words(&self, known: bool, name: impl Fn(&str) -> String) -> String {
+        match self {
+            Bar::NotGood => "Firing: routing or pursuing units do not fire".into(),
+            Bar::Fired => "Firing: a unit may only fire once per move".into(),
+            Bar::Unloaded => {
+                "Reloading: it has not reloaded (it moved more than its share of a move after firing)"
+                    .into()
+            }
+            Bar::Limbered => "Firing: limbered guns do not fire".into(),
+            Bar::Unseen(why) if known => format!(
+                "Firing: the target is not in sight of the firing unit: {}",
+                why.words(name)
+            ),
+            Bar::Unseen(_) => "Firing: the target is not in sight of the firing unit".into(),
+            Bar::OutOfRange { gap, range } => format!(
+                "Firing: the target is out of range: {gap:.1} cm, range is {range:.0} cm ({:.1} cm too far)",
+                gap - range
+            ),
+        }
+    }
+}
+
+/// Why `u` may fire at nobody now, if it may not.
+pub fn unit_bar(u: &Unit) -> Option<Bar> {
     if u.status != Status::Good {
-        return Some("Firing: routing or pursuing units do not fire");
+        return Some(Bar::NotGood);
     }
     if u.fired {
-        return Some("Firing: a unit may only fire once per move");
+        return Some(Bar::Fired);
     }
     if !u.loaded {
-        return Some("Reloading: it has not reloaded");
+        return Some(Bar::Unloaded);
     }
     if u.formation == Formation::Limbered {
-        return Some("Firing: limbered guns do not fire");
-    }
-    if !t.live() || !s.unit_sees(u, t) {
-        return Some("Firing: the target is not in sight of the firing unit");
-    }
-    if s.gap(u, t) > u.troop.range() {
-        return Some("Firing: the target is out of range");
+        return Some(Bar::Limbered);
     }
     None
+}
+
+/// Why `u` may not fire at `t` now, if it may not.
+pub fn barred(s: &State, u: &Unit, t: &Unit) -> Option<Bar> {
+    if let Some(bar) = unit_bar(u) {
+        return Some(bar);
+    }
+    if let Some(why) = unseen::why(s, u, t) {
+        return Some(Bar::Unseen(why));
+    }
+    let gap = s.gap(u, t);
+    if gap > u.troop.range() {
+        return Some(Bar::OutOfRange {
+            gap,
+            range: u.troop.range(),
+        });
+    }
+    None
+}
+
+/// Where long range begins: beyond half the weapon's range.
+pub fn long_range(u: &Unit) -> f64 {
+    u.troop.range() / 2.0
 }
 
 /// One unit's fire. Returns the men hit.
@@ -117,8 +177,13 @@ pub fn fire(st: &mut Step, unit: &str, target: &str) -> u32 {
     let (Some(u), Some(t)) = (st.s.unit(unit).cloned(), st.s.unit(target).cloned()) else {
         return 0;
     };
-    if let Some(why) = barred(&st.s, &u, &t) {
-        st.refuse(unit, why);
+    if let Some(bar) = barred(&st.s, &u, &t) {
+        // The target is named (and the reason told) only to a side that
+        // knows where it stands: the event's readers follow its units.
+        let known = st.s.sees(&u.side, &t);
+        let mut f = st.facts(unit, known.then_some(target));
+        f.reason = Some(bar.words(known, str::to_string));
+        st.say(Said::Refused, f, Vec::new());
         return 0;
     }
     // The smoke shows where the firer stands, seen or not.

@@ -16,14 +16,17 @@ pub mod melee;
 pub mod morale;
 pub mod movement;
 pub mod observe;
+pub mod options;
 pub mod orders;
 pub mod scenario;
+pub mod shortfall;
 pub mod state;
 pub mod step;
 pub mod tables;
 mod tell;
 mod template;
 pub mod turn;
+pub mod unseen;
 pub mod view;
 pub mod words;
 

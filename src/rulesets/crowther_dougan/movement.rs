@@ -43,9 +43,18 @@ pub fn deduction(t: &TerrainFeature, u: &Unit) -> Option<u32> {
     Some(0)
 }
 
+/// A feature or friend a move crosses, and the D6 it deducts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Crossing {
+    pub name: String,
+    pub dice: u32,
+    /// The friendly unit passed through, if it is one (its id).
+    pub friend: Option<String>,
+}
+
 /// The features a straight move from `a` to `b` crosses or ends in, with
 /// their D6; None if one of them is closed to the unit.
-pub fn crossed(s: &State, u: &Unit, a: Point, b: Point) -> Option<Vec<(String, u32)>> {
+pub fn crossed(s: &State, u: &Unit, a: Point, b: Point) -> Option<Vec<Crossing>> {
     let mut out = Vec::new();
     for t in &s.scenario.terrain {
         if !segment_hits_area(a, b, &t.area()) {
@@ -53,22 +62,46 @@ pub fn crossed(s: &State, u: &Unit, a: Point, b: Point) -> Option<Vec<(String, u
         }
         let n = deduction(t, u)?;
         if n > 0 {
-            out.push((t.name.clone(), n));
+            out.push(Crossing {
+                name: t.name.clone(),
+                dice: n,
+                friend: None,
+            });
         }
     }
     // Moving through a friendly unit: 1D6.
     let near = |f: &&Unit| f.at.distance_to_segment(a, b).get() <= f.reach();
     for f in s.live(&u.side).filter(|f| f.id != u.id).filter(near) {
         if segment_hits_area(a, b, &geo::MultiPolygon::new(vec![f.base().polygon()])) {
-            out.push((f.name.clone(), 1));
+            out.push(Crossing {
+                name: f.name.clone(),
+                dice: 1,
+                friend: Some(f.id.clone()),
+            });
         }
     }
     Some(out)
 }
 
+/// The first feature on a straight move from `a` to `b` that is closed
+/// to the unit, by name.
+pub fn closed_on_way(s: &State, u: &Unit, a: Point, b: Point) -> Option<String> {
+    s.scenario
+        .terrain
+        .iter()
+        .filter(|t| deduction(t, u).is_none())
+        .find(|t| segment_hits_area(a, b, &t.area()))
+        .map(|t| t.name.clone())
+}
+
+/// The D6 a list of crossings deducts.
+pub fn dice_of(cross: &[Crossing]) -> u32 {
+    cross.iter().map(|c| c.dice).sum()
+}
+
 /// A charge's reach: 150% of a normal move less the deductions assumed.
 pub fn charge_reach(s: &State, u: &Unit, target: &Unit) -> Option<f64> {
-    let d: u32 = crossed(s, u, u.at, target.at)?.iter().map(|x| x.1).sum();
+    let d = dice_of(&crossed(s, u, u.at, target.at)?);
     Some(1.5 * (u.mv() - d as f64 * ASSUMED_D6).max(0.0))
 }
 
@@ -114,7 +147,8 @@ fn first_block(
     None
 }
 
-/// What a move did.
+/// What a move did, and what cut it short.
+#[derive(Default)]
 pub struct Went {
     pub to: Point,
     pub moved: f64,
@@ -122,6 +156,13 @@ pub struct Went {
     /// The deduction dice's places in the step's log.
     pub dice: Vec<usize>,
     pub bumped: Option<String>,
+    /// What it crossed, and the cm the dice took off.
+    pub cross: Vec<Crossing>,
+    pub deducted: f64,
+    /// The feature closed to it that stopped the move, by name.
+    pub closed: Option<String>,
+    /// The distance to where it was heading (after losing its way).
+    pub wanted: f64,
 }
 
 /// Move `unit` straight toward `to` with `budget` cm less the deductions
@@ -131,35 +172,34 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
     let Some(u) = st.s.unit(unit).cloned() else {
         return Went {
             to,
-            moved: 0.0,
-            rolls: Vec::new(),
-            dice: Vec::new(),
-            bumped: None,
+            ..Went::default()
         };
     };
     let mut to = lost_way(st, &u, to, budget);
+    let wanted = (to - u.at).length();
     let Some(cross) = crossed(&st.s, &u, u.at, to) else {
-        st.refuse(
-            unit,
-            "Movement: dense woods and thickets are closed to all but skirmishers",
+        let closed = closed_on_way(&st.s, &u, u.at, to);
+        let why = format!(
+            "Movement: dense woods and thickets are closed to all but skirmishers: {} is in the way; it stays where it is",
+            closed.as_deref().unwrap_or("a wood")
         );
+        st.refuse(unit, &why);
         return Went {
             to: u.at,
-            moved: 0.0,
-            rolls: Vec::new(),
-            dice: Vec::new(),
-            bumped: None,
+            closed,
+            wanted,
+            ..Went::default()
         };
     };
     let mut rolls = Vec::new();
     let mut idx: Vec<usize> = Vec::new();
     let mut deduct = 0.0;
-    for (_, n) in &cross {
-        for _ in 0..*n {
+    for c in &cross {
+        for _ in 0..c.dice {
             let r = st.roll(
                 &[unit],
                 6,
-                &format!("{} move deduction: D6 cm off its move", u.name),
+                &format!("{} crossing {}: D6 cm off its move", u.name, c.name),
             );
             rolls.push(r.value);
             idx.push(r.index);
@@ -210,6 +250,10 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
         rolls,
         dice: idx,
         bumped,
+        cross,
+        deducted: deduct,
+        closed: None,
+        wanted,
     }
 }
 

@@ -29,6 +29,12 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
     for line in super::view::smoke_lines(s, side) {
         let _ = writeln!(t, "#   {line}");
     }
+    if let Some(lines) = super::options::lines(s, side, super::options::YAML) {
+        let _ = writeln!(t, "# {}:", super::options::TITLE);
+        for line in lines {
+            let _ = writeln!(t, "#   {line}");
+        }
+    }
     for p in s.persons.iter().filter(|p| &p.side == side && !p.hit) {
         let _ = writeln!(
             t,

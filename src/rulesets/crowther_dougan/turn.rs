@@ -199,11 +199,28 @@ fn phase_four(st: &mut Step, o: &MoveOrders) {
         let Some(u) = st.s.unit(&m.unit).cloned() else {
             continue;
         };
-        if !u.live() || u.status != Status::Good || charging.contains(&u.id) {
+        if !u.live() {
+            continue;
+        }
+        if u.status != Status::Good {
+            st.refuse(
+                &u.id,
+                "Movement: routing and pursuing units move by themselves; the ordered move is dropped",
+            );
+            continue;
+        }
+        if charging.contains(&u.id) {
+            st.refuse(
+                &u.id,
+                "Charge procedure: it made its initial charge move; the ordered move is dropped",
+            );
             continue;
         }
         if moved.contains_key(&u.id) {
-            st.refuse(&u.id, "Movement: one move per unit");
+            st.refuse(
+                &u.id,
+                "Movement: one move per unit; it has moved already this move, the second order is dropped",
+            );
             continue;
         }
         let cost = drill_cost(&u, m.formation, m.about);
@@ -221,24 +238,28 @@ fn phase_four(st: &mut Step, o: &MoveOrders) {
         let mut dist = 0.0;
         let mut rolls = Vec::new();
         let mut dice = Vec::new();
+        let mut went_short = None;
         if let Some(to) = m.to {
             if u.no_advance {
                 let mut probe = u.clone();
                 probe.at = to;
                 let after = nearest_known(&st.s, &probe);
-                if matches!((before, after), (Some(b), Some(a)) if a < b - 0.5) {
-                    st.refuse(
-                        &u.id,
-                        "Morale: it may not advance towards the enemy this move",
+                if let (Some(b), Some(a)) = (before, after)
+                    && a < b - 0.5
+                {
+                    let why = format!(
+                        "Morale: it may not advance towards the enemy this move: the move would bring it from {b:.1} cm to {a:.1} cm of the nearest enemy; the move is dropped"
                     );
+                    st.refuse(&u.id, &why);
                     continue;
                 }
             }
             let went = travel(st, &u.id, to, budget, None);
             went_to = went.to;
             dist = went.moved;
-            rolls = went.rolls;
-            dice = went.dice;
+            rolls = went.rolls.clone();
+            dice = went.dice.clone();
+            went_short = Some((to, went));
         }
         let now = st.s.unit(&u.id).cloned();
         let after = now.as_ref().and_then(|x| nearest_known(&st.s, x));
@@ -266,6 +287,9 @@ fn phase_four(st: &mut Step, o: &MoveOrders) {
             f.notes.push("turns about".into());
         }
         st.say(Said::Move, f, dice);
+        if let Some((to, went)) = went_short {
+            super::shortfall::tell(st, &u.id, to, u.mv(), cost.min(u.mv()), &went);
+        }
     }
     // Reloading: a unit that moved no more than its share of a move is
     // loaded for its next move. Units that did not move stood.

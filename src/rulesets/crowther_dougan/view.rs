@@ -262,6 +262,7 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
             title: "Enemy seen".into(),
             lines,
         });
+        panels.extend(super::options::panel(s, me));
     }
     Sight {
         heading: heading(s),

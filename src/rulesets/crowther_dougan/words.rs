@@ -301,6 +301,7 @@ pub fn say(what: Said, f: &Facts) -> String {
             "{u} loses its way in the forest (D6 {}): it turns {result}",
             rolls(f)
         ),
+        Said::Refused if f.target.is_some() => format!("{u}, against {t}: {reason}"),
         Said::Refused => format!("{u}: {reason}"),
         Said::Pledge => format!(
             "{} pledges {} command points to {u}",
