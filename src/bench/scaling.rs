@@ -767,8 +767,8 @@ mod tests {
 
     #[test]
     fn the_crowther_scaling_battle_resolves_as_pinned() {
-        assert_eq!(pinned(&CrowtherDougan, crowther_setup, 30), "bc52f5a69570");
-        assert_eq!(pinned(&CrowtherDougan, crowther_setup, 100), "82d1fe77f5e6");
+        assert_eq!(pinned(&CrowtherDougan, crowther_setup, 30), "080a313c7360");
+        assert_eq!(pinned(&CrowtherDougan, crowther_setup, 100), "d8d77168d82d");
     }
 
     #[test]
