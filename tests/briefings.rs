@@ -44,6 +44,9 @@ fn check(ruleset: &str, scenario: &str) {
     for (side, text, template) in &all {
         let at = format!("{ruleset}, {side}");
         assert!(text.contains("Briefing"), "{at}: {text}");
+        // The scenario and how it is won.
+        assert!(text.contains("Victory"), "{at}: {text}");
+        assert!(text.lines().count() > 40, "{at}: {text}");
         // The enemy: listed, or why not.
         assert!(text.contains("The enemy as you see him"), "{at}: {text}");
         // Nothing states a result not rolled yet.

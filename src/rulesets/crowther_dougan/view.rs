@@ -210,8 +210,26 @@ pub fn smoke_lines(s: &State, me: &SideId) -> Vec<String> {
         .collect()
 }
 
+/// How the battle is won (house rule: the source sets no victory terms),
+/// for the reports of the first move and the briefings.
+fn victory(s: &State) -> Panel {
+    Panel {
+        title: "Victory conditions (house rule)".into(),
+        lines: vec![
+            "A side with no unit left that is neither gone nor routing has lost".into(),
+            format!(
+                "After move {}, the side that lost the smaller share of its men wins; within 5 percentage points of each other it is a draw",
+                s.scenario.moves
+            ),
+        ],
+    }
+}
+
 pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     let mut panels = Vec::new();
+    if matches!(s.phase, Phase::Move { n: 1, .. }) {
+        panels.push(victory(s));
+    }
     let mut lost = Vec::new();
     for side in &s.scenario.sides {
         let men: u32 = s
