@@ -57,6 +57,16 @@ pub fn explain(message: &str, text: &str) -> Option<Plain> {
             "a key has no `:` after it: write `key: value`, e.g. `unit: fr-46`".to_string(),
             at_line(message).or(opened),
         )
+    } else if let Some(key) = duplicate_key(message) {
+        let lines = key_lines(text, &key, at_line(message).unwrap_or(1));
+        let on = match lines.as_slice() {
+            [a, b, ..] => format!(" (lines {a} and {b})"),
+            _ => String::new(),
+        };
+        (
+            format!("`{key}` is given twice{on}: a map takes each key once. If you uncommented an example, delete the template's own `{key}:` line (or the example), so that one is left"),
+            lines.get(1).copied().or_else(|| at_line(message)),
+        )
     } else if message.contains("quoted scalar") {
         (
             "a quote opened here is never closed: end the value with the same quote it starts with, e.g. `name: \"6e Léger\"`".to_string(),
@@ -73,6 +83,25 @@ pub fn explain(message: &str, text: &str) -> Option<Plain> {
             None => format!("{what}."),
         },
     })
+}
+
+/// The key of "duplicate entry with key \"command\"".
+fn duplicate_key(message: &str) -> Option<String> {
+    let (_, rest) = message.split_once("duplicate entry with key \"")?;
+    rest.split_once('"').map(|(k, _)| k.to_string())
+}
+
+/// The lines, from `from` on, where `key:` starts an entry.
+fn key_lines(text: &str, key: &str, from: usize) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .skip(from.saturating_sub(1))
+        .filter(|(_, l)| {
+            let t = l.trim_start().trim_start_matches("- ");
+            t.starts_with(&format!("{key}:"))
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
 }
 
 /// "... while parsing a flow sequence at line 24 column 13": where the
@@ -131,6 +160,13 @@ mod tests {
         assert!(s.contains("indented") || s.contains("list"), "{s}");
         let s = said("name: \"6e Léger\nb: 1\n");
         assert!(s.contains("never closed"), "{s}");
+    }
+
+    #[test]
+    fn a_key_given_twice_names_both_lines_and_what_to_delete() {
+        let s = said("round:\n  volleys: false\n  command: pass\n  command:\n    march: 1\n");
+        assert!(s.starts_with("line 4: `command` is given twice (lines 3 and 4)"), "{s}");
+        assert!(s.contains("delete the template's own `command:` line"), "{s}");
     }
 
     #[test]
