@@ -297,3 +297,44 @@ fn a_placement_too_far_out_says_how_far_its_bases_reach() {
     assert!(why.contains("1 L (15.0 cm)"), "{why}");
     assert!(why.contains("reach 20.0 cm"), "{why}");
 }
+
+/// A template a player cannot break by uncommenting (issue 27): left as it
+/// is it ends the turn; with `activations:` and an example uncommented it is
+/// that activation, and the rules take it.
+#[test]
+fn uncommenting_the_templates_examples_gives_orders_the_rules_take() {
+    use galloper::rulesets::activation_dice::orders::Orders;
+    let s = field();
+    let t = ActivationDice
+        .orders_template(&s, &blue())
+        .expect("Blue owes orders");
+    let parse = |text: &str| -> Orders {
+        galloper::yaml::from_str(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    };
+    match parse(&t) {
+        Orders::Turn(turn) => assert!(turn.activations.is_empty(), "{t}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(!t.lines().any(|l| l.trim() == "[]"), "no bare [] after the examples: {t}");
+    let mut first = true;
+    let edited: String = t
+        .lines()
+        .map(|l| {
+            if l.trim() == "# activations:" {
+                return l.replacen("# ", "", 1);
+            }
+            if first && l.trim_start().starts_with("#   - {unit:") {
+                first = false;
+                return l.replacen("# ", "", 1);
+            }
+            l.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let Orders::Turn(turn) = parse(&edited) else {
+        panic!("{edited}")
+    };
+    assert_eq!(turn.activations.len(), 1, "{edited}");
+    let problems = ActivationDice.check(&s, &blue(), &Orders::Turn(turn));
+    assert!(problems.is_empty(), "{problems:?}\n{edited}");
+}

@@ -100,8 +100,9 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                 "# consult: true   play only the first activation, then wait for the next orders\n\
                  # turnover: act | hold            the unit that turns over still acts (act) or not\n\
                  # after_blunder: carry_on | stop  go on with the script after a blunder moved or fired it\n\
-                 # An empty list ends your turn.\n\
-                 turn:\n  consult: false\n  turnover: act\n  after_blunder: carry_on\n  activations:\n",
+                 turn:\n  consult: false\n  turnover: act\n  after_blunder: carry_on\n\
+                 \x20 # Uncomment `activations:` and each activation you want, in order (none ends your turn):\n\
+                 \x20 # activations:\n",
             );
             for u in s.live(side).filter(|u| !u.activated) {
                 let first = match u.arm() {
@@ -110,11 +111,10 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                 };
                 let _ = writeln!(
                     t,
-                    "    # - {{unit: {}, dice: 2, actions: [{first}]}}",
+                    "  #   - {{unit: {}, dice: 2, actions: [{first}]}}",
                     scalar(&u.id)
                 );
             }
-            t.push_str("    []\n");
             Some(t)
         }
         _ => None,
