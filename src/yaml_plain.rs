@@ -64,7 +64,9 @@ pub fn explain(message: &str, text: &str) -> Option<Plain> {
             _ => String::new(),
         };
         (
-            format!("`{key}` is given twice{on}: a map takes each key once. If you uncommented an example, delete the template's own `{key}:` line (or the example), so that one is left"),
+            format!(
+                "`{key}` is given twice{on}: a map takes each key once. If you uncommented an example, delete the template's own `{key}:` line (or the example), so that one is left"
+            ),
             lines.get(1).copied().or_else(|| at_line(message)),
         )
     } else if message.contains("quoted scalar") {
@@ -165,8 +167,14 @@ mod tests {
     #[test]
     fn a_key_given_twice_names_both_lines_and_what_to_delete() {
         let s = said("round:\n  volleys: false\n  command: pass\n  command:\n    march: 1\n");
-        assert!(s.starts_with("line 4: `command` is given twice (lines 3 and 4)"), "{s}");
-        assert!(s.contains("delete the template's own `command:` line"), "{s}");
+        assert!(
+            s.starts_with("line 4: `command` is given twice (lines 3 and 4)"),
+            "{s}"
+        );
+        assert!(
+            s.contains("delete the template's own `command:` line"),
+            "{s}"
+        );
     }
 
     #[test]

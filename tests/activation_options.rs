@@ -315,7 +315,10 @@ fn uncommenting_the_templates_examples_gives_orders_the_rules_take() {
         Orders::Turn(turn) => assert!(turn.activations.is_empty(), "{t}"),
         other => panic!("{other:?}"),
     }
-    assert!(!t.lines().any(|l| l.trim() == "[]"), "no bare [] after the examples: {t}");
+    assert!(
+        !t.lines().any(|l| l.trim() == "[]"),
+        "no bare [] after the examples: {t}"
+    );
     let mut first = true;
     let edited: String = t
         .lines()

@@ -606,7 +606,7 @@ fn e2_the_template_offers_general_moves_hit_shares_and_into_line() {
         .orders_template(&s, &blue())
         .expect("a template");
     for choice in [
-        "{general: ID, to: {x: 0, y: 0}}",
+        "{general: ID, to: {x: X, y: Y}}",
         "{general: ID, attach: COMPANY}",
         "{general: ID, detach: true}",
         "wolfe",
@@ -618,4 +618,30 @@ fn e2_the_template_offers_general_moves_hit_shares_and_into_line() {
     }
     let o: Orders = galloper::yaml::from_str(&t).expect("the template parses");
     assert_eq!(check(&s, &blue(), &o), vec![]);
+    // Nothing a player uncomments breaks it (issue 27): no bare [] after the
+    // examples, and `generals:`, `hits:` with their examples are taken.
+    assert!(!t.lines().any(|l| l.trim_end().ends_with(": []")), "{t}");
+    let mut after_key = false;
+    let uncommented: String = t
+        .lines()
+        .map(|l| {
+            let c = l.trim_start();
+            // The key, and the example entry right under it.
+            let example = c == "# generals:" || c == "# hits:" || after_key;
+            after_key = c == "# generals:" || c == "# hits:";
+            if example {
+                l.replacen("# ", "", 1)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let o: Orders =
+        galloper::yaml::from_str(&uncommented).unwrap_or_else(|e| panic!("{e}\n{uncommented}"));
+    assert_eq!(check(&s, &blue(), &o), vec![], "{uncommented}");
+    assert!(
+        uncommented.contains("\n  generals:\n    - {general: wolfe"),
+        "{uncommented}"
+    );
 }

@@ -87,8 +87,29 @@ fn generals(s: &State, side: &SideId, t: &mut String) {
         );
     }
     t.push_str(
-        "  #   - {general: ID, to: {x: 0, y: 0}} | {general: ID, attach: COMPANY} | {general: ID, detach: true}\n  generals: []\n",
+        "  # Each: {general: ID, to: {x: X, y: Y}} | {general: ID, attach: COMPANY} | {general: ID, detach: true}\n\
+         \x20 # To give any, uncomment `generals:` and an entry (this one leaves him where he is):\n\
+         \x20 # generals:\n",
     );
+    let g = mine[0];
+    let _ = match &g.attached {
+        Some(c) => writeln!(
+            t,
+            "  #   - {{general: {}, attach: {}}}",
+            scalar(&g.id),
+            scalar(c)
+        ),
+        None => {
+            let at = s.general_at(g);
+            writeln!(
+                t,
+                "  #   - {{general: {}, to: {{x: {:.1}, y: {:.1}}}}}",
+                scalar(&g.id),
+                at.x,
+                at.y
+            )
+        }
+    };
 }
 
 /// E.1: how the side's formed regiments share hits from shooting.
@@ -101,8 +122,8 @@ fn hits(s: &State, side: &SideId, t: &mut String) {
     }
     t.push_str(
         "  # Hits from shooting on a formed regiment go, by default, each to its company\n\
-         \x20 # with the most strength left. To choose, name the companies that take them first:\n\
-         \x20 #   - {regiment: ID, first: [COMPANY, ...]}   (first: [] returns to the default)\n",
+         \x20 # with the most strength left. To choose, name the companies that take them first\n\
+         \x20 # ({regiment: ID, first: [COMPANY, ...]}; first: [] returns to the default).\n",
     );
     for r in &spec.regiments {
         if let Some(first) = s.hit_shares.get(&r.id) {
@@ -115,7 +136,15 @@ fn hits(s: &State, side: &SideId, t: &mut String) {
             );
         }
     }
-    t.push_str("  hits: []\n");
+    t.push_str("  # To choose, uncomment `hits:` and an entry:\n  # hits:\n");
+    if let Some(r) = spec.regiments.first() {
+        let _ = writeln!(
+            t,
+            "  #   - {{regiment: {}, first: [{}]}}",
+            scalar(&r.id),
+            r.companies.first().map(|c| scalar(c)).unwrap_or_default()
+        );
+    }
 }
 
 fn turn(s: &State, side: &SideId) -> String {
@@ -181,7 +210,7 @@ fn turn(s: &State, side: &SideId) -> String {
     if !mines.is_empty() {
         let _ = writeln!(
             t,
-            "  # fire_mines: [{}]   blows the mine's breach this turn (C.6)\n  fire_mines: []",
+            "  # Uncomment to blow the mine's breach this turn (C.6):\n  # fire_mines: [{}]",
             mines.join(", ")
         );
     }
