@@ -182,6 +182,13 @@ fn morale_tests_d10_under_the_modified_morale_factor() {
     let mut st = Step::new(s.clone(), &mut d, 1, red());
     test(&mut st, "r-line", Cause::Charged, Some("b-line"));
     assert_eq!(st.s.unit("r-line").expect("u").status, Status::Routing);
+    // The rout is told after the test that caused it.
+    let at = |what: &str| st.events.iter().position(|e| e.what == what);
+    assert!(
+        at("morale") < at("rout") && at("rout").is_some(),
+        "{:?}",
+        st.events
+    );
     // Rallying: a failure goes on routing.
     let mut d = Dice::scripted(vec![10]);
     let mut st2 = Step::new(st.s.clone(), &mut d, 2, red());
