@@ -116,7 +116,7 @@ fn critical_panic_one_more_disorder() {
     let mut s = table();
     roll(&mut s, "b-inf", 4, 5);
     assert_eq!(unit(&s, "b-inf").disorder, 1);
-    assert!(note(&s, "b-inf").contains("1 DIS"));
+    assert!(note(&s, "b-inf").contains("1 disorder"));
 }
 
 #[test]

@@ -52,7 +52,7 @@ pub fn note(u: &Unit) -> Option<String> {
     let mut n: Vec<String> = Vec::new();
     if u.disorder > 0 {
         n.push(format!(
-            "{} DIS{}",
+            "{} disorder{}",
             u.disorder,
             if u.crippled() { ", crippled" } else { "" }
         ));

@@ -14,7 +14,7 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
         return None;
     };
     let mut t = String::new();
-    let _ = writeln!(t, "# Move {n}. Your units:");
+    let _ = writeln!(t, "# Move {n}. Your units ({}):", super::view::FACTORS);
     for u in s.live(side) {
         let _ = writeln!(t, "#   {}", unit_line(u, &quoted(&u.name), &scalar(&u.id)));
     }

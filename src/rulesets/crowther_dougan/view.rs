@@ -181,6 +181,9 @@ pub fn unit_line(u: &Unit, name: &str, id: &str) -> String {
     )
 }
 
+/// The abbreviations of a unit's line, said once before the lines.
+pub const FACTORS: &str = "FF fire factor, FC field craft (seeing and not being seen), MF morale factor (a D10 under it passes)";
+
 /// One line for an enemy unit the reader sees, and how.
 pub fn enemy_line(s: &State, me: &SideId, u: &Unit) -> String {
     let how = match s.spotted.get(me).and_then(|m| m.get(&u.id)) {
@@ -247,7 +250,9 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     if let Viewer::Side(me) = viewer {
         panels.push(Panel {
             title: "Your units".into(),
-            lines: s.live(me).map(|u| unit_line(u, &u.name, &u.id)).collect(),
+            lines: std::iter::once(FACTORS.to_string())
+                .chain(s.live(me).map(|u| unit_line(u, &u.name, &u.id)))
+                .collect(),
         });
         panels.push(Panel {
             title: "Your personalities".into(),
