@@ -137,6 +137,12 @@ fn check_demo(ruleset: &str, battle: bool, grouped: bool) {
             let viewer = reader(&name);
             let told = rules.tell(&events, &dice, &viewer);
             let txt = std::fs::read_to_string(r.join("report.txt")).expect("report.txt");
+            if matches!(viewer, Viewer::Side(_)) {
+                // The enemy is listed once: in "The enemy as you see him".
+                for other in ["\nUnits on the table\n", "\nEnemy seen\n"] {
+                    assert!(!txt.contains(other), "{ruleset} {step} {name}: {other:?}");
+                }
+            }
             let txt = flat(txt.split("What happened").nth(1).unwrap_or(""));
             let html = shown(&std::fs::read_to_string(r.join("report.html")).expect("report.html"));
             let where_ = format!("{ruleset} {step} {name}");

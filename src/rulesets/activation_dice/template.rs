@@ -78,14 +78,6 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                     unit_line(s, u, &quoted(&u.name), &scalar(&u.id))
                 );
             }
-            t.push_str("# Enemy units:\n");
-            for u in s.enemies(side) {
-                let _ = writeln!(
-                    t,
-                    "#   {}",
-                    unit_line(s, u, &quoted(&u.name), &scalar(&u.id))
-                );
-            }
             let _ = writeln!(t, "# {}:", options::TITLE);
             for line in options::lines(s, side) {
                 let _ = writeln!(t, "#   {}", comment(&line));

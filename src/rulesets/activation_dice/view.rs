@@ -96,7 +96,8 @@ pub fn map(s: &State) -> MapView {
                 disruption: u.disorder,
                 smoke: false,
                 note: note(u),
-                status: Vec::new(),
+                // For the enemy list: what the unit is, beside where it stands.
+                status: vec![troop(s, u)],
             }
         })
         .collect();
@@ -167,8 +168,22 @@ pub fn map(s: &State) -> MapView {
 }
 
 /// One line for a unit, for panels and templates.
-pub fn unit_line(s: &State, u: &Unit, name: &str, id: &str) -> String {
+/// A unit's troop type and its ratings.
+pub fn troop(s: &State, u: &Unit) -> String {
     let t = &u.troop;
+    format!(
+        "{}, quality {}+, speed {} S ({:.1} cm), melee {:+}, shooting {:+}, range {} S",
+        t.name,
+        t.quality,
+        t.speed,
+        f64::from(t.speed) * s.short(),
+        t.melee,
+        t.shooting,
+        t.range
+    )
+}
+
+pub fn unit_line(s: &State, u: &Unit, name: &str, id: &str) -> String {
     let place = match u.at {
         Some(p) => format!(
             "{} at ({:.1}, {:.1}) facing {:.0}",
@@ -180,14 +195,8 @@ pub fn unit_line(s: &State, u: &Unit, name: &str, id: &str) -> String {
         None => "not placed".into(),
     };
     format!(
-        "{name} [{id}]: {}, quality {}+, speed {} S ({:.1} cm), melee {:+}, shooting {:+}, range {} S; {place}; {} white, {} coloured dice{}{}",
-        t.name,
-        t.quality,
-        t.speed,
-        f64::from(t.speed) * s.short(),
-        t.melee,
-        t.shooting,
-        t.range,
+        "{name} [{id}]: {}; {place}; {} white, {} coloured dice{}{}",
+        troop(s, u),
         3u32.saturating_sub(u.disorder),
         u.disorder.min(3),
         note(u).map(|n| format!("; {n}")).unwrap_or_default(),
@@ -226,13 +235,20 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
         title: "Battle".into(),
         lines,
     });
-    let mut all = Vec::new();
-    for u in s.units.iter().filter(|u| u.placed()) {
-        all.push(unit_line(s, u, &u.name, &u.id));
-    }
+    // A side reads the enemy in the report's enemy list, once.
+    let (title, mine) = match viewer {
+        Viewer::Side(me) => ("Your units on the table", Some(me)),
+        _ => ("Units on the table", None),
+    };
+    let lines = s
+        .units
+        .iter()
+        .filter(|u| u.placed() && mine.is_none_or(|me| &u.side == me))
+        .map(|u| unit_line(s, u, &u.name, &u.id))
+        .collect();
     panels.push(Panel {
-        title: "Units on the table".into(),
-        lines: all,
+        title: title.into(),
+        lines,
     });
     if let Viewer::Side(me) = viewer {
         let waiting: Vec<String> = s

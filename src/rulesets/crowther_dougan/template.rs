@@ -4,7 +4,7 @@
 
 use super::movement::charge_reach;
 use super::state::{Phase, State, Status};
-use super::view::{enemy_line, unit_line};
+use super::view::unit_line;
 use crate::side::SideId;
 use crate::yaml::{quoted, scalar};
 use std::fmt::Write;
@@ -18,15 +18,13 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
     for u in s.live(side) {
         let _ = writeln!(t, "#   {}", unit_line(u, &quoted(&u.name), &scalar(&u.id)));
     }
+    // The enemy units are listed once, below, as the side sees them.
     let enemies: Vec<_> = s.known_enemies(side).collect();
-    let _ = writeln!(t, "# Enemy units your side sees or has found:");
-    if enemies.is_empty() {
-        let _ = writeln!(t, "#   none");
+    let smoke = super::view::smoke_lines(s, side);
+    if !smoke.is_empty() {
+        let _ = writeln!(t, "# Enemy gun smoke seen:");
     }
-    for e in &enemies {
-        let _ = writeln!(t, "#   {}", enemy_line(s, side, e));
-    }
-    for line in super::view::smoke_lines(s, side) {
+    for line in smoke {
         let _ = writeln!(t, "#   {line}");
     }
     if let Some(lines) = super::options::lines(s, side, super::options::YAML) {

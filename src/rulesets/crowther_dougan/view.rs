@@ -92,7 +92,10 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
                 disruption: u32::from(u.status == Status::Routing),
                 smoke: s.smoking(u),
                 note: Some(note(u)),
-                status: Vec::new(),
+                status: match viewer {
+                    Viewer::Side(me) if &u.side != me => enemy_status(s, me, u),
+                    _ => Vec::new(),
+                },
             }
         })
         .collect();
@@ -184,23 +187,16 @@ pub fn unit_line(u: &Unit, name: &str, id: &str) -> String {
 /// The abbreviations of a unit's line, said once before the lines.
 pub const FACTORS: &str = "FF fire factor, FC field craft (seeing and not being seen), MF morale factor (a D10 under it passes)";
 
-/// One line for an enemy unit the reader sees, and how.
-pub fn enemy_line(s: &State, me: &SideId, u: &Unit) -> String {
+/// What a side's enemy list says of an enemy unit it sees, beside where
+/// it stands: its troops and figures, and how the side knows of it. The
+/// list itself is the report's one enemy list.
+pub fn enemy_status(s: &State, me: &SideId, u: &Unit) -> Vec<String> {
     let how = match s.spotted.get(me).and_then(|m| m.get(&u.id)) {
         Some(spot) => format!("found by {}", spot.by.join(", ")),
         None if s.smoking(u) => "its smoke seen".into(),
         None => "in sight".into(),
     };
-    format!(
-        "{} [{}]: {}, {} figures, {} at ({:.1}, {:.1}); {how}",
-        u.name,
-        u.id,
-        u.troop.label(),
-        u.figures(),
-        u.formation.name(),
-        u.at.x,
-        u.at.y
-    )
+    vec![format!("{}, {} figures", u.troop.label(), u.figures()), how]
 }
 
 /// Enemy gun smoke the side sees, without saying whose: the smoke is
@@ -279,12 +275,15 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
                 })
                 .collect(),
         });
-        let mut lines: Vec<String> = s.known_enemies(me).map(|u| enemy_line(s, me, u)).collect();
-        lines.extend(smoke_lines(s, me));
-        panels.push(Panel {
-            title: "Enemy seen".into(),
-            lines,
-        });
+        // The enemy units are in the report's enemy list; the smoke alone
+        // says nothing of whose it is.
+        let smoke = smoke_lines(s, me);
+        if !smoke.is_empty() {
+            panels.push(Panel {
+                title: "Enemy gun smoke seen".into(),
+                lines: smoke,
+            });
+        }
         panels.extend(super::options::panel(s, me));
     }
     Sight {
