@@ -116,7 +116,10 @@ pub fn activate(
         match b {
             blunder::Blunder::Garbled => {
                 if let Some(k) = rolls.iter().position(|r| *r >= q) {
-                    let r = dice.d6(format!("garbled orders: {}", u.id));
+                    let r = dice.d6(format!(
+                        "garbled orders: {} rolls a success again, needs {q}+",
+                        u.id
+                    ));
                     let ri = dice.last_index().unwrap_or(0);
                     // The activation then cites the die that counts.
                     rolls[k] = r;
