@@ -45,7 +45,8 @@
     return {
       n,
       dir,
-      heading: view.heading || notice.heading || '',
+      // As the step's mail titles it: the step that was played, not the one after.
+      heading: notice.heading || view.heading || '',
       panels: view.panels || [],
       units: ((view.map || {}).units || []),
       sides: ((view.map || {}).sides || []),

@@ -31,7 +31,12 @@ pub fn draw(bundle: &Bundle) -> anyhow::Result<BTreeMap<u32, StepMap>> {
         let Some(step) = step_view(path) else {
             continue;
         };
-        out.insert(step, one(&game, step, text));
+        let played = bundle
+            .get(&format!("step-{step:04}/notice.yaml"))
+            .and_then(|t| crate::yaml::from_str::<Notice>(t).ok())
+            .map(|n| n.heading)
+            .filter(|h| !h.is_empty());
+        out.insert(step, one(&game, step, text, played));
     }
     Ok(out)
 }
@@ -44,7 +49,15 @@ fn step_view(path: &str) -> Option<u32> {
         .flatten()
 }
 
-fn one(game: &str, step: u32, text: &str) -> StepMap {
+/// The heading a step's notice gave it: the step that was played, as its
+/// mail and the archive's map title it.
+#[derive(serde::Deserialize)]
+struct Notice {
+    #[serde(default)]
+    heading: String,
+}
+
+fn one(game: &str, step: u32, text: &str, played: Option<String>) -> StepMap {
     let broken = |heading: String, e: String| StepMap {
         heading,
         svg: String::new(),
@@ -56,18 +69,19 @@ fn one(game: &str, step: u32, text: &str) -> StepMap {
         Err(e) => return broken(String::new(), format!("view.yaml does not parse: {e}")),
     };
     let mut map = view.map;
-    map.title = crate::render::step_title(game, step, &view.heading);
+    let heading = played.unwrap_or(view.heading);
+    map.title = crate::render::step_title(game, step, &heading);
     match (
         crate::render::map_svg(&map),
         crate::render::unit_boxes(&map),
     ) {
         (Ok(svg), Ok(units)) => StepMap {
-            heading: view.heading,
+            heading,
             svg,
             units,
             error: None,
         },
-        (Err(e), _) | (_, Err(e)) => broken(view.heading, e.to_string()),
+        (Err(e), _) | (_, Err(e)) => broken(heading, e.to_string()),
     }
 }
 
@@ -131,8 +145,8 @@ mod tests {
 
     #[test]
     fn each_unit_has_its_box_where_the_svg_draws_it() {
-        let a = one("g", 3, &view_with_unit_at(2.0));
-        let b = one("g", 3, &view_with_unit_at(12.0));
+        let a = one("g", 3, &view_with_unit_at(2.0), None);
+        let b = one("g", 3, &view_with_unit_at(12.0), None);
         assert_eq!(a.error, None);
         assert!(
             a.svg.contains("g \u{2014} step 3 \u{2014} Round 1"),
@@ -159,7 +173,7 @@ mod tests {
 
     #[test]
     fn a_view_that_does_not_parse_is_said_not_drawn() {
-        let m = one("g", 1, "heading: [");
+        let m = one("g", 1, "heading: [", None);
         assert!(m.svg.is_empty());
         assert!(m.error.unwrap().contains("does not parse"));
     }

@@ -92,6 +92,11 @@ async function replay(p) {
   check(seen[1].mapTitle.includes('step 2') && seen[2].mapTitle.includes('step 3'), `${p.game}: the map follows the step`);
   check(new Set(seen.map((s) => s.events)).size > 1, `${p.game}: the events change with the step`);
   check(new Set(seen.map((s) => s.heading)).size === 3, `${p.game}: the heading changes with the step`);
+  // Titled as the step's mail and map are: the step that was played.
+  for (const s of seen) {
+    const played = s.heading.replace(/^Step \d+: /, '');
+    check(s.mapTitle.includes(played), `${p.game}: step ${s.step} is titled ${played} on the page but ${s.mapTitle} on its map`);
+  }
   await page.keyboard.press('ArrowLeft');
   check((await state()).step === '2', `${p.game}: the left arrow goes back`);
   // The slider reaches the last step.
