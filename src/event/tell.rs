@@ -33,10 +33,21 @@ pub fn seen<'a>(events: &'a [Event], viewer: &Viewer) -> Vec<&'a Event> {
 /// ruleset's words with its dice beneath, and what changed as the units
 /// that left the table.
 pub fn plain(events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Told {
+    own_words_and(events, dice, viewer, |seen| {
+        removed(seen, "Broken or lost").into_iter().collect()
+    })
+}
+
+/// A telling in the events' own words with the ruleset's "What changed",
+/// made by `changed` from the events the reader sees.
+pub fn own_words_and(
+    events: &[Event],
+    dice: &[DieRecord],
+    viewer: &Viewer,
+    changed: impl FnOnce(&[&Event]) -> Vec<String>,
+) -> Told {
     Told {
-        changed: removed(&seen(events, viewer), "Broken or lost")
-            .into_iter()
-            .collect(),
+        changed: changed(&seen(events, viewer)),
         lines: own_words(events, dice, viewer),
     }
 }

@@ -8,14 +8,12 @@ use crate::event::tell::{self, Told};
 use crate::view::Viewer;
 
 pub fn tell(events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Told {
-    let seen = tell::seen(events, viewer);
-    Told {
-        changed: tell::removed(&seen, "Destroyed")
+    tell::own_words_and(events, dice, viewer, |seen| {
+        tell::removed(seen, "Destroyed")
             .into_iter()
-            .chain(tell::sums(&seen, "Strength points lost", |of| of == "SP"))
-            .collect(),
-        lines: tell::own_words(events, dice, viewer),
-    }
+            .chain(tell::sums(seen, "Strength points lost", |of| of == "SP"))
+            .collect()
+    })
 }
 
 #[cfg(test)]

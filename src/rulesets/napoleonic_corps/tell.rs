@@ -10,11 +10,7 @@ use crate::event::{Event, Kind};
 use crate::view::Viewer;
 
 pub fn tell(events: &[Event], dice: &[DieRecord], viewer: &Viewer) -> Told {
-    let seen = tell::seen(events, viewer);
-    Told {
-        changed: changed(&seen),
-        lines: tell::own_words(events, dice, viewer),
-    }
+    tell::own_words_and(events, dice, viewer, changed)
 }
 
 fn is(e: &Event, said: Said) -> bool {
