@@ -28,6 +28,20 @@ pub fn to_string<T: Serialize>(value: &T) -> Result<String, Error> {
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
+/// A list key whose value may be left empty (`moves:` with every entry
+/// below it commented out) reads as an empty list: a template keeps its
+/// list keys live, and a player uncomments only the entries he wants.
+/// Use with `#[serde(default, deserialize_with = "crate::yaml::list")]`
+/// and `#[schemars(with = "Option<Vec<T>>")]`.
+pub fn list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    use serde::Deserialize;
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+}
+
 /// `s` as a YAML double-quoted scalar, for a name printed into a file that
 /// players edit (an orders template): quotes, backslashes, line breaks and
 /// every control character are escaped, so the name stays one string on
@@ -70,6 +84,52 @@ mod tests {
     enum Step {
         Forward(f64),
         AboutFace,
+    }
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Turn {
+        #[serde(default, deserialize_with = "super::list")]
+        moves: Vec<u32>,
+        #[serde(default, deserialize_with = "super::list")]
+        fire: Vec<u32>,
+    }
+
+    #[test]
+    fn a_list_key_left_empty_reads_as_no_entries() {
+        let t: Turn = super::from_str(
+            "moves:
+  # - 1
+fire:
+  - 2
+",
+        )
+        .unwrap();
+        assert_eq!(
+            t,
+            Turn {
+                moves: vec![],
+                fire: vec![2]
+            }
+        );
+        let t: Turn = super::from_str(
+            "fire: []
+",
+        )
+        .unwrap();
+        assert_eq!(
+            t,
+            Turn {
+                moves: vec![],
+                fire: vec![]
+            }
+        );
+        assert!(
+            super::from_str::<Turn>(
+                "moves: 3
+"
+            )
+            .is_err()
+        );
     }
 
     #[test]
