@@ -55,6 +55,8 @@
       reveal: yaml(`${dir}/reveal.yaml`) || {},
       orders: (yaml(`${dir}/orders.yaml`) || {}).sides || [],
       map: (data.maps || {})[n] || null,
+      // The ruleset's own telling of the public events (the public report's lines).
+      told: (data.told || {})[n] || null,
       sealed: sealed && `${sdir}/hidden.yaml` in files
         ? {
           hidden: yaml(`${sdir}/hidden.yaml`) || {},
@@ -200,7 +202,27 @@
     // Events.
     const ol = $('events');
     ol.textContent = '';
-    s.events.forEach((e, i) => {
+    // Each line as the ruleset tells it; a line that is one event's own
+    // words keeps that event's kind, dice and modifiers.
+    const used = new Set();
+    const rows = s.told
+      ? s.told.map((line) => {
+        const i = s.events.findIndex((e, j) => !used.has(j) && e.text === line.text);
+        if (i < 0) return { line };
+        used.add(i);
+        return { e: s.events[i], i };
+      })
+      : s.events.map((e, i) => ({ e, i }));
+    const stepUnits = s.events.flatMap(unitsOf);
+    rows.forEach(({ e, i, line }, k) => {
+      if (line) {
+        const li = el('li', { class: 'event told', id: `ev-${s.n}-t${k}` },
+          eventWords({ text: line.text, facts: { units: stepUnits } }));
+        if ((line.dice || []).length)
+          li.append(el('span', { class: 'event-dice' }, ` [${line.dice.map((x) => `d${x.sides}: ${x.value}`).join(', ')}]`));
+        ol.append(li);
+        return;
+      }
       const f = e.facts || {};
       const dice = (e.dice || []).map((n) => s.dice[n]).filter(Boolean);
       const li = el('li', { class: `event kind-${e.kind}`, 'data-kind': e.kind, 'data-what': e.what, id: `ev-${s.n}-${i}` },
@@ -214,7 +236,7 @@
         li.append(el('span', { class: 'mods' }, ` (${f.modifiers.map((m) => `${m.why} ${m.value > 0 ? '+' : ''}${m.value}`).join(', ')})`));
       ol.append(li);
     });
-    if (!s.events.length) ol.append(el('li', { class: 'note' }, 'No public event.'));
+    if (!rows.length) ol.append(el('li', { class: 'note' }, 'No public event.'));
 
     // Dice with what they needed.
     const tb = $('dice').querySelector('tbody');

@@ -299,6 +299,7 @@ mod tests {
             deployment: Vec::new(),
             turned: false,
             counter: None,
+            letters: Vec::new(),
         }
     }
 

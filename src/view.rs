@@ -164,6 +164,32 @@ pub struct MapView {
     /// ruleset draws no counter.
     #[serde(default)]
     pub counter: Option<String>,
+    /// The letter drawn on a unit for each formation of the ruleset, all
+    /// of them, in the order its legend explains them: the same key on
+    /// every map of a game, whatever formations stand on the table.
+    #[serde(default)]
+    pub letters: Vec<Letter>,
+}
+
+/// One formation's letter on the map (`Sq` for `square`); formations that
+/// share a letter are explained together by the legend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Letter {
+    pub formation: String,
+    pub letter: String,
+}
+
+impl Letter {
+    /// The key of a ruleset's formations from `(formation, letter)` pairs.
+    pub fn key(pairs: &[(&str, &str)]) -> Vec<Letter> {
+        pairs
+            .iter()
+            .map(|(formation, letter)| Letter {
+                formation: (*formation).into(),
+                letter: (*letter).into(),
+            })
+            .collect()
+    }
 }
 
 /// A titled block of lines, such as "Your hand" or "Army morale".

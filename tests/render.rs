@@ -301,6 +301,7 @@ fn sample_map() -> MapView {
         deployment: vec![],
         turned: false,
         counter: None,
+        letters: Vec::new(),
     }
 }
 

@@ -136,6 +136,22 @@ fn check_demo(ruleset: &str, battle: bool, grouped: bool) {
             let name = r.file_name().unwrap().to_string_lossy().into_owned();
             let viewer = reader(&name);
             let told = rules.tell(&events, &dice, &viewer);
+            if viewer == Viewer::Public {
+                // The site tells the archive's public events with the same
+                // ruleset: the same lines as the public report.
+                let public_dice: Vec<DieRecord> =
+                    yaml::<Vec<galloper::game::archive::ArchivedDie>>(
+                        &d.archive.join(&step).join("dice.yaml"),
+                    )
+                    .into_iter()
+                    .map(|a| a.die)
+                    .collect();
+                let site = rules.tell(&public, &public_dice, &viewer);
+                assert_eq!(
+                    site.lines, told.lines,
+                    "{ruleset} {step}: site and public report"
+                );
+            }
             let txt = std::fs::read_to_string(r.join("report.txt")).expect("report.txt");
             if matches!(viewer, Viewer::Side(_)) {
                 // The enemy is listed once: in "The enemy as you see him".
@@ -192,6 +208,24 @@ fn check_demo(ruleset: &str, battle: bool, grouped: bool) {
             assert!(in_order(&txt, &texts).is_ok(), "{where_}: out of order");
         }
     }
+    // Every map of the game explains the same letters (item 5).
+    let keys: Vec<Vec<galloper::view::Letter>> = steps
+        .iter()
+        .map(|s| {
+            let step = s.file_name().unwrap().to_string_lossy().into_owned();
+            yaml::<galloper::game::archive::PublicView>(&d.archive.join(step).join("view.yaml"))
+                .map
+                .letters
+        })
+        .collect();
+    assert!(
+        !keys[0].is_empty(),
+        "{ruleset}: no key to the map's letters"
+    );
+    assert!(
+        keys.iter().all(|k| *k == keys[0]),
+        "{ruleset}: the key changes"
+    );
     assert!(lines_checked > 50, "{ruleset}: {lines_checked} lines");
     if ruleset == "crowther-dougan" {
         routs_follow_their_tests(&d.archive);

@@ -147,6 +147,7 @@ mod tests {
             deployment: vec![],
             turned: false,
             counter: None,
+            letters: Vec::new(),
         }
     }
 

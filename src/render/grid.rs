@@ -177,6 +177,7 @@ mod tests {
             deployment: vec![],
             turned: false,
             counter: None,
+            letters: Vec::new(),
         };
         Frame::new(&map).unwrap()
     }

@@ -123,10 +123,39 @@ pub(crate) fn formation_letter(formation: &str) -> String {
     }
 }
 
-/// The legend's key to the letters: the standard one when every formation
-/// on the map is a standard one, else each formation the map shows, in the
-/// map's order (`I infantry · LC light cavalry`).
+/// The letter `formation` shows on `map`: the ruleset's own from its key,
+/// else [`formation_letter`].
+pub(crate) fn letter_on(map: &MapView, formation: &str) -> String {
+    let f = formation.trim();
+    map.letters
+        .iter()
+        .find(|l| l.formation.eq_ignore_ascii_case(f))
+        .map(|l| super::clean::line(&l.letter))
+        .unwrap_or_else(|| formation_letter(f))
+}
+
+/// The legend's key to the letters: the ruleset's whole key when it gives
+/// one (formations sharing a letter together: `A limbered or unlimbered`),
+/// so that every map of a game explains the same letters; else the
+/// standard key when every formation on the map is a standard one, else
+/// each formation the map shows, in the map's order.
 pub(crate) fn letter_key(map: &MapView) -> String {
+    if !map.letters.is_empty() {
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+        for l in &map.letters {
+            let letter = super::clean::line(&l.letter);
+            let formation = super::clean::line(&l.formation);
+            match groups.iter_mut().find(|(g, _)| *g == letter) {
+                Some((_, fs)) => fs.push(formation),
+                None => groups.push((letter, vec![formation])),
+            }
+        }
+        return groups
+            .iter()
+            .map(|(letter, fs)| format!("{letter} {}", either(fs)))
+            .collect::<Vec<_>>()
+            .join(" \u{b7} ");
+    }
     let mut seen: Vec<String> = Vec::new();
     for u in &map.units {
         let f = super::clean::line(u.formation.trim()).to_ascii_lowercase();
@@ -141,6 +170,14 @@ pub(crate) fn letter_key(map: &MapView) -> String {
         .map(|f| format!("{} {f}", formation_letter(f)))
         .collect::<Vec<_>>()
         .join(" \u{b7} ")
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn either(words: &[String]) -> String {
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
 }
 
 /// A side's colour by index; out-of-range indices draw neutral grey.
@@ -252,7 +289,7 @@ fn unit(
         (min_y - 6.0, min_y - 6.0)
     };
     let name = super::clean::line(&u.label);
-    let formation = formation_letter(&super::clean::line(&u.formation));
+    let formation = letter_on(map, &super::clean::line(&u.formation));
     let bbox = label_backdrop(
         (anchor.0, label_y),
         &format!("{name} {formation}"),
@@ -379,7 +416,27 @@ mod tests {
             deployment: Vec::new(),
             turned: false,
             counter: None,
+            letters: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_rulesets_own_key_is_the_same_whatever_stands_on_the_table() {
+        let mut a = map_of(&["line"]);
+        let mut b = map_of(&["square", "limbered", "line"]);
+        for m in [&mut a, &mut b] {
+            m.letters = crate::view::Letter::key(&[
+                ("line", "L"),
+                ("square", "Sq"),
+                ("unlimbered", "A"),
+                ("limbered", "A"),
+            ]);
+        }
+        let key = "L line \u{b7} Sq square \u{b7} A unlimbered or limbered";
+        assert_eq!(letter_key(&a), key);
+        assert_eq!(letter_key(&b), key);
+        assert_eq!(letter_on(&b, "Square"), "Sq");
+        assert_eq!(letter_on(&b, "mounted"), "M", "a formation the key lacks");
     }
 
     #[test]

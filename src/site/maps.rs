@@ -134,6 +134,7 @@ mod tests {
             deployment: vec![],
             turned: false,
             counter: None,
+            letters: Vec::new(),
         };
         crate::yaml::to_string(&PublicView {
             heading: "Round 1".into(),

@@ -15,6 +15,7 @@ mod maps;
 mod page;
 mod start;
 mod summary;
+mod told;
 
 pub use summary::Summary;
 
@@ -56,7 +57,8 @@ pub fn build(archives: &[PathBuf], out: &Path) -> anyhow::Result<Built> {
         std::fs::write(&script, page::binary_script(&summary, &bundle))
             .with_context(|| format!("cannot write {}", script.display()))?;
         let path = out.join(&summary.file);
-        let html = page::game(&summary, &bundle, &maps, start::state(&bundle))?;
+        let told = told::lines(&bundle);
+        let html = page::game(&summary, &bundle, &maps, &told, start::state(&bundle))?;
         std::fs::write(&path, html).with_context(|| format!("cannot write {}", path.display()))?;
         pages.push((summary, path));
     }

@@ -49,6 +49,7 @@ pub fn game(
     s: &Summary,
     bundle: &Bundle,
     maps: &BTreeMap<u32, StepMap>,
+    told: &BTreeMap<u32, Vec<crate::view::EventLine>>,
     start: Option<String>,
 ) -> anyhow::Result<String> {
     let data = serde_json::json!({
@@ -58,6 +59,7 @@ pub fn game(
         "binary_paths": bundle.binary.keys().collect::<Vec<_>>(),
         "binary_script": binary_script_name(s),
         "maps": maps,
+        "told": told,
         "start_state": start,
         "built": {"audit": s.audit, "passed": s.audit_passed},
     });

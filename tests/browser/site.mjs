@@ -106,6 +106,17 @@ async function replay(p) {
   }, p.steps);
   const last = await state();
   check(last.step === String(p.steps) && last.mapStep === String(p.steps), `${p.game}: the slider reaches step ${p.steps} (got ${last.step})`);
+  // Every step's events in the ruleset's own words, as the public report tells them.
+  const told = await page.$eval('#archive', (a) => JSON.parse(a.textContent).told || {});
+  const flat = (t) => String(t).replace(/\s+/g, ' ').trim();
+  for (let n = 1; n <= p.steps; n++) {
+    const lines = told[n];
+    if (!check(Array.isArray(lines), `${p.game}: step ${n} carries its told lines`)) break;
+    await toStep(n);
+    const shown = await page.$$eval('#events li:not(.note)', (ls) => ls.map((l) => l.textContent));
+    const same = shown.length === lines.length && lines.every((l, k) => flat(shown[k]).includes(flat(l.text)));
+    if (!check(same, `${p.game}: step ${n} lists ${JSON.stringify(shown.slice(0, 3))}, not the public report's ${JSON.stringify(lines.slice(0, 3).map((l) => l.text))}`)) break;
+  }
   await page.keyboard.press('Home');
   check((await state()).step === '1', `${p.game}: Home goes to the first step`);
   // A unit named by an event can be followed: its story lists steps.

@@ -8,9 +8,20 @@ use super::state::{Phase, State, TraceKind, Unit};
 use crate::geometry::{Point, TerrainTag};
 use crate::ruleset::Sight;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, Panel, SideStyle, TerrainStyle, UnitView, Viewer,
-    ZoneView,
+    ArrowKind, ArrowView, BaseView, Letter, MapView, Panel, SideStyle, TerrainStyle, UnitView,
+    Viewer, ZoneView,
 };
+
+/// The letter each formation shows on the map, all of them, so the legend
+/// reads the same on every map. Formation names from `Formation::name`.
+const LETTERS: [(&str, &str); 6] = [
+    ("line", "L"),
+    ("column", "C"),
+    ("square", "Sq"),
+    ("mounted", "M"),
+    ("unlimbered", "A"),
+    ("limbered", "Lb"),
+];
 
 pub fn heading(s: &State) -> String {
     match &s.phase {
@@ -164,6 +175,7 @@ pub fn map(s: &State) -> MapView {
         deployment,
         turned: false,
         counter: Some("disorder (coloured dice)".into()),
+        letters: Letter::key(&LETTERS),
     }
 }
 

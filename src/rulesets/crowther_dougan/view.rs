@@ -9,9 +9,19 @@ use crate::geometry::TerrainTag;
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, SideStyle,
+    ArrowKind, ArrowView, BaseView, Letter, MapView, MarkerKind, MarkerView, Panel, SideStyle,
     TerrainStyle, UnitView, Viewer,
 };
+
+/// The letter each formation shows on the map, all of them, so the legend
+/// reads the same on every map. Formation names from `Formation::name`.
+const LETTERS: [(&str, &str); 5] = [
+    ("line", "L"),
+    ("column", "C"),
+    ("open order", "O"),
+    ("unlimbered", "A"),
+    ("limbered", "Lb"),
+];
 
 pub fn heading(s: &State) -> String {
     match &s.phase {
@@ -151,6 +161,7 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
         deployment: Vec::new(),
         turned: false,
         counter: Some("routing".into()),
+        letters: Letter::key(&LETTERS),
     }
 }
 

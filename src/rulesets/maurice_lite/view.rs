@@ -6,9 +6,18 @@ use crate::geometry::TerrainFeature;
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, TerrainStyle, UnitView,
-    Viewer, side_styles, terrain_view,
+    ArrowKind, ArrowView, BaseView, Letter, MapView, MarkerKind, MarkerView, Panel, TerrainStyle,
+    UnitView, Viewer, side_styles, terrain_view,
 };
+
+/// The letter each formation shows on the map, all of them, so the legend
+/// reads the same on every map. Formation names from `Formation::label`.
+const LETTERS: [(&str, &str); 4] = [
+    ("line", "L"),
+    ("column", "C"),
+    ("massed", "M"),
+    ("battery", "A"),
+];
 
 pub fn heading(s: &State) -> String {
     match &s.phase {
@@ -123,6 +132,7 @@ pub fn map(s: &State) -> MapView {
         deployment: deployment_zones(s),
         turned: false,
         counter: Some("disruption (DISR)".into()),
+        letters: Letter::key(&LETTERS),
     }
 }
 

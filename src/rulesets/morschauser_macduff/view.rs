@@ -7,9 +7,21 @@ use super::units::TroopType;
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, TerrainStyle, UnitView,
-    Viewer, side_styles, terrain_view,
+    ArrowKind, ArrowView, BaseView, Letter, MapView, MarkerKind, MarkerView, Panel, TerrainStyle,
+    UnitView, Viewer, side_styles, terrain_view,
 };
+
+/// The letter each formation shows on the map, all of them, so the legend
+/// reads the same on every map. A company shows its troop type (`kind`), not a formation.
+const LETTERS: [(&str, &str); 7] = [
+    ("infantry", "I"),
+    ("light infantry", "LI"),
+    ("cavalry", "C"),
+    ("light cavalry", "LC"),
+    ("artillery", "A"),
+    ("engineers", "E"),
+    ("wagons", "W"),
+];
 
 pub fn heading(s: &State) -> String {
     match &s.phase {
@@ -131,6 +143,7 @@ pub fn map(s: &State) -> MapView {
         deployment: deployment_zones(s),
         turned: false,
         counter: None,
+        letters: Letter::key(&LETTERS),
     }
 }
 

@@ -7,9 +7,21 @@ use super::state::{Phase, State, TraceKind, Unit};
 use crate::ruleset::Sight;
 use crate::side::SideId;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, MapView, MarkerKind, MarkerView, Panel, UnitView, Viewer,
-    ZoneView, rect_zone, side_styles, tag_style, terrain_view,
+    ArrowKind, ArrowView, BaseView, Letter, MapView, MarkerKind, MarkerView, Panel, UnitView,
+    Viewer, ZoneView, rect_zone, side_styles, tag_style, terrain_view,
 };
+
+/// The letter each formation shows on the map, all of them, so the legend
+/// reads the same on every map. Formation names from `Formation::name`.
+const LETTERS: [(&str, &str); 7] = [
+    ("line", "L"),
+    ("column", "C"),
+    ("square", "Sq"),
+    ("skirmish", "Sk"),
+    ("deployed", "D"),
+    ("unlimbered", "A"),
+    ("limbered", "Lb"),
+];
 
 pub fn heading(s: &State) -> String {
     match &s.phase {
@@ -144,6 +156,7 @@ pub fn map(s: &State) -> MapView {
         deployment: deployment_zones(s),
         turned: false,
         counter: Some("disordered or unformed".into()),
+        letters: Letter::key(&LETTERS),
     }
 }
 
