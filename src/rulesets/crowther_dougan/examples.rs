@@ -57,9 +57,7 @@ pub fn move_examples(s: &State, side: &SideId) -> Examples {
 /// personality to the unit he is with.
 pub fn reaction_examples(s: &State, side: &SideId) -> Vec<Pledge> {
     pledges(s, side, |p| {
-        Orders::Reactions(Reactions {
-            pledges: vec![p],
-        })
+        Orders::Reactions(Reactions { pledges: vec![p] })
     })
 }
 
