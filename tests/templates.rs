@@ -227,7 +227,6 @@ fn activation_dice_templates_take_their_examples() {
 }
 
 #[test]
-#[ignore = "issue 27: the template is being rewritten"]
 fn crowther_dougan_templates_take_their_examples() {
     play("crowther-dougan", 40);
 }

@@ -111,7 +111,7 @@ fn centroid(t: &crate::geometry::TerrainFeature) -> Point {
 
 /// The area a unit observes: 8 cm inside the nearest wood or building on
 /// the way to its middle, if one lies within 40 cm.
-fn area(s: &State, u: &Unit) -> Option<Point> {
+pub(super) fn area(s: &State, u: &Unit) -> Option<Point> {
     s.scenario
         .terrain
         .iter()

@@ -11,6 +11,7 @@
 pub mod charge;
 pub mod check;
 pub mod demo;
+mod examples;
 pub mod fire;
 pub mod melee;
 pub mod morale;

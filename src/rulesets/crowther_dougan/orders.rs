@@ -16,30 +16,39 @@ pub enum Orders {
     Reactions(Reactions),
 }
 
+/// A list key left empty (as the template leaves it, its example entries
+/// commented out) reads as no entries.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveOrders {
     /// Phase 1: one area (a circle 20 cm across) per unit to observe.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Observe>>")]
     pub observe: Vec<Observe>,
     /// Phase 1: charges declared with their targets.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<ChargeOrder>>")]
     pub charges: Vec<ChargeOrder>,
     /// Command points pledged to this move's morale tests (before any
     /// die is rolled), and new orders bought.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Pledge>>")]
     pub pledges: Vec<Pledge>,
     /// 2 command points each: a charge under way called off.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Recall>>")]
     pub recall: Vec<Recall>,
     /// Phase 2: fire, one shot per unit.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<FireOrder>>")]
     pub fire: Vec<FireOrder>,
     /// Phase 4: moves, in order.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Move>>")]
     pub moves: Vec<Move>,
     /// Phase 4: personalities join a unit of their side.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Join>>")]
     pub personalities: Vec<Join>,
 }
 
@@ -111,6 +120,7 @@ pub struct Reactions {
     /// Points pledged in advance to the tests a unit takes in the enemy's
     /// move (shooting casualties, charge home, losing hand to hand), from
     /// what the personality has left. Default: none.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Pledge>>")]
     pub pledges: Vec<Pledge>,
 }

@@ -672,3 +672,42 @@ fn hidden_information_unseen_unit_absent_from_view_template_and_public() {
         d.log()
     );
 }
+
+/// The template's examples: fire and a charge at the enemy in sight, none
+/// at the hidden one; a unit that failed a test is offered no move nearer
+/// the enemy; and each example, alone, is taken by the check.
+#[test]
+fn template_examples_are_orders_the_check_takes_now() {
+    let mut s = state();
+    put(&mut s, "b-line", 50.0, 36.0);
+    s.unit_mut("r-line").expect("r-line").no_advance = true;
+    let x = super::examples::move_examples(&s, &red());
+    assert!(
+        x.fire
+            .iter()
+            .any(|f| f.unit == "r-line" && f.target == "b-line")
+    );
+    assert!(x.charges.iter().any(|c| c.target == "b-line"));
+    let m = x.moves.iter().find(|m| m.unit == "r-line").expect("a move");
+    let b_line = s.unit("b-line").expect("b-line").clone();
+    let mut probe = s.unit("r-line").expect("r-line").clone();
+    let before = s.gap(&probe, &b_line);
+    probe.at = m.to.expect("somewhere");
+    assert!(s.gap(&probe, &b_line) >= before, "{m:?} advances");
+    assert!(x.pledges.iter().any(|p| p.personality == "r-col"));
+    let t = template::template(&s, &red()).expect("template");
+    assert!(!t.contains("b-hid"), "{t}");
+    for line in t.lines().filter(|l| l.trim_start().starts_with("# - ")) {
+        let entry = line.trim_start().trim_start_matches("# - ");
+        let key = t[..t.find(line).expect("in it")]
+            .lines()
+            .rev()
+            .find(|l| !l.trim_start().starts_with('#'))
+            .expect("its key")
+            .trim()
+            .trim_end_matches(':');
+        let o: Orders = crate::yaml::from_str(&format!("move:\n  {key}:\n    - {entry}\n"))
+            .expect("the example reads");
+        assert!(check(&s, &red(), &o).is_empty(), "{line}");
+    }
+}
