@@ -215,13 +215,11 @@ fn morschauser_macduff_templates_take_their_examples() {
 }
 
 #[test]
-#[ignore = "issue 27: the template is being rewritten"]
 fn napoleonic_corps_templates_take_their_examples() {
     play("napoleonic-corps", 40);
 }
 
 #[test]
-#[ignore = "issue 27: the template is being rewritten"]
 fn activation_dice_templates_take_their_examples() {
     play("activation-dice", 40);
 }

@@ -2,10 +2,15 @@
 //! quoted and ids written as YAML scalars, so nothing a scenario says can
 //! add a line to a signed file.
 
+use super::check::check;
+use super::combat::ready_to_shoot;
+use super::movement::allowance_why;
 use super::options;
+use super::orders::{Action, Activation, Goal, Orders, TurnOrders};
 use super::scenario::Arm;
 use super::setup::{count, default_deployment, placer};
-use super::state::{Phase, State};
+use super::sight::shot_at;
+use super::state::{Formation, Phase, State, Unit};
 use super::view::unit_line;
 use crate::side::SideId;
 use crate::yaml::{quoted, scalar};
@@ -96,21 +101,109 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
                  \x20 # Uncomment `activations:` and each activation you want, in order (none ends your turn):\n\
                  \x20 # activations:\n",
             );
-            for u in s.live(side).filter(|u| !u.activated) {
-                let first = match u.arm() {
-                    Arm::Artillery => "unlimber",
-                    _ => "move: {ahead: 100}",
-                };
-                let _ = writeln!(
-                    t,
-                    "  #   - {{unit: {}, dice: 2, actions: [{first}]}}",
-                    scalar(&u.id)
-                );
+            for line in examples(s, side) {
+                let _ = writeln!(t, "  #   - {line}");
             }
             Some(t)
         }
         _ => None,
     }
+}
+
+/// Example activations shown: enough to show the form, few enough that a
+/// big battle's template stays short.
+const EXAMPLES: usize = 8;
+/// Units tried for an example: each try asks the check, and the nearest
+/// enemy costs a search of the enemy; a big battle stops here.
+const TRIES: usize = 24;
+
+/// Example activations, each one the check takes alone now (the dice and
+/// actions written for that unit as it stands), as flow-style YAML.
+fn examples(s: &State, side: &SideId) -> Vec<String> {
+    let mut out = Vec::new();
+    let ready = s
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.placed() && &u.side == side && u.live() && !u.activated)
+        .take(TRIES);
+    for (i, u) in ready {
+        if out.len() >= EXAMPLES {
+            break;
+        }
+        let (action, text) = suggestion(s, i, u);
+        let a = Activation {
+            unit: u.id.clone(),
+            dice: dice(u),
+            actions: vec![action],
+            one: None,
+            two: None,
+            three: None,
+        };
+        let line = format!(
+            "{{unit: {}, dice: {}, actions: [{text}]}}",
+            scalar(&a.unit),
+            a.dice
+        );
+        let o = Orders::Turn(TurnOrders {
+            activations: vec![a],
+            ..TurnOrders::default()
+        });
+        if check(s, side, &o).is_empty() {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// The dice an example risks: two, or the one die a unit whose officer is
+/// dead may roll; three for a routing unit, as only three successes of
+/// three dice stop a rout.
+fn dice(u: &Unit) -> u32 {
+    match (u.status.officer_killed, u.status.rout) {
+        (true, _) => 1,
+        (false, true) => 3,
+        (false, false) => 2,
+    }
+}
+
+/// What unit `i` might do now, as an action and as the template writes
+/// it: fight on in melee, unlimber guns to fire, fire at the nearest enemy
+/// it can shoot, else move straight ahead its whole move, else hold.
+fn suggestion(s: &State, i: usize, u: &Unit) -> (Action, String) {
+    let hold = (Action::Hold, "hold".to_string());
+    if u.status.rout {
+        return hold;
+    }
+    if let Some(foe) = s.contacts(u).first() {
+        return if u.arm() == Arm::Artillery {
+            hold
+        } else {
+            let id = foe.id.clone();
+            let text = format!("seize: {}", scalar(&id));
+            (Action::Seize(id), text)
+        };
+    }
+    if u.arm() == Arm::Artillery && u.formation == Formation::Limbered {
+        return (Action::Unlimber, "unlimber".into());
+    }
+    if ready_to_shoot(s, i).is_ok()
+        && let Some(e) = s.nearest_enemy(u)
+        && shot_at(s, u, e).is_ok()
+    {
+        let text = format!("fire: {}", scalar(&e.id));
+        return (Action::Fire(e.id.clone()), text);
+    }
+    let (allow, _) = allowance_why(s, u);
+    if allow > 0.0 {
+        // Written to 0.1 cm, rounded down: never more than it may go.
+        let cm = (allow * 10.0).floor() / 10.0;
+        return (
+            Action::Move(Goal::Ahead(cm)),
+            format!("move: {{ahead: {cm:.1}}}"),
+        );
+    }
+    hold
 }
 
 /// `line` safe inside a YAML comment: a name holding a line break (or any

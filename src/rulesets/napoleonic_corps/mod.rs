@@ -12,6 +12,7 @@ pub mod check;
 pub mod contact;
 pub mod control;
 pub mod demo;
+mod examples;
 pub mod fatigue;
 pub mod fire;
 pub mod fire_bar;

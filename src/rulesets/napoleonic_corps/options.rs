@@ -243,7 +243,7 @@ fn charges(s: &State, u: &Unit, n: &Names) -> Vec<String> {
 
 /// The enemies ahead of `u`, nearest first (edge to edge), the first
 /// [`SHOWN`] measured, with how many there are in all.
-fn ahead_of<'a>(s: &'a State, u: &Unit) -> (Vec<(f64, &'a Unit)>, usize) {
+pub(super) fn ahead_of<'a>(s: &'a State, u: &Unit) -> (Vec<(f64, &'a Unit)>, usize) {
     let frame = Frame::of(&s.bases(u));
     // Its general direction: the enemy's front centre ahead of its front
     // line. A cheap test, so that a big battle lays out only the nearest.

@@ -25,7 +25,8 @@ pub enum Orders {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Deployment {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<FormationChoice>>")]
     pub formations: Vec<FormationChoice>,
 }
 
@@ -47,22 +48,28 @@ pub struct FormationChoice {
 pub struct TurnOrders {
     /// Rally phase: disordered units whose corps commander spends a morale
     /// pass on them (he must be within 30 cm). The others roll.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub passes: Vec<String>,
     /// Movement phase, in order.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Move>>")]
     pub moves: Vec<Move>,
     /// Movement phase: divisional generals join a unit of their corps.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Attach>>")]
     pub generals: Vec<Attach>,
     /// Movement phase: corps commanders ride to a point.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Ride>>")]
     pub commanders: Vec<Ride>,
     /// Charge phase: cavalry charges, in order.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<ChargeOrder>>")]
     pub charges: Vec<ChargeOrder>,
     /// Advancing fire phase.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<FireOrder>>")]
     pub fire: Vec<FireOrder>,
 }
 
@@ -170,13 +177,15 @@ pub struct FireOrder {
 pub struct Reactions {
     /// Cavalry withdrawal: these cavalry units withdraw when enemy infantry
     /// or artillery move within 10 cm. Default: none withdraw.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub withdraw: Vec<String>,
     /// Defensive fire: when infantry form square instead of firing.
     #[serde(default)]
     pub square: SquarePolicy,
     /// Defensive fire: these units hold their fire. Default: all fire.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub hold_fire: Vec<String>,
     /// Pause the other side's turn after its movement and owe a decision
     /// (`decide:`): which cavalry set off withdraw, and the defensive fire,
@@ -197,13 +206,16 @@ pub struct Decision {
     /// Cavalry withdrawal: which of the cavalry that enemy foot or guns
     /// came within 10 cm of this movement phase withdraw (2D6 cm, then the
     /// rally table), before defensive fire. Default: none.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub withdraw: Vec<String>,
     /// Infantry that form square (not those contacted by cavalry).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub square: Vec<String>,
     /// Units that fire, each at one target.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Shot>>")]
     pub fire: Vec<Shot>,
 }
 

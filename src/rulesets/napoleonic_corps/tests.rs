@@ -1004,6 +1004,53 @@ fn template_lists_choices_and_parses_back() {
     }
 }
 
+/// Uncomments each commented example entry of `side`'s template alone and
+/// asserts the check takes the orders it gives (issue 27: a template a
+/// player cannot break by uncommenting); the number of examples.
+fn examples_taken(s: &State, side: &SideId) -> usize {
+    let t = NapoleonicCorps.orders_template(s, side).unwrap();
+    let lines: Vec<&str> = t.lines().collect();
+    let mut n = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if !l.trim_start().starts_with("# - ") {
+            continue;
+        }
+        let edited: Vec<String> = lines
+            .iter()
+            .enumerate()
+            .map(|(j, x)| {
+                if j == i {
+                    x.replacen("# ", "", 1)
+                } else {
+                    x.to_string()
+                }
+            })
+            .collect();
+        let edited = edited.join("\n");
+        let o: Orders = crate::yaml::from_str(&edited).unwrap_or_else(|e| panic!("{e}\n{edited}"));
+        let v = NapoleonicCorps.check(s, side, &o);
+        assert!(v.is_empty(), "{v:?}\n{edited}");
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn every_template_example_uncommented_alone_is_taken() {
+    let sc: Scenario = crate::yaml::from_str(FIELD).unwrap();
+    let setup = NapoleonicCorps.start(&sc).unwrap();
+    let s = field();
+    for side in [fr(), au()] {
+        assert!(examples_taken(&setup, &side) > 0, "setup, {side}");
+        assert!(examples_taken(&s, &side) > 0, "turn or reactions, {side}");
+    }
+    // The decision: who forms square, who fires at what.
+    let t = NapoleonicCorps.orders_template(&paused(), &au()).unwrap();
+    assert!(t.contains("  square:\n    # - "), "{t}");
+    assert!(t.contains("  fire:\n    # - {unit: "), "{t}");
+    assert!(examples_taken(&paused(), &au()) > 1, "{t}");
+}
+
 #[test]
 fn the_map_shows_each_formation_distinctly() {
     let s = Setup::new().formation("fr-line", Formation::Square).state();
@@ -1271,7 +1318,11 @@ fn cavalry_withdrawal_a_consulted_side_owes_and_gets_its_withdrawal_decision() {
     );
     let t = NapoleonicCorps.orders_template(&s, &au()).unwrap();
     assert!(t.contains("#   au-hus: from fr-line"), "{t}");
-    assert!(t.contains("  withdraw: []"), "{t}");
+    assert!(
+        t.contains("  withdraw:\n    # - au-hus   # from fr-line\n"),
+        "{t}"
+    );
+    assert!(examples_taken(&s, &au()) > 1, "{t}");
     let d = orders::Decision {
         withdraw: vec!["au-hus".into()],
         ..Default::default()
