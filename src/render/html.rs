@@ -9,7 +9,14 @@ use askama::Template;
 struct PanelOut {
     title: String,
     lines: Vec<String>,
+    /// A long panel ("What you can do now" in a big battle) takes the
+    /// whole row, its lines in columns, instead of a column a quarter wide
+    /// and metres long.
+    wide: bool,
 }
+
+/// Characters past which a panel is laid out wide.
+const WIDE_PANEL: usize = 600;
 
 /// One enemy unit as a row of the page's table.
 struct EnemyOut {
@@ -98,6 +105,7 @@ pub fn report_html_with_map(report: &ReportView, svg: &str) -> Result<String, Re
             .map(|p| PanelOut {
                 title: clean::line(&p.title),
                 lines: p.lines.iter().map(|l| clean::line(l)).collect(),
+                wide: p.lines.iter().map(String::len).sum::<usize>() > WIDE_PANEL,
             })
             .collect(),
         changed: report.changed.iter().map(|l| clean::line(l)).collect(),
