@@ -24,9 +24,25 @@ pub struct Told {
 pub fn seen<'a>(events: &'a [Event], viewer: &Viewer) -> Vec<&'a Event> {
     events
         .iter()
-        .filter(|e| e.visible_to(viewer))
-        .filter(|e| !e.facts.idle || *viewer == Viewer::Umpire)
+        .enumerate()
+        .filter(|(_, e)| e.visible_to(viewer))
+        .filter(|(_, e)| !e.facts.idle || *viewer == Viewer::Umpire)
+        .filter(|(i, e)| {
+            *i == 0 || !(events[i - 1].visible_to(viewer) && copy_of(&events[i - 1], e))
+        })
+        .map(|(_, e)| e)
         .collect()
+}
+
+/// Whether `e` is `before` told to another side: a ruleset that tells an
+/// event to each side apart (so that neither learns whether the other was
+/// told) sends one copy per side, and the umpire reads it once.
+fn copy_of(before: &Event, e: &Event) -> bool {
+    use super::Visibility::Side;
+    matches!((&before.visibility, &e.visibility), (Side(a), Side(b)) if a != b)
+        && before.text == e.text
+        && before.what == e.what
+        && before.dice == e.dice
 }
 
 /// The telling a ruleset gets unless it has its own: each event in its
@@ -262,6 +278,24 @@ mod tests {
         let umpire = plain(&[shot, idle], &dice, &Viewer::Umpire);
         assert_eq!(umpire.lines.len(), 2);
         assert_eq!(umpire.lines[0].dice.len(), 2);
+    }
+
+    #[test]
+    fn an_event_told_to_each_side_apart_is_read_once_by_each_and_the_umpire() {
+        let copy = |side: &str| {
+            let mut e = ev(Kind::Move, Facts::default(), "Rangers move 12 cm");
+            e.visibility = Visibility::Side(SideId(side.into()));
+            e
+        };
+        let events = [copy("a"), copy("b")];
+        for viewer in [
+            Viewer::Side(SideId("a".into())),
+            Viewer::Side(SideId("b".into())),
+            Viewer::Umpire,
+        ] {
+            assert_eq!(seen(&events, &viewer).len(), 1, "{viewer:?}");
+        }
+        assert!(seen(&events, &Viewer::Public).is_empty());
     }
 
     #[test]

@@ -352,9 +352,24 @@ impl State {
             .any(|s| s.unit == u.id && s.at.distance_to(u.at).get() < 0.5)
     }
 
-    /// Whether every side knows where `u` is (so the public may too).
-    pub fn known_to_all(&self, u: &Unit) -> bool {
-        self.scenario.sides.iter().all(|s| self.sees(&s.id, u))
+    /// Whether both sides know where `u` is from facts they already share,
+    /// so the public may too: its gun smoke, or standing in the open in
+    /// sight of an enemy unit that is itself in the open or smoking (each
+    /// side then sees the other, and knows it is seen). Never from what a
+    /// hidden unit sees or a side has found: that would tell a side, by
+    /// what turns public, where a hidden enemy looks from.
+    pub fn public(&self, u: &Unit) -> bool {
+        if !u.live() {
+            return false;
+        }
+        self.smoking(u)
+            || (self.in_open(u)
+                && self.units.iter().any(|v| {
+                    v.live()
+                        && v.side != u.side
+                        && (self.in_open(v) || self.smoking(v))
+                        && self.sight(v, u)
+                }))
     }
 
     /// The live enemies `side` knows of.

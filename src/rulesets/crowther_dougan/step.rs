@@ -111,8 +111,8 @@ impl<'a> Step<'a> {
 
     /// Tell an event to whoever knows every unit it names.
     pub fn say(&mut self, what: Said, facts: Facts, dice: Vec<usize>) {
-        let e = words::event(&self.s, what, facts, dice);
-        self.events.push(e);
+        let told = words::event(&self.s, what, facts, dice, self.dice.log());
+        self.events.extend(told);
     }
 
     pub fn refuse(&mut self, unit: &str, why: &str) {

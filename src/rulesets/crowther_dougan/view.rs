@@ -1,7 +1,8 @@
 //! What each reader sees. A side sees its own units, the enemy units in the
 //! open within its line of sight, those it has found, and smoke; every
 //! other enemy unit is absent (not greyed) from its map, panels and
-//! template. The public sees only what both sides see; the umpire all.
+//! template. The public sees only what both sides know from facts they share
+//! ([`State::public`]); the umpire all.
 
 use super::state::{Phase, State, Status, TraceKind, Unit};
 use super::tables::Troop;
@@ -38,7 +39,7 @@ pub fn shows(s: &State, viewer: &Viewer, u: &Unit) -> bool {
     match viewer {
         Viewer::Umpire => true,
         Viewer::Side(me) => s.sees(me, u),
-        Viewer::Public => s.known_to_all(u),
+        Viewer::Public => s.public(u),
     }
 }
 

@@ -4,7 +4,6 @@
 use super::state::State;
 use crate::dice::StreamKind;
 use crate::event::{Event, Facts, Kind, Modifier, Visibility};
-use crate::side::SideId;
 
 /// The ruleset's own kinds of event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,10 +119,16 @@ fn named(f: &Facts) -> Vec<String> {
         .collect()
 }
 
-/// Who may read an event naming these units: a side reads it only if it
-/// knows where every one of them is, so an unseen unit never shows.
-pub fn visibility(s: &State, ids: &[String]) -> Visibility {
-    let readers: Vec<&SideId> = s
+/// Who may read an event naming these units: the public when every one of
+/// them is public ([`State::public`]); else each side that knows where
+/// every one of them is gets its own copy, so whether a side is told never
+/// shows whether the other side was (a found unit's owner reads the same
+/// copy, found or not); the umpire alone when no side knows them all.
+pub fn audience(s: &State, ids: &[String]) -> Vec<Visibility> {
+    if ids.iter().all(|id| s.unit(id).is_none_or(|u| s.public(u))) {
+        return vec![Visibility::Public];
+    }
+    let readers: Vec<Visibility> = s
         .scenario
         .sides
         .iter()
@@ -134,31 +139,54 @@ pub fn visibility(s: &State, ids: &[String]) -> Visibility {
                     .is_none_or(|u| u.side == **side || s.sees(side, u))
             })
         })
+        .map(|side| Visibility::Side(side.clone()))
         .collect();
-    match readers.as_slice() {
-        [_, _] => Visibility::Public,
-        [one] => Visibility::Side((*one).clone()),
-        _ => Visibility::Umpire,
+    if readers.is_empty() {
+        vec![Visibility::Umpire]
+    } else {
+        readers
     }
 }
 
-/// The stream for dice about these units: public only when every side
-/// knows where each of them is, so no public die tells of a hidden unit.
+/// The stream for dice about these units: public only when every one of
+/// them is public, so no public die tells of a hidden unit, and which
+/// stream a die takes depends on nothing a side may not know.
 pub fn stream(s: &State, ids: &[&str]) -> StreamKind {
-    if ids
-        .iter()
-        .all(|id| s.unit(id).is_none_or(|u| s.known_to_all(u)))
-    {
+    if ids.iter().all(|id| s.unit(id).is_none_or(|u| s.public(u))) {
         StreamKind::Public
     } else {
         StreamKind::Hidden
     }
 }
 
-/// An event with its words, read by those who know of every unit it names.
-pub fn event(s: &State, what: Said, facts: Facts, dice: Vec<usize>) -> Event {
-    let vis = visibility(s, &named(&facts));
-    to(vis, what, facts, dice)
+/// An event with its words, one copy for each audience of
+/// [`audience`]. A public event whose dice are not all public goes to the
+/// sides instead: nobody may read a die he cannot check.
+pub fn event(
+    s: &State,
+    what: Said,
+    facts: Facts,
+    dice: Vec<usize>,
+    rolled: &[crate::dice::DieRecord],
+) -> Vec<Event> {
+    let mut audience = audience(s, &named(&facts));
+    let hidden_die = dice.iter().any(|i| {
+        rolled
+            .get(*i)
+            .is_some_and(|d| d.stream != StreamKind::Public)
+    });
+    if audience == [Visibility::Public] && hidden_die {
+        audience = s
+            .scenario
+            .sides
+            .iter()
+            .map(|x| Visibility::Side(x.id.clone()))
+            .collect();
+    }
+    audience
+        .into_iter()
+        .map(|vis| to(vis, what, facts.clone(), dice.clone()))
+        .collect()
 }
 
 /// An event for `vis` alone (observation tests: only the observer).
