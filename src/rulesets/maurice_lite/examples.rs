@@ -68,7 +68,7 @@ pub fn point(p: Point) -> String {
 /// seeds by the seed's neighbours that keep it legal.
 pub fn forces(s: &State, side: &SideId) -> Vec<Vec<String>> {
     let units: Vec<&Unit> = s.live_units(side).collect();
-    let mut used = std::collections::BTreeSet::new();
+    let mut used: std::collections::BTreeSet<String> = Default::default();
     let mut out = Vec::new();
     for seed in units.iter().take(SEEDS * 2) {
         if out.len() == SEEDS {
@@ -77,22 +77,30 @@ pub fn forces(s: &State, side: &SideId) -> Vec<Vec<String>> {
         if used.contains(seed.id.as_str()) {
             continue;
         }
-        let group = grow(s, side, seed, &units);
-        used.extend(group.iter().map(|u| u.as_str().to_owned()));
+        let group = grow(s, side, seed, &units, &used);
+        used.extend(group.iter().cloned());
         out.push(group);
     }
     out
 }
 
-/// `seed` and those of its neighbours that keep the force legal, in order.
-fn grow(s: &State, side: &SideId, seed: &Unit, units: &[&Unit]) -> Vec<String> {
+/// `seed` and those of its neighbours that keep the force legal, in order,
+/// leaving out units already in another force (the examples differ).
+fn grow(
+    s: &State,
+    side: &SideId,
+    seed: &Unit,
+    units: &[&Unit],
+    used: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
     let at = seed.anchor.unwrap_or_default();
     let mut group = vec![seed.id.clone()];
     for u in units {
         if group.len() == FORCE_MAX {
             break;
         }
-        if u.id == seed.id || (u.anchor.unwrap_or_default() - at).length() > LINK_PRUNE {
+        let far = (u.anchor.unwrap_or_default() - at).length() > LINK_PRUNE;
+        if u.id == seed.id || far || used.contains(&u.id) {
             continue;
         }
         group.push(u.id.clone());

@@ -265,7 +265,12 @@ fn action(
     ok(&lines).then_some(lines)
 }
 
-/// Where the CinC might ride: halfway to the middle of his army.
+/// How far the CinC of the example rides toward his army, at most (BW):
+/// an example a player can read on the map, however wide the table.
+const CINC_RIDE: f64 = 4.0;
+
+/// Where the CinC might ride: toward the middle of his army, halfway or
+/// [`CINC_RIDE`] at most.
 fn cinc_example(s: &State, side: &SideId) -> Option<crate::geometry::Point> {
     let cinc = s.army(side)?.cinc?;
     let anchors: Vec<_> = s.live_units(side).filter_map(|u| u.anchor).collect();
@@ -276,7 +281,12 @@ fn cinc_example(s: &State, side: &SideId) -> Option<crate::geometry::Point> {
     let (x, y) = anchors
         .iter()
         .fold((0.0, 0.0), |(x, y), p| (x + p.x, y + p.y));
-    let to = crate::geometry::Point::new((cinc.x + x / n) / 2.0, (cinc.y + y / n) / 2.0);
+    let way = crate::geometry::Point::new(x / n, y / n) - cinc;
+    let ride = (way.length() / 2.0).min(CINC_RIDE);
+    if ride < 0.1 {
+        return None;
+    }
+    let to = cinc + way.scale(ride / way.length());
     let yaml = format!("round: {{cinc: {{to: {}}}}}", examples::point(to));
     examples::taken(s, side, &yaml).then_some(to)
 }
