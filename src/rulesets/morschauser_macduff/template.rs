@@ -4,7 +4,8 @@
 //! scenario says can add a line to a file that players sign.
 
 use super::orders::{Deployment, HitsOrder, Orders, TurnOrders};
-use super::state::{General, Phase, State};
+use super::state::{Company, General, Phase, State};
+use super::units::TroopType;
 use super::view::company_line_as;
 use crate::geometry::Point;
 use crate::side::SideId;
@@ -171,13 +172,20 @@ fn deploy_generals(s: &State, side: &SideId) -> Option<Vec<String>> {
     Some(examples)
 }
 
-/// The company of `side` nearest general `g`.
+/// The company of `side` nearest general `g`: a fighting company before
+/// the baggage, which a general joins only when nothing else is left.
 fn nearest(s: &State, side: &SideId, g: &General) -> Option<String> {
     let at = s.general_at(g);
+    let key = |c: &Company| {
+        (
+            c.profile.troop == TroopType::Wagons,
+            at.distance_to(c.at).get(),
+        )
+    };
     s.live(side)
         .min_by(|a, b| {
-            let (da, db) = (at.distance_to(a.at).get(), at.distance_to(b.at).get());
-            da.total_cmp(&db)
+            let ((wa, da), (wb, db)) = (key(a), key(b));
+            wa.cmp(&wb).then(da.total_cmp(&db))
         })
         .map(|c| c.id.clone())
 }
