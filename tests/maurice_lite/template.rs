@@ -189,3 +189,30 @@ fn the_decision_sent_as_it_is_names_a_force_the_rules_take() {
         }
     }
 }
+
+#[test]
+fn the_passive_side_is_offered_the_cards_in_hand_that_would_do_something() {
+    let mut s = busy_table();
+    hand(&mut s, &red(), &["c06", "c08", "c09", "c13", "c17", "c19"]);
+    let t = MauriceLite.orders_template(&s, &red()).expect("a template");
+    assert!(MauriceLite.check(&s, &red(), &orders(&t)).is_empty(), "{t}");
+    for offered in [
+        "    # - {card: c06, on: march}\n",
+        "    # - {card: c06, on: march, near: r-i1, within: 6}\n",
+        "    # - {card: c08, on: volleys}\n",
+        "    # - {card: c09, on: volleys}\n",
+        "    # - {card: c19, on: charged, unit: r-i1}\n",
+    ] {
+        assert!(t.contains(offered), "{offered}\n{t}");
+    }
+    // Its own bombard and attack cards change nothing while the enemy acts.
+    assert!(!t.contains("card: c13") && !t.contains("card: c17"), "{t}");
+    let lines: Vec<&str> = t.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        if l.trim_start().starts_with("# - ") {
+            let edited = uncommented(&lines, &[i]);
+            let v = MauriceLite.check(&s, &red(), &orders(&edited));
+            assert!(v.is_empty(), "{}\n{edited}", rules_of(&v));
+        }
+    }
+}

@@ -139,12 +139,27 @@ pub fn hand<'a>(s: &'a State, side: &SideId) -> Vec<&'a Card> {
         .unwrap_or_default()
 }
 
-/// A modifying card held for an action of `symbol`, if any.
+/// A modifying card held for the active side's action of `symbol`, if any,
+/// one whose effect does something for it (a defender's card does nothing
+/// for a charge, the rules' check takes it all the same).
 pub fn modifier(s: &State, side: &SideId, symbol: Symbol) -> Option<String> {
     hand(s, side)
         .into_iter()
-        .find(|c| c.symbol == Some(symbol) && c.effect.is_some())
+        .find(|c| c.symbol == Some(symbol) && c.effect.is_some_and(|e| serves_active(symbol, e)))
         .map(|c| c.id.clone())
+}
+
+/// Whether a card of `symbol` with `effect` changes the active side's
+/// action or volleys (`round.rs`, `volley.rs`).
+fn serves_active(symbol: Symbol, effect: Effect) -> bool {
+    matches!(
+        (symbol, effect),
+        (Symbol::March, Effect::MarchDistance(_))
+            | (Symbol::Rally, Effect::RallyDice(_))
+            | (Symbol::Bombard, Effect::OwnToHit(_))
+            | (Symbol::Charge, Effect::AttackScore(_))
+            | (Symbol::Volley, Effect::OwnToHit(_) | Effect::EnemyToHit(_))
+    )
 }
 
 /// Guns of `side` that could bombard now, each a force of its own.
@@ -190,13 +205,15 @@ pub fn interrupt_moment(effect: Option<Effect>) -> On {
     }
 }
 
-/// The moments a modifying card of `symbol` serves the passive side.
-pub fn modifier_moment(symbol: Option<Symbol>) -> Option<On> {
-    match symbol? {
-        Symbol::Volley => Some(On::Volleys),
-        Symbol::Bombard => Some(On::Bombard),
-        Symbol::Charge => Some(On::Charged),
-        Symbol::March | Symbol::Rally => None,
+/// The moment a modifying card serves the passive side, if one does
+/// (`volley.rs`, `round.rs`): its volleys' cards in the enemy's volley
+/// phase, a defender's card when a unit of its is charged. Its own
+/// bombard and attack cards change nothing while the enemy acts.
+pub fn modifier_moment(card: &Card) -> Option<On> {
+    match (card.symbol?, card.effect?) {
+        (Symbol::Volley, Effect::OwnToHit(_) | Effect::EnemyToHit(_)) => Some(On::Volleys),
+        (Symbol::Charge, Effect::DefenderScore(_)) => Some(On::Charged),
+        _ => None,
     }
 }
 

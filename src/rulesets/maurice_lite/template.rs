@@ -142,16 +142,13 @@ fn commands(s: &State, side: &SideId) -> Vec<(String, Vec<String>)> {
         f.iter()
             .any(|u| s.unit(u).is_some_and(|u| u.disruption > 0))
     });
-    let rallies = disrupted.filter_map(|f| {
-        let kind = Action::Rally;
-        action(s, side, &mut paths, kind, f, Vec::new())
-    });
+    let rallies =
+        disrupted.filter_map(|f| action(s, side, &mut paths, Action::Rally, f, Vec::new()));
     out.extend(titled("A Rally:", rallies));
     let guns = examples::bombards(s, side);
-    let bombards = guns.iter().filter_map(|f| {
-        let kind = Action::Bombard;
-        action(s, side, &mut paths, kind, f, Vec::new())
-    });
+    let bombards = guns
+        .iter()
+        .filter_map(|f| action(s, side, &mut paths, Action::Bombard, f, Vec::new()));
     out.extend(titled("A Bombard:", bombards));
     let chargers = examples::charges(s, side);
     let charges = chargers.iter().filter_map(|(u, e)| {
@@ -531,7 +528,7 @@ fn plays(s: &State, side: &SideId) -> (Vec<String>, Vec<String>) {
                 });
             }
         }
-        if let Some(on) = examples::modifier_moment(c.symbol) {
+        if let Some(on) = examples::modifier_moment(c) {
             modifiers.push(Play {
                 card: c.id.clone(),
                 on,
