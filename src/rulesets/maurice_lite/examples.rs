@@ -17,7 +17,7 @@ use super::orders::Orders;
 use super::reactions::On;
 use super::state::State;
 use super::units::{Arm, Unit};
-use crate::geometry::Point;
+use crate::geometry::{Base, Bounds, BoxIndex, Point};
 use crate::side::SideId;
 use crate::yaml::scalar;
 
@@ -177,16 +177,24 @@ pub fn bombards(s: &State, side: &SideId) -> Vec<Vec<String>> {
 pub fn charges(s: &State, side: &SideId) -> Vec<(String, String)> {
     let m = s.scenario.measure;
     let enemy = s.other(side);
+    let enemies: Vec<(&Unit, Vec<Base>)> = s.live_units(&enemy).map(|e| (e, e.bases(&m))).collect();
+    // The enemy's boxes, indexed once: each unit asks only of those near it.
+    let index = BoxIndex::new(
+        enemies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, b))| Some((boxed(b)?, i))),
+    );
     let mut out = Vec::new();
     for u in s.live_units(side).filter(|u| may_charge(u).is_ok()) {
         let reach = charge_allowance(u).get();
-        let at = u.anchor.unwrap_or_default();
         let bases = u.bases(&m);
-        // Anchors first: a unit is at most a line's width across.
-        let target = s
-            .live_units(&enemy)
-            .filter(|e| (e.anchor.unwrap_or_default() - at).length() <= reach + LINK_PRUNE)
-            .find(|e| super::prune::within(&bases, &e.bases(&m), reach + 1e-9) && visible(s, u, e));
+        let Some(here) = boxed(&bases) else { continue };
+        let target = index.near(&here, reach).into_iter().find_map(|i| {
+            let (e, eb) = enemies.get(i)?;
+            let ok = super::prune::within(&bases, eb, reach + 1e-9) && visible(s, u, e);
+            ok.then_some(*e)
+        });
         if let Some(e) = target {
             out.push((u.id.clone(), e.id.clone()));
             if out.len() == TRIES {
@@ -195,6 +203,11 @@ pub fn charges(s: &State, side: &SideId) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The box round some bases.
+fn boxed(bases: &[Base]) -> Option<Bounds> {
+    Bounds::of_points(bases.iter().flat_map(|b| b.corners()))
 }
 
 /// The moment a passive side would play an interrupt card with `effect`.
