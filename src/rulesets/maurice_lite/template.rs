@@ -254,7 +254,11 @@ fn action(
     let ok = |l: &[String]| examples::taken(s, side, &examples::under("round", l));
     if let Some(c) = card {
         let mut with = lines.clone();
-        with.push(format!("modify: [{}]", scalar(&c)));
+        let name = s.deck.card(&c).map(|k| quoted(&k.name)).unwrap_or_default();
+        with.push(format!(
+            "modify: [{}]   # optional: {name} with it",
+            scalar(&c)
+        ));
         if ok(&with) {
             return Some(with);
         }
