@@ -268,8 +268,8 @@ fn corpus(c: &Club) -> Vec<Case> {
         move |t: String| {
             sub(
                 &t,
-                "companies: []",
-                &format!("companies: [{{company: br-1a, {at}}}]"),
+                "\n    companies:\n",
+                &format!("\n    companies: [{{company: br-1a, {at}}}]\n"),
             )
         }
     };
@@ -376,8 +376,8 @@ fn corpus(c: &Club) -> Vec<Case> {
             &k1(&|t| {
                 sub(
                     &t,
-                    "companies: []",
-                    "companies: [{company: fr-1a, at: {x: 30, y: 9}}]",
+                    "\n    companies:\n",
+                    "\n    companies: [{company: fr-1a, at: {x: 30, y: 9}}]\n",
                 )
             }),
         ),

@@ -203,13 +203,11 @@ fn play(ruleset: &str, steps: usize) {
 }
 
 #[test]
-#[ignore = "issue 27: the template is being rewritten"]
 fn maurice_lite_templates_take_their_examples() {
     play("maurice-lite", 60);
 }
 
 #[test]
-#[ignore = "issue 27: the template is being rewritten"]
 fn morschauser_macduff_templates_take_their_examples() {
     play("morschauser-macduff", 40);
 }

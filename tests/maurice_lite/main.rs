@@ -10,4 +10,5 @@ mod common;
 mod march;
 mod report;
 mod round;
+mod template;
 mod volleys;

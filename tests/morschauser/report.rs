@@ -217,7 +217,7 @@ fn the_fortress_template_offers_regiments_breaches_and_the_mine() {
         .orders_template(&s, &side)
         .expect("a template");
     assert!(
-        t.contains(&format!("fire_mines: [{}]", sc.mines[0].id)),
+        t.contains(&format!("  # fire_mines:\n  #   - {}\n", sc.mines[0].id)),
         "{t}"
     );
     assert!(t.contains("# may not charge; may breach"), "{t}");

@@ -12,6 +12,7 @@ pub mod charge;
 mod check;
 pub mod cinc;
 pub mod deck;
+mod examples;
 #[cfg(test)]
 mod fingerprint;
 pub mod fire;

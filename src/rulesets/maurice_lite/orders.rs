@@ -55,18 +55,24 @@ pub struct RoundOrders {
     /// Where a base may angle its fire and the source leaves the choice to the
     /// player: which enemy unit it aims at. Otherwise the engine picks by the
     /// source's priorities and says so.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Aim>>")]
     pub aims: Vec<Aim>,
+    /// `pass` when left out: a template offers each other command as an
+    /// example of its own, which a player uncomments alone.
+    #[serde(default)]
     pub command: Command,
     /// Modifying cards to play for this round's volleys and action (one of
     /// each symbol; cards held before the draw).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub modify: Vec<String>,
     /// Move the CinC at the end of the round, discarding a card.
     #[serde(default)]
     pub cinc: Option<CincMove>,
     /// Cards to discard at the end of the round if the hand is over ten.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub discard: Vec<String>,
     /// The card to give up if the CinC is displaced (else the lowest span).
     #[serde(default)]
@@ -117,10 +123,11 @@ impl Volleys {
 }
 
 /// The command choice of the round (chapter 4).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
-    /// Draw three cards; the round ends.
+    /// Draw three cards; the round ends. What a round without `command` does.
+    #[default]
     Pass,
     /// Play this event card for its effect.
     Event(String),
@@ -216,20 +223,24 @@ pub struct Activation {
     #[serde(default)]
     pub consult: bool,
     /// Unit ids of the force.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub force: Vec<String>,
     /// The cards to activate with: a list of card ids, or `fewest`.
     #[serde(default)]
     pub cards: Option<CardChoice>,
     /// For a March, or the supporting units of a Charge: each unit's moves,
     /// in the order they are carried out.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<UnitMove>>")]
     pub moves: Vec<UnitMove>,
     /// For a Charge: the charging units, in the order they move.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<ChargeOrder>>")]
     pub charges: Vec<ChargeOrder>,
     /// For a Bombard: angled-fire choices, as in the volley phase.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Aim>>")]
     pub aims: Vec<Aim>,
     /// For a Bombard: the order in which the guns fire.
     #[serde(default)]

@@ -20,13 +20,16 @@ pub struct Reactions {
     pub return_fire: ReturnFire,
     #[serde(default)]
     pub fire_order: Sweep,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Aim>>")]
     pub aims: Vec<Aim>,
     /// Interrupt cards to play, in order of preference; at most one a round.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Play>>")]
     pub interrupts: Vec<Play>,
     /// Modifying cards to play; at most one of each symbol a round.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Play>>")]
     pub modifiers: Vec<Play>,
 }
 

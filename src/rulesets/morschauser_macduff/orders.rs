@@ -23,14 +23,17 @@ pub struct Deployment {
     #[serde(default)]
     pub if_winner: FirstChoice,
     /// New positions; companies not listed stay where the scenario puts them.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Placement>>")]
     pub companies: Vec<Placement>,
     /// Generals' positions and the company each joins, if any.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<GeneralPlacement>>")]
     pub generals: Vec<GeneralPlacement>,
     /// E.1: how this side's formed regiments share hits from shooting, from
     /// now on (a side that moves second is shot before its first turn).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<HitsOrder>>")]
     pub hits: Vec<HitsOrder>,
 }
 
@@ -69,18 +72,22 @@ pub struct GeneralPlacement {
 pub struct TurnOrders {
     /// A.5: companies and formed regiments in the order they act. Companies
     /// not listed hold where they are (and fight if they must).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Action>>")]
     pub actions: Vec<Action>,
     /// C.6: mines of this side to fire this turn.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub fire_mines: Vec<String>,
     /// E.2, E.4, E.5: generals who ride, join a company or leave it, before
     /// any company acts.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<GeneralOrder>>")]
     pub generals: Vec<GeneralOrder>,
     /// E.1: how this side's formed regiments share hits from shooting, from
     /// now on.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<HitsOrder>>")]
     pub hits: Vec<HitsOrder>,
 }
 
