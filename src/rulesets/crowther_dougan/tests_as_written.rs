@@ -2,15 +2,17 @@
 //! scripted dice, named after the source's passages.
 
 use super::CrowtherDougan;
+use super::check::check;
 use super::observe::NOTHING_FOUND_RANGE;
-use super::orders::{MoveOrders, Observe, Orders};
+use super::orders::{FireOrder, MoveOrders, Observe, Orders};
 use super::scenario::Scenario;
-use super::state::State;
+use super::state::{Spot, State};
 use crate::dice::Dice;
 use crate::event::Event;
-use crate::geometry::Point;
+use crate::geometry::{Point, Shape, TerrainFeature, TerrainTag};
 use crate::ruleset::Ruleset;
 use crate::side::{BySide, SideId};
+use crate::view::Viewer;
 
 const SMALL: &str = include_str!("../../../games/crowther-dougan/test-clearing.yaml");
 
@@ -24,6 +26,7 @@ fn red() -> SideId {
     SideId::new("red")
 }
 
+#[allow(dead_code)]
 fn blue() -> SideId {
     SideId::new("blue")
 }
@@ -89,7 +92,92 @@ fn command_points_a_new_order_recall_is_described_for_pursuers() {
     assert!(!about.contains("charge under way called off"), "{about}");
 }
 
-#[allow(dead_code)]
-fn unused(_: &SideId) {
-    let _ = blue();
+/// A barn between Red's rangers and the wood where Blue's irregulars stand.
+fn barn(s: &mut State) {
+    s.scenario.terrain.push(TerrainFeature {
+        id: "barn".into(),
+        name: "The barn".into(),
+        tags: vec![TerrainTag::Town],
+        elevation: None,
+        shape: Shape::Polygon {
+            points: vec![
+                Point::new(14.0, 36.0),
+                Point::new(26.0, 36.0),
+                Point::new(26.0, 40.0),
+                Point::new(14.0, 40.0),
+            ],
+        },
+    });
+}
+
+/// Red's rangers have found Blue's irregulars in the wood.
+fn found_by_rangers(s: &mut State) {
+    let at = s.unit("b-hid").expect("b-hid").at;
+    s.spotted.entry(red()).or_default().insert(
+        "b-hid".into(),
+        Spot {
+            at,
+            by: vec!["r-rang".into()],
+        },
+    );
+}
+
+fn fire_at_found() -> MoveOrders {
+    MoveOrders {
+        fire: vec![FireOrder {
+            unit: "r-rang".into(),
+            target: "b-hid".into(),
+        }],
+        ..MoveOrders::default()
+    }
+}
+
+/// "Visibility for troops in the open is only limited by line of sight.
+/// In all other circumstances troops must test to discover their hidden
+/// foes", and "may only act upon the result of their own test": a find
+/// says where the enemy is, it does not see through a wood or a building.
+/// Fire at a found enemy needs a line of sight, on receipt, at resolution
+/// and in the options panel.
+#[test]
+fn observation_act_upon_their_own_test_only_with_a_line_of_sight() {
+    let mut s = state();
+    found_by_rangers(&mut s);
+    let o = fire_at_found();
+    assert!(check(&s, &red(), &Orders::Move(o.clone())).is_empty());
+    barn(&mut s);
+    assert!(
+        s.sees(&red(), s.unit("b-hid").expect("b-hid")),
+        "still known"
+    );
+    let v = check(&s, &red(), &Orders::Move(o.clone()));
+    assert!(
+        v.iter()
+            .any(|x| x.message.contains("sight blocked by The barn")),
+        "{v:?}"
+    );
+    let (_, ev, _) = resolve(&s, &red(), o, vec![6, 50]);
+    assert!(said(&ev, "fire").is_empty(), "{ev:?}");
+    assert!(
+        said(&ev, "refused")
+            .iter()
+            .any(|e| e.text.contains("not in sight")),
+        "{ev:?}"
+    );
+    let panel = CrowtherDougan
+        .view(&s, &Viewer::Side(red()))
+        .panels
+        .into_iter()
+        .find(|p| p.title == super::options::TITLE)
+        .expect("options panel");
+    let line = panel
+        .lines
+        .iter()
+        .skip_while(|l| !l.starts_with("Red Rangers"))
+        .find(|l| l.contains("Blue Hidden"))
+        .expect("the found enemy listed");
+    assert!(
+        line.contains("cannot fire") && line.contains("The barn"),
+        "{line}"
+    );
+    assert!(!line.contains("may charge"), "{line}");
 }
