@@ -6,7 +6,7 @@ use super::check::check;
 use super::observe::NOTHING_FOUND_RANGE;
 use super::orders::{FireOrder, MoveOrders, Observe, Orders};
 use super::scenario::Scenario;
-use super::state::{Spot, State};
+use super::state::{Charge, Phase, Spot, State};
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::geometry::{Point, Shape, TerrainFeature, TerrainTag};
@@ -26,7 +26,6 @@ fn red() -> SideId {
     SideId::new("red")
 }
 
-#[allow(dead_code)]
 fn blue() -> SideId {
     SideId::new("blue")
 }
@@ -180,4 +179,50 @@ fn observation_act_upon_their_own_test_only_with_a_line_of_sight() {
         "{line}"
     );
     assert!(!line.contains("may charge"), "{line}");
+}
+
+fn gap(s: &State, a: &str, b: &str) -> f64 {
+    s.gap(s.unit(a).expect("a"), s.unit(b).expect("b"))
+}
+
+/// Red's line charged Blue's line in move 1; it is Blue's move 2.
+fn charge_under_way(s: &mut State) {
+    s.charges.push(Charge {
+        unit: "r-line".into(),
+        target: "b-line".into(),
+        declared: 1,
+    });
+    s.phase = Phase::Move {
+        n: 2,
+        active: blue(),
+    };
+}
+
+/// "Once a unit is reduced below 50% of its original strength it must
+/// retire 5cm on failing ANY morale test": a charger below half strength
+/// that fails to charge home retires 5 cm and stays there, not carried on
+/// to 5 cm short of its target.
+#[test]
+fn morale_below_50_percent_retire_5cm_on_failing_any_test_even_to_charge_home() {
+    let mut s = state();
+    put(&mut s, "r-line", 50.0, 27.0);
+    put(&mut s, "b-line", 50.0, 42.0);
+    s.unit_mut("r-line").expect("r-line").men_lost = 300; // of 500
+    charge_under_way(&mut s);
+    let before = gap(&s, "r-line", "b-line");
+    // Blue's line stands (d10 1); Red's line fails to charge home (d10 10).
+    let (s1, ev, d) = resolve(&s, &blue(), MoveOrders::default(), vec![1, 10]);
+    assert_eq!(d.log().len(), 2, "{:?}", d.log());
+    let after = gap(&s1, "r-line", "b-line");
+    assert!((after - before - 5.0).abs() < 1e-6, "{before} -> {after}");
+    let home = said(&ev, "charge_home");
+    assert_eq!(
+        home[0].facts.result.as_deref(),
+        Some("retires 5 cm and stays there"),
+        "{ev:?}"
+    );
+    // At full strength the same failure halts it 5 cm from its target.
+    s.unit_mut("r-line").expect("r-line").men_lost = 0;
+    let (s2, _, _) = resolve(&s, &blue(), MoveOrders::default(), vec![1, 10]);
+    assert!((gap(&s2, "r-line", "b-line") - 5.0).abs() < 0.5);
 }
