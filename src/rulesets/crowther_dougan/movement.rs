@@ -380,6 +380,7 @@ pub fn rout(st: &mut Step, unit: &str, from: Option<&str>) {
         x.no_advance = true;
     }
     st.s.charges.retain(|c| c.unit != unit);
+    st.routed.insert(unit.to_string());
     let p = away_point(&st.s, &u, from, u.mv());
     let went = travel(st, unit, p, u.mv(), None);
     let mut f = st.facts(unit, None);

@@ -226,3 +226,63 @@ fn morale_below_50_percent_retire_5cm_on_failing_any_test_even_to_charge_home() 
     let (s2, _, _) = resolve(&s, &blue(), MoveOrders::default(), vec![1, 10]);
     assert!((gap(&s2, "r-line", "b-line") - 5.0).abs() < 0.5);
 }
+
+/// The events about `unit` of kind `what`.
+fn about<'a>(ev: &'a [Event], what: &str, unit: &str) -> Vec<&'a Event> {
+    said(ev, what)
+        .into_iter()
+        .filter(|e| e.facts.unit.as_ref().is_some_and(|u| u.id == unit))
+        .collect()
+}
+
+/// "Phase 1 ... Take Morale Tests due to being charged ... to rally from
+/// rout", and "Phase 4 Make rally moves, other routs": a unit that routs
+/// on being charged makes that one rout move in its move, with no rally
+/// test in the phase it routed in and no second rout in phase 4.
+#[test]
+fn sequence_of_play_routed_on_being_charged_no_rally_test_and_no_other_rout() {
+    let mut s = state();
+    put(&mut s, "r-line", 50.0, 27.0);
+    put(&mut s, "b-line", 50.0, 42.0);
+    charge_under_way(&mut s);
+    // Blue's line fails its test on being charged (d10 10) and routs.
+    let (s1, ev, d) = resolve(&s, &blue(), MoveOrders::default(), vec![10, 1, 1, 1]);
+    assert_eq!(d.log().len(), 1, "no rally test: {:?}", d.log());
+    let tests = about(&ev, "morale", "b-line");
+    assert_eq!(tests.len(), 1, "{ev:?}");
+    assert_eq!(tests[0].facts.reason.as_deref(), Some("being charged"));
+    assert_eq!(about(&ev, "rout", "b-line").len(), 1, "one rout: {ev:?}");
+    let b = s1.unit("b-line").expect("b-line");
+    assert!(
+        (b.at.distance_to(Point::new(50.0, 42.0)).get() - b.mv()).abs() < 1e-6,
+        "one normal move: {:?}",
+        b.at
+    );
+}
+
+/// "Phase 3 Both sides fight Hand to Hand. Losers of hand to hand retire
+/// 2cm and then take morale tests" and "Phase 4 ... other routs": a unit
+/// that loses hand to hand in its own move and routs makes that one rout
+/// move, not a second in phase 4.
+#[test]
+fn sequence_of_play_lost_hand_to_hand_in_its_own_move_routs_once() {
+    let mut s = state();
+    put(&mut s, "r-line", 50.0, 35.0);
+    put(&mut s, "b-line", 50.0, 42.0);
+    charge_under_way(&mut s);
+    // Blue's line stands (d10 1), Red's line charges home (d10 1); hand to
+    // hand: Red 5 +1 charging on 20 figures (40 men), Blue 2 (15 men);
+    // Blue loses, is pushed back, fails (d10 10) and routs; the risks to
+    // both colonels (d100 99, 99).
+    let dice = vec![1, 1, 6, 1, 10, 99, 99, 1, 1, 1];
+    let (s1, ev, d) = resolve(&s, &blue(), MoveOrders::default(), dice);
+    assert!(!said(&ev, "hand_to_hand").is_empty(), "{ev:?}");
+    assert_eq!(d.log().len(), 7, "{:?}", d.log());
+    assert_eq!(about(&ev, "rout", "b-line").len(), 1, "one rout: {ev:?}");
+    let b = s1.unit("b-line").expect("b-line");
+    let pushed = about(&ev, "push_back", "b-line").len();
+    assert_eq!(pushed, 1, "{ev:?}");
+    let from = Point::new(50.0, 42.0);
+    let went = b.at.distance_to(from).get();
+    assert!(went < b.mv() + 2.0 + 1e-6, "one rout move: {went}");
+}
