@@ -8,7 +8,6 @@ use super::step::Step;
 use super::tables::KEEP_OFF;
 use super::words::Said;
 use crate::event::Modifier;
-use crate::geometry::TerrainTag;
 
 /// Why a unit tests (the source numbers them 1 to 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,11 +65,7 @@ pub fn modifiers(st: &Step, unit: &str, cause: Cause) -> Vec<Modifier> {
         Cause::Rally => add("rallying", -1),
         Cause::LostMelee => add("lost hand to hand", -1),
         Cause::Charged => {
-            if st
-                .s
-                .ground(u.at)
-                .any(|t| t.has(TerrainTag::Town) || t.has(TerrainTag::Wall))
-            {
+            if super::melee::defending(&st.s, u) {
                 add("defending buildings or an obstacle", 1);
             }
         }

@@ -3,13 +3,15 @@
 
 use super::CrowtherDougan;
 use super::check::check;
+use super::morale::{Cause, modifiers};
 use super::observe::NOTHING_FOUND_RANGE;
 use super::orders::{FireOrder, MoveOrders, Observe, Orders};
 use super::scenario::Scenario;
-use super::state::{Charge, Phase, Spot, State};
+use super::state::{Charge, Phase, Spot, State, Status};
+use super::step::Step;
 use crate::dice::Dice;
 use crate::event::Event;
-use crate::geometry::{Point, Shape, TerrainFeature, TerrainTag};
+use crate::geometry::{Angle, Distance, Point, Shape, TerrainFeature, TerrainTag};
 use crate::ruleset::Ruleset;
 use crate::side::{BySide, SideId};
 use crate::view::Viewer;
@@ -285,4 +287,75 @@ fn sequence_of_play_lost_hand_to_hand_in_its_own_move_routs_once() {
     let from = Point::new(50.0, 42.0);
     let went = b.at.distance_to(from).get();
     assert!(went < b.mv() + 2.0 + 1e-6, "one rout move: {went}");
+}
+
+/// A rail fence (a wall drawn as a line) along Blue's line's front, 0.3 cm
+/// ahead of it, its centre well clear of it; Red's line touching Blue's
+/// across it.
+fn fence_along_blue_front(s: &mut State) {
+    put(s, "b-line", 50.0, 42.0);
+    let b = s.unit("b-line").expect("b-line").clone();
+    let ahead = Angle(b.facing).unit_vector().scale(0.3);
+    let (l, r) = b.base().front_edge();
+    let along = (r - l).scale(0.5);
+    s.scenario.terrain.push(TerrainFeature {
+        id: "fence".into(),
+        name: "Rail fence".into(),
+        tags: vec![TerrainTag::Wall],
+        elevation: None,
+        shape: Shape::Polyline {
+            points: vec![l - along + ahead, r + along + ahead],
+            width: Distance(0.0),
+        },
+    });
+    put(s, "r-line", 50.0, 30.0);
+    let g = gap(s, "r-line", "b-line");
+    put(s, "r-line", 50.0, 30.0 + g);
+}
+
+/// "Winners of a melee whose opponents rout ... must pursue (until
+/// rallied) unless the winners were defending an obstacle": a unit with a
+/// fence along its front defends it, though the fence is not under its
+/// centre: it gets the defender's bonus in hand to hand and when charged,
+/// and does not pursue the enemy it routed.
+#[test]
+fn combat_winners_defending_an_obstacle_along_their_front_do_not_pursue() {
+    let mut s = state();
+    fence_along_blue_front(&mut s);
+    let b = s.unit("b-line").expect("b-line").clone();
+    assert!(
+        s.ground(b.at).all(|t| t.id != "fence"),
+        "the fence is not under its centre"
+    );
+    assert!(gap(&s, "r-line", "b-line") < 0.1);
+    // Red 2 +1 charging on 20 figures: 20 men; Blue 5 +1 defending: 40
+    // men (30 without the bonus). Red loses and fails its test (d10 10).
+    let mut d = Dice::scripted(vec![1, 6, 10, 1, 1, 1]);
+    let mut st = Step::new(s, &mut d, 2, blue());
+    super::melee::fight(&mut st, "r-line", "b-line");
+    let e = said(&st.events, "hand_to_hand")[0];
+    assert_eq!(e.facts.losses[0].amount, 40, "{}", e.text);
+    assert_eq!(st.s.unit("r-line").expect("r").status, Status::Routing);
+    assert_eq!(
+        st.s.unit("b-line").expect("b").status,
+        Status::Good,
+        "defending the fence, it does not pursue"
+    );
+    let charged = modifiers(&st, "b-line", Cause::Charged);
+    assert!(
+        charged.iter().any(|m| m.value == 1),
+        "the defender's bonus when charged: {charged:?}"
+    );
+    // A fence meeting its front end-on does not run along it.
+    let mut s2 = st.s.clone();
+    let fc = b.base().front_center();
+    let ahead = Angle(b.facing).unit_vector().scale(10.0);
+    if let Some(f) = s2.scenario.terrain.iter_mut().find(|t| t.id == "fence") {
+        f.shape = Shape::Polyline {
+            points: vec![fc, fc + ahead],
+            width: Distance(0.0),
+        };
+    }
+    put(&mut s2, "b-line", b.at.x, b.at.y);
+    assert!(!super::melee::defending(&s2, &b));
 }
