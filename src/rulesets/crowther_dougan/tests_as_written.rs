@@ -359,3 +359,90 @@ fn combat_winners_defending_an_obstacle_along_their_front_do_not_pursue() {
     put(&mut s2, "b-line", b.at.x, b.at.y);
     assert!(!super::melee::defending(&s2, &b));
 }
+
+/// A band of ground tagged `tag` across the table between `y0` and `y1`.
+fn band(s: &mut State, id: &str, tag: TerrainTag, y0: f64, y1: f64) {
+    s.scenario.terrain.push(TerrainFeature {
+        id: id.into(),
+        name: id.into(),
+        tags: vec![tag],
+        elevation: None,
+        shape: Shape::Polygon {
+            points: vec![
+                Point::new(38.0, y0),
+                Point::new(62.0, y0),
+                Point::new(62.0, y1),
+                Point::new(38.0, y1),
+            ],
+        },
+    });
+}
+
+/// The deduction dice rolled for crossing `what`.
+fn crossing_dice(d: &Dice, what: &str) -> usize {
+    let words = format!("crossing {what}:");
+    d.log()
+        .iter()
+        .filter(|r| r.purpose.contains(&words))
+        .count()
+}
+
+/// "Deduct 1D6 cm: Moving through forest, rocks, marsh ...": a deduction
+/// is rolled for ground the unit moves through, so only for ground its
+/// move reaches, up to where it ends: an ordered move, an initial charge
+/// move, a rout and a pursuit.
+#[test]
+fn move_deductions_deduct_only_for_ground_the_move_reaches() {
+    // A move: the marsh lies 20 cm on, the move is 15 cm.
+    let mut s = state();
+    band(&mut s, "Marsh", TerrainTag::Marsh, 40.0, 50.0);
+    put(&mut s, "b-line", 90.0, 75.0);
+    let o = MoveOrders {
+        moves: vec![super::orders::Move {
+            unit: "r-line".into(),
+            to: Some(Point::new(50.0, 45.0)),
+            formation: None,
+            about: false,
+        }],
+        ..MoveOrders::default()
+    };
+    let (s1, _, d) = resolve(&s, &red(), o, vec![6, 6]);
+    assert_eq!(crossing_dice(&d, "Marsh"), 0, "{:?}", d.log());
+    let at = s1.unit("r-line").expect("r-line").at;
+    assert!((at.y - 35.0).abs() < 1e-6, "a full move: {at:?}");
+
+    // An initial charge move: 15 cm, the marsh round the target 16 cm on.
+    let mut s = state();
+    band(&mut s, "Marsh", TerrainTag::Marsh, 36.0, 46.0);
+    put(&mut s, "b-line", 50.0, 40.0);
+    let o = MoveOrders {
+        charges: vec![super::orders::ChargeOrder {
+            unit: "r-line".into(),
+            target: "b-line".into(),
+        }],
+        ..MoveOrders::default()
+    };
+    let (s1, ev, d) = resolve(&s, &red(), o, vec![1, 6, 6]);
+    assert_eq!(s1.charges.len(), 1, "{ev:?}");
+    assert_eq!(crossing_dice(&d, "Marsh"), 0, "{:?}", d.log());
+    let at = s1.unit("r-line").expect("r-line").at;
+    assert!((at.y - 35.0).abs() < 1e-6, "a normal move: {at:?}");
+
+    // A rout: the bog 2 cm behind the router costs 6, so the marsh 12 cm
+    // on is never reached; its charger's first pursuit stops 2 cm short
+    // of the bog and rolls for nothing.
+    let mut s = state();
+    band(&mut s, "Bog", TerrainTag::Marsh, 44.0, 46.0);
+    band(&mut s, "Marsh", TerrainTag::Marsh, 54.0, 56.0);
+    put(&mut s, "r-line", 50.0, 27.0);
+    put(&mut s, "b-line", 50.0, 42.0);
+    charge_under_way(&mut s);
+    let (s1, ev, d) = resolve(&s, &blue(), MoveOrders::default(), vec![10, 6, 6, 6]);
+    assert_eq!(crossing_dice(&d, "Bog"), 1, "{:?}", d.log());
+    assert_eq!(crossing_dice(&d, "Marsh"), 0, "{:?}", d.log());
+    let b = s1.unit("b-line").expect("b-line");
+    assert!((b.at.y - 51.0).abs() < 1e-6, "15 less 6: {:?}", b.at);
+    assert_eq!(about(&ev, "pursue", "r-line").len(), 1, "{ev:?}");
+    let r = s1.unit("r-line").expect("r-line");
+    assert!((r.at.y - 42.0).abs() < 1e-6, "a full pursuit: {:?}", r.at);
+}
