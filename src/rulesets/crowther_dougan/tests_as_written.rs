@@ -445,4 +445,36 @@ fn move_deductions_deduct_only_for_ground_the_move_reaches() {
     assert_eq!(about(&ev, "pursue", "r-line").len(), 1, "{ev:?}");
     let r = s1.unit("r-line").expect("r-line");
     assert!((r.at.y - 42.0).abs() < 1e-6, "a full pursuit: {:?}", r.at);
+
+    // A move cut short 5 cm from a hidden enemy pays for the wood it
+    // entered, not for the marsh past where it halted.
+    let mut s = state();
+    s.scenario.terrain.push(TerrainFeature {
+        id: "marsh".into(),
+        name: "Marsh".into(),
+        tags: vec![TerrainTag::Marsh],
+        elevation: None,
+        shape: Shape::Polygon {
+            points: vec![
+                Point::new(10.0, 49.0),
+                Point::new(30.0, 49.0),
+                Point::new(30.0, 50.0),
+                Point::new(10.0, 50.0),
+            ],
+        },
+    });
+    let o = MoveOrders {
+        moves: vec![super::orders::Move {
+            unit: "r-rang".into(),
+            to: Some(Point::new(20.0, 50.0)),
+            formation: None,
+            about: false,
+        }],
+        ..MoveOrders::default()
+    };
+    let (s1, ev, d) = resolve(&s, &red(), o, vec![1, 1, 1]);
+    assert!(!said(&ev, "bump").is_empty(), "{ev:?}");
+    assert_eq!(crossing_dice(&d, "The wood"), 1, "{:?}", d.log());
+    assert_eq!(crossing_dice(&d, "Marsh"), 0, "{:?}", d.log());
+    assert!(s1.spotted[&red()].contains_key("b-hid"));
 }
