@@ -43,6 +43,6 @@ pub use relation::{
     Relation, any_part_directly_in_front, in_front_arc, is_to_flank, relation_of_point,
     wholly_behind_front_line,
 };
-pub use sight::{line_of_sight, segment_hits_area};
+pub use sight::{line_of_sight, segment_entry, segment_hits_area, segment_meets_line};
 pub use sweep::{Corner, follow_path, path_length, sweep_straight, translate_bases, wheel};
 pub use terrain::{MAX_EXTENT, Shape, TerrainFeature, TerrainTag, segment_within};

@@ -111,6 +111,21 @@ impl TerrainFeature {
         }
     }
 
+    /// How far along the straight path from `from` to `to` it first
+    /// enters the feature (0 when it starts in it), or None when it never
+    /// does: an area is entered as [`super::sight::segment_entry`] says, a
+    /// zero-width line where the path meets it. What a move pays for is
+    /// the ground nearer than where it stops.
+    pub fn entered_along(&self, from: Point, to: Point) -> Option<Distance> {
+        let d = match &self.shape {
+            Shape::Polyline { points, width } if width.0 <= 0.0 => {
+                super::sight::segment_meets_line(from, to, points)
+            }
+            _ => super::sight::segment_entry(from, to, &self.area()),
+        };
+        d.map(Distance)
+    }
+
     /// Whether every base lies wholly in the feature (to within the
     /// tolerance). False for no bases, and always for a zero-width line.
     pub fn contains_bases(&self, bases: &[Base]) -> bool {
@@ -282,6 +297,22 @@ mod tests {
 
     fn base(x: f64, y: f64) -> Base {
         Base::new(Point::new(x, y), Angle(0.0), Distance(1.0), Distance(1.0))
+    }
+
+    #[test]
+    fn entered_along_a_path_for_areas_bands_and_thin_lines() {
+        let at = |f: &TerrainFeature, a: (f64, f64), b: (f64, f64)| {
+            f.entered_along(Point::new(a.0, a.1), Point::new(b.0, b.1))
+                .map(|d| (d.get() * 1e6).round() / 1e6)
+        };
+        assert_eq!(at(&wood(), (-6.0, 2.0), (10.0, 2.0)), Some(6.0));
+        assert_eq!(at(&wood(), (-6.0, 2.0), (-1.0, 2.0)), None);
+        assert_eq!(at(&wood(), (1.0, 2.0), (10.0, 2.0)), Some(0.0));
+        // A band 1 across on y = 0: entered half a unit short of its line.
+        assert_eq!(at(&wall(1.0), (5.0, -4.0), (5.0, 4.0)), Some(3.5));
+        // A wall with no width: where the path crosses its line.
+        assert_eq!(at(&wall(0.0), (5.0, -4.0), (5.0, 4.0)), Some(4.0));
+        assert_eq!(at(&wall(0.0), (5.0, -4.0), (5.0, -1.0)), None);
     }
 
     #[test]

@@ -4,9 +4,9 @@
 //! target's test (stand, and fire if loaded, or rout), fire at the
 //! chargers, the charge-home test, and the final move into contact.
 
-use super::morale::{Cause, test};
+use super::morale::{Cause, Res, test, tested};
 use super::movement::{charge_reach, closed_on_way, travel};
-use super::state::{Charge, Motion, Status, Trace, TraceKind};
+use super::state::{Charge, Motion, Status, Trace, TraceKind, Unit};
 use super::step::Step;
 use super::tables::KEEP_OFF;
 use super::unseen;
@@ -150,6 +150,17 @@ pub fn targets_test(st: &mut Step) {
     }
 }
 
+/// A charger that failed to charge home halts 5 cm from its target.
+fn halt_short(st: &mut Step, unit: &str, t: &Unit) {
+    if let Some(u) = st.s.unit(unit).cloned() {
+        let gap = st.s.gap(&u, t);
+        if gap > KEEP_OFF {
+            travel(st, unit, t.at, gap - KEEP_OFF, None);
+        }
+    }
+    told(st, Said::ChargeHome, unit, &t.id, "halts 5 cm short");
+}
+
 /// Step 3: after the fire at them, chargers test to charge home; those
 /// that pass make their final move into contact (or their full move and
 /// halt if it falls short). Returns (charger, target) pairs in contact.
@@ -172,13 +183,24 @@ pub fn charge_home(st: &mut Step) -> Vec<(String, String)> {
         if u.status != Status::Good || u.no_advance || !t.live() {
             continue;
         }
-        if !test(st, &c.unit, Cause::ChargeHome, Some(&c.target)) {
-            let gap = st.s.gap(&u, &t);
-            if gap > KEEP_OFF {
-                travel(st, &c.unit, t.at, gap - KEEP_OFF, None);
+        match tested(st, &c.unit, Cause::ChargeHome, Some(&c.target)) {
+            None => {}
+            Some(Res::HaltShort) => {
+                halt_short(st, &c.unit, &t);
+                continue;
             }
-            told(st, Said::ChargeHome, &c.unit, &c.target, "halts 5 cm short");
-            continue;
+            // Below half strength the failure retired it 5 cm: it stays
+            // there, the charge over.
+            Some(_) => {
+                told(
+                    st,
+                    Said::ChargeHome,
+                    &c.unit,
+                    &c.target,
+                    "retires 5 cm and stays there",
+                );
+                continue;
+            }
         }
         let went = travel(st, &c.unit, t.at, u.mv(), Some(&c.target));
         st.s.traces.push(Trace {

@@ -6,12 +6,12 @@
 use super::fire::hit;
 use super::morale::{Cause, test};
 use super::movement::{away, travel};
-use super::state::{Status, Unit};
+use super::state::{State, Status, Unit};
 use super::step::Step;
 use super::tables::{PUSH_BACK, multiplier};
 use super::words::Said;
 use crate::event::{Loss, Modifier};
-use crate::geometry::TerrainTag;
+use crate::geometry::{Angle, Base, Distance, Point, TerrainFeature, TerrainTag};
 
 /// Figures that fight: those in contact (the front, as far as the enemy's
 /// front reaches), and for close-order regulars a second rank behind them.
@@ -27,11 +27,54 @@ pub fn fighting(u: &Unit, enemy: &Unit) -> u32 {
     contact + support
 }
 
-/// Whether `u` defends an obstacle or fortification (no pursuit from it).
-pub fn defending(st: &Step, u: &Unit) -> bool {
-    st.s.ground(u.at).any(|t| {
-        t.has(TerrainTag::Town) || t.has(TerrainTag::Wall) || t.has(TerrainTag::Obstruction)
-    })
+/// House rule: an obstacle runs along a unit's front when it lies within
+/// this many cm of the front edge...
+const ALONG: f64 = 1.0;
+/// ...over at least this share of the front's length (a wall crossing the
+/// front end-on is not defended).
+const ALONG_SHARE: f64 = 0.5;
+/// Points of the front edge tried.
+const FRONT_SAMPLES: usize = 10;
+
+/// Whether `t` is an obstacle a unit may defend: a wall, fence, palisade,
+/// abattis or ditch.
+fn obstacle(t: &TerrainFeature) -> bool {
+    t.has(TerrainTag::Wall) || t.has(TerrainTag::Obstruction)
+}
+
+/// Whether `u` defends an obstacle or fortification (the defender's
+/// bonus, and no pursuit from it): it stands in buildings or a fort, or in
+/// an obstacle, or an obstacle runs along its front. Troops lining a wall
+/// stand behind it, their centre clear of it.
+pub fn defending(s: &State, u: &Unit) -> bool {
+    s.ground(u.at)
+        .any(|t| t.has(TerrainTag::Town) || obstacle(t))
+        || s.scenario
+            .terrain
+            .iter()
+            .filter(|t| obstacle(t))
+            .any(|t| along_front(t, u))
+}
+
+/// Whether obstacle `t` lies along `u`'s front edge: within [`ALONG`] of
+/// it over [`ALONG_SHARE`] of its length.
+fn along_front(t: &TerrainFeature, u: &Unit) -> bool {
+    let base = u.base();
+    let facing = Angle(u.facing);
+    let near = |at: Point, width: f64| {
+        let probe = Base::new(at, facing, Distance(width), Distance(2.0 * ALONG));
+        t.touches_bases(&[probe])
+    };
+    // One probe over the whole front first: most features are nowhere near.
+    if !near(base.front_center(), base.width.get() + 2.0 * ALONG) {
+        return false;
+    }
+    let (left, right) = base.front_edge();
+    let touched = (0..FRONT_SAMPLES)
+        .map(|i| left.lerp(right, (i as f64 + 0.5) / FRONT_SAMPLES as f64))
+        .filter(|p| near(*p, 2.0 * ALONG))
+        .count();
+    touched as f64 >= ALONG_SHARE * FRONT_SAMPLES as f64
 }
 
 /// House rule: the modifiers the source's cut-off list would give.
@@ -45,7 +88,7 @@ pub fn modifiers(st: &Step, u: &Unit, enemy: &Unit, charging: bool) -> Vec<Modif
     };
     if charging {
         add("charging", 1);
-    } else if defending(st, u) {
+    } else if defending(&st.s, u) {
         add("defending an obstacle", 1);
     }
     if u.under_half() {
@@ -147,7 +190,7 @@ pub fn fight(st: &mut Step, attacker: &str, defender: &str) {
     if routed
         && let Some(w) = w
         && w.live()
-        && !(winner == defender && defending(st, &w))
+        && !(winner == defender && defending(&st.s, &w))
         && let Some(x) = st.s.unit_mut(winner)
     {
         x.status = Status::Pursuing;

@@ -33,6 +33,8 @@ pub mod words;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_as_written;
 
 use crate::dice::Dice;
 use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};

@@ -8,7 +8,6 @@ use super::step::Step;
 use super::tables::KEEP_OFF;
 use super::words::Said;
 use crate::event::Modifier;
-use crate::geometry::TerrainTag;
 
 /// Why a unit tests (the source numbers them 1 to 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,11 +65,7 @@ pub fn modifiers(st: &Step, unit: &str, cause: Cause) -> Vec<Modifier> {
         Cause::Rally => add("rallying", -1),
         Cause::LostMelee => add("lost hand to hand", -1),
         Cause::Charged => {
-            if st
-                .s
-                .ground(u.at)
-                .any(|t| t.has(TerrainTag::Town) || t.has(TerrainTag::Wall))
-            {
+            if super::melee::defending(&st.s, u) {
                 add("defending buildings or an obstacle", 1);
             }
         }
@@ -123,12 +118,15 @@ fn pledged(st: &mut Step, unit: &str) -> Vec<Modifier> {
 
 /// Take a morale test and apply a failure's result. True if passed.
 pub fn test(st: &mut Step, unit: &str, cause: Cause, enemy: Option<&str>) -> bool {
-    let Some(u) = st.s.unit(unit).cloned() else {
-        return true;
-    };
-    if !u.live() {
-        return true;
-    }
+    tested(st, unit, cause, enemy).is_none()
+}
+
+/// Take a morale test and apply a failure's result: what the failure did,
+/// if it failed, for the callers whose next step hangs on it (a charger
+/// under half strength that retires does not then go on to halt 5 cm
+/// from its target).
+pub fn tested(st: &mut Step, unit: &str, cause: Cause, enemy: Option<&str>) -> Option<Res> {
+    let u = st.s.unit(unit).filter(|u| u.live()).cloned()?;
     let mut mods = modifiers(st, unit, cause);
     mods.extend(pledged(st, unit));
     let needed = (u.troop.rating().mf + mods.iter().map(|m| m.value).sum::<i32>()).max(0) as u32;
@@ -141,8 +139,7 @@ pub fn test(st: &mut Step, unit: &str, cause: Cause, enemy: Option<&str>) -> boo
             cause.words()
         ),
     );
-    let pass = r.value < needed;
-    let failure = (!pass).then(|| failure(&u, cause));
+    let failure = (r.value >= needed).then(|| failure(&u, cause));
     // Told before what it causes: a rout follows the test that failed.
     let mut f = st.facts(unit, None);
     f.needed = Some(needed);
@@ -157,12 +154,12 @@ pub fn test(st: &mut Step, unit: &str, cause: Cause, enemy: Option<&str>) -> boo
     if let Some(res) = failure {
         apply(st, unit, res, enemy);
     }
-    pass
+    failure
 }
 
 /// What a failed test does, as the source gives it.
-#[derive(Clone, Copy)]
-enum Res {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Res {
     Rout,
     Retire,
     Halt,

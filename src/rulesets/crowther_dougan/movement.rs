@@ -8,7 +8,7 @@ use super::state::{Motion, State, Status, Trace, TraceKind, Unit};
 use super::step::Step;
 use super::tables::{ASSUMED_D6, FOREST_SQUARE, Formation, KEEP_OFF, is_lost};
 use super::words::Said;
-use crate::geometry::sight::segment_hits_area;
+use crate::geometry::segment_entry;
 use crate::geometry::{Angle, Point, TerrainFeature, TerrainTag};
 
 /// How many D6 a feature deducts from a unit crossing it (None: it may not
@@ -50,36 +50,44 @@ pub struct Crossing {
     pub dice: u32,
     /// The friendly unit passed through, if it is one (its id).
     pub friend: Option<String>,
+    /// How far along the move it is reached (cm; 0 for ground it starts
+    /// in): its dice are rolled only if the move gets there.
+    pub at: f64,
 }
 
 /// The features a straight move from `a` to `b` crosses or ends in, with
-/// their D6; None if one of them is closed to the unit.
+/// their D6, in the order the move reaches them; None if one of them is
+/// closed to the unit.
 pub fn crossed(s: &State, u: &Unit, a: Point, b: Point) -> Option<Vec<Crossing>> {
     let mut out = Vec::new();
     for t in &s.scenario.terrain {
-        if !segment_hits_area(a, b, &t.area()) {
+        let Some(at) = t.entered_along(a, b) else {
             continue;
-        }
+        };
         let n = deduction(t, u)?;
         if n > 0 {
             out.push(Crossing {
                 name: t.name.clone(),
                 dice: n,
                 friend: None,
+                at: at.get(),
             });
         }
     }
     // Moving through a friendly unit: 1D6.
     let near = |f: &&Unit| f.at.distance_to_segment(a, b).get() <= f.reach();
     for f in s.live(&u.side).filter(|f| f.id != u.id).filter(near) {
-        if segment_hits_area(a, b, &geo::MultiPolygon::new(vec![f.base().polygon()])) {
+        let area = geo::MultiPolygon::new(vec![f.base().polygon()]);
+        if let Some(at) = segment_entry(a, b, &area) {
             out.push(Crossing {
                 name: f.name.clone(),
                 dice: 1,
                 friend: Some(f.id.clone()),
+                at,
             });
         }
     }
+    out.sort_by(|x, y| x.at.total_cmp(&y.at));
     Some(out)
 }
 
@@ -90,7 +98,7 @@ pub fn closed_on_way(s: &State, u: &Unit, a: Point, b: Point) -> Option<String> 
         .terrain
         .iter()
         .filter(|t| deduction(t, u).is_none())
-        .find(|t| segment_hits_area(a, b, &t.area()))
+        .find(|t| t.entered_along(a, b).is_some())
         .map(|t| t.name.clone())
 }
 
@@ -168,6 +176,8 @@ pub struct Went {
 /// Move `unit` straight toward `to` with `budget` cm less the deductions
 /// rolled; stop `KEEP_OFF` from enemies except `contact` (which it may
 /// touch). A hidden enemy met on the way is found and the move halts.
+/// Deductions are rolled only for the ground and friends the move
+/// reaches, in the order it reaches them, up to where it ends.
 pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option<&str>) -> Went {
     let Some(u) = st.s.unit(unit).cloned() else {
         return Went {
@@ -175,69 +185,31 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
             ..Went::default()
         };
     };
-    let mut to = lost_way(st, &u, to, budget);
+    let to = lost_way(st, &u, to, budget);
     let wanted = (to - u.at).length();
     let Some(cross) = crossed(&st.s, &u, u.at, to) else {
-        let closed = closed_on_way(&st.s, &u, u.at, to);
-        let why = format!(
-            "Movement: dense woods and thickets are closed to all but skirmishers: {} is in the way; it stays where it is",
-            closed.as_deref().unwrap_or("a wood")
-        );
-        st.refuse(unit, &why);
-        return Went {
-            to: u.at,
-            closed,
-            wanted,
-            ..Went::default()
-        };
+        return closed_way(st, &u, to, wanted);
     };
-    let mut rolls = Vec::new();
-    let mut idx: Vec<usize> = Vec::new();
-    let mut deduct = 0.0;
-    for c in &cross {
-        for _ in 0..c.dice {
-            let r = st.roll(
-                &[unit],
-                6,
-                &format!("{} crossing {}: D6 cm off its move", u.name, c.name),
-            );
-            rolls.push(r.value);
-            idx.push(r.index);
-            deduct += r.value as f64;
-        }
-    }
-    let allowed = (budget - deduct).max(0.0);
-    let want = (to - u.at).length();
-    if want > allowed && want > 0.0 {
-        to = u.at.lerp(to, allowed / want);
-    }
-    let mut bumped = None;
-    if let Some((d, e)) = first_block(&st.s, &u, u.at, to, contact, KEEP_OFF) {
-        let len = (to - u.at).length();
-        to = u.at.lerp(to, if len > 0.0 { d / len } else { 0.0 });
-        bumped = Some(e);
-    }
-    if let Some(target) = contact {
-        // Into contact, not through: stop where the gap closes.
-        if let Some(t) = st.s.unit(target).cloned() {
-            let len = (to - u.at).length();
-            let steps = (len / 0.1).ceil().max(1.0) as usize;
-            for i in 1..=steps {
-                let mut probe = u.clone();
-                probe.at = u.at.lerp(to, i as f64 / steps as f64);
-                if st.s.gap_at_least(&probe, &t) <= 0.05 && st.s.gap(&probe, &t) <= 0.05 {
-                    to = probe.at;
-                    break;
-                }
-            }
-        }
-    }
-    let moved = (to - u.at).length();
-    let facing = Angle::of_vector(to - u.at)
+    // How far the path goes before deductions: the allowance, an enemy it
+    // may come no closer to, the target it touches.
+    let reach = wanted.min(budget.max(0.0));
+    let end = along(u.at, to, reach);
+    let block = first_block(&st.s, &u, u.at, end, contact, KEEP_OFF);
+    let touch = contact.and_then(|t| touch_at(&st.s, &u, end, t));
+    let ends = [block.as_ref().map(|b| b.0), touch]
+        .into_iter()
+        .flatten()
+        .fold(reach, f64::min);
+    let paid = deductions(st, &u, cross, budget, ends);
+    let stop = ends.min(paid.allowed);
+    let bumped = block.filter(|b| b.0 <= stop + 1e-9).map(|b| b.1);
+    let to_now = along(u.at, to, stop);
+    let moved = (to_now - u.at).length();
+    let facing = Angle::of_vector(to_now - u.at)
         .filter(|f| moved > 0.1 && f.difference_to(Angle(u.facing)).abs() <= 90.0)
         .map_or(u.facing, |f| f.degrees());
     if let Some(x) = st.s.unit_mut(unit) {
-        x.at = to;
+        x.at = to_now;
         x.facing = facing;
     }
     super::observe::lose_track(st, unit);
@@ -245,16 +217,97 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
         found_by_bump(st, unit, e);
     }
     Went {
-        to,
+        to: to_now,
         moved,
-        rolls,
-        dice: idx,
+        rolls: paid.rolls,
+        dice: paid.dice,
         bumped,
-        cross,
-        deducted: deduct,
+        cross: paid.cross,
+        deducted: paid.deducted,
         closed: None,
         wanted,
     }
+}
+
+/// The point `d` cm from `a` toward `b` (`a` itself if they coincide).
+fn along(a: Point, b: Point, d: f64) -> Point {
+    let len = (b - a).length();
+    if len < 1e-9 {
+        a
+    } else {
+        a.lerp(b, (d / len).min(1.0))
+    }
+}
+
+/// A move whose way runs into ground closed to the unit: it stays.
+fn closed_way(st: &mut Step, u: &Unit, to: Point, wanted: f64) -> Went {
+    let closed = closed_on_way(&st.s, u, u.at, to);
+    let why = format!(
+        "Movement: dense woods and thickets are closed to all but skirmishers: {} is in the way; it stays where it is",
+        closed.as_deref().unwrap_or("a wood")
+    );
+    st.refuse(&u.id, &why);
+    Went {
+        to: u.at,
+        closed,
+        wanted,
+        ..Went::default()
+    }
+}
+
+/// How far along the way from the unit to `end` it first touches
+/// `target` (into contact, not through it), if it does.
+fn touch_at(s: &State, u: &Unit, end: Point, target: &str) -> Option<f64> {
+    let t = s.unit(target)?;
+    let len = (end - u.at).length();
+    let steps = (len / 0.1).ceil().max(1.0) as usize;
+    (1..=steps).map(|i| i as f64 / steps as f64).find_map(|k| {
+        let mut probe = u.clone();
+        probe.at = u.at.lerp(end, k);
+        (s.gap_at_least(&probe, t) <= 0.05 && s.gap(&probe, t) <= 0.05).then_some(k * len)
+    })
+}
+
+/// The deductions a move paid, and how far it may go after them.
+struct Paid {
+    cross: Vec<Crossing>,
+    rolls: Vec<u32>,
+    dice: Vec<usize>,
+    deducted: f64,
+    allowed: f64,
+}
+
+/// Roll the deductions of each crossing the move reaches, nearest first:
+/// one is reached if it lies short of both where the path `ends` and what
+/// the dice rolled so far leave of the `budget`. Ground already covered is
+/// not given back: a move that rolls more than is left stops where it met
+/// the ground that cost it (house rule), never short of it.
+fn deductions(st: &mut Step, u: &Unit, cross: Vec<Crossing>, budget: f64, ends: f64) -> Paid {
+    let mut paid = Paid {
+        cross: Vec::new(),
+        rolls: Vec::new(),
+        dice: Vec::new(),
+        deducted: 0.0,
+        allowed: budget.max(0.0),
+    };
+    for c in cross {
+        if c.at >= ends.min(paid.allowed) - 1e-9 {
+            break;
+        }
+        for _ in 0..c.dice {
+            let r = st.roll(
+                &[&u.id],
+                6,
+                &format!("{} crossing {}: D6 cm off its move", u.name, c.name),
+            );
+            paid.rolls.push(r.value);
+            paid.dice.push(r.index);
+            paid.deducted += r.value as f64;
+        }
+        paid.allowed = (budget - paid.deducted).max(c.at).max(0.0);
+        paid.cross.push(c);
+    }
+    paid
 }
 
 /// A unit that came upon an enemy it had not seen: the enemy is found.
@@ -380,6 +433,7 @@ pub fn rout(st: &mut Step, unit: &str, from: Option<&str>) {
         x.no_advance = true;
     }
     st.s.charges.retain(|c| c.unit != unit);
+    st.routed.insert(unit.to_string());
     let p = away_point(&st.s, &u, from, u.mv());
     let went = travel(st, unit, p, u.mv(), None);
     let mut f = st.facts(unit, None);

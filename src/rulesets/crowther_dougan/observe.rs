@@ -20,12 +20,7 @@ pub fn range(s: &State, obs: &Unit, target: &Unit, die: u32) -> (f64, Vec<Modifi
         why: "field craft, observer less target".into(),
         value: obs.troop.rating().fc - target.troop.rating().fc,
     }];
-    if s.ground(obs.at).any(|t| t.has(TerrainTag::Hill)) {
-        m.push(Modifier {
-            why: "observer on a hill".into(),
-            value: 1,
-        });
-    }
+    m.extend(observer_modifiers(s, obs));
     if s.ground(target.at).any(|t| t.has(TerrainTag::Town)) {
         m.push(Modifier {
             why: "target in buildings".into(),
@@ -38,9 +33,31 @@ pub fn range(s: &State, obs: &Unit, target: &Unit, die: u32) -> (f64, Vec<Modifi
             value: 1,
         });
     }
-    let total = die as i32 + m.iter().map(|x| x.value).sum::<i32>();
-    (total.max(0) as f64 * OBSERVE_STEP, m)
+    (reach(die, &m), m)
 }
+
+/// The modifiers that hang on the observer alone, so that they may be told
+/// when nothing is found without saying anything of what was not.
+fn observer_modifiers(s: &State, obs: &Unit) -> Vec<Modifier> {
+    let mut m = Vec::new();
+    if s.ground(obs.at).any(|t| t.has(TerrainTag::Hill)) {
+        m.push(Modifier {
+            why: "observer on a hill".into(),
+            value: 1,
+        });
+    }
+    m
+}
+
+/// The range of a die with its modifiers, in 5 cm steps, never below 0.
+fn reach(die: u32, m: &[Modifier]) -> f64 {
+    let total = die as i32 + m.iter().map(|x| x.value).sum::<i32>();
+    total.max(0) as f64 * OBSERVE_STEP
+}
+
+/// What the range told when nothing is found is measured against.
+pub const NOTHING_FOUND_RANGE: &str =
+    "against an enemy of its own field craft, in the open, not in close order";
 
 /// Whether `target` lies (in part) within the area round `at`.
 pub fn in_area(target: &Unit, at: Point) -> bool {
@@ -71,11 +88,15 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
             .cloned()
             .collect();
     let mut found = Vec::new();
-    let mut shown = Vec::new();
+    // The range told is the one the test used: against the first unit
+    // found, with its modifiers; when nothing is found, only the
+    // observer's own modifiers, since any other would tell of what was not
+    // found (house rule, see the doc).
+    let mut used: Option<(f64, Vec<Modifier>)> = None;
     for e in &candidates {
-        let (reach, m) = range(&st.s, &obs, e, r.value);
+        let (reach_cm, m) = range(&st.s, &obs, e, r.value);
         let gap = st.s.gap(&obs, e);
-        if gap <= reach && st.s.sight(&obs, e) {
+        if gap <= reach_cm && st.s.sight(&obs, e) {
             found.push(e.id.clone());
             let spot =
                 st.s.spotted
@@ -89,14 +110,19 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
             if !spot.by.contains(&obs.id) {
                 spot.by.push(obs.id.clone());
             }
-            shown = m;
+            used.get_or_insert((reach_cm, m));
         }
     }
     let mut f = st.facts(unit, None);
     f.to = Some(at);
     f.rolls = vec![r.value];
     f.units = found.iter().filter_map(|id| st.uref(id)).collect();
-    f.distance = Some(r.value as f64 * OBSERVE_STEP);
+    let (seen_cm, shown) = used.unwrap_or_else(|| {
+        f.notes.push(NOTHING_FOUND_RANGE.into());
+        let m = observer_modifiers(&st.s, &obs);
+        (reach(r.value, &m), m)
+    });
+    f.distance = Some(seen_cm);
     f.modifiers = shown;
     f.result = Some(if found.is_empty() { "nothing" } else { "found" }.into());
     // Only the observer learns the result.

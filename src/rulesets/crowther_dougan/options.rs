@@ -165,7 +165,7 @@ fn move_line(s: &State, u: &Unit, names: Names) -> String {
             _ => {}
         }
     }
-    parts.push("ground or a friend crossed takes 1D6 to 3D6 cm each".into());
+    parts.push("ground or a friend the move reaches takes 1D6 to 3D6 cm each".into());
     if u.loaded && u.troop.reload_share() > 0.0 {
         parts.push(format!(
             "after firing, moving over {:.1} cm leaves it unloaded",

@@ -34,7 +34,9 @@ pub struct MoveOrders {
     #[serde(default, deserialize_with = "crate::yaml::list")]
     #[schemars(with = "Option<Vec<Pledge>>")]
     pub pledges: Vec<Pledge>,
-    /// 2 command points each: a charge under way called off.
+    /// New orders, 2 command points each from the personality with the
+    /// unit: a pursuing unit is called back and stops its pursuit. Only
+    /// pursuers take it (a charge is not called off this way).
     #[serde(default, deserialize_with = "crate::yaml::list")]
     #[schemars(with = "Option<Vec<Recall>>")]
     pub recall: Vec<Recall>,

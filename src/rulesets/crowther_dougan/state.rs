@@ -318,14 +318,18 @@ impl State {
     }
 
     /// Whether unit `seer` sees enemy `u` by itself: in the open (or
-    /// giving itself away by its smoke) and in sight, or found by it.
+    /// giving itself away by its smoke), or found by it; and in either
+    /// case in sight. A find tells where the enemy is, it does not see
+    /// through woods and buildings: a finder that has moved behind a wood
+    /// may not fire at or charge what it found.
     pub fn unit_sees(&self, seer: &Unit, u: &Unit) -> bool {
-        ((self.in_open(u) || self.smoking(u)) && self.sight(seer, u))
-            || self
-                .spotted
+        let found = || {
+            self.spotted
                 .get(&seer.side)
                 .and_then(|m| m.get(&u.id))
                 .is_some_and(|s| s.by.contains(&seer.id))
+        };
+        (self.in_open(u) || self.smoking(u) || found()) && self.sight(seer, u)
     }
 
     /// Whether `side` knows where unit `u` is: its own, in the open and in

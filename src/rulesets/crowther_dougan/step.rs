@@ -9,6 +9,7 @@ use super::words::{self, Said};
 use crate::dice::{Dice, StreamKind};
 use crate::event::{Event, Facts, UnitRef};
 use crate::side::SideId;
+use std::collections::BTreeSet;
 
 pub struct Step<'a> {
     pub s: State,
@@ -19,6 +20,9 @@ pub struct Step<'a> {
     /// Command points pledged and not yet used: the active side's for its
     /// move, the other side's standing pledges for tests in this move.
     pub pledges: Vec<Pledge>,
+    /// Units that have made their rout move in this move: one a move, and
+    /// no rally test in the phase they routed in.
+    pub routed: BTreeSet<String>,
 }
 
 /// A die rolled: its value and its index in the step's log.
@@ -37,6 +41,7 @@ impl<'a> Step<'a> {
             n,
             active,
             pledges: Vec::new(),
+            routed: BTreeSet::new(),
         }
     }
 

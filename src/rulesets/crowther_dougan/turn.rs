@@ -106,9 +106,12 @@ fn phase_one(st: &mut Step, o: &MoveOrders) {
     }
     charge::targets_test(st);
     let active = st.active.clone();
+    // A unit that routed on being charged just now tests to rally in its
+    // next move, not in the phase it routed in.
     let rallying: Vec<String> =
         st.s.live(&active)
             .filter(|u| matches!(u.status, Status::Routing | Status::Pursuing))
+            .filter(|u| !st.routed.contains(&u.id))
             .map(|u| u.id.clone())
             .collect();
     for id in rallying {
@@ -172,6 +175,11 @@ fn phase_four(st: &mut Step, o: &MoveOrders) {
     let units: Vec<_> = st.s.live(&active).cloned().collect();
     for u in &units {
         match u.status {
+            // One rout move a move: a unit that routed earlier in this move
+            // (on being charged, or losing hand to hand) has made it.
+            Status::Routing if st.routed.contains(&u.id) => {
+                moved.insert(u.id.clone(), u.mv());
+            }
             Status::Routing => {
                 rout(st, &u.id, u.from.clone().as_deref());
                 moved.insert(u.id.clone(), u.mv());

@@ -247,11 +247,15 @@ pub fn say(what: Said, f: &Facts) -> String {
             f.side_name.clone().unwrap_or_default()
         ),
         Said::Observe => format!(
-            "{u} observes the area round {}: average die {}{}, sees {:.0} cm: {}",
+            "{u} observes the area round {}: average die {}{}, sees {:.0} cm{}: {}",
             at(&f.to),
             rolls(f),
             mods(&f.modifiers),
             f.distance.unwrap_or(0.0),
+            f.notes
+                .first()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default(),
             if f.units.is_empty() {
                 "nothing found".to_string()
             } else {
