@@ -198,8 +198,9 @@ fn at_deadline_and_grace_the_active_side_passes_by_default_and_the_report_says_s
         "{ev:?}"
     );
     let ev = c.tick(d + 30 * 60);
-    let note =
-        format!("{active} sent no orders by the deadline: default orders applied: round: {{}}");
+    let note = format!(
+        "{active} sent no orders by the deadline: default orders applied: round: {{command: pass}}"
+    );
     assert!(
         ev.contains(&Life::Applied {
             game: GAME.into(),

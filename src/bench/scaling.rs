@@ -239,12 +239,12 @@ fn maurice_march(
         volleys: true.into(),
         fire_order: Sweep::LeftToRight,
         aims: Vec::new(),
-        command: Command::March(Activation {
+        command: Some(Command::March(Activation {
             force: ids,
             cards: Some(CardChoice::Policy(CardPolicy::Fewest)),
             moves,
             ..Activation::default()
-        }),
+        })),
         modify: Vec::new(),
         cinc: None,
         discard: Vec::new(),
@@ -262,7 +262,7 @@ fn maurice_march(
             volleys: true.into(),
             fire_order: Sweep::LeftToRight,
             aims: Vec::new(),
-            command: Command::Pass,
+            command: Some(Command::Pass),
             modify: Vec::new(),
             cinc: None,
             discard: Vec::new(),
@@ -300,12 +300,12 @@ pub fn maurice_fight_setup(n: usize) -> anyhow::Result<Fight> {
         volleys: true.into(),
         fire_order: Sweep::LeftToRight,
         aims: Vec::new(),
-        command: Command::Charge(Activation {
+        command: Some(Command::Charge(Activation {
             force,
             cards: Some(CardChoice::Policy(CardPolicy::Fewest)),
             charges,
             ..Activation::default()
-        }),
+        })),
         modify: Vec::new(),
         cinc: None,
         discard: Vec::new(),

@@ -26,7 +26,7 @@ fn round(command: Command, cinc: Option<CincMove>) -> Orders {
         volleys: true.into(),
         fire_order: Sweep::LeftToRight,
         aims: Vec::new(),
-        command,
+        command: Some(command),
         modify: Vec::new(),
         cinc,
         discard: Vec::new(),

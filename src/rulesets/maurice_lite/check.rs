@@ -73,7 +73,7 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
     out.extend(fire::check_aims(state, side, &r.aims));
     out.extend(check_volleys(state, side, &r.volleys));
     let hand = state.army(side).map(|a| a.hand.clone()).unwrap_or_default();
-    if hand.is_empty() && !matches!(r.command, Command::Pass) {
+    if hand.is_empty() && !matches!(r.command(), Command::Pass) {
         out.push(v(
             &["round", "command"],
             "4. No cards: a side with no cards must pass",
@@ -81,7 +81,7 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
         ));
         return out;
     }
-    match &r.command {
+    match r.command() {
         Command::Pass => {}
         Command::Event(card) => {
             if !hand.contains(card) {
@@ -103,7 +103,7 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
         }
         Command::March(a) | Command::Rally(a) | Command::Bombard(a) | Command::Charge(a) => {
             let kind = r
-                .command
+                .command()
                 .action()
                 .map(|(k, _)| k)
                 .unwrap_or(ActionKind::March);
@@ -116,7 +116,7 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
             }
         }
     }
-    let used: Vec<String> = match &r.command {
+    let used: Vec<String> = match r.command() {
         Command::March(a) | Command::Rally(a) | Command::Bombard(a) | Command::Charge(a) => {
             match &a.cards {
                 Some(CardChoice::Listed(l)) => l.clone(),
@@ -184,7 +184,7 @@ fn check_round(state: &State, side: &SideId, r: &RoundOrders) -> Vec<Violation> 
                 format!("{c} is already played this round"),
             ));
         }
-        let wanted = match (card.symbol, &r.command) {
+        let wanted = match (card.symbol, r.command()) {
             (Some(Symbol::Volley), _) => r.volleys.invoked(),
             (Some(Symbol::March), Command::March(_)) | (Some(Symbol::Rally), Command::Rally(_)) => {
                 true

@@ -236,7 +236,7 @@ pub fn default_round() -> orders::RoundOrders {
         fire_order: orders::Sweep::LeftToRight,
         aims: Vec::new(),
         modify: Vec::new(),
-        command: orders::Command::Pass,
+        command: Some(orders::Command::Pass),
         cinc: None,
         discard: Vec::new(),
         if_displaced_discard: None,

@@ -59,9 +59,11 @@ pub struct RoundOrders {
     #[schemars(with = "Option<Vec<Aim>>")]
     pub aims: Vec<Aim>,
     /// `pass` when left out: a template offers each other command as an
-    /// example of its own, which a player uncomments alone.
-    #[serde(default)]
-    pub command: Command,
+    /// example of its own, which a player uncomments alone. Optional, not
+    /// defaulted, so that orders the server writes (a missed deadline's)
+    /// still say `command: pass`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Command>,
     /// Modifying cards to play for this round's volleys and action (one of
     /// each symbol; cards held before the draw).
     #[serde(default, deserialize_with = "crate::yaml::list")]
@@ -77,6 +79,14 @@ pub struct RoundOrders {
     /// The card to give up if the CinC is displaced (else the lowest span).
     #[serde(default)]
     pub if_displaced_discard: Option<String>,
+}
+
+impl RoundOrders {
+    /// The command given, `pass` when left out.
+    pub fn command(&self) -> &Command {
+        const PASS: &Command = &Command::Pass;
+        self.command.as_ref().unwrap_or(PASS)
+    }
 }
 
 /// Whether the active side invokes the volley phase, and which of its units

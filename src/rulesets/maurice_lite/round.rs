@@ -62,7 +62,7 @@ pub fn resolve(
             return (s, ev);
         }
     }
-    match &orders.command {
+    match orders.command() {
         Command::Pass => {
             let deck_was_empty = s.piles.draw.is_empty();
             let got = draw(&mut s, active, 3, dice, &mut ev);
@@ -86,7 +86,7 @@ pub fn resolve(
         Command::March(a) | Command::Rally(a) | Command::Bombard(a) | Command::Charge(a) => {
             s.empty_deck_passes = 0;
             let kind = orders
-                .command
+                .command()
                 .action()
                 .map(|(k, _)| k)
                 .unwrap_or(ActionKind::March);
