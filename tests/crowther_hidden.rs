@@ -298,6 +298,19 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
             }
         }
         for e in events.iter().filter(|e| e.what == "observe") {
+            if e.visibility != galloper::event::Visibility::Umpire {
+                // The observer's copy: the result only (issue 28, item 3).
+                assert!(
+                    e.dice.is_empty() && e.facts.rolls.is_empty(),
+                    "{name}: {e:?}"
+                );
+                assert!(
+                    e.facts.distance.is_none() && !e.text.contains(" cm"),
+                    "{name}: {}",
+                    e.text
+                );
+                continue;
+            }
             observations += 1;
             let i = e.dice[0];
             let face = again

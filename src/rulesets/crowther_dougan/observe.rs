@@ -125,14 +125,25 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
     f.distance = Some(seen_cm);
     f.modifiers = shown;
     f.result = Some(if found.is_empty() { "nothing" } else { "found" }.into());
-    // Only the observer learns the result.
-    let e = words::to(
+    // The observer learns only the result, never the die or the range it
+    // saw (which would tell how far off a unit not found may stand); the
+    // umpire's copy keeps both, for the audit once the game is over.
+    let told = crate::event::Facts {
+        rolls: Vec::new(),
+        distance: None,
+        modifiers: Vec::new(),
+        notes: Vec::new(),
+        ..f.clone()
+    };
+    let umpire = words::to(Visibility::Umpire, Said::Observe, f, vec![r.index]);
+    let observer = words::to(
         Visibility::Side(obs.side.clone()),
         Said::Observe,
-        f,
-        vec![r.index],
+        told,
+        Vec::new(),
     );
-    st.events.push(e);
+    st.events.push(observer);
+    st.events.push(umpire);
 }
 
 /// A found unit that has moved from where it was found is lost to the

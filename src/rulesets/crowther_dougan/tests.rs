@@ -101,9 +101,19 @@ fn observation_test_always_made_in_secret_on_the_hidden_stream() {
     };
     let (_, events, d) = resolve(&s, &red(), o, vec![6]);
     let obs: Vec<_> = events.iter().filter(|e| e.what == "observe").collect();
-    assert_eq!(obs.len(), 1);
+    assert_eq!(obs.len(), 2, "the observer's copy and the umpire's");
     assert_eq!(obs[0].visibility, Visibility::Side(red()));
     assert_eq!(obs[0].facts.result.as_deref(), Some("nothing"));
+    // "The observing player only informed of the final result": no die,
+    // no range (issue 28, item 3); the umpire's copy keeps them.
+    assert!(obs[0].dice.is_empty() && obs[0].facts.distance.is_none());
+    assert_eq!(
+        obs[0].text,
+        "Red Line observes the area round (90, 10): nothing found"
+    );
+    assert_eq!(obs[1].visibility, Visibility::Umpire);
+    assert_eq!(obs[1].dice.len(), 1);
+    assert!(obs[1].text.contains("sees"), "{}", obs[1].text);
     let hidden: Vec<_> = d
         .log()
         .iter()

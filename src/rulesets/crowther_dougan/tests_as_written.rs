@@ -64,9 +64,10 @@ fn observation_the_resulting_total_gives_the_range_at_which_the_target_is_seen()
         ..MoveOrders::default()
     };
     // d6 6 reads 5 on the average die; 5 - 3 = 2: 10 cm, and it is found.
+    // The umpire's copy (the second) says the range; the observer's does not.
     let (s1, ev, _) = resolve(&s, &red(), o.clone(), vec![6]);
     assert!(s1.spotted[&red()].contains_key("b-hid"), "{ev:?}");
-    let e = said(&ev, "observe")[0];
+    let e = said(&ev, "observe")[1];
     assert_eq!(e.facts.distance, Some(10.0), "{}", e.text);
     assert!(e.text.contains("sees 10 cm"), "{}", e.text);
     assert!(e.text.contains("-3 field craft"), "{}", e.text);
@@ -74,7 +75,7 @@ fn observation_the_resulting_total_gives_the_range_at_which_the_target_is_seen()
     // nothing tells of the unit that was not found.
     put(&mut s, "b-hid", 20.0, 65.0);
     let (_, ev, _) = resolve(&s, &red(), o, vec![6]);
-    let e = said(&ev, "observe")[0];
+    let e = said(&ev, "observe")[1];
     assert_eq!(e.facts.result.as_deref(), Some("nothing"));
     assert_eq!(e.facts.distance, Some(25.0), "{}", e.text);
     assert!(e.facts.modifiers.is_empty(), "{}", e.text);

@@ -246,6 +246,16 @@ pub fn say(what: Said, f: &Facts) -> String {
             f.round.unwrap_or(0),
             f.side_name.clone().unwrap_or_default()
         ),
+        // The observer's own copy: the result only.
+        Said::Observe if f.rolls.is_empty() => format!(
+            "{u} observes the area round {}: {}",
+            at(&f.to),
+            if f.units.is_empty() {
+                "nothing found".to_string()
+            } else {
+                format!("found {}", list(f))
+            }
+        ),
         Said::Observe => format!(
             "{u} observes the area round {}: average die {}{}, sees {:.0} cm{}: {}",
             at(&f.to),
