@@ -379,19 +379,19 @@ fn lost_way(st: &mut Step, u: &Unit, to: Point, budget: f64) -> Point {
     p
 }
 
-/// Straight away from `from` (or the nearest enemy) by `dist`.
+/// Straight away from where `u`'s side knows `from` to be (or from the
+/// nearest enemy it knows of) by `dist`; straight back when it knows none.
+/// Never from where a hidden enemy truly stands: every rout would give its
+/// bearing, and two bearings fix it.
 fn away_point(s: &State, u: &Unit, from: Option<&str>, dist: f64) -> Point {
     let src = from
-        .and_then(|f| s.unit(f))
-        .map(|e| e.at)
+        .and_then(|f| s.known_at(&u.side, f))
         .or_else(|| {
-            s.units
-                .iter()
-                .filter(|e| e.live() && e.side != u.side)
+            s.known_enemies(&u.side)
                 .min_by(|a, b| s.gap(u, a).total_cmp(&s.gap(u, b)))
                 .map(|e| e.at)
         })
-        .unwrap_or(u.at - Angle(u.facing).unit_vector());
+        .unwrap_or(u.at + Angle(u.facing).unit_vector());
     let v = u.at - src;
     let v = if v.length() < 1e-9 {
         Angle(u.facing).unit_vector().scale(-1.0)

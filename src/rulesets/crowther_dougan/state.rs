@@ -376,6 +376,21 @@ impl State {
                 }))
     }
 
+    /// Where `side` knows enemy unit `id` to be: where it stands if the
+    /// side sees it, else where the side found it, else its latest smoke;
+    /// none if the side has no idea.
+    pub fn known_at(&self, side: &SideId, id: &str) -> Option<Point> {
+        let u = self.unit(id)?;
+        if self.sees(side, u) {
+            return Some(u.at);
+        }
+        self.spotted
+            .get(side)
+            .and_then(|m| m.get(id))
+            .map(|spot| spot.at)
+            .or_else(|| self.smoke.iter().rev().find(|s| s.unit == id).map(|s| s.at))
+    }
+
     /// The live enemies `side` knows of.
     pub fn known_enemies<'a>(&'a self, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
         self.units

@@ -479,3 +479,49 @@ fn move_deductions_deduct_only_for_ground_the_move_reaches() {
     assert_eq!(crossing_dice(&d, "Marsh"), 0, "{:?}", d.log());
     assert!(s1.spotted[&red()].contains_key("b-hid"));
 }
+
+/// Routs "directly away from the enemy", as the routing side knows him:
+/// from where it found him or saw his smoke, else from the nearest enemy it
+/// sees. Never from where a hidden enemy truly stands (issue 28, item 2):
+/// two rout bearings would fix it.
+#[test]
+fn routs_directly_away_from_the_enemy_where_its_side_last_knew_him() {
+    let rout_from = |s: &State| {
+        let mut d = Dice::scripted(vec![1; 12]);
+        let mut st = Step::new(s.clone(), &mut d, 1, red());
+        super::movement::rout(&mut st, "r-rang", Some("b-hid"));
+        st.s.unit("r-rang").expect("r-rang").at
+    };
+    let (mut a, mut b) = (state(), state());
+    put(&mut b, "b-hid", 10.0, 60.0);
+    for s in [&a, &b] {
+        assert!(!s.sees(&red(), s.unit("b-hid").expect("b-hid")));
+    }
+    // Hidden and never found: the same rout wherever it stands, away from
+    // the nearest enemy Red sees (Blue's line).
+    let (pa, pb) = (rout_from(&a), rout_from(&b));
+    assert_eq!(pa, pb);
+    let line = a.unit("b-line").expect("b-line").at;
+    let start = Point::new(20.0, 30.0);
+    assert!(pa.distance_to(line).get() > start.distance_to(line).get());
+    // Found: away from the find, here straight down the table.
+    a.spotted.entry(red()).or_default().insert(
+        "b-hid".into(),
+        Spot {
+            at: Point::new(20.0, 55.0),
+            by: vec!["r-rang".into()],
+        },
+    );
+    let pa = rout_from(&a);
+    assert!((pa.x - 20.0).abs() < 1e-6 && pa.y < 30.0, "{pa:?}");
+    // Its smoke, once it fired from the wood and was lost again: away from
+    // the smoke, not from where it went since.
+    let mut c = b.clone();
+    c.smoke.push(super::state::Smoke {
+        unit: "b-hid".into(),
+        side: blue(),
+        at: Point::new(20.0, 55.0),
+    });
+    let pc = rout_from(&c);
+    assert!((pc.x - 20.0).abs() < 1e-6 && pc.y < 30.0, "{pc:?}");
+}
