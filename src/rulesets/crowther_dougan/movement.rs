@@ -185,6 +185,9 @@ pub fn travel(st: &mut Step, unit: &str, to: Point, budget: f64, contact: Option
             ..Went::default()
         };
     };
+    if (to - u.at).length() > 0.5 {
+        super::observe::slip(st, unit);
+    }
     let to = lost_way(st, &u, to, budget);
     let wanted = (to - u.at).length();
     let Some(cross) = crossed(&st.s, &u, u.at, to) else {

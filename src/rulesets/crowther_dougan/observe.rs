@@ -146,6 +146,48 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
     st.events.push(umpire);
 }
 
+/// A found unit that sets off is lost at once to each side that knew it
+/// only by its find: its move, its dice and its deductions (whose count
+/// would tell of another hidden unit on its way) are its own side's; the
+/// finder learns only that it has gone, from where it was found.
+pub fn slip(st: &mut Step, unit: &str) {
+    let Some(u) = st.s.unit(unit).cloned() else {
+        return;
+    };
+    let finders: Vec<_> =
+        st.s.spotted
+            .iter()
+            .filter(|(_, m)| m.contains_key(unit))
+            .map(|(side, _)| side.clone())
+            .collect();
+    for side in finders {
+        let Some(spot) = st.s.spotted.get_mut(&side).and_then(|m| m.remove(unit)) else {
+            continue;
+        };
+        if st.s.sees(&side, &u) {
+            continue;
+        }
+        lost_to(st, &side, spot.at);
+    }
+}
+
+/// Tell `side` alone that the enemy it found at `at` is lost to view.
+fn lost_to(st: &mut Step, side: &crate::side::SideId, at: Point) {
+    let f = crate::event::Facts {
+        side: Some(side.clone()),
+        to: Some(at),
+        round: Some(st.n),
+        ..Default::default()
+    };
+    let e = words::to(
+        Visibility::Side(side.clone()),
+        Said::LostToView,
+        f,
+        Vec::new(),
+    );
+    st.events.push(e);
+}
+
 /// A found unit that has moved from where it was found is lost to the
 /// side that found it, unless that side still sees it; that side is told
 /// where it lost it, without a name (it no longer knows which unit it is).
@@ -167,19 +209,7 @@ pub fn lose_track(st: &mut Step, unit: &str) {
         if u.live() && st.s.sees(&side, &u) {
             continue;
         }
-        let f = crate::event::Facts {
-            side: Some(side.clone()),
-            to: Some(spot.at),
-            round: Some(st.n),
-            ..Default::default()
-        };
-        let e = words::to(
-            Visibility::Side(side.clone()),
-            Said::LostToView,
-            f,
-            Vec::new(),
-        );
-        st.events.push(e);
+        lost_to(st, &side, spot.at);
     }
 }
 

@@ -525,3 +525,54 @@ fn routs_directly_away_from_the_enemy_where_its_side_last_knew_him() {
     let pc = rout_from(&c);
     assert!((pc.x - 20.0).abs() < 1e-6 && pc.y < 30.0, "{pc:?}");
 }
+
+/// A found unit that slips away leaves the finder only the fact that it is
+/// gone (issue 28, item 5): not its move, its dice, its deductions nor its
+/// losing its way; and its own side reads the same whether it was found.
+#[test]
+fn observation_a_found_unit_that_moves_is_lost_and_its_move_stays_its_own() {
+    let mut s = state();
+    s.phase = Phase::Move {
+        n: 1,
+        active: blue(),
+    };
+    // Lost in the forest on a 1: a die told before the move ends.
+    s.scenario.options.lost_in_forest = true;
+    let mut found = s.clone();
+    found.spotted.entry(red()).or_default().insert(
+        "b-hid".into(),
+        Spot {
+            at: Point::new(20.0, 55.0),
+            by: vec!["r-rang".into()],
+        },
+    );
+    let o = MoveOrders {
+        moves: vec![super::orders::Move {
+            unit: "b-hid".into(),
+            to: Some(Point::new(20.0, 64.0)),
+            formation: None,
+            about: false,
+        }],
+        ..MoveOrders::default()
+    };
+    let reads = |s: &State, viewer: &Viewer| {
+        let (_, ev, _) = resolve(s, &blue(), o.clone(), vec![1, 4, 4, 4, 4, 4, 4, 4]);
+        ev.into_iter()
+            .filter(|e| e.visible_to(viewer))
+            .map(|e| (e.text, e.dice))
+            .collect::<Vec<_>>()
+    };
+    // Red reads what it would have read had it found nothing, and that the
+    // unit it found is gone.
+    let mut expected = reads(&s, &Viewer::Side(red()));
+    assert!(expected.iter().all(|(t, _)| !t.contains("Blue Hidden")));
+    expected.push((
+        "The enemy unit found at (20, 55) has moved and is lost to view".to_string(),
+        Vec::new(),
+    ));
+    assert_eq!(reads(&found, &Viewer::Side(red())), expected);
+    for viewer in [Viewer::Side(blue()), Viewer::Public] {
+        assert_eq!(reads(&found, &viewer), reads(&s, &viewer), "{viewer:?}");
+    }
+    assert!(!reads(&s, &Viewer::Side(blue())).is_empty());
+}
