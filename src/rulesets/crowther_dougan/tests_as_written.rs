@@ -576,3 +576,44 @@ fn observation_a_found_unit_that_moves_is_lost_and_its_move_stays_its_own() {
     }
     assert!(!reads(&s, &Viewer::Side(blue())).is_empty());
 }
+
+/// The finder is told the morale test of a unit it found, as of any unit it
+/// sees (issue 28, item 10): the test is about a unit it knows of.
+#[test]
+fn morale_the_finder_is_told_the_test_of_a_unit_it_found() {
+    let mut s = state();
+    put(&mut s, "b-hid", 20.0, 47.0);
+    s.unit_mut("r-rang").expect("r-rang").first_fire = false;
+    s.spotted.entry(red()).or_default().insert(
+        "b-hid".into(),
+        Spot {
+            at: Point::new(20.0, 47.0),
+            by: vec!["r-rang".into()],
+        },
+    );
+    assert!(s.unit_sees(
+        s.unit("r-rang").expect("r-rang"),
+        s.unit("b-hid").expect("b-hid")
+    ));
+    let o = MoveOrders {
+        fire: vec![FireOrder {
+            unit: "r-rang".into(),
+            target: "b-hid".into(),
+        }],
+        ..MoveOrders::default()
+    };
+    let (_, ev, _) = resolve(&s, &red(), o, vec![6; 30]);
+    let tests: Vec<&Event> = said(&ev, "morale")
+        .into_iter()
+        .filter(|e| e.facts.involves("b-hid"))
+        .collect();
+    // A copy for each side: the finder and the owner.
+    for side in [red(), blue()] {
+        assert!(
+            tests
+                .iter()
+                .any(|e| e.visible_to(&Viewer::Side(side.clone()))),
+            "{side}: {ev:#?}"
+        );
+    }
+}
