@@ -131,6 +131,9 @@ pub fn fight(st: &mut Step, attacker: &str, defender: &str) {
     if !a.live() || !d.live() {
         return;
     }
+    // In contact, each finds the other, seen before or not.
+    super::observe::touch(st, attacker, defender);
+    super::observe::touch(st, defender, attacker);
     let (to_d, mut rolls, mut idx) = inflict(st, &a, &d, true);
     // All attacks on routers are unopposed.
     let to_a = if d.status == Status::Routing {
@@ -172,11 +175,12 @@ pub fn fight(st: &mut Step, attacker: &str, defender: &str) {
     if st.s.unit(loser).is_none_or(|u| !u.live()) {
         return;
     }
-    // Losers are pushed back 2 cm whatever the test, then test.
-    away(st, loser, Some(winner), PUSH_BACK);
+    // Losers are pushed back 2 cm whatever the test, then test; told
+    // before the step back, while both sides still know where it stands.
     let mut f = st.facts(loser, None);
     f.distance = Some(PUSH_BACK);
     st.say(Said::PushBack, f, Vec::new());
+    away(st, loser, Some(winner), PUSH_BACK);
     let routed = if st
         .s
         .unit(loser)

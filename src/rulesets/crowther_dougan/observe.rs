@@ -146,6 +146,24 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
     st.events.push(umpire);
 }
 
+/// Units in base contact find each other: each side now knows where the
+/// other's unit is, as after a bump, so a fight is told to both sides.
+pub fn touch(st: &mut Step, unit: &str, enemy: &str) {
+    let (Some(u), Some(e)) = (st.s.unit(unit).cloned(), st.s.unit(enemy).cloned()) else {
+        return;
+    };
+    if st.s.sees(&u.side, &e) {
+        return;
+    }
+    st.s.spotted.entry(u.side.clone()).or_default().insert(
+        e.id.clone(),
+        Spot {
+            at: e.at,
+            by: vec![u.id.clone()],
+        },
+    );
+}
+
 /// A found unit that sets off is lost at once to each side that knew it
 /// only by its find: its move, its dice and its deductions (whose count
 /// would tell of another hidden unit on its way) are its own side's; the

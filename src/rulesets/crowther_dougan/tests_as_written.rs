@@ -617,3 +617,30 @@ fn morale_the_finder_is_told_the_test_of_a_unit_it_found() {
         );
     }
 }
+
+/// Hand to hand between units in base contact is told to both sides, seen
+/// before or not: contact finds both ways, as a bump does (issue 28, item 8).
+#[test]
+fn hand_to_hand_in_base_contact_is_told_to_both_sides() {
+    let mut s = state();
+    put(&mut s, "r-rang", 20.0, 50.0);
+    put(&mut s, "b-hid", 20.0, 53.0);
+    for (side, enemy) in [(red(), "b-hid"), (blue(), "r-rang")] {
+        assert!(!s.sees(&side, s.unit(enemy).expect("unit")), "{side}");
+    }
+    let mut d = Dice::scripted(vec![4; 20]);
+    let mut st = Step::new(s, &mut d, 1, red());
+    super::melee::fight(&mut st, "r-rang", "b-hid");
+    for what in ["hand_to_hand", "push_back"] {
+        let told = said(&st.events, what);
+        assert!(!told.is_empty(), "{what}: {:#?}", st.events);
+        for side in [red(), blue()] {
+            assert!(
+                told.iter()
+                    .any(|e| e.visible_to(&Viewer::Side(side.clone()))),
+                "{what} not told to {side}: {:#?}",
+                st.events
+            );
+        }
+    }
+}
