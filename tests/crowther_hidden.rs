@@ -331,7 +331,11 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
         "hidden units through several steps: {hidden_steps}"
     );
     assert!(shown_steps >= 1, "some found or seen: {shown_steps}");
-    assert!(lost_again >= 1, "a found unit lost again");
+    // Whether a found unit moves while found depends on this run's dice
+    // (fresh entropy each run): counted here, held for every run by the
+    // ruleset's scenario test
+    // `observation_a_found_unit_that_moves_is_lost_and_its_move_stays_its_own`.
+    eprintln!("found units lost again: {lost_again}");
     assert!(observations >= 10, "observations made: {observations}");
     assert!(
         matches!(last.expect("a step").phase, Phase::Over(_)),

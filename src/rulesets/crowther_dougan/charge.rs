@@ -141,11 +141,18 @@ pub fn targets_test(st: &mut Step) {
         {
             continue;
         }
+        // Being charged, it knows by whom: each charger is found by it.
+        for ch in due.iter().filter(|x| x.target == c.target) {
+            super::observe::touch(st, &c.target, &ch.unit);
+        }
         if !test(st, &c.target, Cause::Charged, Some(&c.unit)) {
             for ch in due.iter().filter(|x| x.target == c.target) {
                 st.s.charges.retain(|x| x.unit != ch.unit);
                 super::melee::follow(st, &ch.unit, &c.target);
             }
+        } else {
+            // It stands to receive the charge, and fires if loaded.
+            st.stood.push((c.target.clone(), c.unit.clone()));
         }
     }
 }

@@ -154,7 +154,9 @@ pub fn barred(s: &State, u: &Unit, t: &Unit) -> Option<Bar> {
     if let Some(bar) = unit_bar(u) {
         return Some(bar);
     }
-    if let Some(why) = unseen::why(s, u, t) {
+    // A unit may fire at the charger it stands to receive, seen or not.
+    let charging_it = s.charges.iter().any(|c| c.unit == t.id && c.target == u.id);
+    if !charging_it && let Some(why) = unseen::why(s, u, t) {
         return Some(Bar::Unseen(why));
     }
     let gap = s.gap(u, t);

@@ -23,6 +23,10 @@ pub struct Step<'a> {
     /// Units that have made their rout move in this move: one a move, and
     /// no rally test in the phase they routed in.
     pub routed: BTreeSet<String>,
+    /// Units that stood their charge in phase 1 of this move, each with
+    /// the charger it stands to receive: they fire at it in phase 2 if
+    /// loaded, seen or not.
+    pub stood: Vec<(String, String)>,
 }
 
 /// A die rolled: its value and its index in the step's log.
@@ -42,6 +46,7 @@ impl<'a> Step<'a> {
             active,
             pledges: Vec::new(),
             routed: BTreeSet::new(),
+            stood: Vec::new(),
         }
     }
 

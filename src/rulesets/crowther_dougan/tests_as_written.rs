@@ -188,8 +188,11 @@ fn gap(s: &State, a: &str, b: &str) -> f64 {
     s.gap(s.unit(a).expect("a"), s.unit(b).expect("b"))
 }
 
-/// Red's line charged Blue's line in move 1; it is Blue's move 2.
+/// Red's line charged Blue's line in move 1; it is Blue's move 2. Blue's
+/// line is unloaded, so that standing it does not fire and the dice are
+/// the tests' own.
 fn charge_under_way(s: &mut State) {
+    s.unit_mut("b-line").expect("b-line").loaded = false;
     s.charges.push(Charge {
         unit: "r-line".into(),
         target: "b-line".into(),
@@ -643,4 +646,40 @@ fn hand_to_hand_in_base_contact_is_told_to_both_sides() {
             );
         }
     }
+}
+
+/// "Stands to receive the charge (and may fire if loaded)", seen or not
+/// (issue 28, item 9): a charged unit that passes its test fires at its
+/// charger in phase 2 even when its side cannot see it, and learns by whom
+/// it is charged.
+#[test]
+fn charge_procedure_the_target_stands_and_fires_if_loaded_at_an_unseen_charger() {
+    let mut s = state();
+    // Blue's hidden irregulars charged Red's line from the wood's edge.
+    put(&mut s, "b-hid", 50.0, 46.0);
+    put(&mut s, "r-line", 50.0, 38.0);
+    s.charges.push(Charge {
+        unit: "b-hid".into(),
+        target: "r-line".into(),
+        declared: 1,
+    });
+    s.phase = Phase::Move {
+        n: 2,
+        active: red(),
+    };
+    s.unit_mut("r-line").expect("r-line").first_fire = false;
+    // Red's line stands (d10 1) and fires at its charger, with no order.
+    let (_, ev, _) = resolve(&s, &red(), MoveOrders::default(), vec![1, 6, 6, 6, 6, 6, 6]);
+    let shots = about(&ev, "fire", "r-line");
+    assert!(
+        shots
+            .iter()
+            .any(|e| e.facts.target.as_ref().is_some_and(|t| t.id == "b-hid")
+                && e.visible_to(&Viewer::Side(red()))),
+        "{ev:#?}"
+    );
+    // Unloaded, it stands without firing.
+    s.unit_mut("r-line").expect("r-line").loaded = false;
+    let (_, ev, _) = resolve(&s, &red(), MoveOrders::default(), vec![1, 6, 6, 6, 6, 6, 6]);
+    assert!(about(&ev, "fire", "r-line").is_empty(), "{ev:#?}");
 }

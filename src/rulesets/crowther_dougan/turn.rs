@@ -138,9 +138,23 @@ fn phase_one(st: &mut Step, o: &MoveOrders) {
 
 fn phase_two(st: &mut Step, o: &MoveOrders) -> Vec<(String, String)> {
     let mut hit: Vec<String> = Vec::new();
-    for f in &o.fire {
-        if fire::fire(st, &f.unit, &f.target) > 0 && !hit.contains(&f.target) {
-            hit.push(f.target.clone());
+    let mut shots: Vec<(String, String)> = o
+        .fire
+        .iter()
+        .map(|f| (f.unit.clone(), f.target.clone()))
+        .collect();
+    // House rule: a unit that stood its charge and was given no fire order
+    // fires at its charger if loaded, seen or not (its player could not
+    // name a hidden charger).
+    for (unit, charger) in std::mem::take(&mut st.stood) {
+        let loaded = st.s.unit(&unit).is_some_and(|u| u.loaded && !u.fired);
+        if loaded && !shots.iter().any(|(u, _)| *u == unit) {
+            shots.push((unit, charger));
+        }
+    }
+    for (unit, target) in &shots {
+        if fire::fire(st, unit, target) > 0 && !hit.contains(target) {
+            hit.push(target.clone());
         }
     }
     for id in hit {
@@ -149,11 +163,7 @@ fn phase_two(st: &mut Step, o: &MoveOrders) -> Vec<(String, String)> {
             .unit(&id)
             .is_some_and(|u| u.live() && u.status == Status::Good)
         {
-            let from = o
-                .fire
-                .iter()
-                .find(|f| f.target == id)
-                .map(|f| f.unit.clone());
+            let from = shots.iter().find(|(_, t)| *t == id).map(|(u, _)| u.clone());
             test(st, &id, Cause::Fire, from.as_deref());
         }
     }
