@@ -233,9 +233,19 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
                 .iter()
                 .any(|e| e.what == "fire" && e.facts.unit.as_ref().is_some_and(|x| x.id == u.id));
             // Found during the step (and lost again by its end, say by a
-            // retreat): the British saw it then.
+            // retreat): by observation, by bumping into it, by its charge
+            // at a British unit (the target knows its charger) or by hand
+            // to hand (contact finds both ways): the British saw it then.
+            let finding = [
+                "observe",
+                "bump",
+                "charge_home",
+                "hand_to_hand",
+                "push_back",
+                "fire",
+            ];
             let found = events.iter().any(|e| {
-                (e.what == "observe" || e.what == "bump")
+                finding.contains(&e.what.as_str())
                     && e.visible_to(&Viewer::Side(british.clone()))
                     && e.facts.involves(&u.id)
             });

@@ -30,7 +30,7 @@ sides:
     colour: "#b22222"
     units:
       - {id: r-line, name: "Red Line", troop: line_infantry, figures: 20, at: {x: 50, y: 15}, facing: 0}
-      - {id: r-scout, name: "Red Scouts", troop: skirmishers, figures: 6, at: {x: 40, y: 30}, facing: 0}
+      - {id: r-scout, name: "Red Scouts", troop: skirmishers, figures: 6, at: {x: 50, y: 34}, facing: 0}
     personalities: []
   - id: blue
     name: Blue

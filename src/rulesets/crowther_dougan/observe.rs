@@ -6,7 +6,7 @@
 
 use super::state::{Spot, State, Unit};
 use super::step::Step;
-use super::tables::{OBSERVE_ACROSS, OBSERVE_STEP};
+use super::tables::{OBSERVE_ACROSS, OBSERVE_MODIFIER};
 use super::words::{self, Said};
 use crate::dice::StreamKind;
 use crate::event::{Modifier, Visibility};
@@ -14,7 +14,8 @@ use crate::geometry::{Point, TerrainTag, point_to_bases};
 
 /// House rule: the range (cm) at which `obs` sees `target` for an average
 /// die of `die`: the die plus the difference of field crafts, with the
-/// modifiers the source's cut-off list would give, read in 5 cm steps.
+/// modifiers the source's cut-off list would give (house rule, each
+/// [`OBSERVE_MODIFIER`] cm), read in cm as written.
 pub fn range(s: &State, obs: &Unit, target: &Unit, die: u32) -> (f64, Vec<Modifier>) {
     let mut m = vec![Modifier {
         why: "field craft, observer less target".into(),
@@ -24,13 +25,13 @@ pub fn range(s: &State, obs: &Unit, target: &Unit, die: u32) -> (f64, Vec<Modifi
     if s.ground(target.at).any(|t| t.has(TerrainTag::Town)) {
         m.push(Modifier {
             why: "target in buildings".into(),
-            value: -1,
+            value: -OBSERVE_MODIFIER,
         });
     }
     if target.formation.shape(target.figures()).1 > 1 && !target.troop.open_order() {
         m.push(Modifier {
             why: "target in close order".into(),
-            value: 1,
+            value: OBSERVE_MODIFIER,
         });
     }
     (reach(die, &m), m)
@@ -43,16 +44,17 @@ fn observer_modifiers(s: &State, obs: &Unit) -> Vec<Modifier> {
     if s.ground(obs.at).any(|t| t.has(TerrainTag::Hill)) {
         m.push(Modifier {
             why: "observer on a hill".into(),
-            value: 1,
+            value: OBSERVE_MODIFIER,
         });
     }
     m
 }
 
-/// The range of a die with its modifiers, in 5 cm steps, never below 0.
+/// The range of a die with its modifiers: "the resulting total gives the
+/// range in cm", never below 0.
 fn reach(die: u32, m: &[Modifier]) -> f64 {
     let total = die as i32 + m.iter().map(|x| x.value).sum::<i32>();
-    total.max(0) as f64 * OBSERVE_STEP
+    f64::from(total.max(0))
 }
 
 /// What the range told when nothing is found is measured against.

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 pub const MEN_PER_FIGURE: u32 = 25;
 /// The widest area a unit may observe, across (cm).
 pub const OBSERVE_ACROSS: f64 = 20.0;
-/// House rule: the observation total is read in steps of this many cm.
-pub const OBSERVE_STEP: f64 = 5.0;
+/// House rule: what each of the modifiers the source's cut-off list would
+/// give is worth, in cm of observation range (the total is read in cm, as
+/// written, so a modifier of 1 cm would be lost in the die's spread).
+pub const OBSERVE_MODIFIER: i32 = 2;
 /// No unit may come closer than this to an enemy unless charging home (cm).
 pub const KEEP_OFF: f64 = 5.0;
 /// Losers of hand to hand are pushed back this far (cm).

@@ -126,8 +126,8 @@ fn observation_test_always_made_in_secret_on_the_hidden_stream() {
 #[test]
 fn observation_range_is_average_die_plus_field_craft_difference() {
     let mut s = state();
-    // Rangers (FC 4) look at irregulars (FC 4) 15 cm away in the wood.
-    put(&mut s, "r-rang", 20.0, 38.0);
+    // Rangers (FC 4) look at irregulars (FC 4) 3.5 cm away in the wood.
+    put(&mut s, "r-rang", 20.0, 50.0);
     let o = MoveOrders {
         observe: vec![Observe {
             unit: "r-rang".into(),
@@ -135,10 +135,11 @@ fn observation_range_is_average_die_plus_field_craft_difference() {
         }],
         ..MoveOrders::default()
     };
-    // d6 1 reads 2 on the average die: 10 cm, not enough.
+    // d6 1 reads 2 on the average die: 2 cm, not enough ("the resulting
+    // total gives the range in cm").
     let (s1, ev, _) = resolve(&s, &red(), o.clone(), vec![1]);
     assert!(!s1.spotted[&red()].contains_key("b-hid"), "{ev:?}");
-    // d6 6 reads 5: 25 cm, found.
+    // d6 6 reads 5: 5 cm, found.
     let (s2, ev, _) = resolve(&s, &red(), o, vec![6]);
     assert!(s2.spotted[&red()].contains_key("b-hid"), "{ev:?}");
     let u = s2.unit("b-hid").expect("unit");
@@ -148,7 +149,7 @@ fn observation_range_is_average_die_plus_field_craft_difference() {
     assert!(!s2.unit_sees(line, u));
     assert!(s2.unit_sees(s2.unit("r-rang").expect("rangers"), u));
     let (r, _) = observe::range(&s2, s2.unit("r-line").expect("l"), u, 5);
-    assert_eq!(r, 10.0, "line FC 1 against FC 4: (5 - 3) x 5 cm");
+    assert_eq!(r, 2.0, "line FC 1 against FC 4: 5 - 3 cm");
 }
 
 #[test]

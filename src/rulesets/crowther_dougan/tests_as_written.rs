@@ -53,8 +53,8 @@ fn said<'a>(ev: &'a [Event], what: &str) -> Vec<&'a Event> {
 #[test]
 fn observation_the_resulting_total_gives_the_range_at_which_the_target_is_seen() {
     let mut s = state();
-    // Red's line (FC 1) looks at the irregulars (FC 4) in the wood, 9 cm off.
-    put(&mut s, "r-line", 20.0, 44.0);
+    // Red's line (FC 1) looks at the irregulars (FC 4) in the wood, 1.75 cm off.
+    put(&mut s, "r-line", 20.0, 51.0);
     put(&mut s, "r-rang", 90.0, 5.0);
     let o = MoveOrders {
         observe: vec![Observe {
@@ -63,13 +63,13 @@ fn observation_the_resulting_total_gives_the_range_at_which_the_target_is_seen()
         }],
         ..MoveOrders::default()
     };
-    // d6 6 reads 5 on the average die; 5 - 3 = 2: 10 cm, and it is found.
+    // d6 6 reads 5 on the average die; 5 - 3 = 2: 2 cm, and it is found.
     // The umpire's copy (the second) says the range; the observer's does not.
     let (s1, ev, _) = resolve(&s, &red(), o.clone(), vec![6]);
     assert!(s1.spotted[&red()].contains_key("b-hid"), "{ev:?}");
     let e = said(&ev, "observe")[1];
-    assert_eq!(e.facts.distance, Some(10.0), "{}", e.text);
-    assert!(e.text.contains("sees 10 cm"), "{}", e.text);
+    assert_eq!(e.facts.distance, Some(2.0), "{}", e.text);
+    assert!(e.text.contains("sees 2 cm"), "{}", e.text);
     assert!(e.text.contains("-3 field craft"), "{}", e.text);
     // Nothing found: only the observer's own modifiers, said as such, so
     // nothing tells of the unit that was not found.
@@ -77,7 +77,7 @@ fn observation_the_resulting_total_gives_the_range_at_which_the_target_is_seen()
     let (_, ev, _) = resolve(&s, &red(), o, vec![6]);
     let e = said(&ev, "observe")[1];
     assert_eq!(e.facts.result.as_deref(), Some("nothing"));
-    assert_eq!(e.facts.distance, Some(25.0), "{}", e.text);
+    assert_eq!(e.facts.distance, Some(5.0), "{}", e.text);
     assert!(e.facts.modifiers.is_empty(), "{}", e.text);
     assert!(e.text.contains(NOTHING_FOUND_RANGE), "{}", e.text);
 }
