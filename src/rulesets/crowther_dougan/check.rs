@@ -6,7 +6,7 @@
 
 use super::fire::barred;
 use super::movement::{charge_reach, closed_on_way, crossed};
-use super::orders::{MoveOrders, Orders, Pledge, Reactions};
+use super::orders::{FOUND, MoveOrders, Orders, Pledge, Reactions};
 use super::state::{Phase, State, Status, Unit};
 use super::tables::KEEP_OFF;
 use super::unseen;
@@ -184,6 +184,10 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
             out.push(v(&path, &c.unit, ONCE, "one charge per unit"));
             continue;
         }
+        if c.target == FOUND {
+            out.extend(observes(m, &c.unit, &path, CHARGE));
+            continue;
+        }
         let Some(t) = known_enemy(s, side, &c.target) else {
             out.push(unseen(s, side, &c.target, &path, &c.unit));
             continue;
@@ -280,6 +284,10 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
                 FIRE,
                 "a unit may only fire once per move",
             ));
+            continue;
+        }
+        if f.target == FOUND {
+            out.extend(observes(m, &f.unit, &path, FIRE));
             continue;
         }
         let Some(t) = known_enemy(s, side, &f.target) else {
@@ -405,4 +413,18 @@ impl Unit {
         u.fired = false;
         u
     }
+}
+
+/// An order whose target is `found` needs the unit to observe this move.
+fn observes(m: &MoveOrders, unit: &str, path: &[&str], rule: &str) -> Option<Violation> {
+    (!m.observe.iter().any(|o| o.unit == unit)).then(|| {
+        v(
+            path,
+            unit,
+            rule,
+            format!(
+                "`target: {FOUND}` names what {unit} finds by its own observation this move: give it an `observe:` entry too"
+            ),
+        )
+    })
 }

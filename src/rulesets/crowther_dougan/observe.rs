@@ -115,6 +115,9 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
             used.get_or_insert((reach_cm, m));
         }
     }
+    if let Some(first) = found.first() {
+        st.found.insert(unit.to_string(), first.clone());
+    }
     let mut f = st.facts(unit, None);
     f.to = Some(at);
     f.rolls = vec![r.value];

@@ -66,6 +66,8 @@ pub struct Observe {
 #[serde(deny_unknown_fields)]
 pub struct ChargeOrder {
     pub unit: String,
+    /// An enemy unit's id, or `found`: what this unit finds by its own
+    /// observation in phase 1 of this move (it must observe).
     pub target: String,
 }
 
@@ -88,8 +90,14 @@ pub struct Recall {
 #[serde(deny_unknown_fields)]
 pub struct FireOrder {
     pub unit: String,
+    /// An enemy unit's id, or `found`: what this unit finds by its own
+    /// observation in phase 1 of this move (it must observe).
     pub target: String,
 }
+
+/// The target that names what the unit finds by its own observation in
+/// phase 1 of the same move.
+pub const FOUND: &str = "found";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

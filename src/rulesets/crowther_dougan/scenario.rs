@@ -142,6 +142,12 @@ impl Scenario {
                 if !ids.insert(u.id.clone()) {
                     return Err(format!("id {} is used twice", u.id));
                 }
+                if u.id == super::orders::FOUND {
+                    return Err(format!(
+                        "unit id `{}` is kept for orders that name what a unit finds: choose another",
+                        u.id
+                    ));
+                }
                 if !(1..=60).contains(&u.figures) {
                     return Err(format!("unit {}: 1 to 60 figures", u.id));
                 }

@@ -27,6 +27,9 @@ pub struct Step<'a> {
     /// the charger it stands to receive: they fire at it in phase 2 if
     /// loaded, seen or not.
     pub stood: Vec<(String, String)>,
+    /// What each unit found by its own observation this move (the first
+    /// unit found), for orders whose target is `found`.
+    pub found: std::collections::BTreeMap<String, String>,
 }
 
 /// A die rolled: its value and its index in the step's log.
@@ -47,6 +50,7 @@ impl<'a> Step<'a> {
             pledges: Vec::new(),
             routed: BTreeSet::new(),
             stood: Vec::new(),
+            found: std::collections::BTreeMap::new(),
         }
     }
 
@@ -123,6 +127,23 @@ impl<'a> Step<'a> {
     pub fn say(&mut self, what: Said, facts: Facts, dice: Vec<usize>) {
         let told = words::event(&self.s, what, facts, dice, self.dice.log());
         self.events.extend(told);
+    }
+
+    /// The enemy an order names: its id, or for `found` what `unit`
+    /// found by its own observation this move (none if it found nothing,
+    /// which is then told to its side).
+    pub fn aim(&mut self, unit: &str, target: &str, what: &str) -> Option<String> {
+        if target != super::orders::FOUND {
+            return Some(target.to_string());
+        }
+        let found = self.found.get(unit).cloned();
+        if found.is_none() {
+            self.refuse(
+                unit,
+                &format!("Observation: it found nothing to {what} this move"),
+            );
+        }
+        found
     }
 
     pub fn refuse(&mut self, unit: &str, why: &str) {

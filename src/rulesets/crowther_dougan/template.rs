@@ -97,7 +97,8 @@ fn move_orders(t: &mut String, s: &State, side: &SideId) {
         "charges",
         &[
             "a known enemy the unit sees within 150% of its normal move (less",
-            "3 cm a die of ground crossed); each {unit: ID, target: ENEMY}",
+            "3 cm a die of ground crossed); each {unit: ID, target: ENEMY};",
+            "target: found charges what the unit finds by its own observe entry",
         ],
         &x.charges.iter().map(|c| charge(s, c)).collect::<Vec<_>>(),
     );
@@ -129,7 +130,8 @@ fn rest(t: &mut String, x: &Examples) {
         "fire",
         &[
             "loaded units, once a move, at a known enemy the unit sees in",
-            "range; each {unit: ID, target: ENEMY}",
+            "range; each {unit: ID, target: ENEMY}; target: found fires at what",
+            "the unit finds by its own observe entry this move",
         ],
         &x.fire.iter().map(fire).collect::<Vec<_>>(),
     );

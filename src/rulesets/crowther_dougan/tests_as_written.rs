@@ -683,3 +683,51 @@ fn charge_procedure_the_target_stands_and_fires_if_loaded_at_an_unseen_charger()
     let (_, ev, _) = resolve(&s, &red(), MoveOrders::default(), vec![1, 6, 6, 6, 6, 6, 6]);
     assert!(about(&ev, "fire", "r-line").is_empty(), "{ev:#?}");
 }
+
+/// "Multiple units may observe the same area but may only act upon the
+/// result of their own test": an order may name what the unit itself finds
+/// in phase 1 (`target: found`), fired at in phase 2 of the same move
+/// (issue 28, item 16); it needs the unit to observe, and finding nothing
+/// it does not fire.
+#[test]
+fn observation_a_unit_may_fire_at_what_it_finds_in_the_same_move() {
+    let mut s = state();
+    put(&mut s, "r-rang", 20.0, 50.0);
+    s.unit_mut("r-rang").expect("r-rang").first_fire = false;
+    let o = MoveOrders {
+        observe: vec![Observe {
+            unit: "r-rang".into(),
+            at: Point::new(20.0, 55.0),
+        }],
+        fire: vec![FireOrder {
+            unit: "r-rang".into(),
+            target: super::orders::FOUND.into(),
+        }],
+        ..MoveOrders::default()
+    };
+    assert!(check(&s, &red(), &Orders::Move(o.clone())).is_empty());
+    let alone = MoveOrders {
+        observe: Vec::new(),
+        ..o.clone()
+    };
+    let v = check(&s, &red(), &Orders::Move(alone));
+    assert!(v.len() == 1 && v[0].message.contains("observe"), "{v:?}");
+    // d6 6 reads 5: 5 cm, the irregulars 3.5 cm off are found, then shot.
+    let (_, ev, _) = resolve(&s, &red(), o.clone(), vec![6, 6, 6, 6, 6, 6]);
+    let shot = about(&ev, "fire", "r-rang");
+    assert!(
+        shot.iter()
+            .any(|e| e.facts.target.as_ref().is_some_and(|t| t.id == "b-hid")),
+        "{ev:#?}"
+    );
+    // d6 1 reads 2: nothing found, nothing fired, and Red is told why.
+    let (_, ev, _) = resolve(&s, &red(), o, vec![1, 6, 6, 6]);
+    assert!(about(&ev, "fire", "r-rang").is_empty(), "{ev:#?}");
+    assert!(
+        said(&ev, "refused")
+            .iter()
+            .any(|e| e.text.contains("found nothing to fire at")
+                && e.visible_to(&Viewer::Side(red()))),
+        "{ev:#?}"
+    );
+}

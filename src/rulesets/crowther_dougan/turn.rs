@@ -132,17 +132,20 @@ fn phase_one(st: &mut Step, o: &MoveOrders) {
         }
     }
     for c in &o.charges {
-        charge::declare(st, &c.unit, &c.target);
+        if let Some(target) = st.aim(&c.unit, &c.target, "charge") {
+            charge::declare(st, &c.unit, &target);
+        }
     }
 }
 
 fn phase_two(st: &mut Step, o: &MoveOrders) -> Vec<(String, String)> {
     let mut hit: Vec<String> = Vec::new();
-    let mut shots: Vec<(String, String)> = o
-        .fire
-        .iter()
-        .map(|f| (f.unit.clone(), f.target.clone()))
-        .collect();
+    let mut shots: Vec<(String, String)> = Vec::new();
+    for f in &o.fire {
+        if let Some(target) = st.aim(&f.unit, &f.target, "fire at") {
+            shots.push((f.unit.clone(), target));
+        }
+    }
     // House rule: a unit that stood its charge and was given no fire order
     // fires at its charger if loaded, seen or not (its player could not
     // name a hidden charger).
