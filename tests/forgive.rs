@@ -8,6 +8,7 @@ mod base64;
 use base64::b64;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
+use galloper::game::archive::sha256_hex;
 use galloper::game::store::OutboxRow;
 use galloper::game::{PlayerSpec, Server};
 use galloper::mail::maildir::Maildir;
@@ -116,7 +117,7 @@ impl Game {
 }
 
 fn with_entropy(t: &str) -> String {
-    galloper::envelope::with_entropy(t, &"ab".repeat(32))
+    galloper::envelope::with_entropy(t, &sha256_hex(b"ab"))
 }
 
 /// Part 3, `galloper orders check FILE`: the server's checks, nothing stored.
