@@ -245,7 +245,7 @@ fn refuse_weak_entropy(file: &str, text: &str, entropy_hex: &str) -> Result<(), 
             text,
             "entropy",
             format!(
-                "the `entropy:` line is not random ({why}): orders hashes are public while the game runs, so guessable entropy would let anyone test guesses at your orders against the hash. Replace it with fresh random bytes: {ENTROPY_HOW}"
+                "the `entropy:` line is not random ({why}): orders hashes are public while the game runs, and guessable entropy would let anyone test guesses at your orders against the hash. Fresh random bytes are needed: {ENTROPY_HOW}"
             ),
         ))),
     }
