@@ -7,7 +7,7 @@
 //! side: french
 //! notice: 9f86d0...    # SHA-256 of the step's signed notice (step-0003/notice.yaml)
 //! revision: 1          # grows with each new file a side sends for the step
-//! entropy: 5be0c7...   # at least 16 random bytes, hex
+//! entropy: 5be0c7...   # at least 16 random bytes, hex (no visible pattern)
 //! orders:
 //!   round: {...}       # the ruleset's own orders
 //! ```
@@ -155,9 +155,25 @@ pub fn head(file: &str, bytes: &[u8]) -> Result<(String, SideId), Box<Problem>> 
     }
 }
 
-/// Parse an orders file. `file` names it in messages.
+/// Parse an orders file a player sends, checks or signs. `file` names it
+/// in messages. Its entropy must not only be long enough but look random
+/// ([`weak_entropy`]).
 pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
     let text = text_of(file, bytes)?;
+    let env = parse_text(file, text)?;
+    refuse_weak_entropy(file, text, &env.entropy)?;
+    Ok(env)
+}
+
+/// Parse an orders file the server accepted before (to resolve, replay or
+/// audit a step, or to reuse its orders): as [`parse`], but weak entropy
+/// is let through, since a file accepted before the check existed must
+/// still replay exactly as it did.
+pub fn parse_stored(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
+    parse_text(file, text_of(file, bytes)?)
+}
+
+fn parse_text(file: &str, text: &str) -> Result<Envelope, Box<Problem>> {
     let env: Envelope = crate::yaml::from_str(text).map_err(|e| {
         let loc = e.location();
         let said = e.to_string();
@@ -216,6 +232,78 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Envelope, Box<Problem>> {
         )));
     }
     Ok(env)
+}
+
+/// Refuse entropy that [`weak_entropy`] finds guessable, at its line.
+fn refuse_weak_entropy(file: &str, text: &str, entropy_hex: &str) -> Result<(), Box<Problem>> {
+    // `parse_text` has decoded it already; an undecodable value never gets here.
+    let bytes = hex::decode(entropy_hex.trim()).unwrap_or_default();
+    match weak_entropy(&bytes) {
+        None => Ok(()),
+        Some(why) => Err(Box::new(at_key(
+            file,
+            text,
+            "entropy",
+            format!(
+                "the `entropy:` line is not random ({why}): orders hashes are public while the game runs, and guessable entropy would let anyone test guesses at your orders against the hash. Fresh random bytes are needed: {ENTROPY_HOW}"
+            ),
+        ))),
+    }
+}
+
+/// Why entropy bytes are too regular to be secret, or `None` when they are
+/// not. Someone who can guess the entropy can hash each of a few likely
+/// orders files (a hidden side's pledges, "stand still") and compare with
+/// the published hash, so values a person types instead of drawing are
+/// refused:
+///
+/// - fewer than [`MIN_DISTINCT_BYTES`] different byte values (all zeros,
+///   one hex digit or byte repeated, two bytes taking turns);
+/// - a pattern repeated, of any length up to half the bytes (`deadbeef…`,
+///   `0123456789abcdef0123456789abcdef`);
+/// - a run that counts up or down by a fixed step, wrapping at 256
+///   (`00 01 02 03 …`, `00 11 22 33 …`, `ff fe fd …`).
+///
+/// False refusals of random bytes: for 16 bytes (the least accepted),
+/// fewer than 8 different values comes about 6.4 in 10^13, a repeated
+/// pattern at most 2 in 2^64 and a counting run 2^-112; for the 32 bytes
+/// `galloper sign` writes, all three together stay below 10^-36. So a
+/// drawn value is in practice never refused.
+pub fn weak_entropy(bytes: &[u8]) -> Option<&'static str> {
+    if distinct_bytes(bytes) < MIN_DISTINCT_BYTES {
+        Some("it has fewer than 8 different byte values, as when one digit or byte is repeated")
+    } else if repeats_a_pattern(bytes) {
+        Some("it repeats one short pattern")
+    } else if counts_by_a_fixed_step(bytes) {
+        Some("it counts up or down by a fixed step")
+    } else {
+        None
+    }
+}
+
+/// Random entropy of [`MIN_ENTROPY_BYTES`] or more has at least this many
+/// different byte values all but never (see [`weak_entropy`]).
+pub const MIN_DISTINCT_BYTES: usize = 8;
+
+fn distinct_bytes(bytes: &[u8]) -> usize {
+    let mut seen = [false; 256];
+    bytes.iter().for_each(|&b| seen[b as usize] = true);
+    seen.iter().filter(|&&s| s).count()
+}
+
+/// Whether the bytes are some pattern of at most half their length said
+/// over and over (the last time perhaps cut short).
+fn repeats_a_pattern(bytes: &[u8]) -> bool {
+    (1..=bytes.len() / 2).any(|p| bytes[p..].iter().zip(bytes).all(|(a, b)| a == b))
+}
+
+/// Whether each byte is the one before plus the same step (mod 256).
+fn counts_by_a_fixed_step(bytes: &[u8]) -> bool {
+    let mut steps = bytes.windows(2).map(|w| w[1].wrapping_sub(w[0]));
+    match steps.next() {
+        Some(first) => steps.all(|s| s == first),
+        None => false,
+    }
 }
 
 fn at_key(file: &str, text: &str, key: &str, message: impl Into<String>) -> Problem {
@@ -405,7 +493,7 @@ pub fn file_schema(ruleset: &str, orders: serde_json::Value) -> serde_json::Valu
             "notice": {"description": "The SHA-256 of the step's signed notice, as in the orders template.", "type": "string", "pattern": "^[0-9a-fA-F]{64}$"},
             "revision": {"description": "1 for the first file of a step; each file that replaces one sent before needs a higher number.", "type": "integer", "minimum": 0},
             "entropy": {
-                "description": format!("At least {MIN_ENTROPY_BYTES} random bytes in hex. {ENTROPY_HOW}."),
+                "description": format!("At least {MIN_ENTROPY_BYTES} random bytes in hex, drawn fresh: a value with a visible pattern (one digit repeated, a short pattern repeated, a count) is refused. {ENTROPY_HOW}."),
                 "type": "string",
                 "pattern": format!("^([0-9a-fA-F]{{{},}}|{ENTROPY_PLACEHOLDER})$", MIN_ENTROPY_BYTES * 2)
             },
@@ -524,7 +612,10 @@ pub const CRLF_HINT: &str = "the file has CRLF (Windows) line endings: it was pr
 mod tests {
     use super::*;
 
-    const GOOD: &str = "galloper: 1\ngame: g1\nstep: 2\nside: french\nentropy: 00112233445566778899aabbccddeeff\norders:\n  round:\n    command: pass\n";
+    const GOOD: &str = "galloper: 1\ngame: g1\nstep: 2\nside: french\nentropy: 8692cf5de86670840452533403d04a1c\norders:\n  round:\n    command: pass\n";
+
+    /// The first 16 bytes of SHA-256("envelope test"): random-looking.
+    const GOOD_ENTROPY: &str = "8692cf5de86670840452533403d04a1c";
 
     #[test]
     fn a_good_envelope_parses() {
@@ -573,15 +664,124 @@ mod tests {
 
     #[test]
     fn entropy_must_be_sixteen_bytes_of_hex() {
-        let short = GOOD.replace("00112233445566778899aabbccddeeff", "0011");
+        let short = GOOD.replace(GOOD_ENTROPY, "0011");
         let p = parse("o.yaml", short.as_bytes()).unwrap_err();
         assert_eq!(p.line, Some(5));
         assert!(p.message.contains("at least 16"), "{p}");
-        let nothex = GOOD.replace(
-            "00112233445566778899aabbccddeeff",
-            "zz112233445566778899aabbccddeeff",
-        );
+        let nothex = GOOD.replace(GOOD_ENTROPY, &format!("zz{}", &GOOD_ENTROPY[2..]));
         assert!(parse("o.yaml", nothex.as_bytes()).is_err());
+    }
+
+    /// The refusal of `entropy_hex` in an otherwise good file.
+    fn weak_refusal(entropy_hex: &str) -> Box<Problem> {
+        let text = GOOD.replace(GOOD_ENTROPY, entropy_hex);
+        match parse("o.yaml", text.as_bytes()) {
+            Ok(_) => panic!("{entropy_hex} was accepted"),
+            Err(p) => p,
+        }
+    }
+
+    #[test]
+    fn all_zeros_and_one_digit_or_byte_repeated_are_refused() {
+        // Issue 28, item 6: guessable entropy lets anyone test guesses at
+        // the orders against their public hash.
+        for weak in [
+            "0".repeat(64),
+            "f".repeat(32),
+            "ab".repeat(32),
+            "01fe".repeat(8),
+            // Seven values, in no pattern.
+            "00010203040506060504030201000001".into(),
+        ] {
+            let p = weak_refusal(&weak);
+            assert_eq!(p.line, Some(5), "{weak}: {p}");
+            assert!(p.message.contains("`entropy:` line"), "{weak}: {p}");
+            assert!(p.message.contains("fewer than 8 different"), "{weak}: {p}");
+            assert!(p.message.contains("openssl rand -hex 32"), "{weak}: {p}");
+            assert!(p.message.contains("galloper sign"), "{weak}: {p}");
+        }
+    }
+
+    #[test]
+    fn a_short_pattern_said_over_and_over_is_refused() {
+        for weak in [
+            "0123456789abcdef".repeat(4),
+            "deadbeefcafef00d".repeat(2),
+            // Cut short the last time.
+            format!("{}{}", "0011223344556677".repeat(3), "0011"),
+            format!("{GOOD_ENTROPY}{GOOD_ENTROPY}"),
+        ] {
+            let p = weak_refusal(&weak);
+            assert!(
+                p.message.contains("repeats one short pattern"),
+                "{weak}: {p}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_count_up_or_down_is_refused() {
+        let run = |from: u8, step: u8, n: u8| -> String {
+            (0..n)
+                .map(|i| format!("{:02x}", from.wrapping_add(i.wrapping_mul(step))))
+                .collect()
+        };
+        for weak in [
+            run(0, 1, 32),
+            run(0x00, 0x11, 16),
+            run(0xff, 0xff, 32), // ff fe fd ...
+            run(0xf0, 1, 32),    // wraps past ff
+        ] {
+            let p = weak_refusal(&weak);
+            assert!(p.message.contains("counts up or down"), "{weak}: {p}");
+        }
+    }
+
+    #[test]
+    fn random_and_hashed_entropy_is_accepted() {
+        let hashed = |label: &str| {
+            use sha2::{Digest, Sha256};
+            hex::encode(Sha256::digest(label.as_bytes()))
+        };
+        for label in ["french", "austrians", "step 1", ""] {
+            let strong = hashed(label);
+            let text = GOOD.replace(GOOD_ENTROPY, &strong);
+            assert!(parse("o.yaml", text.as_bytes()).is_ok(), "{strong}");
+            assert!(
+                parse(
+                    "o.yaml",
+                    GOOD.replace(GOOD_ENTROPY, &strong[..32]).as_bytes()
+                )
+                .is_ok()
+            );
+        }
+        // Fresh draws of the least length allowed: a refusal here would be
+        // a one in 10^12 event (see `weak_entropy`), so it means a bug.
+        for _ in 0..2000 {
+            let mut b = [0u8; MIN_ENTROPY_BYTES];
+            getrandom::fill(&mut b).unwrap();
+            assert_eq!(weak_entropy(&b), None, "{}", hex::encode(b));
+        }
+        // What `galloper sign` writes passes its own check.
+        for _ in 0..100 {
+            let signed = crate::cli::fresh_entropy().unwrap();
+            assert!(parse("o.yaml", GOOD.replace(GOOD_ENTROPY, &signed).as_bytes()).is_ok());
+        }
+        // Exactly 8 different values, in no pattern: enough.
+        assert_eq!(
+            weak_entropy(&hex::decode("0a1b2c3d4e5f6a7b0a2c1b4e3d6a5f7b").unwrap()),
+            None
+        );
+    }
+
+    #[test]
+    fn stored_files_with_weak_entropy_still_parse_for_replay() {
+        // A file accepted before the check came in must still resolve and
+        // audit exactly as it did.
+        let old = GOOD.replace(GOOD_ENTROPY, &"ab".repeat(32));
+        assert!(parse("o.yaml", old.as_bytes()).is_err());
+        assert!(parse_stored("o.yaml", old.as_bytes()).is_ok());
+        assert!(parse_stored("o.yaml", GOOD.replace(GOOD_ENTROPY, "ab").as_bytes()).is_err());
     }
 
     #[test]
@@ -661,10 +861,10 @@ mod tests {
             revision: 1,
         };
         let text = compose(&head, "FILL", "round:\n  command: pass\n");
-        let text = with_entropy(&text, &"ab".repeat(16));
+        let text = with_entropy(&text, GOOD_ENTROPY);
         let e = parse("o.yaml", text.as_bytes()).unwrap();
         assert_eq!(e.step, 3);
-        assert_eq!(e.entropy, "ab".repeat(16));
+        assert_eq!(e.entropy, GOOD_ENTROPY);
         assert_eq!(e.notice, Some(notice_sha256("notice")));
         assert_eq!(e.revision, Some(1));
         let text = with_field(&text, "revision", "2");

@@ -155,9 +155,9 @@ fn demo() -> (tempfile::TempDir, PathBuf, PathBuf) {
 #[test]
 fn a_rolled_back_step_cannot_be_ground_with_its_revealed_secret() {
     let mut t = table();
-    let austrians = t.orders("austrians", &"cd".repeat(32));
+    let austrians = t.orders("austrians", &sha256_hex(b"cd"));
     t.send("austrians", &austrians);
-    let french = t.orders("french", &"ab".repeat(32));
+    let french = t.orders("french", &sha256_hex(b"ab"));
     t.send("french", &french);
     assert_eq!(t.process().unwrap(), 1);
     let root = t.archive();
@@ -172,7 +172,7 @@ fn a_rolled_back_step_cannot_be_ground_with_its_revealed_secret() {
     let a_hash = protocol::order_hash(austrians.as_bytes());
     let (file, predicted) = (0u32..500)
         .find_map(|n| {
-            let f = t.orders("french", &format!("{n:064x}"));
+            let f = t.orders("french", &sha256_hex(n.to_string().as_bytes()));
             let mix = protocol::mix(&[protocol::order_hash(f.as_bytes()), a_hash]);
             let seed = protocol::seed(StreamKind::Public, &p_old, &mix);
             (Dice::from_seeds(seed, [0; 32]).d6("first round") == 6).then_some((f, seed))
@@ -425,7 +425,7 @@ fn the_demo_archive_resists_guessing_counting_cutting_forging_and_traps() {
 fn a_notice_once_written_is_never_drawn_again() {
     let mut t = table();
     for side in ["french", "austrians"] {
-        let o = t.orders(side, &"ef".repeat(32));
+        let o = t.orders(side, &sha256_hex(b"ef"));
         t.send(side, &o);
     }
     let db = rusqlite::Connection::open(t.dir.join("data/galloper.db")).unwrap();
@@ -470,7 +470,7 @@ fn two_rollbacks_in_a_row_keep_both_undone_runs_on_the_chain() {
     };
     for round in 0..2 {
         for side in owed(&t) {
-            let o = t.orders(&side, &format!("{round:064x}"));
+            let o = t.orders(&side, &sha256_hex(round.to_string().as_bytes()));
             t.send(&side, &o);
         }
         assert_eq!(t.process().unwrap(), 1);

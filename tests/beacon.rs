@@ -12,6 +12,7 @@ use galloper::dice::StreamKind;
 use galloper::dice::beacon::{self, QUICKNET, Round};
 use galloper::envelope;
 use galloper::game::admin::GameMaster;
+use galloper::game::archive::sha256_hex;
 use galloper::game::archive::{self, Notice, Reveal};
 use galloper::game::beacon::{BeaconFile, BeaconStart};
 use galloper::game::{MailSettings, PlayerSpec, Server, audit};
@@ -147,7 +148,7 @@ impl Club {
     }
     fn deploy(&mut self, side: &str) {
         let t = galloper::cli::template(&self.server, GAME, &SideId::new(side)).unwrap();
-        let t = envelope::with_entropy(&t, &"cd".repeat(32));
+        let t = envelope::with_entropy(&t, &sha256_hex(b"cd"));
         self.submit(side, &t);
     }
     /// The side that owes the open round passes.
@@ -161,7 +162,7 @@ impl Club {
             notice: &envelope::notice_sha256(&step.notice),
             revision: self.server.next_revision(GAME, &side).unwrap(),
         };
-        let t = envelope::compose(&head, &"ef".repeat(32), "round:\n  command: pass\n");
+        let t = envelope::compose(&head, &sha256_hex(b"ef"), "round:\n  command: pass\n");
         self.submit(side.as_str(), &t);
     }
     fn notice(&self, step: u32) -> Notice {

@@ -7,6 +7,7 @@
 mod base64;
 
 use base64::b64;
+use galloper::game::archive::sha256_hex;
 use galloper::game::{PlayerSpec, Server};
 use galloper::mail::maildir::Maildir;
 use galloper::side::SideId;
@@ -48,7 +49,7 @@ fn kill_nine_during_a_batch_of_two_hundred_messages_loses_and_doubles_nothing() 
         for n in 0..200 {
             let (side, key) = &keys[n % 2];
             let t = galloper::cli::template(&server, "g1", &SideId::new(side.as_str())).unwrap();
-            let t = galloper::envelope::with_entropy(&t, &format!("{n:064x}"));
+            let t = galloper::envelope::with_entropy(&t, &sha256_hex(n.to_string().as_bytes()));
             let s = sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
             let raw = format!(
                 "From: <{side}@players.test>\r\nTo: club+g1@pbem.test\r\nSubject: orders {n}\r\nMessage-ID: <m{n}@players.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"B\"\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\norders\r\n--B\r\nContent-Type: application/yaml\r\nContent-Disposition: attachment; filename=\"o.yaml\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--B\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"o.yaml.sig\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--B--\r\n",

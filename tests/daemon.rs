@@ -3,6 +3,7 @@
 
 #[path = "support/smtp_sink.rs"]
 mod smtp_sink;
+use galloper::game::archive::sha256_hex;
 use smtp_sink::smtp_sink;
 #[path = "support/base64.rs"]
 mod base64;
@@ -66,7 +67,7 @@ fn orders_by_mail_are_answered_resolved_and_reported_once() {
     let mut raws = Vec::new();
     for (side, key) in &keys {
         let t = galloper::cli::template(&server, "g1", &SideId::new(side.as_str())).unwrap();
-        let t = galloper::envelope::with_entropy(&t, &"cd".repeat(32));
+        let t = galloper::envelope::with_entropy(&t, &sha256_hex(b"cd"));
         let signature =
             sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
         let raw = mail(
@@ -84,7 +85,7 @@ fn orders_by_mail_are_answered_resolved_and_reported_once() {
     // A forged copy (the French orders signed by the Austrian key), a bounce and an auto-reply.
     let t = galloper::envelope::with_entropy(
         &galloper::cli::template(&server, "g1", &SideId::new("french")).unwrap(),
-        &"ef".repeat(32),
+        &sha256_hex(b"ef"),
     );
     let forged = sig::sign(
         &keys[1].1.private_openssh,
@@ -416,7 +417,7 @@ fn new_orders_replace_the_earlier_ones_and_the_reply_says_which() {
     for (n, entropy) in ["cd", "ab"].iter().enumerate() {
         let t = galloper::envelope::with_entropy(
             &galloper::cli::template(&server, "g1", &SideId::new("french")).unwrap(),
-            &entropy.repeat(32),
+            &sha256_hex(entropy.as_bytes()),
         );
         // The second file replaces the first: it carries a higher revision.
         let t = galloper::envelope::with_field(&t, "revision", &(n + 1).to_string());

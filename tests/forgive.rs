@@ -8,6 +8,7 @@ mod base64;
 use base64::b64;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
+use galloper::game::archive::sha256_hex;
 use galloper::game::store::OutboxRow;
 use galloper::game::{PlayerSpec, Server};
 use galloper::mail::maildir::Maildir;
@@ -116,7 +117,7 @@ impl Game {
 }
 
 fn with_entropy(t: &str) -> String {
-    galloper::envelope::with_entropy(t, &"ab".repeat(32))
+    galloper::envelope::with_entropy(t, &sha256_hex(b"ab"))
 }
 
 /// Part 3, `galloper orders check FILE`: the server's checks, nothing stored.
@@ -673,5 +674,94 @@ fn orders_for_an_unknown_game_are_answered_no_such_game() {
     assert!(
         text.contains("No such game") && text.contains("no such game"),
         "{text}"
+    );
+}
+
+/// The orders mail of `side` carrying `text`, signed, as an attachment.
+fn orders_mail(g: &Game, side: &str, n: u32, text: &str) -> Vec<u8> {
+    format!(
+        "From: <{side}@players.test>\r\nTo: club+g1@pbem.test\r\nSubject: orders\r\nMessage-ID: <o{n}@players.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"XX\"\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nHere.\r\n--XX\r\nContent-Type: application/yaml; name=\"o.yaml\"\r\nContent-Disposition: attachment; filename=\"o.yaml\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX\r\nContent-Type: application/octet-stream; name=\"o.yaml.sig\"\r\nContent-Disposition: attachment; filename=\"o.yaml.sig\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n--XX--\r\n",
+        b64(text.as_bytes()),
+        b64(g.signed(side, text).as_bytes())
+    )
+    .into_bytes()
+}
+
+/// Whether `said` refuses the entropy at its line of `text` (in `file`)
+/// and says how to fill it in.
+fn refuses_the_entropy_line(said: &str, file: &str, text: &str) -> bool {
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("entropy:"))
+        .unwrap()
+        + 1;
+    said.contains(&format!("{file}:{line}: the `entropy:` line is not random"))
+        && said.contains("galloper sign")
+        && said.contains("openssl rand -hex 32")
+}
+
+/// Issue 28, item 6: all-zero entropy (or any other guessable value) is
+/// refused by `galloper orders check` and by the mail intake, at its line,
+/// with what to do, and nothing changes: the side may send the same
+/// revision again with fresh entropy.
+#[test]
+fn weak_entropy_is_refused_at_its_line_and_changes_nothing() {
+    let g = game();
+    let zeros = galloper::envelope::with_entropy(&g.template("french"), &"0".repeat(64));
+    // `galloper orders check`, signed.
+    let f = g.file("fr.yaml", &zeros, Some("french"));
+    let o = galloper(&g.data, &["orders", "check", &f.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        refuses_the_entropy_line(&err(&o), "fr.yaml", &zeros),
+        "{}",
+        err(&o)
+    );
+    // `galloper sign --keep-entropy` will not sign it; without the flag it
+    // draws fresh entropy, which passes.
+    let key = g.dir.join("french.key");
+    galloper::cli::write_key(&key, &g.keys["french"]).unwrap();
+    let (file, key) = (f.to_string_lossy(), key.to_string_lossy());
+    let o = galloper(&g.data, &["sign", &file, "--key", &key, "--keep-entropy"]);
+    assert!(!o.status.success());
+    assert!(
+        refuses_the_entropy_line(&err(&o), "fr.yaml", &zeros),
+        "{}",
+        err(&o)
+    );
+    ok(&galloper(&g.data, &["sign", &file, "--key", &key]));
+    let signed = std::fs::read_to_string(&f).unwrap();
+    assert_ne!(signed, zeros);
+    assert!(ok(&galloper(&g.data, &["orders", "check", &file])).contains("would be accepted"));
+    // Mailed: the reply names the line and what to do; nothing is stored.
+    let (cfg, mut server, md) = club(&g);
+    serve::batch(&mut server, &cfg, &AtomicBool::new(false)).unwrap();
+    let before = mails_to(&server, "austrians@players.test").len();
+    md.deliver(&orders_mail(&g, "french", 1, &zeros)).unwrap();
+    serve::batch(&mut server, &cfg, &AtomicBool::new(false)).unwrap();
+    let reply = mails_to(&server, "french@players.test")
+        .into_iter()
+        .find(|m| m.kind == "reply")
+        .expect("a reply");
+    assert!(
+        refuses_the_entropy_line(&body(&reply), "o.yaml", &zeros),
+        "{}",
+        body(&reply)
+    );
+    assert!(server.store().latest_orders("g1", 1).unwrap().is_empty());
+    assert_eq!(mails_to(&server, "austrians@players.test").len(), before);
+    assert_eq!(server.store().open_step("g1").unwrap().unwrap().step, 1);
+    // The same file with strong entropy, revision unchanged, is accepted.
+    let strong = with_entropy(&zeros);
+    assert_eq!(
+        galloper::envelope::field(&strong, "revision"),
+        galloper::envelope::field(&zeros, "revision")
+    );
+    md.deliver(&orders_mail(&g, "french", 2, &strong)).unwrap();
+    serve::batch(&mut server, &cfg, &AtomicBool::new(false)).unwrap();
+    let stored = server.store().latest_orders("g1", 1).unwrap();
+    assert_eq!(
+        stored[&SideId::new("french")].sha256,
+        sha256_hex(strong.as_bytes())
     );
 }

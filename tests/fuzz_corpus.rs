@@ -11,6 +11,7 @@
 mod base64;
 
 use galloper::fuzzing::{self, MailDesk};
+use galloper::game::archive::sha256_hex;
 use galloper::{envelope, rulesets, sig};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -128,7 +129,7 @@ fn seeds(desk: &MailDesk) -> (Vec<Seed>, Vec<(Vec<u8>, &'static str)>) {
             let Ok(t) = galloper::cli::template(desk.server(), game, side) else {
                 continue;
             };
-            let t = envelope::with_entropy(&t, &format!("{:02x}", i + 1).repeat(16));
+            let t = envelope::with_entropy(&t, &sha256_hex((i + 1).to_string().as_bytes()));
             let key = fuzzing::fuzz_key(side.as_str()).unwrap();
             let wrong = fuzzing::fuzz_key(other.as_str()).unwrap();
             let good =

@@ -6,6 +6,7 @@
 mod resign;
 
 use galloper::envelope;
+use galloper::game::archive::sha256_hex;
 use galloper::game::{PlayerSpec, Refusal, Server, audit};
 use galloper::side::SideId;
 use galloper::sig;
@@ -51,7 +52,7 @@ fn ssh_sign(key: &Path, file: &Path) -> String {
 /// The deployment template for a side, with fresh entropy, written to a file.
 fn deployment(server: &Server, dir: &Path, side: &str) -> PathBuf {
     let text = galloper::cli::template(server, "g1", &SideId::new(side)).expect("template");
-    let text = envelope::with_entropy(&text, &"ab".repeat(32));
+    let text = envelope::with_entropy(&text, &sha256_hex(b"ab"));
     let path = dir.join(format!("deploy-{side}.yaml"));
     std::fs::write(&path, text).expect("write");
     path
@@ -472,7 +473,7 @@ fn the_template_in_a_report_names_the_next_notice_and_is_accepted() {
         assert!(!text.contains("not-yet-written"), "{page}: {text}");
     }
     let file = d.join("next.yaml");
-    std::fs::write(&file, envelope::with_entropy(&template, &"cd".repeat(32))).unwrap();
+    std::fs::write(&file, envelope::with_entropy(&template, &sha256_hex(b"cd"))).unwrap();
     let signature = ssh_sign(key, &file);
     server
         .submit("next.yaml", &std::fs::read(&file).unwrap(), &signature)

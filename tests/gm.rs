@@ -9,6 +9,7 @@ use base64::b64;
 use galloper::daemon::config::Config;
 use galloper::daemon::{intake, serve};
 use galloper::game::admin::{Applied, CommandRefusal, GameMaster};
+use galloper::game::archive::sha256_hex;
 use galloper::game::store::{GameStatus, OutboxRow};
 use galloper::game::{MailSettings, PlayerSpec, Refusal, Server, audit};
 use galloper::mail::compose::Party;
@@ -102,7 +103,7 @@ impl Table {
     }
     fn orders_text(&self, side: &str, entropy: &str) -> String {
         let t = galloper::cli::template(&self.server, "g1", &SideId::new(side)).unwrap();
-        galloper::envelope::with_entropy(&t, &entropy.repeat(32))
+        galloper::envelope::with_entropy(&t, &sha256_hex(entropy.as_bytes()))
     }
     fn submit_with(&mut self, side: &str, entropy: &str, key: &KeyPair) -> Result<(), Refusal> {
         let t = self.orders_text(side, entropy);

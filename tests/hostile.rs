@@ -11,6 +11,7 @@ mod base64;
 use base64::b64;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
+use galloper::game::archive::sha256_hex;
 use galloper::game::{PlayerSpec, Server};
 use galloper::mail::maildir::Maildir;
 use galloper::side::SideId;
@@ -153,7 +154,7 @@ fn signed(
     edit: impl Fn(String) -> String,
 ) -> (String, String) {
     let t = galloper::cli::template(server, game, &SideId::new(side)).unwrap();
-    let t = edit(galloper::envelope::with_entropy(&t, &"cd".repeat(32)));
+    let t = edit(galloper::envelope::with_entropy(&t, &sha256_hex(b"cd")));
     let s = sig::sign(
         &keys[signer].private_openssh,
         sig::ORDERS_NAMESPACE,
@@ -237,7 +238,7 @@ fn tagged(raw: &[u8], tag: &str) -> Vec<u8> {
 fn alias_bomb(game: &str) -> String {
     let mut t = format!(
         "galloper: 1\ngame: {game}\nstep: 1\nside: french\nentropy: {}\norders:\n  - &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
-        "cd".repeat(32)
+        sha256_hex(b"cd")
     );
     for i in 1..10 {
         let refs = vec![format!("*a{}", i - 1); 9].join(",");

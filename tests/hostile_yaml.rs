@@ -10,6 +10,7 @@ use base64::b64;
 use galloper::bench::stats::thread_cpu;
 use galloper::daemon::config::Config;
 use galloper::daemon::{intake, serve};
+use galloper::game::archive::sha256_hex;
 use galloper::game::{PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig;
@@ -83,7 +84,7 @@ fn nesting_bombs_are_refused_in_well_under_100_ms_of_cpu() {
     let (_tmp, cfg, mut server) = club();
     let head = format!(
         "galloper: 1\ngame: g1\nstep: 1\nside: french\nentropy: {}\norders:\n",
-        "cd".repeat(32)
+        sha256_hex(b"cd")
     );
     let bomb = "[".repeat(100_000);
     let big = format!("{head}{}", "[".repeat(500 * 1024 - head.len()));

@@ -7,6 +7,7 @@
 mod resign;
 
 use galloper::envelope;
+use galloper::game::archive::sha256_hex;
 use galloper::game::life::Life;
 use galloper::game::schedule::MissedPolicy;
 use galloper::game::store::OutboxRow;
@@ -56,7 +57,7 @@ impl Club {
     }
     fn deploy(&mut self, side: &str) {
         let t = galloper::cli::template(&self.server, GAME, &SideId::new(side)).unwrap();
-        let t = envelope::with_entropy(&t, &"cd".repeat(32));
+        let t = envelope::with_entropy(&t, &sha256_hex(b"cd"));
         self.submit(side, &t);
     }
     /// Both deployments in, step 1 resolved: step 2 is the first round.
@@ -76,7 +77,7 @@ impl Club {
             notice: &envelope::notice_sha256(&open.notice),
             revision: self.server.next_revision(GAME, side).unwrap(),
         };
-        let t = envelope::compose(&head, &"ef".repeat(32), "round:\n  command: pass\n");
+        let t = envelope::compose(&head, &sha256_hex(b"ef"), "round:\n  command: pass\n");
         self.submit(side.as_str(), &t);
     }
     fn mails(&self, kind: &str) -> Vec<OutboxRow> {

@@ -11,6 +11,7 @@ use base64::b64;
 use galloper::daemon::config::Config;
 use galloper::daemon::{intake, serve};
 use galloper::game::PlayerSpec;
+use galloper::game::archive::sha256_hex;
 use galloper::mail::imap::{Imap, ImapConfig, Wake};
 use galloper::mail::smtp::Security;
 use galloper::side::SideId;
@@ -126,7 +127,7 @@ fn orders_by_smtp_are_read_over_imap_resolved_and_reported() {
     let to = format!("club+{GAME}@{}", lab.domain);
     for ((side, user), key) in players.iter().zip(&keys) {
         let t = galloper::cli::template(&server, GAME, &SideId::new(*side)).unwrap();
-        let t = galloper::envelope::with_entropy(&t, &"cd".repeat(32));
+        let t = galloper::envelope::with_entropy(&t, &sha256_hex(b"cd"));
         let signature =
             sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
         let id = format!("{user}-1@{}", lab.domain);

@@ -10,6 +10,7 @@ use base64::b64;
 use galloper::daemon::config::Config;
 use galloper::daemon::{intake, serve};
 use galloper::envelope;
+use galloper::game::archive::sha256_hex;
 use galloper::game::{PlayerSpec, Refusal, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
@@ -44,7 +45,7 @@ fn signed(
     revision: u32,
 ) -> (String, String) {
     let t = galloper::cli::template(server, "g1", &SideId::new(side)).unwrap();
-    let t = envelope::with_entropy(&t, &entropy.repeat(32));
+    let t = envelope::with_entropy(&t, &sha256_hex(entropy.as_bytes()));
     let t = envelope::with_field(&t, "revision", &revision.to_string());
     let s = sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
     (t, s)

@@ -14,6 +14,7 @@ use base64::b64;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
 use galloper::game::admin::GameMaster;
+use galloper::game::archive::sha256_hex;
 use galloper::game::store::OutboxRow;
 use galloper::game::{PlayerSpec, Server};
 use galloper::mail::maildir::Maildir;
@@ -97,7 +98,7 @@ impl Club {
     /// A side's orders for the open step of `game`, and their signature by `key`.
     fn orders(&self, game: &str, side: &str, entropy: &str, key: &KeyPair) -> (String, String) {
         let t = galloper::cli::template(&self.server, game, &SideId::new(side)).unwrap();
-        let t = galloper::envelope::with_entropy(&t, &entropy.repeat(32));
+        let t = galloper::envelope::with_entropy(&t, &sha256_hex(entropy.as_bytes()));
         let s = sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
         (t, s)
     }

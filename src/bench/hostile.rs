@@ -66,7 +66,7 @@ Content-Disposition: attachment; filename=\"{name}\"\r\nContent-Transfer-Encodin
 fn orders_head(game: &str) -> String {
     format!(
         "galloper: 1\ngame: {game}\nstep: 1\nside: french\nentropy: {}\norders:\n",
-        "cd".repeat(32)
+        crate::game::archive::sha256_hex(b"cd")
     )
 }
 

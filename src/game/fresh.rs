@@ -19,7 +19,7 @@ impl Earlier {
     fn of(row: &OrdersRow) -> Earlier {
         // Stored files parsed when they were accepted; one that no longer
         // does counts as naming no notice and no revision.
-        let env = envelope::parse(&row.file_name, &row.text).ok();
+        let env = envelope::parse_stored(&row.file_name, &row.text).ok();
         Earlier {
             sha256: row.sha256.clone(),
             notice: env.as_ref().and_then(|e| e.notice.clone()),

@@ -1382,7 +1382,7 @@ pub fn resolve_loaded(
     let mut dice = Dice::from_seeds(inputs.public_seed, inputs.hidden_seed);
     let mut values: BySide<serde_yaml::Value> = BySide::new();
     for (side, o) in orders {
-        let env = envelope::parse(&o.file_name, &o.text)
+        let env = envelope::parse_stored(&o.file_name, &o.text)
             .map_err(|p| anyhow!("stored orders do not parse: {p}"))?;
         values.insert(side.clone(), env.orders);
     }

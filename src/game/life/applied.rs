@@ -31,7 +31,7 @@ impl Server {
         }
         if sched.missed == MissedPolicy::Standing
             && let Some(row) = self.store.earlier_own_orders(&open.game, side, open.step)?
-            && let Ok(env) = envelope::parse(&row.file_name, &row.text)
+            && let Ok(env) = envelope::parse_stored(&row.file_name, &row.text)
             && fits(&env.orders)
         {
             let note = format!(
