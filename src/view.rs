@@ -96,6 +96,9 @@ pub enum MarkerKind {
     /// Any general: a star with its label as given (name, character, the
     /// unit he is with).
     General,
+    /// Gun smoke seen where no unit is seen: a grey ring with its label (a
+    /// marker's id that orders may name).
+    Smoke,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -131,6 +131,23 @@ fn check_demo(ruleset: &str, battle: bool, grouped: bool) {
         let events: Vec<Event> = yaml(&sealed.join("events.yaml"));
         let dice: Vec<DieRecord> = yaml(&sealed.join("dice.yaml"));
         let public: Vec<Event> = yaml(&d.archive.join(&step).join("events.yaml"));
+        // The umpire's telling (the sealed archive's, read once the game is
+        // over) names every die, hidden ones too: each says what it needed.
+        // In a game of hidden troops few dice are public, so most dice are
+        // checked here.
+        for l in rules.tell(&events, &dice, &Viewer::Umpire).lines {
+            let event = events.iter().find(|e| e.text == l.text);
+            for die in &l.dice {
+                assert!(
+                    !die.purpose.trim().is_empty() && says_need(event, &l.text, &die.purpose),
+                    "{ruleset} {step} umpire: the die {} of {:?} does not say what it needed: {:?}",
+                    die.position,
+                    l.text,
+                    die.purpose
+                );
+                dice_checked += 1;
+            }
+        }
         for r in std::fs::read_dir(step_dir).expect("readers") {
             let r = r.expect("reader").path();
             let name = r.file_name().unwrap().to_string_lossy().into_owned();

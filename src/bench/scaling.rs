@@ -767,8 +767,8 @@ mod tests {
 
     #[test]
     fn the_crowther_scaling_battle_resolves_as_pinned() {
-        assert_eq!(pinned(&CrowtherDougan, crowther_setup, 30), "d85ddfe266fd");
-        assert_eq!(pinned(&CrowtherDougan, crowther_setup, 100), "a1451bb941a8");
+        assert_eq!(pinned(&CrowtherDougan, crowther_setup, 30), "23e54e7c3d1c");
+        assert_eq!(pinned(&CrowtherDougan, crowther_setup, 100), "4839117b0aaa");
     }
 
     #[test]

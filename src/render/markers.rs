@@ -1,4 +1,4 @@
-//! Commanders, generals and objectives.
+//! Commanders, generals, objectives and gun smoke.
 
 use super::RenderError;
 use super::colour::Rgb;
@@ -17,6 +17,8 @@ pub(crate) struct MarkerShape {
     /// Outer ring and centre dot (objectives).
     pub ring: Circle,
     pub dot: Circle,
+    /// Puffs of gun smoke (smoke markers), drawn as a unit's smoke is.
+    pub puffs: Vec<Circle>,
     pub fill: String,
     pub stroke: String,
     pub label: Label,
@@ -101,6 +103,7 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     points: star(at, 12.0, 5.0),
                     ring: Circle::new(at, 0.0),
                     dot: Circle::new(at, 0.0),
+                    puffs: Vec::new(),
                     fill: rgb.hex(),
                     stroke: rgb.darken(0.35).hex(),
                     label: Label::new(label_at, text, "start"),
@@ -117,26 +120,43 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     at,
                 }
             }
-            MarkerKind::Objective => {
-                let dot = rgb.unwrap_or(Rgb {
-                    r: 0x22,
-                    g: 0x22,
-                    b: 0x22,
-                });
-                let text = if name.is_empty() {
-                    "Objective".to_string()
+            MarkerKind::Objective | MarkerKind::Smoke => {
+                let smoke = m.kind == MarkerKind::Smoke;
+                let dot = if smoke {
+                    Rgb {
+                        r: 0x9a,
+                        g: 0x9a,
+                        b: 0x9a,
+                    }
                 } else {
-                    name.to_string()
+                    rgb.unwrap_or(Rgb {
+                        r: 0x22,
+                        g: 0x22,
+                        b: 0x22,
+                    })
+                };
+                let text = match (name.is_empty(), smoke) {
+                    (true, true) => "smoke".to_string(),
+                    (true, false) => "Objective".to_string(),
+                    (false, _) => name.to_string(),
                 };
                 let label_at = (at.0, at.1 + 24.0);
                 let b = label_box(label_at, &text, "middle");
                 MarkerShape {
                     star: false,
                     points: String::new(),
-                    ring: Circle::new(at, 10.0),
-                    dot: Circle::new(at, 4.5),
+                    ring: Circle::new(at, if smoke { 0.0 } else { 10.0 }),
+                    dot: Circle::new(at, if smoke { 0.0 } else { 4.5 }),
+                    puffs: if smoke {
+                        [(-6.0, 2.0, 7.0), (6.0, 2.0, 7.0), (0.0, -5.0, 8.0)]
+                            .iter()
+                            .map(|(dx, dy, r)| Circle::new((at.0 + dx, at.1 + dy), *r))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
                     fill: dot.hex(),
-                    stroke: "#222222".into(),
+                    stroke: if smoke { "#6f6f6f" } else { "#222222" }.into(),
                     label: Label::new(label_at, text, "middle"),
                     leader: None,
                     label_box: b,

@@ -184,8 +184,10 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
             out.push(v(&path, &c.unit, ONCE, "one charge per unit"));
             continue;
         }
-        if c.target == FOUND {
-            out.extend(observes(m, &c.unit, &path, CHARGE));
+        if c.target == FOUND || s.smoke_marker(side, &c.target).is_some() {
+            if c.target == FOUND {
+                out.extend(observes(m, &c.unit, &path, CHARGE));
+            }
             continue;
         }
         let Some(t) = known_enemy(s, side, &c.target) else {
@@ -288,6 +290,10 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
         }
         if f.target == FOUND {
             out.extend(observes(m, &f.unit, &path, FIRE));
+            continue;
+        }
+        if let Some(marker) = s.smoke_marker(side, &f.target) {
+            out.extend(into_smoke(s, &u.clone_for_check(), marker, &path));
             continue;
         }
         let Some(t) = known_enemy(s, side, &f.target) else {
@@ -427,4 +433,46 @@ fn observes(m: &MoveOrders, unit: &str, path: &[&str], rule: &str) -> Option<Vio
             ),
         )
     })
+}
+
+/// Fire into an enemy smoke marker: the unit may fire now, sees the smoke
+/// and has it in range (measured to the smoke: whoever stands in it is
+/// unknown).
+fn into_smoke(
+    s: &State,
+    u: &super::state::Unit,
+    marker: &super::state::Smoke,
+    path: &[&str],
+) -> Option<Violation> {
+    let at = marker.at;
+    let bar = super::fire::unit_bar(u).or_else(|| {
+        let seen = crate::geometry::sight::line_of_sight(
+            u.at,
+            at,
+            &s.scenario.terrain,
+            &super::state::BLOCKS_SIGHT,
+        );
+        let gap = crate::geometry::point_to_bases(at, &[u.base()]).get();
+        if !seen {
+            Some(super::fire::Bar::SmokeHidden)
+        } else if gap > u.troop.range() {
+            Some(super::fire::Bar::OutOfRange {
+                gap,
+                range: u.troop.range(),
+            })
+        } else {
+            None
+        }
+    })?;
+    Some(v(
+        path,
+        &u.id,
+        FIRE,
+        format!(
+            "{} into {}: {}",
+            u.name,
+            super::fire::smoke_place(at),
+            bar.words(false, str::to_string)
+        ),
+    ))
 }

@@ -8,9 +8,9 @@ use super::step::Step;
 use super::tables::{Formation, Troop, multiplier};
 use super::unseen::{self, Unseen};
 use super::words::Said;
-use crate::event::{Loss, Modifier};
-use crate::geometry::TerrainTag;
+use crate::event::{Loss, Modifier, Visibility};
 use crate::geometry::sight::line_of_sight;
+use crate::geometry::{Point, TerrainTag};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cover {
@@ -104,6 +104,8 @@ pub enum Bar {
         gap: f64,
         range: f64,
     },
+    /// No line of sight to the smoke it was told to fire into.
+    SmokeHidden,
 }
 
 impl Bar {
@@ -124,6 +126,7 @@ impl Bar {
                 why.words(name)
             ),
             Bar::Unseen(_) => "Firing: the target is not in sight of the firing unit".into(),
+            Bar::SmokeHidden => "Firing: the smoke is not in sight of the firing unit".into(),
             Bar::OutOfRange { gap, range } => format!(
                 "Firing: the target is out of range: {gap:.1} cm, range is {range:.0} cm ({:.1} cm too far)",
                 gap - range
@@ -174,9 +177,55 @@ pub fn long_range(u: &Unit) -> f64 {
     u.troop.range() / 2.0
 }
 
-/// One unit's fire. Returns the men hit.
+/// Why `u` may not fire into the smoke at `at` where `t` stands: its own
+/// state, no line of sight to the smoke, or out of range.
+pub fn barred_at_smoke(s: &State, u: &Unit, t: &Unit, at: Point) -> Option<Bar> {
+    if let Some(bar) = unit_bar(u) {
+        return Some(bar);
+    }
+    if !line_of_sight(u.at, at, &s.scenario.terrain, &super::state::BLOCKS_SIGHT) {
+        return Some(Bar::SmokeHidden);
+    }
+    let gap = s.gap(u, t);
+    if gap > u.troop.range() {
+        return Some(Bar::OutOfRange {
+            gap,
+            range: u.troop.range(),
+        });
+    }
+    None
+}
+
+/// One unit's fire at an enemy unit, or into an enemy smoke marker it
+/// names by its id. Returns the men hit.
 pub fn fire(st: &mut Step, unit: &str, target: &str) -> u32 {
-    let (Some(u), Some(t)) = (st.s.unit(unit).cloned(), st.s.unit(target).cloned()) else {
+    let Some(u) = st.s.unit(unit).cloned() else {
+        return 0;
+    };
+    if let Some(marker) = st.s.smoke_marker(&u.side, target).cloned() {
+        let Some(t) = st.s.in_smoke(&marker.id).cloned() else {
+            let mut f = st.facts(unit, None);
+            f.place = Some(smoke_place(marker.at));
+            f.reason = Some(format!(
+                "Firing: {} hides no one now: it holds its fire",
+                smoke_place(marker.at)
+            ));
+            st.say(Said::Refused, f, Vec::new());
+            return 0;
+        };
+        if let Some(bar) = barred_at_smoke(&st.s, &u, &t, marker.at) {
+            let mut f = st.facts(unit, None);
+            f.reason = Some(format!(
+                "{} ({})",
+                bar.words(false, str::to_string),
+                smoke_place(marker.at)
+            ));
+            st.say(Said::Refused, f, Vec::new());
+            return 0;
+        }
+        return shoot(st, &u, &t, Some(marker.at));
+    }
+    let Some(t) = st.s.unit(target).cloned() else {
         return 0;
     };
     if let Some(bar) = barred(&st.s, &u, &t) {
@@ -188,12 +237,27 @@ pub fn fire(st: &mut Step, unit: &str, target: &str) -> u32 {
         st.say(Said::Refused, f, Vec::new());
         return 0;
     }
-    // The smoke shows where the firer stands, seen or not.
+    shoot(st, &u, &t, None)
+}
+
+/// `the smoke at (x, y)`: how a smoke marker is named in words.
+pub fn smoke_place(at: Point) -> String {
+    format!("the smoke at ({:.0}, {:.0})", at.x, at.y)
+}
+
+/// The fire itself, allowed; `smoke`: where the smoke it fired into
+/// stands, when its side does not see the target.
+fn shoot(st: &mut Step, u: &Unit, t: &Unit, smoke: Option<Point>) -> u32 {
+    let (unit, target) = (u.id.as_str(), t.id.as_str());
+    // The smoke shows where the firer stood, seen or not; not who it is.
+    st.s.smoke_made += 1;
     st.s.smoke.push(super::state::Smoke {
+        id: format!("smoke-{}", st.s.smoke_made),
         unit: u.id.clone(),
         side: u.side.clone(),
         at: u.at,
     });
+    let (u, t) = (u.clone(), t.clone());
     let mods = modifiers(&st.s, &u, &t);
     let r = st.average(
         &[unit, target],
@@ -243,9 +307,60 @@ pub fn fire(st: &mut Step, unit: &str, target: &str) -> u32 {
     });
     // Told before the losses, so a target destroyed is still named to those
     // who saw it.
-    st.say(Said::Fire, f, dice);
+    tell_fire(st, f, dice, &u, &t, smoke);
     hit(st, target, men);
     men
+}
+
+/// The fire told: in full to each side that knows both units; to a side
+/// that knows only its firer, as fire into the smoke it aimed at (no
+/// hits: it cannot count them); to a side that knows only its target, as
+/// fire from the smoke at where the firer stands, with no name, troops,
+/// strength or modifiers.
+fn tell_fire(
+    st: &mut Step,
+    f: crate::event::Facts,
+    dice: Vec<usize>,
+    u: &Unit,
+    t: &Unit,
+    smoke: Option<Point>,
+) {
+    st.say(Said::Fire, f.clone(), dice);
+    let mut told = Vec::new();
+    if !st.s.sees(&u.side, t) {
+        let place = smoke.map_or_else(|| "its charger".to_string(), smoke_place);
+        told.push((
+            u.side.clone(),
+            crate::event::Facts {
+                target: None,
+                place: Some(place),
+                hits: None,
+                losses: Vec::new(),
+                notes: Vec::new(),
+                ..f.clone()
+            },
+        ));
+    }
+    if !st.s.sees(&t.side, u) {
+        told.push((
+            t.side.clone(),
+            crate::event::Facts {
+                side: Some(u.side.clone()),
+                unit: None,
+                place: Some(smoke_place(u.at)),
+                count: None,
+                modifiers: Vec::new(),
+                rolls: Vec::new(),
+                result: None,
+                notes: Vec::new(),
+                ..f
+            },
+        ));
+    }
+    for (side, facts) in told {
+        let e = super::words::to(Visibility::Side(side), Said::Fire, facts, Vec::new());
+        st.events.push(e);
+    }
 }
 
 /// Casualties in men; a unit with no figure left is gone.

@@ -133,9 +133,12 @@ pub struct Charge {
     pub declared: u32,
 }
 
-/// Smoke where a unit fired.
+/// Smoke where a unit fired. The enemy sees the smoke, by its `id` (an
+/// opaque marker his fire and charge orders may name), never whose it is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Smoke {
+    #[serde(default)]
+    pub id: String,
     pub unit: String,
     pub side: SideId,
     pub at: Point,
@@ -175,10 +178,13 @@ pub struct State {
     pub persons: Vec<Person>,
     /// Per side: the enemy units it has found, until they move.
     pub spotted: BySide<BTreeMap<String, Spot>>,
-    /// Gun smoke of this move and the last: where units fired. It gives a
-    /// unit away while it stands there.
+    /// Gun smoke of this move and the last: where units fired. The enemy
+    /// sees the smoke, not the unit in it.
     #[serde(default)]
     pub smoke: Vec<Smoke>,
+    /// Smoke markers made so far, for the next one's id.
+    #[serde(default)]
+    pub smoke_made: u32,
     pub charges: Vec<Charge>,
     pub reactions: BySide<Reactions>,
     #[serde(default)]
@@ -239,6 +245,7 @@ impl State {
                 .map(|s| (s.id.clone(), BTreeMap::new()))
                 .collect(),
             smoke: Vec::new(),
+            smoke_made: 0,
             charges: Vec::new(),
             reactions: BySide::new(),
             traces: Vec::new(),
@@ -317,8 +324,8 @@ impl State {
         line_of_sight(by.at, u.at, &self.scenario.terrain, &BLOCKS_SIGHT)
     }
 
-    /// Whether unit `seer` sees enemy `u` by itself: in the open (or
-    /// giving itself away by its smoke), or found by it; and in either
+    /// Whether unit `seer` sees enemy `u` by itself: in the open, or found
+    /// by it (its smoke shows where it fired, not the unit); and in either
     /// case in sight. A find tells where the enemy is, it does not see
     /// through woods and buildings: a finder that has moved behind a wood
     /// may not fire at or charge what it found.
@@ -329,11 +336,11 @@ impl State {
                 .and_then(|m| m.get(&u.id))
                 .is_some_and(|s| s.by.contains(&seer.id))
         };
-        (self.in_open(u) || self.smoking(u) || found()) && self.sight(seer, u)
+        (self.in_open(u) || found()) && self.sight(seer, u)
     }
 
     /// Whether `side` knows where unit `u` is: its own, in the open and in
-    /// sight of one of its units, found, or given away by its smoke.
+    /// sight of one of its units, or found. Its smoke is seen, not the unit.
     pub fn sees(&self, side: &SideId, u: &Unit) -> bool {
         if &u.side == side {
             return true;
@@ -341,11 +348,9 @@ impl State {
         if !u.live() {
             return false;
         }
-        self.smoking(u)
-            || self
-                .spotted
-                .get(side)
-                .is_some_and(|m| m.contains_key(&u.id))
+        self.spotted
+            .get(side)
+            .is_some_and(|m| m.contains_key(&u.id))
             || (self.in_open(u) && self.live(side).any(|m| self.sight(m, u)))
     }
 
@@ -357,23 +362,32 @@ impl State {
     }
 
     /// Whether both sides know where `u` is from facts they already share,
-    /// so the public may too: its gun smoke, or standing in the open in
-    /// sight of an enemy unit that is itself in the open or smoking (each
-    /// side then sees the other, and knows it is seen). Never from what a
+    /// so the public may too: standing in the open in sight of an enemy
+    /// unit that is itself in the open (each side then sees the other, and
+    /// knows it is seen). Never from what a
     /// hidden unit sees or a side has found: that would tell a side, by
     /// what turns public, where a hidden enemy looks from.
     pub fn public(&self, u: &Unit) -> bool {
         if !u.live() {
             return false;
         }
-        self.smoking(u)
-            || (self.in_open(u)
-                && self.units.iter().any(|v| {
-                    v.live()
-                        && v.side != u.side
-                        && (self.in_open(v) || self.smoking(v))
-                        && self.sight(v, u)
-                }))
+        self.in_open(u)
+            && self
+                .units
+                .iter()
+                .any(|v| v.live() && v.side != u.side && self.in_open(v) && self.sight(v, u))
+    }
+
+    /// The enemy smoke marker `id` that `side` sees, if any.
+    pub fn smoke_marker(&self, side: &SideId, id: &str) -> Option<&Smoke> {
+        self.smoke.iter().find(|x| x.id == id && &x.side != side)
+    }
+
+    /// The unit standing in smoke marker `id` now, if any.
+    pub fn in_smoke(&self, id: &str) -> Option<&Unit> {
+        let marker = self.smoke.iter().find(|x| x.id == id)?;
+        self.unit(&marker.unit)
+            .filter(|u| u.live() && u.at.distance_to(marker.at).get() < 0.5)
     }
 
     /// Where `side` knows enemy unit `id` to be: where it stands if the

@@ -14,7 +14,7 @@ use super::tables::{Formation, Troop, multiplier};
 use super::view::sight;
 use super::{CrowtherDougan, template};
 use crate::dice::{Dice, StreamKind};
-use crate::event::Visibility;
+use crate::event::{Event, Visibility};
 use crate::geometry::{Point, TerrainTag};
 use crate::ruleset::Ruleset;
 use crate::side::{BySide, SideId};
@@ -168,9 +168,63 @@ fn observation_gun_smoke_is_always_seen() {
         ..MoveOrders::default()
     };
     assert!(!s.sees(&red(), s.unit("b-hid").expect("u")));
-    let (s2, _, _) = resolve(&s, &blue(), o, vec![4, 50]);
-    assert!(s2.sees(&red(), s2.unit("b-hid").expect("u")));
-    assert!(s2.smoking(s2.unit("b-hid").expect("u")));
+    let (s2, ev, _) = resolve(&s, &blue(), o, vec![4, 50]);
+    // "Gun smoke from firing units can always be seen, even if the unit
+    // itself cannot" (issue 28, item 4): the smoke, by an opaque marker,
+    // never the unit, its name, troops or strength.
+    let hid = s2.unit("b-hid").expect("u");
+    assert!(s2.smoking(hid) && !s2.sees(&red(), hid));
+    let marker = s2.smoke.last().expect("smoke").clone();
+    assert_eq!(marker.id, "smoke-1");
+    let view = CrowtherDougan.view(&s2, &Viewer::Side(red()));
+    let shown = format!("{view:?}");
+    assert!(shown.contains("smoke-1"), "{shown}");
+    assert!(
+        !shown.contains("b-hid") && !shown.contains("Blue Hidden"),
+        "{shown}"
+    );
+    let red_reads: Vec<&Event> = ev
+        .iter()
+        .filter(|e| e.visible_to(&Viewer::Side(red())))
+        .collect();
+    assert!(
+        red_reads.iter().any(|e| e
+            .text
+            .starts_with("Fire from the smoke at (20, 55) at Red Line")),
+        "{red_reads:#?}"
+    );
+    assert!(
+        red_reads
+            .iter()
+            .all(|e| !e.text.contains("Blue Hidden") && !e.facts.involves("b-hid")),
+        "{red_reads:#?}"
+    );
+    // Red's line may fire into the smoke by its marker, and hits whoever
+    // stands in it.
+    let mut s3 = s2.clone();
+    s3.phase = Phase::Move {
+        n: 3,
+        active: red(),
+    };
+    let back = MoveOrders {
+        fire: vec![FireOrder {
+            unit: "r-line".into(),
+            target: "smoke-1".into(),
+        }],
+        ..MoveOrders::default()
+    };
+    assert_eq!(check(&s3, &red(), &Orders::Move(back.clone())), vec![]);
+    let (s4, ev, _) = resolve(&s3, &red(), back, vec![6, 1, 10, 50, 50]);
+    assert!(
+        s4.unit("b-hid").expect("u").men_lost > s3.unit("b-hid").expect("u").men_lost,
+        "{ev:#?}"
+    );
+    assert!(
+        ev.iter().any(|e| e.visible_to(&Viewer::Side(red()))
+            && e.text
+                .starts_with("Red Line fires into the smoke at (20, 55)")),
+        "{ev:#?}"
+    );
 }
 
 #[test]

@@ -521,6 +521,7 @@ fn routs_directly_away_from_the_enemy_where_its_side_last_knew_him() {
     // the smoke, not from where it went since.
     let mut c = b.clone();
     c.smoke.push(super::state::Smoke {
+        id: "smoke-1".into(),
         unit: "b-hid".into(),
         side: blue(),
         at: Point::new(20.0, 55.0),

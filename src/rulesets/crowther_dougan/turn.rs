@@ -132,9 +132,22 @@ fn phase_one(st: &mut Step, o: &MoveOrders) {
         }
     }
     for c in &o.charges {
-        if let Some(target) = st.aim(&c.unit, &c.target, "charge") {
-            charge::declare(st, &c.unit, &target);
+        let Some(mut target) = st.aim(&c.unit, &c.target, "charge") else {
+            continue;
+        };
+        // A charge into a smoke marker finds whoever stands in it.
+        if let Some(side) = st.s.unit(&c.unit).map(|u| u.side.clone())
+            && st.s.smoke_marker(&side, &target).is_some()
+        {
+            let Some(t) = st.s.in_smoke(&target).map(|t| t.id.clone()) else {
+                let why = format!("Charge procedure: the smoke {target} hides no one now");
+                st.refuse(&c.unit, &why);
+                continue;
+            };
+            observe::touch(st, &c.unit, &t);
+            target = t;
         }
+        charge::declare(st, &c.unit, &target);
     }
 }
 
@@ -155,11 +168,18 @@ fn phase_two(st: &mut Step, o: &MoveOrders) -> Vec<(String, String)> {
             shots.push((unit, charger));
         }
     }
-    for (unit, target) in &shots {
-        if fire::fire(st, unit, target) > 0 && !hit.contains(target) {
-            hit.push(target.clone());
+    // Fire into a smoke marker hits whoever stands in it.
+    let mut fired = Vec::new();
+    for (unit, target) in shots {
+        let into = st.s.in_smoke(&target).map(|t| t.id.clone());
+        let men = fire::fire(st, &unit, &target);
+        let id = into.unwrap_or(target);
+        if men > 0 && !hit.contains(&id) {
+            hit.push(id.clone());
         }
+        fired.push((unit, id));
     }
+    let shots = fired;
     for id in hit {
         if st
             .s

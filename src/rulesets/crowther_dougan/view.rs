@@ -110,7 +110,7 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
             }
         })
         .collect();
-    let markers = s
+    let mut markers: Vec<MarkerView> = s
         .persons
         .iter()
         .filter(|p| !p.hit)
@@ -124,6 +124,22 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
             })
         })
         .collect();
+    // Smoke is seen by all: the enemy's, by its marker, where its unit is
+    // not seen (a unit seen shows its own smoke).
+    markers.extend(
+        s.smoke
+            .iter()
+            .filter(|x| {
+                s.unit(&x.unit)
+                    .is_none_or(|u| !shows(s, viewer, u) || u.at.distance_to(x.at).get() >= 0.5)
+            })
+            .map(|x| MarkerView {
+                kind: MarkerKind::Smoke,
+                side: Some(index(&x.side)),
+                at: x.at,
+                label: x.id.clone(),
+            }),
+    );
     let arrows = s
         .traces
         .iter()
@@ -205,19 +221,19 @@ pub const FACTORS: &str = "FF fire factor, FC field craft (seeing and not being 
 pub fn enemy_status(s: &State, me: &SideId, u: &Unit) -> Vec<String> {
     let how = match s.spotted.get(me).and_then(|m| m.get(&u.id)) {
         Some(spot) => format!("found by {}", spot.by.join(", ")),
-        None if s.smoking(u) => "its smoke seen".into(),
         None => "in sight".into(),
     };
     vec![format!("{}, {} figures", u.troop.label(), u.figures()), how]
 }
 
-/// Enemy gun smoke the side sees, without saying whose: the smoke is
-/// always seen, the unit only if it still stands in it.
+/// Enemy gun smoke the side sees, by its marker's id, without saying
+/// whose: the smoke is always seen, never the unit in it. Fire and charge
+/// orders may name the id.
 pub fn smoke_lines(s: &State, me: &SideId) -> Vec<String> {
     s.smoke
         .iter()
         .filter(|x| &x.side != me)
-        .map(|x| format!("gun smoke at ({:.1}, {:.1})", x.at.x, x.at.y))
+        .map(|x| format!("{}: gun smoke at ({:.1}, {:.1})", x.id, x.at.x, x.at.y))
         .collect()
 }
 

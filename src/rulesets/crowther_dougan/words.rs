@@ -287,6 +287,19 @@ pub fn say(what: Said, f: &Facts) -> String {
             f.needed.unwrap_or(0),
             mods(&f.modifiers),
         ),
+        // Told to the side that sees only the target: fire from the smoke.
+        Said::Fire if f.unit.is_none() => format!(
+            "Fire from {} at {t} ({:.0} cm): {} men hit",
+            f.place.as_deref().unwrap_or("the smoke"),
+            f.distance.unwrap_or(0.0),
+            men(f)
+        ),
+        // Told to the side that sees only the firer: fire into the smoke.
+        Said::Fire if f.target.is_none() => format!(
+            "{u} fires into {} ({:.0} cm)",
+            f.place.as_deref().unwrap_or("the smoke"),
+            f.distance.unwrap_or(0.0)
+        ),
         Said::Fire => format!(
             "{u} fires at {t} ({:.0} cm, {} figures): average die {}{}, multiplier {}: {} men hit{}",
             f.distance.unwrap_or(0.0),
