@@ -24,6 +24,7 @@ pub mod scenario;
 pub mod shortfall;
 pub mod state;
 pub mod step;
+pub mod stock;
 pub mod tables;
 mod tell;
 mod template;
@@ -83,6 +84,12 @@ impl Ruleset for CrowtherDougan {
     /// enemy only by seeing and finding him.
     fn public_scenario(&self, scenario: &Scenario) -> Option<Scenario> {
         Some(scenario.public())
+    }
+
+    /// Hidden units at the places of a stock scenario, which the other
+    /// side's players may have read.
+    fn scenario_warnings(&self, scenario: &Scenario) -> Vec<String> {
+        stock::warnings(scenario)
     }
 
     fn due(&self, s: &State) -> Due {
