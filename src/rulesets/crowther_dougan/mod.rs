@@ -37,6 +37,8 @@ pub mod words;
 mod tests;
 #[cfg(test)]
 mod tests_as_written;
+#[cfg(test)]
+mod tests_deploy;
 
 use crate::dice::Dice;
 use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
