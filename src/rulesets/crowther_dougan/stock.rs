@@ -76,13 +76,13 @@ fn warning(path: &str, side: &SideSpec, units: &[&UnitSpec]) -> Option<String> {
     );
     if !deployed.is_empty() {
         w.push_str(&format!(
-            "; {deployed} will be deployed by {}'s secret orders in the setup step anyway, the file's places being only its default orders if it sends none",
+            "; {deployed} will be deployed by side {}'s secret orders in the setup step anyway, the file's places being only its default orders if it sends none",
             side.id
         ));
     }
     if !placed.is_empty() {
         w.push_str(&format!(
-            "; {placed} stand at the file's places: edit them, or mark them `hidden: true` with zones so that {} deploys them by secret orders",
+            "; {placed} stand at the file's places: edit them, or mark them `hidden: true` with zones so that side {} deploys them by secret orders",
             side.id
         ));
     }
