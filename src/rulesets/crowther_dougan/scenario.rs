@@ -67,8 +67,10 @@ pub struct SideSpec {
     #[serde(default)]
     pub personalities: Vec<PersonSpec>,
     /// Where the side's hidden units may be deployed (`hidden: true`):
-    /// areas of the table, secret to the side like its units.
-    #[serde(default)]
+    /// areas of the table, secret to the side like its units. Left out of
+    /// the state's text when empty, so that a game without hidden units
+    /// stores (and hashes) its states as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zones: Vec<Zone>,
 }
 
@@ -104,11 +106,11 @@ pub struct UnitSpec {
     /// `formation` are then only suggestions: the default orders and the
     /// template's examples. A file's places are public knowledge once the
     /// file is, so they cannot be where a hidden unit must stand.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
     /// The ids of the side's `zones` this hidden unit may deploy in; empty:
     /// any of them.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zones: Vec<String>,
 }
 
