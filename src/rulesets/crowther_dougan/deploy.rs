@@ -76,6 +76,9 @@ pub fn refuse(s: &State, side: &SideId, p: &Placement) -> Option<String> {
     if !p.at.is_finite() || p.facing.is_some_and(|f| !f.is_finite()) {
         return Some("the place is not a pair of numbers".into());
     }
+    if let Some(why) = off_table(s, p) {
+        return Some(why);
+    }
     if let Some(f) = p.formation
         && !f.fits(u.troop)
     {
@@ -88,6 +91,18 @@ pub fn refuse(s: &State, side: &SideId, p: &Placement) -> Option<String> {
     s.ground(p.at)
         .find(|t| deduction(t, unit).is_none())
         .map(|t| format!("{} is closed to {}", t.name, unit.troop.label()))
+}
+
+/// Why the place is off the table, if it is: a zone may reach beyond it.
+fn off_table(s: &State, p: &Placement) -> Option<String> {
+    let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
+    let on = (0.0..=w).contains(&p.at.x) && (0.0..=h).contains(&p.at.y);
+    (!on).then(|| {
+        format!(
+            "({:.1}, {:.1}) is off the table, 0 to {w:.0} by 0 to {h:.0} cm",
+            p.at.x, p.at.y
+        )
+    })
 }
 
 /// The refusal of a unit that is not one of the side's hidden units: one

@@ -108,6 +108,11 @@ fn hidden_troops_deploy_in_a_setup_step_before_the_first_move() {
 fn hidden_troops_placed_only_within_their_zones_refused_with_the_numbers() {
     let s = state();
     // Off every zone: how far from the nearest of the unit's own.
+    let r = refusals(&s, &deploy(vec![at("fr-canad", 190.0, 60.0)]));
+    assert_eq!(
+        r,
+        ["(190.0, 60.0) is off the table, 0 to 180 by 0 to 120 cm"]
+    );
     let r = refusals(&s, &deploy(vec![at("fr-canad", 100.0, 30.0)]));
     assert_eq!(
         r,
