@@ -11,8 +11,9 @@
 
 use super::movement::deduction;
 use super::orders::{Deployment, Placement};
-use super::scenario::{SideSpec, UnitSpec};
+use super::scenario::{SideSpec, UnitSpec, Zone};
 use super::state::{Phase, State, Unit};
+use super::tables::KEEP_OFF;
 use super::words::{self, Said};
 use crate::event::{Event, Facts, Visibility};
 use crate::ruleset::{Violation, did_you_mean};
@@ -233,4 +234,38 @@ fn told(s: &State, side: &SideId) -> Vec<Event> {
             words::to(Visibility::Side(side.clone()), Said::Placed, f, Vec::new())
         })
         .collect()
+}
+
+/// Zones far enough from the enemy that no placement in them can break
+/// the 5 cm rule: each at least 5 cm (beyond the unit's own size) from
+/// every enemy unit that is not hidden, and clear of the enemy's zones by
+/// as much. Checked when the game starts, with the units' sizes.
+pub fn zones_clear(s: &State) -> Result<(), String> {
+    for side in &s.scenario.sides {
+        for z in &side.zones {
+            if let Some(e) = s.units.iter().find(|e| {
+                e.side != side.id && !s.deploying(e) && z.outside_by(e.at) - e.reach() < KEEP_OFF
+            }) {
+                return Err(format!(
+                    "zone {} of side {}: {} stands within 5 cm of it",
+                    z.id, side.id, e.id
+                ));
+            }
+            let theirs = s.scenario.sides.iter().filter(|x| x.id != side.id);
+            if let Some(o) = theirs.flat_map(|x| &x.zones).find(|o| too_near(z, o)) {
+                return Err(format!(
+                    "zones {} and {} of the two sides come within 5 cm of each other",
+                    z.id, o.id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether two zones overlap or come within 5 cm: one's corner near the
+/// other, or their outlines crossing.
+fn too_near(a: &Zone, b: &Zone) -> bool {
+    let near = |x: &Zone, y: &Zone| x.points.iter().any(|p| y.outside_by(*p) < KEEP_OFF);
+    near(a, b) || near(b, a) || a.feature().intersects_area(&b.feature().area())
 }

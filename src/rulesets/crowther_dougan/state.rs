@@ -239,7 +239,7 @@ impl State {
                 active: sc.first.clone(),
             }
         };
-        Ok(State {
+        Ok::<State, String>(State {
             phase,
             units,
             persons,
@@ -254,6 +254,7 @@ impl State {
             traces: Vec::new(),
             scenario: sc.clone(),
         })
+        .and_then(|s| super::deploy::zones_clear(&s).map(|()| s))
     }
 
     pub fn other(&self, side: &SideId) -> SideId {

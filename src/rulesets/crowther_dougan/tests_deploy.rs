@@ -195,6 +195,16 @@ fn hidden_troops_scenario_zones_hold_the_suggested_places() {
     let sc: Scenario = crate::yaml::from_str(&stray).expect("parses");
     let e = sc.check().expect_err("unknown zone");
     assert!(e.contains("north-wood is not a zone of side french"), "{e}");
+    // No placement may break the 5 cm rule: a zone keeps 5 cm from every
+    // enemy unit, beyond the unit's size.
+    let near = text.replace("at: {x: 55, y: 34}", "at: {x: 55, y: 47}");
+    let sc: Scenario = crate::yaml::from_str(&near).expect("parses");
+    sc.check().expect("the scenario alone is good");
+    let e = State::new(&sc).expect_err("a zone at the rangers");
+    assert_eq!(
+        e,
+        "zone west-wood of side french: br-rang stands within 5 cm of it"
+    );
     // A scenario without hidden units begins with the first move.
     let plain = text
         .replace(", hidden: true", "")
