@@ -316,7 +316,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .map(|p| parse_player(p))
                 .collect::<anyhow::Result<Vec<_>>>()?;
             // The scenario too, before the data folder is made.
-            crate::game::ruleset_of_scenario(&text)?.start(&text)?;
+            let rules = crate::game::ruleset_of_scenario(&text)?;
+            rules.start(&text)?;
+            // Told before the game is made, so the organiser may stop and
+            // edit the file; nothing is refused.
+            for w in rules.scenario_warnings(&text)? {
+                eprintln!("warning: {w}");
+            }
             let beacon = match &beacon {
                 Some(name) => Some(crate::game::beacon::BeaconStart {
                     chain: crate::dice::beacon::chain(name).ok_or_else(|| {

@@ -167,6 +167,14 @@ pub trait Ruleset: Sync {
         let _ = scenario;
         None
     }
+    /// Extension point: what the organiser should know before a game is
+    /// made from `scenario` (`galloper new` prints each line as a warning),
+    /// such as hidden troops placed where a stock scenario file, which
+    /// anyone may read, puts them. Default: nothing.
+    fn scenario_warnings(&self, scenario: &Self::Scenario) -> Vec<String> {
+        let _ = scenario;
+        Vec::new()
+    }
     /// Extension point: `state` with everything its owner hides from the
     /// other sides drawn again from `dice` (the order of a hidden deck), so
     /// that a resolution from it tells nothing of the real one: the game
@@ -286,6 +294,8 @@ pub trait AnyRuleset: Sync {
     fn start(&self, scenario: &str) -> Result<String, RulesetError>;
     /// [`Ruleset::public_scenario`] as YAML text.
     fn public_scenario(&self, scenario: &str) -> Result<Option<String>, RulesetError>;
+    /// [`Ruleset::scenario_warnings`] of a scenario as YAML text.
+    fn scenario_warnings(&self, scenario: &str) -> Result<Vec<String>, RulesetError>;
     fn due(&self, state: &str) -> Result<Due, RulesetError>;
     /// Parse the `orders:` block of an orders file and check it.
     fn check(
@@ -461,6 +471,12 @@ impl<R: Ruleset> AnyRuleset for R {
              # other is left out, and the whole is opened in sealed/start/ when the\n\
              # game ends (its salted commitment is game.yaml's sealed_scenario).\n{text}"
         )))
+    }
+    fn scenario_warnings(&self, scenario: &str) -> Result<Vec<String>, RulesetError> {
+        Ok(Ruleset::scenario_warnings(
+            self,
+            &parse_scenario(self, scenario)?,
+        ))
     }
     fn due(&self, state: &str) -> Result<Due, RulesetError> {
         Ok(self.load(state)?.due())

@@ -594,3 +594,58 @@ fn the_readme_matches_the_binary() {
         }
     }
 }
+
+/// `galloper new` warns the organiser when hidden units stand where a stock
+/// crowther-dougan scenario puts them (issue 28, item 7): the other side's
+/// players may know that file. The game is made all the same; a copy with
+/// the hidden units' places edited gets no warning.
+#[test]
+fn new_warns_of_hidden_units_at_a_stock_scenarios_places() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let data = d.join("data");
+    let key = |n: &str| d.join(n).to_string_lossy().into_owned();
+    ok(&galloper(&data, &["keygen", &key("b")]));
+    ok(&galloper(&data, &["keygen", &key("f")]));
+    let stock =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/crowther-dougan/beaver-creek.yaml");
+    let bp = format!("british:b@x.example:{}.pub", key("b"));
+    let fp = format!("french:f@x.example:{}.pub", key("f"));
+    let new = |scenario: &Path, game: &str| {
+        let o = galloper(
+            &data,
+            &[
+                "new",
+                &scenario.to_string_lossy(),
+                "--game",
+                game,
+                "--player",
+                &bp,
+                "--player",
+                &fp,
+            ],
+        );
+        ok(&o);
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let warned = new(&stock, "g1");
+    assert!(warned.contains("warning: side french"), "{warned}");
+    assert!(
+        warned.contains("games/crowther-dougan/beaver-creek.yaml")
+            && warned.contains("the other side's players may know")
+            && warned.contains("fr-canad")
+            && warned.contains("secret orders in the setup step anyway"),
+        "{warned}"
+    );
+    assert!(!warned.contains("side british"), "{warned}");
+    // The hidden units' suggested places moved within their zones.
+    let text = std::fs::read_to_string(&stock).unwrap();
+    let edited = text
+        .replace("at: {x: 90, y: 81}", "at: {x: 86, y: 78}")
+        .replace("at: {x: 48, y: 70}", "at: {x: 40, y: 60}")
+        .replace("at: {x: 135, y: 66}", "at: {x: 125, y: 60}");
+    let copy = d.join("edited.yaml");
+    std::fs::write(&copy, edited).unwrap();
+    let quiet = new(&copy, "g2");
+    assert!(!quiet.contains("warning"), "{quiet}");
+}

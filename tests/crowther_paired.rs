@@ -169,3 +169,116 @@ fn units_in_the_open_in_sight_of_each_other_are_public() {
     let t = reads(&s, &red_moves_its_line(), &Viewer::Public);
     assert!(t.contains("Red Line"), "{t}");
 }
+
+/// Everything `viewer` reads of step `s` resolved with `orders`: the
+/// telling, the view and template after it, the public dice; and the state
+/// after, to play on.
+fn step_reads(s: &State, orders: &BySide<Orders>, viewer: &Viewer, seed: u8) -> (String, State) {
+    let mut dice = Dice::from_seeds([seed; 32], [seed.wrapping_add(1); 32]);
+    let r = CrowtherDougan.resolve(s, orders, &mut dice);
+    let told = CrowtherDougan.tell(&r.events, dice.log(), viewer);
+    let public_dice: Vec<String> = dice
+        .log()
+        .iter()
+        .filter(|d| d.stream == StreamKind::Public)
+        .map(|d| format!("{} {} {} {}", d.index, d.sides, d.value, d.purpose))
+        .collect();
+    let template = match viewer {
+        Viewer::Side(me) => CrowtherDougan.orders_template(&r.state, me),
+        _ => None,
+    };
+    let due = CrowtherDougan.due(&r.state);
+    let reads = format!(
+        "told: {told:#?}\nview: {:#?}\ntemplate: {template:?}\npublic dice: {public_dice:#?}\ndue: {due:?}",
+        CrowtherDougan.view(&r.state, viewer)
+    );
+    (reads, r.state)
+}
+
+/// Issue 28, item 7: the French deploy their hidden units by secret orders.
+/// Two different deployments, the same British orders and seeds: before
+/// the setup step, after it, and after the British first move, the British
+/// and the public read the same bytes (view, template, told events, public
+/// dice, what is owed); the French do not.
+#[test]
+fn two_secret_deployments_change_nothing_the_other_side_or_the_public_reads() {
+    use galloper::rulesets::crowther_dougan::orders::{Deployment, Placement};
+    let sc: Scenario =
+        galloper::yaml::from_str(galloper::rulesets::crowther_dougan::demo::SCENARIO)
+            .expect("scenario");
+    let start = State::new(&sc).expect("start");
+    let french = SideId::new("french");
+    let british = SideId::new("british");
+    let placed = |places: [(&str, f64, f64); 3]| {
+        let mut by = BySide::new();
+        by.insert(
+            french.clone(),
+            Orders::Deploy(Deployment {
+                units: places
+                    .iter()
+                    .map(|(u, x, y)| Placement {
+                        unit: (*u).into(),
+                        at: Point::new(*x, *y),
+                        facing: None,
+                        formation: None,
+                    })
+                    .collect(),
+            }),
+        );
+        by
+    };
+    // The stock places, and elsewhere in the zones each unit may use.
+    let a = placed([
+        ("fr-marine", 90.0, 81.0),
+        ("fr-canad", 48.0, 70.0),
+        ("fr-ottawa", 135.0, 66.0),
+    ]);
+    let b = placed([
+        ("fr-marine", 30.0, 85.0),
+        ("fr-canad", 150.0, 55.0),
+        ("fr-ottawa", 60.0, 60.0),
+    ]);
+    for (side, o) in [(&french, &a), (&french, &b)] {
+        let v = CrowtherDougan.check(&start, side, &o[side]);
+        assert!(v.is_empty(), "{v:?}");
+    }
+    // The British move: their line marches, their rangers observe the
+    // road ahead, where neither deployment put anyone.
+    let mut march = BySide::new();
+    march.insert(
+        british.clone(),
+        Orders::Move(MoveOrders {
+            observe: vec![Observe {
+                unit: "br-rang".into(),
+                at: Point::new(90.0, 60.0),
+            }],
+            moves: vec![Move {
+                unit: "br-44".into(),
+                to: Some(Point::new(78.0, 30.0)),
+                formation: None,
+                about: false,
+            }],
+            ..MoveOrders::default()
+        }),
+    );
+    for viewer in [Viewer::Side(british.clone()), Viewer::Public] {
+        // Before the setup step: the template and view of the waiting side.
+        if let Viewer::Side(me) = &viewer {
+            assert_eq!(CrowtherDougan.orders_template(&start, me), None);
+        }
+        let (ra, sa) = step_reads(&start, &a, &viewer, 3);
+        let (rb, sb) = step_reads(&start, &b, &viewer, 3);
+        assert_eq!(ra, rb, "setup step, {viewer:?}");
+        let (ma, _) = step_reads(&sa, &march, &viewer, 4);
+        let (mb, _) = step_reads(&sb, &march, &viewer, 4);
+        assert_eq!(ma, mb, "the British first move, {viewer:?}");
+        assert!(!ra.contains("fr-canad") && !ma.contains("fr-canad"));
+    }
+    let (fa, _) = step_reads(&start, &a, &Viewer::Side(french.clone()), 3);
+    let (fb, _) = step_reads(&start, &b, &Viewer::Side(french.clone()), 3);
+    assert_ne!(fa, fb, "the French read where their units went");
+    assert!(
+        fb.contains("Canadian militia deployed hidden at (150, 55)"),
+        "{fb}"
+    );
+}

@@ -41,6 +41,25 @@ pub fn check(s: &State, side: &SideId, o: &Orders) -> Vec<Violation> {
             SEQUENCE,
             format!("the game is over ({})", x.reason),
         )],
+        (Phase::Setup, Orders::Deploy(d)) if super::deploy::deployers(s).contains(side) => {
+            super::deploy::check(s, side, d)
+        }
+        (Phase::Setup, _) => vec![Violation::new(
+            &[],
+            None,
+            SEQUENCE,
+            if super::deploy::deployers(s).contains(side) {
+                "this is the setup step: send `deploy:` orders placing your hidden units"
+            } else {
+                "the enemy is deploying: you owe nothing until the first move"
+            },
+        )],
+        (_, Orders::Deploy(_)) => vec![Violation::new(
+            &[],
+            None,
+            SEQUENCE,
+            "hidden units are deployed in the setup step only",
+        )],
         (Phase::Move { active, .. }, Orders::Move(m)) if active == side => move_orders(s, side, m),
         (Phase::Move { active, .. }, Orders::Reactions(r)) if active != side => {
             reactions(s, side, r)

@@ -41,6 +41,9 @@ impl DemoPlayer for Player {
     fn orders(&mut self, state: &str, owed: &Owed) -> Result<serde_yaml::Value, String> {
         let s: State = crate::yaml::from_str(state).map_err(|e| e.to_string())?;
         let o = match owed.kind {
+            // Each hidden unit where the scenario suggests: the secret
+            // orders a player sends who keeps the file's places.
+            OrdersKind::Deployment => Orders::Deploy(super::deploy::suggested(&s, &owed.side)),
             OrdersKind::Reactions => Orders::Reactions(reactions(&s, &owed.side)),
             _ => Orders::Move(move_orders(&s, &owed.side)),
         };
@@ -62,6 +65,7 @@ impl DemoPlayer for Player {
     fn pass(&self, owed: &Owed) -> serde_yaml::Value {
         let text = match owed.kind {
             OrdersKind::Reactions => "reactions: {}",
+            OrdersKind::Deployment => "deploy: {}",
             _ => "move: {}",
         };
         crate::yaml::from_str(text).unwrap_or(serde_yaml::Value::Null)

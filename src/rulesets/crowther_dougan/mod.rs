@@ -11,6 +11,7 @@
 pub mod charge;
 pub mod check;
 pub mod demo;
+pub mod deploy;
 mod examples;
 pub mod fire;
 pub mod melee;
@@ -23,6 +24,7 @@ pub mod scenario;
 pub mod shortfall;
 pub mod state;
 pub mod step;
+pub mod stock;
 pub mod tables;
 mod tell;
 mod template;
@@ -35,6 +37,8 @@ pub mod words;
 mod tests;
 #[cfg(test)]
 mod tests_as_written;
+#[cfg(test)]
+mod tests_deploy;
 
 use crate::dice::Dice;
 use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
@@ -84,6 +88,12 @@ impl Ruleset for CrowtherDougan {
         Some(scenario.public())
     }
 
+    /// Hidden units at the places of a stock scenario, which the other
+    /// side's players may have read.
+    fn scenario_warnings(&self, scenario: &Scenario) -> Vec<String> {
+        stock::warnings(scenario)
+    }
+
     fn due(&self, s: &State) -> Due {
         let (owed, optional) = match &s.phase {
             Phase::Move { n, active } => (
@@ -97,6 +107,19 @@ impl Ruleset for CrowtherDougan {
                     kind: OrdersKind::Reactions,
                     note: "standing reactions: command points pledged for the enemy's move".into(),
                 }],
+            ),
+            Phase::Setup => (
+                deploy::deployers(s)
+                    .into_iter()
+                    .map(|side| Owed {
+                        side,
+                        kind: OrdersKind::Deployment,
+                        note:
+                            "setup: deploy your hidden units by secret orders, within their zones"
+                                .into(),
+                    })
+                    .collect(),
+                Vec::new(),
             ),
             Phase::Over(_) => (Vec::new(), Vec::new()),
         };
@@ -119,6 +142,7 @@ impl Ruleset for CrowtherDougan {
             }
         }
         let (state, events) = match s.phase.clone() {
+            Phase::Setup => deploy::resolve(&s, &deployments(orders)),
             Phase::Move { n, active } => {
                 let m = match orders.get(&active) {
                     Some(Orders::Move(m)) => m.clone(),
@@ -150,12 +174,28 @@ impl Ruleset for CrowtherDougan {
 
     /// A side that sent nothing in its move stands still (its routers
     /// still rout and its units still reload).
+    /// A hidden side that sent no deployment has its units stand at the
+    /// places the scenario suggests.
     fn default_orders(&self, s: &State, side: &SideId) -> Result<Option<Orders>, String> {
         Ok(match &s.phase {
             Phase::Move { active, .. } if active == side => {
                 Some(Orders::Move(MoveOrders::default()))
             }
+            Phase::Setup if deploy::deployers(s).contains(side) => {
+                Some(Orders::Deploy(deploy::suggested(s, side)))
+            }
             _ => None,
         })
     }
+}
+
+/// The deployment orders among a setup step's orders.
+fn deployments(orders: &BySide<Orders>) -> BySide<orders::Deployment> {
+    orders
+        .iter()
+        .filter_map(|(side, o)| match o {
+            Orders::Deploy(d) => Some((side.clone(), d.clone())),
+            _ => None,
+        })
+        .collect()
 }

@@ -56,8 +56,21 @@ pub fn panel(s: &State, me: &SideId) -> Option<Panel> {
     })
 }
 
+/// The setup step's one line: from the scenario alone (which sides have
+/// hidden units), never from where they go.
+fn setup_line(s: &State, me: &SideId) -> &'static str {
+    if super::deploy::deployers(s).contains(me) {
+        "Setup: place your hidden units within their zones by secret orders (`deploy:`); a unit left out stands at its suggested place. Move 1 follows."
+    } else {
+        "Setup: the enemy deploys his hidden troops in secret; you owe no orders until move 1."
+    }
+}
+
 /// The panel's lines, names written by `names`.
 pub fn lines(s: &State, me: &SideId, names: Names) -> Option<Vec<String>> {
+    if matches!(s.phase, Phase::Setup) {
+        return Some(vec![setup_line(s, me).into()]);
+    }
     let Phase::Move { n, active } = &s.phase else {
         return None;
     };

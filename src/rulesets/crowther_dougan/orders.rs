@@ -14,6 +14,32 @@ pub enum Orders {
     Move(MoveOrders),
     /// The other side's standing reactions, kept until replaced.
     Reactions(Reactions),
+    /// The setup step: where a side's hidden units stand, secret.
+    Deploy(Deployment),
+}
+
+/// A side's hidden units placed within their zones; a unit left out
+/// stands at the place the scenario suggests.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deployment {
+    #[serde(default, deserialize_with = "crate::yaml::list")]
+    #[schemars(with = "Option<Vec<Placement>>")]
+    pub units: Vec<Placement>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub unit: String,
+    /// Its centre, inside one of its zones.
+    pub at: Point,
+    /// Degrees clockwise from +y; default: the scenario's.
+    #[serde(default)]
+    pub facing: Option<f64>,
+    /// Default: the scenario's.
+    #[serde(default)]
+    pub formation: Option<Formation>,
 }
 
 /// A list key left empty (as the template leaves it, its example entries

@@ -2,7 +2,7 @@
 //! troops (woods, buildings), each side's units and personalities.
 
 use super::tables::{Formation, Troop};
-use crate::geometry::{Distance, Point, TerrainFeature};
+use crate::geometry::{Angle, Base, Distance, Point, Shape, TerrainFeature};
 use crate::side::SideId;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -66,6 +66,23 @@ pub struct SideSpec {
     /// One per 3 or 4 units.
     #[serde(default)]
     pub personalities: Vec<PersonSpec>,
+    /// Where the side's hidden units may be deployed (`hidden: true`):
+    /// areas of the table, secret to the side like its units. Left out of
+    /// the state's text when empty, so that a game without hidden units
+    /// stores (and hashes) its states as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<Zone>,
+}
+
+/// A deployment area for hidden units: a polygon in centimetres. A unit
+/// deployed in it has its centre inside.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Zone {
+    pub id: String,
+    pub name: String,
+    /// The outline, closed automatically.
+    pub points: Vec<Point>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -84,6 +101,17 @@ pub struct UnitSpec {
     /// Defaults to the troop's usual formation.
     #[serde(default)]
     pub formation: Option<Formation>,
+    /// A hidden unit: its side deploys it by secret orders in the setup
+    /// step before the first move, within its zones. `at`, `facing` and
+    /// `formation` are then only suggestions: the default orders and the
+    /// template's examples. A file's places are public knowledge once the
+    /// file is, so they cannot be where a hidden unit must stand.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    /// The ids of the side's `zones` this hidden unit may deploy in; empty:
+    /// any of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -105,6 +133,7 @@ impl Scenario {
         for side in &mut s.sides {
             side.units.clear();
             side.personalities.clear();
+            side.zones.clear();
         }
         s
     }
@@ -190,6 +219,106 @@ impl Scenario {
         for t in &self.terrain {
             t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
         }
+        for side in &self.sides {
+            side.check_zones()?;
+        }
         Ok(())
+    }
+
+    /// Whether any side deploys hidden units: the game then opens with a
+    /// setup step.
+    pub fn has_hidden(&self) -> bool {
+        self.sides.iter().any(|s| s.units.iter().any(|u| u.hidden))
+    }
+
+    /// The spec of unit `id`.
+    pub fn unit(&self, id: &str) -> Option<&UnitSpec> {
+        self.sides
+            .iter()
+            .flat_map(|s| &s.units)
+            .find(|u| u.id == id)
+    }
+}
+
+impl SideSpec {
+    /// The zones hidden unit `u` may deploy in.
+    pub fn zones_of<'a>(&'a self, u: &'a UnitSpec) -> impl Iterator<Item = &'a Zone> + 'a {
+        self.zones
+            .iter()
+            .filter(move |z| u.zones.is_empty() || u.zones.contains(&z.id))
+    }
+
+    /// Zones drawn right, named once, and every hidden unit with a zone
+    /// that holds its suggested place (so that the default orders stand).
+    fn check_zones(&self) -> Result<(), String> {
+        let mut ids = BTreeSet::new();
+        for z in &self.zones {
+            if !ids.insert(z.id.as_str()) {
+                return Err(format!("side {}: zone {} is named twice", self.id, z.id));
+            }
+            z.feature()
+                .validate()
+                .map_err(|e| format!("side {}: zone {}: {e}", self.id, z.id))?;
+        }
+        for u in &self.units {
+            if !u.hidden {
+                if !u.zones.is_empty() {
+                    return Err(format!(
+                        "unit {}: only a hidden unit (`hidden: true`) has zones",
+                        u.id
+                    ));
+                }
+                continue;
+            }
+            if let Some(z) = u.zones.iter().find(|z| !ids.contains(z.as_str())) {
+                return Err(format!(
+                    "unit {}: {z} is not a zone of side {}",
+                    u.id, self.id
+                ));
+            }
+            if !self.zones_of(u).any(|z| z.holds(u.at)) {
+                return Err(format!(
+                    "hidden unit {}: its suggested place ({:.1}, {:.1}) is in none of its zones",
+                    u.id, u.at.x, u.at.y
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Zone {
+    /// The zone as a terrain outline, for its checks and measures.
+    pub fn feature(&self) -> TerrainFeature {
+        TerrainFeature {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            tags: Vec::new(),
+            elevation: None,
+            shape: Shape::Polygon {
+                points: self.points.clone(),
+            },
+        }
+    }
+
+    /// Whether a unit whose centre is `p` stands in the zone: the test
+    /// of [`super::state::State::ground`], a speck at the centre.
+    pub fn holds(&self, p: Point) -> bool {
+        let speck = Base::new(p, Angle(0.0), Distance(0.2), Distance(0.2));
+        p.is_finite() && self.feature().touches_bases(&[speck])
+    }
+
+    /// How far `p` lies outside the zone's outline (0 inside).
+    pub fn outside_by(&self, p: Point) -> f64 {
+        if self.holds(p) {
+            return 0.0;
+        }
+        let n = self.points.len();
+        (0..n)
+            .map(|i| {
+                p.distance_to_segment(self.points[i], self.points[(i + 1) % n])
+                    .get()
+            })
+            .fold(f64::INFINITY, f64::min)
     }
 }

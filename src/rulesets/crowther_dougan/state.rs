@@ -14,6 +14,9 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
+    /// Before the first move, when a side has hidden units: each such side
+    /// deploys them by secret orders (`deploy.rs`).
+    Setup,
     /// Move `n` (from 1), `active` moving.
     Move {
         n: u32,
@@ -232,11 +235,18 @@ impl State {
                 });
             }
         }
-        Ok(State {
-            phase: Phase::Move {
+        // Hidden units are placed by secret orders before anyone moves, so
+        // that the first move is never made against the file's places.
+        let phase = if sc.has_hidden() {
+            Phase::Setup
+        } else {
+            Phase::Move {
                 n: 1,
                 active: sc.first.clone(),
-            },
+            }
+        };
+        Ok::<State, String>(State {
+            phase,
             units,
             persons,
             spotted: sc
@@ -251,6 +261,7 @@ impl State {
             traces: Vec::new(),
             scenario: sc.clone(),
         })
+        .and_then(|s| super::deploy::zones_clear(&s).map(|()| s))
     }
 
     pub fn other(&self, side: &SideId) -> SideId {
@@ -336,7 +347,14 @@ impl State {
                 .and_then(|m| m.get(&u.id))
                 .is_some_and(|s| s.by.contains(&seer.id))
         };
-        (self.in_open(u) || found()) && self.sight(seer, u)
+        !self.deploying(u) && (self.in_open(u) || found()) && self.sight(seer, u)
+    }
+
+    /// Whether `u` is a hidden unit still to be deployed: until the setup
+    /// step is resolved it stands at its suggested place, which no enemy
+    /// and no public reader may learn anything from.
+    pub fn deploying(&self, u: &Unit) -> bool {
+        matches!(self.phase, Phase::Setup) && self.scenario.unit(&u.id).is_some_and(|x| x.hidden)
     }
 
     /// Whether `side` knows where unit `u` is: its own, in the open and in
@@ -345,7 +363,7 @@ impl State {
         if &u.side == side {
             return true;
         }
-        if !u.live() {
+        if !u.live() || self.deploying(u) {
             return false;
         }
         self.spotted
@@ -368,14 +386,17 @@ impl State {
     /// hidden unit sees or a side has found: that would tell a side, by
     /// what turns public, where a hidden enemy looks from.
     pub fn public(&self, u: &Unit) -> bool {
-        if !u.live() {
+        if !u.live() || self.deploying(u) {
             return false;
         }
         self.in_open(u)
-            && self
-                .units
-                .iter()
-                .any(|v| v.live() && v.side != u.side && self.in_open(v) && self.sight(v, u))
+            && self.units.iter().any(|v| {
+                v.live()
+                    && !self.deploying(v)
+                    && v.side != u.side
+                    && self.in_open(v)
+                    && self.sight(v, u)
+            })
     }
 
     /// The enemy smoke marker `id` that `side` sees, if any.
@@ -415,7 +436,7 @@ impl State {
     pub fn move_number(&self) -> u32 {
         match &self.phase {
             Phase::Move { n, .. } => *n,
-            Phase::Over(_) => 0,
+            Phase::Setup | Phase::Over(_) => 0,
         }
     }
 }

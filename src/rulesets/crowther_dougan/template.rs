@@ -19,6 +19,9 @@ use crate::yaml::{quoted, scalar};
 use std::fmt::Write;
 
 pub fn template(s: &State, side: &SideId) -> Option<String> {
+    if matches!(s.phase, Phase::Setup) {
+        return deployment(s, side);
+    }
     let Phase::Move { n, active } = &s.phase else {
         return None;
     };
@@ -121,6 +124,72 @@ fn move_orders(t: &mut String, s: &State, side: &SideId) {
         &x.recall.iter().map(recall).collect::<Vec<_>>(),
     );
     rest(t, &x);
+}
+
+/// The setup step's orders, for a side with hidden units: its zones and
+/// hidden units as comments, then the placements, each suggested place
+/// an example (the scenario's, which the other side may know too).
+fn deployment(s: &State, side: &SideId) -> Option<String> {
+    if !super::deploy::deployers(s).contains(side) {
+        return None;
+    }
+    let spec = s.scenario.side(side)?;
+    let mut t = String::from(
+        "# Setup: place your hidden units, in secret: the enemy never reads these orders.\n# Your deployment zones:\n",
+    );
+    for z in &spec.zones {
+        let corners: Vec<String> = z.points.iter().map(|p| point(*p)).collect();
+        let _ = writeln!(
+            t,
+            "#   {} ({}): {}",
+            quoted(&z.name),
+            scalar(&z.id),
+            corners.join(" ")
+        );
+    }
+    let _ = writeln!(
+        t,
+        "# Your hidden units (a unit left out stands at its suggested place):"
+    );
+    for u in spec.units.iter().filter(|u| u.hidden) {
+        let zones: Vec<String> = spec.zones_of(u).map(|z| scalar(&z.id)).collect();
+        let _ = writeln!(
+            t,
+            "#   {} ({}): {}, {} figures; zones {}; suggested {} facing {:.0}",
+            quoted(&u.name),
+            scalar(&u.id),
+            u.troop.label(),
+            u.figures,
+            zones.join(", "),
+            point(u.at),
+            u.facing
+        );
+    }
+    t.push_str("deploy:\n");
+    let entries: Vec<String> = super::deploy::suggested(s, side)
+        .units
+        .iter()
+        .map(placement)
+        .collect();
+    live_list(
+        &mut t,
+        "units",
+        &[
+            "each {unit: ID, at: {x: X, y: Y}, facing: DEGREES, formation: F}",
+            "(facing and formation optional), the centre inside one of the",
+            "unit's zones; the suggestions below are the scenario's places",
+        ],
+        &entries,
+    );
+    Some(t)
+}
+
+fn placement(p: &super::orders::Placement) -> String {
+    let facing = p
+        .facing
+        .map(|f| format!(", facing: {f:.0}"))
+        .unwrap_or_default();
+    format!("{{unit: {}, at: {}{facing}}}", scalar(&p.unit), point(p.at))
 }
 
 /// Fire, moves and personalities joining units: phases 2 and 4.

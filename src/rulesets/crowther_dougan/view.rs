@@ -26,6 +26,7 @@ const LETTERS: [(&str, &str); 5] = [
 
 pub fn heading(s: &State) -> String {
     match &s.phase {
+        Phase::Setup => "Setup: the hidden troops deploy".into(),
         Phase::Move { n, active } => format!("Move {n}, {} moving", s.side_name(active)),
         Phase::Over(o) => format!("Game over: {}", o.reason),
     }
@@ -175,11 +176,35 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
         markers,
         arrows,
         zones: Vec::new(),
-        deployment: Vec::new(),
+        deployment: zones(s, viewer),
         turned: false,
         counter: Some("routing".into()),
         letters: Letter::key(&LETTERS),
     }
+}
+
+/// The deployment zones of hidden units, while they deploy, to their own
+/// side (and the umpire) only: they are part of the side's secret.
+fn zones(s: &State, viewer: &Viewer) -> Vec<crate::view::ZoneView> {
+    if !matches!(s.phase, Phase::Setup) {
+        return Vec::new();
+    }
+    s.scenario
+        .sides
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| match viewer {
+            Viewer::Umpire => true,
+            Viewer::Side(me) => &x.id == me,
+            Viewer::Public => false,
+        })
+        .flat_map(|(i, x)| {
+            x.zones.iter().map(move |z| crate::view::ZoneView {
+                side: i,
+                points: z.points.clone(),
+            })
+        })
+        .collect()
 }
 
 /// One line for a unit of the reader's own side.
@@ -254,7 +279,7 @@ fn victory(s: &State) -> Panel {
 
 pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     let mut panels = Vec::new();
-    if matches!(s.phase, Phase::Move { n: 1, .. }) {
+    if matches!(s.phase, Phase::Setup | Phase::Move { n: 1, .. }) {
         panels.push(victory(s));
     }
     let mut lost = Vec::new();

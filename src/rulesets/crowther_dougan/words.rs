@@ -8,6 +8,8 @@ use crate::event::{Event, Facts, Kind, Modifier, Visibility};
 /// The ruleset's own kinds of event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Said {
+    Deployed,
+    Placed,
     MoveBegins,
     Observe,
     LostToView,
@@ -32,7 +34,9 @@ pub enum Said {
 }
 
 impl Said {
-    pub const ALL: [Said; 21] = [
+    pub const ALL: [Said; 23] = [
+        Said::Deployed,
+        Said::Placed,
         Said::MoveBegins,
         Said::Observe,
         Said::LostToView,
@@ -59,6 +63,7 @@ impl Said {
     pub fn kind(self) -> Kind {
         use Said::*;
         match self {
+            Deployed | Placed => Kind::Setup,
             MoveBegins => Kind::Sequence,
             Observe | LostToView | Bump => Kind::Observation,
             Morale => Kind::Morale,
@@ -79,6 +84,8 @@ impl Said {
     pub fn name(self) -> &'static str {
         use Said::*;
         match self {
+            Deployed => "deployed",
+            Placed => "placed",
             MoveBegins => "move_begins",
             Observe => "observe",
             LostToView => "lost_to_view",
@@ -241,6 +248,16 @@ pub fn say(what: Said, f: &Facts) -> String {
     let result = f.result.clone().unwrap_or_default();
     let reason = f.reason.clone().unwrap_or_default();
     match what {
+        Said::Deployed => format!(
+            "Setup: the {} deploy their hidden troops by secret orders",
+            f.side_name.clone().unwrap_or_default()
+        ),
+        Said::Placed => format!(
+            "{u} deployed hidden at {} facing {:.0}, in {}",
+            at(&f.to),
+            f.facing.unwrap_or(0.0),
+            f.mode.clone().unwrap_or_default()
+        ),
         Said::MoveBegins => format!(
             "Move {}: {} move",
             f.round.unwrap_or(0),
