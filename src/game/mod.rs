@@ -171,6 +171,17 @@ pub struct Server {
     /// The latest time the server knows has passed (a tick's, a verified
     /// beacon round's): a beacon game's new step takes its deadline from it.
     clock: Option<i64>,
+    /// Tests only ([`Server::fix_for_paired_tests`]): step secrets from a
+    /// seed and report mails dated at a fixed time. `None` in production:
+    /// secrets from the OS, mails dated by the clock.
+    fixed: Option<Fixed>,
+}
+
+/// What [`Server::fix_for_paired_tests`] fixes.
+#[derive(Clone, Copy, Debug)]
+struct Fixed {
+    seed: [u8; 32],
+    now: i64,
 }
 
 // A server may be moved to another thread (the mail fuzz target keeps one
@@ -256,6 +267,7 @@ impl Server {
             mail: None,
             states: states::States::default(),
             clock: None,
+            fixed: None,
         })
     }
 
@@ -283,7 +295,30 @@ impl Server {
             mail: None,
             states: states::States::default(),
             clock: None,
+            fixed: None,
         })
+    }
+
+    /// For tests that play paired games only: every step's secrets derived
+    /// from `seed` (so two games given the same seed draw the same secrets)
+    /// and the report mails dated `now`. Anyone who knows the seed knows
+    /// every die: nothing but a test may call this (the `galloper` command
+    /// never does), and a server not told keeps the OS's randomness.
+    #[doc(hidden)]
+    pub fn fix_for_paired_tests(&mut self, seed: [u8; 32], now: i64) {
+        self.fixed = Some(Fixed { seed, now });
+    }
+
+    /// The time a report mail is dated: the clock, but in a test that
+    /// fixed it.
+    pub(crate) fn mail_time(&self) -> i64 {
+        match self.fixed {
+            Some(f) => f.now,
+            None => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0),
+        }
     }
 
     /// Queue report mails when steps resolve (the daemon), or not (the command line).
@@ -440,9 +475,15 @@ impl Server {
         run: u32,
         state: &str,
     ) -> anyhow::Result<StepRow> {
-        let (public_secret, hidden_secret) = self.store.secrets_for(game, step, run, || {
-            Ok((protocol::fresh_secret()?, protocol::fresh_secret()?))
-        })?;
+        let fixed = self.fixed;
+        let (public_secret, hidden_secret) =
+            self.store.secrets_for(game, step, run, || match fixed {
+                None => Ok((protocol::fresh_secret()?, protocol::fresh_secret()?)),
+                Some(f) => Ok((
+                    fixed_secret(&f.seed, game, step, run, StreamKind::Public),
+                    fixed_secret(&f.seed, game, step, run, StreamKind::Hidden),
+                )),
+            })?;
         Ok(StepRow {
             game: game.into(),
             step,
@@ -1272,6 +1313,24 @@ impl Server {
 }
 
 /// `sealed/.../hidden.yaml` of a step's run.
+/// A step's secret in a test that fixed them
+/// ([`Server::fix_for_paired_tests`]): a hash of the test's seed, the game,
+/// the step, the run and the stream.
+fn fixed_secret(
+    seed: &[u8; 32],
+    game: &str,
+    step: u32,
+    run: u32,
+    kind: StreamKind,
+) -> protocol::Secret {
+    use sha2::Digest as _;
+    let mut h = sha2::Sha256::new();
+    h.update(b"galloper-test-secret\0");
+    h.update(seed);
+    h.update(format!("{game}\0{step}\0{run}\0{kind:?}").as_bytes());
+    h.finalize().into()
+}
+
 fn hidden_reveal(step: &StepRow, hidden_seed: [u8; 32]) -> anyhow::Result<Vec<u8>> {
     Ok(crate::yaml::to_string(&HiddenReveal {
         hidden_secret: hex::encode(step.hidden_secret),

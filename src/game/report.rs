@@ -530,10 +530,7 @@ pub fn mails(
     files: &std::collections::BTreeMap<String, Vec<u8>>,
 ) -> anyhow::Result<Vec<super::store::OutboxRow>> {
     use crate::mail::compose::{self, Party, ReportMail, Thread};
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
+    let now = server.mail_time();
     let date = crate::daemon::serve::rfc2822(now);
     let mut out = Vec::new();
     for player in server.store().players(&g.id)? {
