@@ -460,7 +460,9 @@ fn rank(text: &str, seen: &mut BTreeMap<String, usize>) -> String {
 
 /// The first line where `a` and `b` differ, for the assertion message.
 fn first_difference(a: &[u8], b: &[u8]) -> String {
-    let (a, b) = (String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+    let (Ok(a), Ok(b)) = (std::str::from_utf8(a), std::str::from_utf8(b)) else {
+        return format!("binary, {} and {} bytes", a.len(), b.len());
+    };
     for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
         if x != y {
             return format!("line {}:\n  {x}\n  {y}", i + 1);
