@@ -88,6 +88,9 @@ const PLACES: [(&str, f64, f64); 4] = [
     ("in the open, behind the house", 15.0, 72.0),
 ];
 
+/// How far north the irregulars creep in Blue's second move (cm).
+const CREEP: f64 = 2.0;
+
 /// Red's line's places after its moves.
 const RED_MARCH: [(f64, f64); 2] = [(20.0, 20.0), (20.0, 30.0)];
 
@@ -479,7 +482,8 @@ fn first_difference(a: &[u8], b: &[u8]) -> String {
 
 /// The game played with Blue's irregulars deployed at (x, y): the setup
 /// step, then Red's two moves down the west edge in the open, with Blue's
-/// line advancing in the open in between and the irregulars standing.
+/// line advancing behind the house in between and the irregulars creeping
+/// 2 cm in Blue's second move.
 fn play(keys: &Keys, (x, y): (f64, f64)) -> Game {
     let mut g = Game::new(keys);
     g.status();
@@ -503,27 +507,39 @@ fn play(keys: &Keys, (x, y): (f64, f64)) -> Game {
                 "move:\n{observe}  moves:\n    - {{unit: r-line, to: {{x: {rx}, y: {ry}}}}}\n"
             ),
         );
+        // Blue's line moves up behind the house; in Blue's second move
+        // the irregulars creep 2 cm north within their cover (in a wood
+        // the ground costs hidden dice, in the open none).
         let by = 90.0 - 2.0 * i as f64;
+        let creep = if i == 1 {
+            format!("    - {{unit: b-hid, to: {{x: {x}, y: {}}}}}\n", y - CREEP)
+        } else {
+            String::new()
+        };
         g.orders(
             keys,
             "blue",
-            &format!("move:\n  moves:\n    - {{unit: b-line, to: {{x: 30, y: {by}}}}}\n"),
+            &format!("move:\n  moves:\n    - {{unit: b-line, to: {{x: 30, y: {by}}}}}\n{creep}"),
         );
     }
     g
 }
 
-/// Whether Red can see the irregulars at (x, y) from any place of its
-/// march: a sanity check that each pair is one the fog must hold.
+/// Whether Red can see the irregulars at (x, y), or where they creep to,
+/// from any place of its march: a sanity check that each pair is one the
+/// fog must hold.
 fn red_sees(x: f64, y: f64) -> bool {
     let sc: Scenario = galloper::yaml::from_str(FIELD).unwrap();
     sc.check().unwrap();
     let mut s = State::new(&sc).unwrap();
     s.unit_mut("b-hid").unwrap().at = Point::new(x, y);
     let mut seen = false;
-    for (rx, ry) in [(20.0, 10.0)].into_iter().chain(RED_MARCH) {
-        s.unit_mut("r-line").unwrap().at = Point::new(rx, ry);
-        seen |= s.sees(&red(), s.unit("b-hid").unwrap());
+    for hy in [y, y - CREEP] {
+        s.unit_mut("b-hid").unwrap().at = Point::new(x, hy);
+        for (rx, ry) in [(20.0, 10.0)].into_iter().chain(RED_MARCH) {
+            s.unit_mut("r-line").unwrap().at = Point::new(rx, ry);
+            seen |= s.sees(&red(), s.unit("b-hid").unwrap());
+        }
     }
     seen
 }
@@ -562,6 +578,7 @@ fn where_a_hidden_unit_stands_changes_no_byte_the_other_side_reads_on_any_channe
     let base_red = normalise(base.reads("red"), &base.dir);
     let base_blue = normalise(base.reads("blue"), &base.dir);
     let channels: Vec<&str> = base_red.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(hidden_dice(&base, 5), 1, "the creep in the far copse");
     let unseen = text_of(&base_blue, "reports folder step-0002/blue/report.txt");
     assert!(!unseen.contains("Red Line moves"), "{unseen}");
     // Red's observation of the near copse found nothing, and said no more.
@@ -615,12 +632,29 @@ fn where_a_hidden_unit_stands_changes_no_byte_the_other_side_reads_on_any_channe
         for name in ["blue/report.txt", "blue/report.html", "blue/map.png"] {
             assert!(differ(name), "Blue's {name} tells {base_what} from {what}");
         }
+        // The irregulars' creep cost hidden dice in a wood and none in the
+        // open: nothing Red reads counts them.
+        let in_wood = *x == PLACES[1].1;
+        assert_eq!(hidden_dice(&other, 5), usize::from(in_wood), "{what}");
         // The irregulars in the wood watch Red's line march: Blue is told,
         // Red and the public are not told that he is.
         let seen = text_of(&blue_reads, "reports folder step-0002/blue/report.txt");
         let watched = seen.contains("Red Line moves 10.0 cm to (20, 20)");
         assert_eq!(watched, *x == PLACES[1].1, "{what}: {seen}");
     }
+}
+
+/// How many hidden dice step `step` of `g` rolled (sealed: only the
+/// store knows while the game runs).
+fn hidden_dice(g: &Game, step: u32) -> usize {
+    let steps = g.server.store().steps(GAME).unwrap();
+    let s = steps.iter().find(|s| s.step == step).unwrap();
+    s.result
+        .as_ref()
+        .unwrap()
+        .dice
+        .matches("stream: hidden")
+        .count()
 }
 
 /// The channel `name` of `reads`, as text.
