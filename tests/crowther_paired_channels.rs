@@ -7,7 +7,9 @@
 //! orders, both sides' keys and entropy, the server's key, the server's
 //! step secrets (`Server::fix_for_paired_tests`) and every date are the
 //! same in each game. Red, who never finds the irregulars, must read the
-//! same thing, channel by channel, in every game; Blue does not.
+//! same thing, channel by channel, in every game; Blue does not. Then the
+//! irregulars in the wood fire: the rules reveal them (their smoke), and
+//! from that step Red's report differs, as it must.
 //!
 //! What "the same" means. Commitments, hashes and signatures are bound to
 //! everything they cover, so they differ whenever anything hidden differs
@@ -664,4 +666,38 @@ fn text_of(reads: &[(String, Vec<u8>)], name: &str) -> String {
         .find(|(n, _)| n == name)
         .unwrap_or_else(|| panic!("no channel {name}"));
     String::from_utf8_lossy(b).into_owned()
+}
+
+/// The other end of the comparison: the rules reveal the irregulars when
+/// they fire (their smoke is seen), and from that step on Red reads the
+/// two games differently; up to it, the same.
+#[test]
+fn when_the_hidden_unit_fires_the_other_side_reads_its_smoke() {
+    let keys = keys();
+    let (_, fx, fy) = PLACES[0];
+    let (_, wx, wy) = PLACES[1];
+    let mut games = [play(&keys, (fx, fy)), play(&keys, (wx, wy))];
+    for (i, g) in games.iter_mut().enumerate() {
+        g.orders(&keys, "red", "move: {}\n");
+        // Only the irregulars in the wood have Red's line in range.
+        let fire = if i == 1 {
+            "move:\n  fire:\n    - {unit: b-hid, target: r-line}\n"
+        } else {
+            "move: {}\n"
+        };
+        g.orders(&keys, "blue", fire);
+    }
+    let [far, wood] = &games;
+    let (a, b) = (
+        normalise(far.reads("red"), &far.dir),
+        normalise(wood.reads("red"), &wood.dir),
+    );
+    let report = |r: &[(String, Vec<u8>)], step: u32| {
+        text_of(r, &format!("reports folder step-{step:04}/red/report.txt"))
+    };
+    assert_eq!(report(&a, 6), report(&b, 6), "before the fire");
+    let (quiet, fired) = (report(&a, 7), report(&b, 7));
+    assert_ne!(quiet, fired, "the fire reveals the irregulars");
+    assert!(fired.contains("the smoke at (55, 33)"), "{fired}");
+    assert!(!quiet.contains("smoke"), "{quiet}");
 }
