@@ -701,3 +701,36 @@ fn when_the_hidden_unit_fires_the_other_side_reads_its_smoke() {
     assert!(fired.contains("the smoke at (55, 33)"), "{fired}");
     assert!(!quiet.contains("smoke"), "{quiet}");
 }
+
+/// The seam fixes nothing unless a test asks: two servers not told draw
+/// their step secrets from the OS, so the same game made twice commits to
+/// different secrets; told the same seed, to the same.
+#[test]
+fn only_a_server_told_by_a_test_draws_fixed_secrets() {
+    let keys = keys();
+    let secret = |fixed: bool| {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut server = Server::open(&tmp.path().join("data")).unwrap();
+        if fixed {
+            server.fix_for_paired_tests([5; 32], NOW);
+        }
+        let players: Vec<PlayerSpec> = keys
+            .players
+            .iter()
+            .map(|(s, k)| PlayerSpec {
+                side: SideId::new(s.as_str()),
+                email: email(s),
+                public_key: k.public_line.clone(),
+            })
+            .collect();
+        server.new_game(GAME, FIELD, &players).unwrap();
+        server
+            .store()
+            .open_step(GAME)
+            .unwrap()
+            .unwrap()
+            .public_secret
+    };
+    assert_ne!(secret(false), secret(false));
+    assert_eq!(secret(true), secret(true));
+}

@@ -1312,7 +1312,6 @@ impl Server {
     }
 }
 
-/// `sealed/.../hidden.yaml` of a step's run.
 /// A step's secret in a test that fixed them
 /// ([`Server::fix_for_paired_tests`]): a hash of the test's seed, the game,
 /// the step, the run and the stream.
@@ -1331,6 +1330,7 @@ fn fixed_secret(
     h.finalize().into()
 }
 
+/// `sealed/.../hidden.yaml` of a step's run.
 fn hidden_reveal(step: &StepRow, hidden_seed: [u8; 32]) -> anyhow::Result<Vec<u8>> {
     Ok(crate::yaml::to_string(&HiddenReveal {
         hidden_secret: hex::encode(step.hidden_secret),
