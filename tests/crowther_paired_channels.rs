@@ -15,9 +15,11 @@
 //! everything they cover, so they differ whenever anything hidden differs
 //! (Blue's deployment orders, the salted commitment to the state): a
 //! commitment that did not would bind nothing. Each channel is compared
-//! byte for byte after each 64+ hex digit digest, SSH signature and MIME
-//! boundary is replaced by its rank among the distinct ones of that game
-//! (`<hex#3>`), in one pass over all the channels in a fixed order: so the
+//! byte for byte after each 64+ hex digit digest, the short digest in an
+//! acknowledgement's Message-ID (`reply-<hex>`, from the orders mail's
+//! hash), SSH signature and MIME boundary is replaced by its rank among the
+//! distinct ones of that game (and the game's temporary folder by `<tmp>`)
+//! `<hex#3>`, in one pass over all the channels in a fixed order: so the
 //! test still sees whether the same digest stands in the same places (the
 //! template's `notice:` is the archive notice's hash, the report's mix is
 //! the orders index's hashes). Everything else, the dice (public seeds
