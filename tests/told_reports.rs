@@ -4,8 +4,9 @@
 //! read as a player reads them; the site shows the archive's public events,
 //! so the public report's lines are those events' words too.
 
-use galloper::dice::DieRecord;
+use galloper::dice::{DieRecord, StreamKind};
 use galloper::event::Event;
+use galloper::event::Visibility;
 use galloper::side::SideId;
 use galloper::view::Viewer;
 use std::path::{Path, PathBuf};
@@ -131,6 +132,17 @@ fn check_demo(ruleset: &str, battle: bool, grouped: bool) {
         let events: Vec<Event> = yaml(&sealed.join("events.yaml"));
         let dice: Vec<DieRecord> = yaml(&sealed.join("dice.yaml"));
         let public: Vec<Event> = yaml(&d.archive.join(&step).join("events.yaml"));
+        // An event both sides read rolls its dice on the public stream, so
+        // anyone can check them while the game runs (issue 28, item 1).
+        for e in events.iter().filter(|e| e.visibility == Visibility::Public) {
+            for i in &e.dice {
+                assert!(
+                    dice.get(*i).is_some_and(|d| d.stream == StreamKind::Public),
+                    "{ruleset} {step}: the public event {:?} names a hidden die",
+                    e.text
+                );
+            }
+        }
         // The umpire's telling (the sealed archive's, read once the game is
         // over) names every die, hidden ones too: each says what it needed.
         // In a game of hidden troops few dice are public, so most dice are
