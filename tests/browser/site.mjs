@@ -127,14 +127,15 @@ async function replay(p) {
     check(story > 0 && (await page.isVisible('#story')), `${p.game}: clicking a unit shows its story`);
   }
   // Every unit of the step's public map is marked (a hidden-troops game may
-  // show none while both sides' troops are hidden); some step shows units.
+  // show none while both sides' troops are hidden).
   const boxes = await page.$eval('#archive', (a) => {
     const maps = JSON.parse(a.textContent).maps || {};
     return Object.fromEntries(Object.entries(maps).map(([n, m]) => [n, (m.units || []).length]));
   });
   const hits = await page.$$eval('#map .unit-hit', (r) => r.length);
   check(hits === boxes[1], `${p.game}: the map marks its ${boxes[1]} units for hover and click (${hits} marked)`);
-  check(Object.values(boxes).some((n) => n > 0) || p.running, `${p.game}: no step's public map shows a unit`);
+  // (Whether any step shows a unit is the game's: a hidden-troops game may
+  // end with none public at any step.)
 }
 
 // A game in progress: the public steps only, and nothing sealed or secret
