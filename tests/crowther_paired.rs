@@ -6,6 +6,7 @@
 //! view and template, the public telling, view and dice).
 
 use galloper::dice::{Dice, StreamKind};
+use galloper::event::Event;
 use galloper::geometry::Point;
 use galloper::ruleset::Ruleset;
 use galloper::rulesets::crowther_dougan::CrowtherDougan;
@@ -76,7 +77,13 @@ fn reads_with(s: &State, orders: &Orders, viewer: &Viewer, hidden_seed: u8) -> S
     by.insert(red(), orders.clone());
     let mut dice = Dice::from_seeds([7; 32], [hidden_seed; 32]);
     let r = CrowtherDougan.resolve(s, &by, &mut dice);
-    let told = CrowtherDougan.tell(&r.events, dice.log(), viewer);
+    told_reads(&r.events, &r.state, &dice, viewer)
+}
+
+/// What `viewer` reads of a resolution: its telling, the view and template
+/// after it, and the public dice.
+fn told_reads(events: &[Event], after: &State, dice: &Dice, viewer: &Viewer) -> String {
+    let told = CrowtherDougan.tell(events, dice.log(), viewer);
     let public_dice: Vec<String> = dice
         .log()
         .iter()
@@ -84,12 +91,12 @@ fn reads_with(s: &State, orders: &Orders, viewer: &Viewer, hidden_seed: u8) -> S
         .map(|d| format!("{} {} {} {}", d.index, d.sides, d.value, d.purpose))
         .collect();
     let template = match viewer {
-        Viewer::Side(me) => CrowtherDougan.orders_template(&r.state, me),
+        Viewer::Side(me) => CrowtherDougan.orders_template(after, me),
         _ => None,
     };
     format!(
         "told: {told:#?}\nview: {:#?}\ntemplate: {template:?}\npublic dice: {public_dice:#?}",
-        CrowtherDougan.view(&r.state, viewer)
+        CrowtherDougan.view(after, viewer)
     )
 }
 
@@ -176,21 +183,10 @@ fn units_in_the_open_in_sight_of_each_other_are_public() {
 fn step_reads(s: &State, orders: &BySide<Orders>, viewer: &Viewer, seed: u8) -> (String, State) {
     let mut dice = Dice::from_seeds([seed; 32], [seed.wrapping_add(1); 32]);
     let r = CrowtherDougan.resolve(s, orders, &mut dice);
-    let told = CrowtherDougan.tell(&r.events, dice.log(), viewer);
-    let public_dice: Vec<String> = dice
-        .log()
-        .iter()
-        .filter(|d| d.stream == StreamKind::Public)
-        .map(|d| format!("{} {} {} {}", d.index, d.sides, d.value, d.purpose))
-        .collect();
-    let template = match viewer {
-        Viewer::Side(me) => CrowtherDougan.orders_template(&r.state, me),
-        _ => None,
-    };
     let due = CrowtherDougan.due(&r.state);
     let reads = format!(
-        "told: {told:#?}\nview: {:#?}\ntemplate: {template:?}\npublic dice: {public_dice:#?}\ndue: {due:?}",
-        CrowtherDougan.view(&r.state, viewer)
+        "{}\ndue: {due:?}",
+        told_reads(&r.events, &r.state, &dice, viewer)
     );
     (reads, r.state)
 }

@@ -257,8 +257,7 @@ fn shoot(st: &mut Step, u: &Unit, t: &Unit, smoke: Option<Point>) -> u32 {
         side: u.side.clone(),
         at: u.at,
     });
-    let (u, t) = (u.clone(), t.clone());
-    let mods = modifiers(&st.s, &u, &t);
+    let mods = modifiers(&st.s, u, t);
     let r = st.average(
         &[unit, target],
         &format!(
@@ -270,7 +269,7 @@ fn shoot(st: &mut Step, u: &Unit, t: &Unit, smoke: Option<Point>) -> u32 {
     );
     let modified = r.value as i32 + mods.iter().map(|m| m.value).sum::<i32>();
     let mult = multiplier(modified);
-    let dist = st.s.gap(&u, &t);
+    let dist = st.s.gap(u, t);
     let raw = u.figures() as f64 * u.troop.casualties_per_figure(dist) * mult;
     let (men, fr) = st.whole_men(raw, &[unit, target]);
     let mut f = st.facts(unit, Some(target));
@@ -307,7 +306,7 @@ fn shoot(st: &mut Step, u: &Unit, t: &Unit, smoke: Option<Point>) -> u32 {
     });
     // Told before the losses, so a target destroyed is still named to those
     // who saw it.
-    tell_fire(st, f, dice, &u, &t, smoke);
+    tell_fire(st, f, dice, u, t, smoke);
     hit(st, target, men);
     men
 }

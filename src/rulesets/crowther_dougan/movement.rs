@@ -321,13 +321,7 @@ fn found_by_bump(st: &mut Step, unit: &str, enemy: &str) {
     if st.s.sees(&u.side, &e) {
         return;
     }
-    st.s.spotted.entry(u.side.clone()).or_default().insert(
-        e.id.clone(),
-        super::state::Spot {
-            at: e.at,
-            by: vec![u.id.clone()],
-        },
-    );
+    super::observe::touch(st, unit, enemy);
     let mut f = st.facts(unit, Some(enemy));
     f.distance = Some(st.s.gap(&u, &e));
     f.to = Some(u.at);

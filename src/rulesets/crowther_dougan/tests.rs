@@ -20,26 +20,27 @@ use crate::ruleset::Ruleset;
 use crate::side::{BySide, SideId};
 use crate::view::Viewer;
 
+/// The small test field every scenario test of this ruleset starts from.
 const SMALL: &str = include_str!("../../../games/crowther-dougan/test-clearing.yaml");
 
-fn state() -> State {
+pub(super) fn state() -> State {
     let sc: Scenario = crate::yaml::from_str(SMALL).expect("scenario parses");
     sc.check().expect("scenario is good");
     State::new(&sc).expect("state")
 }
 
-fn red() -> SideId {
+pub(super) fn red() -> SideId {
     SideId::new("red")
 }
-fn blue() -> SideId {
+pub(super) fn blue() -> SideId {
     SideId::new("blue")
 }
 
-fn put(s: &mut State, id: &str, x: f64, y: f64) {
+pub(super) fn put(s: &mut State, id: &str, x: f64, y: f64) {
     s.unit_mut(id).expect("unit").at = Point::new(x, y);
 }
 
-fn resolve(
+pub(super) fn resolve(
     s: &State,
     side: &SideId,
     o: MoveOrders,

@@ -6,43 +6,16 @@ use super::check::check;
 use super::morale::{Cause, modifiers};
 use super::observe::NOTHING_FOUND_RANGE;
 use super::orders::{FireOrder, MoveOrders, Observe, Orders};
-use super::scenario::Scenario;
 use super::state::{Charge, Phase, Spot, State, Status};
 use super::step::Step;
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::geometry::{Angle, Distance, Point, Shape, TerrainFeature, TerrainTag};
 use crate::ruleset::Ruleset;
-use crate::side::{BySide, SideId};
+
 use crate::view::Viewer;
 
-const SMALL: &str = include_str!("../../../games/crowther-dougan/test-clearing.yaml");
-
-fn state() -> State {
-    let sc: Scenario = crate::yaml::from_str(SMALL).expect("scenario parses");
-    sc.check().expect("scenario is good");
-    State::new(&sc).expect("state")
-}
-
-fn red() -> SideId {
-    SideId::new("red")
-}
-
-fn blue() -> SideId {
-    SideId::new("blue")
-}
-
-fn put(s: &mut State, id: &str, x: f64, y: f64) {
-    s.unit_mut(id).expect("unit").at = Point::new(x, y);
-}
-
-fn resolve(s: &State, side: &SideId, o: MoveOrders, dice: Vec<u32>) -> (State, Vec<Event>, Dice) {
-    let mut d = Dice::scripted(dice);
-    let mut orders = BySide::new();
-    orders.insert(side.clone(), Orders::Move(o));
-    let r = CrowtherDougan.resolve(s, &orders, &mut d);
-    (r.state, r.events, d)
-}
+use super::tests::{blue, put, red, resolve, state};
 
 fn said<'a>(ev: &'a [Event], what: &str) -> Vec<&'a Event> {
     ev.iter().filter(|e| e.what == what).collect()
