@@ -33,13 +33,17 @@
   const eq = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
   // ---------- failures ----------
+  // The step a failure's place names: its first `step-NNNN` or `step N`.
+  function stepOf(place) {
+    const m = /step[- ]0*(\d+)/.exec(String(place));
+    return m ? Number(m[1]) : null;
+  }
   class Failure extends Error {
     constructor(place, what) {
       super(`AUDIT FAILED at ${place}: ${what}`);
       this.place = place;
       this.what = what;
-      const m = /step[- ]0*(\d+)/.exec(place);
-      this.step = m ? Number(m[1]) : null;
+      this.step = stepOf(place);
     }
   }
   const fail = (place, what) => {
@@ -659,6 +663,12 @@
     }
   }
 
+  // The server key's fingerprint the site's maker pinned, or null.
+  function pinnedKey(data) {
+    const p = data.built && data.built.pinned;
+    return typeof p === 'string' && p ? p.trim() : null;
+  }
+
   // The whole audit: a verdict with a line per step, or the first failure.
   function audit(data) {
     const A = new Archive(data);
@@ -676,8 +686,13 @@
     const gameBytes = A.bytes('game.yaml');
     const game = parseBytes(gameBytes, 'game.yaml', 'game.yaml');
     const fp = fingerprint(game.server_key);
+    // The key the site's maker pinned (galloper site --server-key), as
+    // `galloper audit --server-key` does.
+    const pin = pinnedKey(data);
+    if (pin != null && (!fp || fp !== pin))
+      fail('game.yaml', `the archive is signed by server key ${fp}, not by the pinned key ${pin}: it is not the server you trust`);
     signed(A, 'game.yaml', game.server_key);
-    v.line(null, `game ${game.game} (${game.ruleset}), server key ${fp}: compare it with the one the server publishes`);
+    v.line(null, `game ${game.game} (${game.ruleset}), server key ${fp}${pin != null ? ': the pinned key' : ': compare it with the one the server publishes'}`);
     const scenario = A.bytes('scenario.yaml');
     if (sha256hex(scenario) !== game.scenario_sha256) fail('scenario.yaml', 'does not match the hash in game.yaml');
     ['game.yaml', 'game.yaml.sig', 'scenario.yaml'].forEach((p) => named.add(p));
@@ -717,9 +732,12 @@
     const unnamed = A.paths.filter((p) => !named.has(p));
     if (unnamed.length)
       fail(unnamed.join(', '), 'no signed file of the archive names this: added to the archive (or left by a crash)');
+    const keyWords = pin != null
+      ? 'signed by the pinned server key'
+      : "server key not pinned (compare the fingerprint above with the server's)";
     v.summary = v.over != null
-      ? `AUDIT PASSED: the game is over (${v.over}); ${v.steps} step(s), ${v.publicDice} public dice re-derived, every hidden secret, hidden die and signed order checked (the start state from the scenario and the replay through the rules are galloper audit's); server key not pinned (compare the fingerprint above with the server's)`
-      : `AUDIT PASSED SO FAR: a game in progress, not over: ${v.steps} step(s) resolved${v.open != null ? `, step ${v.open} open` : ''}, ${v.publicDice} public dice re-derived; hidden dice and orders stay sealed until a signed end; server key not pinned (compare the fingerprint above with the server's)`;
+      ? `AUDIT PASSED: the game is over (${v.over}); ${v.steps} step(s), ${v.publicDice} public dice re-derived, every hidden secret, hidden die and signed order checked (the start state from the scenario and the replay through the rules are galloper audit's); ${keyWords}`
+      : `AUDIT PASSED SO FAR: a game in progress, not over: ${v.steps} step(s) resolved${v.open != null ? `, step ${v.open} open` : ''}, ${v.publicDice} public dice re-derived; hidden dice and orders stay sealed until a signed end; ${keyWords}`;
     return v;
   }
 
@@ -736,5 +754,5 @@
     }
   }
 
-  globalThis.GalloperAudit = { run, checkStream, seedOf, commit, sshsigVerify, fingerprint, Stream, hex, unhex, verifyRound };
+  globalThis.GalloperAudit = { run, stepOf, checkStream, seedOf, commit, sshsigVerify, fingerprint, Stream, hex, unhex, verifyRound };
 })();

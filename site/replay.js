@@ -309,7 +309,8 @@
     const r = auditResult;
     document.querySelectorAll('#audit-lines li').forEach((li) =>
       li.classList.toggle('now', li.getAttribute('data-step') === String(current)));
-    const badge = r.passed ? 'pass' : r.failure && r.failure.step === current ? 'fail' : r.failure && r.failure.step != null && current > r.failure.step ? 'unchecked' : 'pass';
+    const f = headlineFailure(r);
+    const badge = !f ? 'pass' : f.step === current ? 'fail' : f.step != null && current > f.step ? 'unchecked' : 'pass';
     $('step-label').setAttribute('data-audit', badge);
   }
   // The binary files (the maps' PNGs) wait in GAME.files.js until an audit
@@ -326,31 +327,63 @@
     s.onerror = done;
     document.head.append(s);
   }
+  // The command line's verdict when the site was made: a failure there is
+  // the page's headline, as loud as the page's own, even where the page
+  // cannot see it (the replay through the rules is the command line's).
+  const built = data.built || {};
+  const cliFailed = built.passed === false;
+  const cliHeadline = $('verdict').textContent;
+  const cliFailure = cliFailed
+    ? { place: built.place || '?', what: built.audit || '', step: globalThis.GalloperAudit.stepOf(built.place || ''), cli: true }
+    : null;
+  // What the headline says failed: the page's own failure, which it shows
+  // itself, or else the command line's.
+  const headlineFailure = (r) => (r && !r.passed ? r.failure : cliFailure);
+  function setVerdict(node, verdict, step, text) {
+    node.setAttribute('data-verdict', verdict);
+    if (step != null) node.setAttribute('data-step', String(step));
+    else node.removeAttribute('data-step');
+    node.textContent = text;
+  }
+  function failedLine(f, text) {
+    const li = el('li', { class: 'failed', 'data-step': f.step == null ? '' : String(f.step) },
+      f.step != null ? `step ${f.step}: ` : '', text);
+    if (f.step != null && byN.has(f.step)) {
+      li.append(' ', el('button', { type: 'button', class: 'story-step', 'data-step': f.step }, `Show step ${f.step}`));
+    }
+    return li;
+  }
   function runAudit() {
     const verdict = $('verdict');
-    verdict.textContent = 'Auditing\u2026';
-    verdict.setAttribute('data-verdict', 'running');
+    const own = $('page-verdict');
+    if (!cliFailed) setVerdict(verdict, 'running', null, 'Auditing\u2026');
+    setVerdict(own, 'running', null, cliFailed ? 'This page\u2019s own audit: auditing\u2026' : '');
     loadBinary(() => setTimeout(() => {
       const t0 = performance.now();
       const r = globalThis.GalloperAudit.run(data);
       auditResult = r;
       const ms = Math.round(performance.now() - t0);
-      verdict.setAttribute('data-verdict', r.passed ? 'pass' : 'fail');
-      if (r.failure && r.failure.step != null) verdict.setAttribute('data-step', String(r.failure.step));
-      else verdict.removeAttribute('data-step');
-      verdict.textContent = r.passed ? `${r.summary} (${ms} ms)` : r.summary;
+      const ownStep = r.failure ? r.failure.step : null;
+      const ownText = r.passed ? `${r.summary} (${ms} ms)` : r.summary;
+      if (!r.passed) {
+        // Its own failure heads the page; the command line's, if it
+        // failed too, stays below.
+        setVerdict(verdict, 'fail', ownStep, ownText);
+        verdict.removeAttribute('data-source');
+        setVerdict(own, 'fail', ownStep, '');
+      } else if (cliFailed) {
+        setVerdict(verdict, 'fail', cliFailure.step, cliHeadline);
+        setVerdict(own, 'pass', null,
+          `This page\u2019s own audit, which cannot replay the rules, found nothing wrong in what it checks: ${ownText}`);
+      } else {
+        setVerdict(verdict, 'pass', null, ownText);
+        setVerdict(own, 'pass', null, '');
+      }
       const ol = $('audit-lines');
       ol.textContent = '';
       for (const l of r.lines) ol.append(el('li', { 'data-step': l.step == null ? '' : String(l.step), class: 'ok' }, l.text));
-      if (!r.passed) {
-        const f = r.failure;
-        const li = el('li', { class: 'failed', 'data-step': f.step == null ? '' : String(f.step) },
-          f.step != null ? `step ${f.step}: ` : '', `${f.place}: ${f.what}`);
-        if (f.step != null && byN.has(f.step)) {
-          li.append(' ', el('button', { type: 'button', class: 'story-step', 'data-step': f.step }, `Show step ${f.step}`));
-        }
-        ol.append(li);
-      }
+      if (!r.passed) ol.append(failedLine(r.failure, `${r.failure.place}: ${r.failure.what}`));
+      else if (cliFailed) ol.append(failedLine(cliFailure, `the command line's audit: ${cliFailure.what}`));
       markAudit();
     }, 20));
   }

@@ -164,6 +164,16 @@ enum Command {
         /// The folder to write the site into.
         #[arg(long)]
         out: PathBuf,
+        /// The club's server key, pinned for every game of the site: its
+        /// fingerprint (`SHA256:...`, as `galloper` and the reports print
+        /// it), its public key line (`ssh-ed25519 ...`) or a file holding
+        /// that line. `galloper audit` runs with the pin when the site is
+        /// made; each page shows the pinned fingerprint beside its verdict,
+        /// and its own audit refuses an archive signed by any other key.
+        /// Without it a page can only show which key signed, for the reader
+        /// to compare with the one the club publishes.
+        #[arg(long, value_name = "FINGERPRINT|KEY|KEYFILE")]
+        server_key: Option<String>,
     },
     /// Print a JSON Schema.
     Schema {
@@ -525,8 +535,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         },
-        Command::Site { archives, out } => {
-            let built = crate::site::build(&archives, &out)?;
+        Command::Site {
+            archives,
+            out,
+            server_key,
+        } => {
+            let opts = crate::site::Options {
+                server_key: server_key.map(|k| pinned_key(&k)).transpose()?,
+            };
+            let built = crate::site::build(&archives, &out, &opts)?;
             for (s, path) in &built.pages {
                 println!(
                     "{}: {} ({} steps) -> {}",
@@ -968,10 +985,10 @@ fn ending(server: &Server, g: &crate::game::store::GameRow) -> anyhow::Result<St
     Ok(outcome.unwrap_or_else(|| "ended by the game master".into()))
 }
 
-/// `--server-key`: a fingerprint as given, or the public key line of the
-/// file it names.
+/// `--server-key`: a fingerprint or a public key line as given, or the
+/// public key line of the file it names.
 fn pinned_key(arg: &str) -> anyhow::Result<String> {
-    if arg.starts_with("SHA256:") {
+    if arg.starts_with("SHA256:") || arg.starts_with("ssh-ed25519 ") {
         return Ok(arg.to_string());
     }
     let text = std::fs::read_to_string(arg).with_context(|| {

@@ -9,6 +9,14 @@
 //! archive are tampered with (a die changed, then re-signed by a forger; a
 //! sealed state changed; sealed orders changed; a step removed): each time
 //! `galloper audit` and the rebuilt page both fail and name the same step.
+//! Then what only the command line can see, re-signed by the server's own
+//! key (an event's text changed, a step re-rolled with its commitment
+//! changed, a hidden-troops game's public scenario changed): the page's
+//! headline says the command line's FAILED, as loud as its own failures,
+//! with its own result below. For every tamper the page's headline and
+//! `galloper audit` agree, or the page says FAILED. A site made with
+//! `--server-key` shows the pinned key beside each verdict, and refuses
+//! another server's archive in `galloper audit --server-key`'s words.
 //! A game in progress (Crowther-Dougan stopped after three steps) shows its
 //! public steps only, with none of the server's unrevealed secrets, and its
 //! page audits it "so far" as the command line does. Screenshots of the
@@ -122,18 +130,35 @@ fn change_one_die(archive: &Path, from: u32) -> u32 {
 /// A forger's copy: the die changed in `step`, every hash on the chain made
 /// to agree again, and every signed file signed anew with a key of his own
 /// named in `game.yaml`. Only the dice themselves can tell now.
-fn re_sign_with_a_forgers_key(archive: &Path, last: u32) {
-    use galloper::game::archive::{EndFile, GameFile, Manifest, Notice, sha256_hex};
+fn re_sign_with_a_forgers_key(archive: &Path) {
     let key = galloper::sig::keygen("forger").unwrap();
+    reseal(archive, &key.private_openssh, &key.public_line);
+}
+
+/// The server's own key, beside the demo's archive (`server/server_key`):
+/// `archive` is `server/archive/GAME`.
+fn server_key_of(archive: &Path) -> (String, String) {
+    let server = archive.parent().unwrap().parent().unwrap();
+    let read = |n: &str| std::fs::read_to_string(server.join(n)).unwrap();
+    (
+        read("server_key"),
+        read("server_key.pub").trim().to_string(),
+    )
+}
+
+/// Make every hash and link of `archive` agree again after a change (the
+/// scenario's hash in `game.yaml`, each notice's link, each manifest's
+/// files, public and sealed, the end's link) and sign every signed file
+/// anew with `private`, whose public line `public` becomes `game.yaml`'s
+/// server key. With the server's own key, what did not change comes out
+/// byte for byte the same (signing is deterministic): only what follows
+/// the change differs.
+fn reseal(archive: &Path, private: &str, public: &str) {
+    use galloper::game::archive::{EndFile, GameFile, Manifest, Notice, sha256_hex};
     let read = |p: &Path| std::fs::read_to_string(p).unwrap();
     let sign = |p: &Path| {
         let bytes = std::fs::read(p).unwrap();
-        let sig = galloper::sig::sign(
-            &key.private_openssh,
-            galloper::sig::REPORT_NAMESPACE,
-            &bytes,
-        )
-        .unwrap();
+        let sig = galloper::sig::sign(private, galloper::sig::REPORT_NAMESPACE, &bytes).unwrap();
         std::fs::write(format!("{}.sig", p.display()), sig).unwrap();
     };
     // Each file signed as soon as it is written: a manifest lists the
@@ -142,21 +167,7 @@ fn re_sign_with_a_forgers_key(archive: &Path, last: u32) {
         std::fs::write(p, t).unwrap();
         sign(p);
     };
-    let mut game: GameFile = galloper::yaml::from_str(&read(&archive.join("game.yaml"))).unwrap();
-    game.server_key = key.public_line.clone();
-    write(
-        &archive.join("game.yaml"),
-        galloper::yaml::to_string(&game).unwrap(),
-    );
-    let mut prev = archive.join("game.yaml");
-    for step in 1..=last {
-        let dir = archive.join(format!("step-{step:04}"));
-        let mut notice: Notice = galloper::yaml::from_str(&read(&dir.join("notice.yaml"))).unwrap();
-        notice.follows = sha256_hex(read(&prev).as_bytes());
-        write(
-            &dir.join("notice.yaml"),
-            galloper::yaml::to_string(&notice).unwrap(),
-        );
+    let rehash = |dir: &Path| {
         let mut m: Manifest = galloper::yaml::from_str(&read(&dir.join("manifest.yaml"))).unwrap();
         for (name, hash) in m.files.iter_mut() {
             *hash = sha256_hex(&std::fs::read(dir.join(name)).unwrap());
@@ -165,14 +176,56 @@ fn re_sign_with_a_forgers_key(archive: &Path, last: u32) {
             &dir.join("manifest.yaml"),
             galloper::yaml::to_string(&m).unwrap(),
         );
+    };
+    let mut game: GameFile = galloper::yaml::from_str(&read(&archive.join("game.yaml"))).unwrap();
+    game.server_key = public.to_string();
+    game.scenario_sha256 = sha256_hex(&std::fs::read(archive.join("scenario.yaml")).unwrap());
+    write(
+        &archive.join("game.yaml"),
+        galloper::yaml::to_string(&game).unwrap(),
+    );
+    let mut prev = archive.join("game.yaml");
+    let last = steps(archive);
+    for step in 1..=last + 1 {
+        let dir = archive.join(format!("step-{step:04}"));
+        if !dir.join("notice.yaml").exists() {
+            break;
+        }
+        let mut notice: Notice = galloper::yaml::from_str(&read(&dir.join("notice.yaml"))).unwrap();
+        notice.follows = sha256_hex(read(&prev).as_bytes());
+        write(
+            &dir.join("notice.yaml"),
+            galloper::yaml::to_string(&notice).unwrap(),
+        );
+        if step > last {
+            break;
+        }
+        rehash(&dir);
         prev = dir.join("manifest.yaml");
     }
-    let mut end: EndFile = galloper::yaml::from_str(&read(&archive.join("end.yaml"))).unwrap();
-    end.last_link = sha256_hex(read(&prev).as_bytes());
-    write(
-        &archive.join("end.yaml"),
-        galloper::yaml::to_string(&end).unwrap(),
-    );
+    if archive.join("end.yaml").exists() {
+        let mut end: EndFile = galloper::yaml::from_str(&read(&archive.join("end.yaml"))).unwrap();
+        end.last_link = sha256_hex(read(&prev).as_bytes());
+        write(
+            &archive.join("end.yaml"),
+            galloper::yaml::to_string(&end).unwrap(),
+        );
+    }
+    let mut stack = vec![archive.join("sealed")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            }
+        }
+        if dir.join("manifest.yaml").exists() {
+            rehash(&dir);
+        }
+    }
     let mut stack = vec![archive.to_path_buf()];
     while let Some(dir) = stack.pop() {
         for e in std::fs::read_dir(&dir).unwrap() {
@@ -180,11 +233,98 @@ fn re_sign_with_a_forgers_key(archive: &Path, last: u32) {
             if p.is_dir() {
                 stack.push(p);
             } else if let Some(signed) = p.to_str().and_then(|s| s.strip_suffix(".sig")) {
-                // The rest (the sealed manifests); signing is deterministic,
-                // so the files signed above come out the same.
+                // The rest (key changes); the files signed above come out
+                // the same.
                 sign(Path::new(signed));
             }
         }
+    }
+}
+
+/// The server re-rolls `step`: a public secret of its choosing, the
+/// step's notice committing to it, its seed and every public die drawn
+/// again from the new stream, published and sealed alike. Re-signed by
+/// the server's own key, every public check agrees; only the replay of the
+/// step through the rules (and the players' files, which name the notice
+/// they answered) can tell.
+fn re_roll(archive: &Path, step: u32) {
+    use galloper::dice::{DieRecord, StreamKind, beacon, protocol, stream::Stream};
+    use galloper::game::archive::{ArchivedDie, GameFile, Notice, Reveal};
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    let game: GameFile = galloper::yaml::from_str(&read(&archive.join("game.yaml"))).unwrap();
+    let dir = archive.join(format!("step-{step:04}"));
+    let mut notice: Notice = galloper::yaml::from_str(&read(&dir.join("notice.yaml"))).unwrap();
+    let mut reveal: Reveal = galloper::yaml::from_str(&read(&dir.join("reveal.yaml"))).unwrap();
+    assert!(notice.beacon.is_none(), "the demo takes no beacon");
+    let secret = [7u8; 32];
+    notice.public_commitment = hex::encode(protocol::commit(
+        StreamKind::Public,
+        &game.game,
+        step,
+        &secret,
+    ));
+    let mix = hex::decode(&reveal.mix).unwrap();
+    let seed = beacon::seed_of(StreamKind::Public, &secret, &mix, None);
+    reveal.public_secret = hex::encode(secret);
+    reveal.public_seed = hex::encode(seed);
+    let mut dice: Vec<ArchivedDie> =
+        galloper::yaml::from_str(&read(&dir.join("dice.yaml"))).unwrap();
+    let mut stream = Stream::new(seed);
+    for d in &mut dice {
+        d.die.index = stream.position();
+        d.die.value = stream.roll(d.die.sides);
+    }
+    let sealed = archive.join(format!("sealed/step-{step:04}/dice.yaml"));
+    let mut full: Vec<DieRecord> = galloper::yaml::from_str(&read(&sealed)).unwrap();
+    let mut new = dice.iter().map(|d| d.die.clone());
+    for d in full.iter_mut().filter(|d| d.stream == StreamKind::Public) {
+        *d = new.next().unwrap();
+    }
+    let put = |p: &Path, t: String| std::fs::write(p, t).unwrap();
+    put(
+        &dir.join("notice.yaml"),
+        galloper::yaml::to_string(&notice).unwrap(),
+    );
+    put(
+        &dir.join("reveal.yaml"),
+        galloper::yaml::to_string(&reveal).unwrap(),
+    );
+    put(
+        &dir.join("dice.yaml"),
+        galloper::yaml::to_string(&dice).unwrap(),
+    );
+    put(&sealed, galloper::yaml::to_string(&full).unwrap());
+}
+
+/// The step that rolled the most public dice.
+fn most_dice(archive: &Path) -> u32 {
+    (1..=steps(archive))
+        .max_by_key(|n| {
+            std::fs::read_to_string(archive.join(format!("step-{n:04}/dice.yaml")))
+                .unwrap()
+                .matches("value: ")
+                .count()
+        })
+        .unwrap()
+}
+
+/// Whatever the tamper, the page's headline and `galloper audit` agree, or
+/// the page says FAILED: never a pass over a command line that failed.
+fn agrees(name: &str, cli: &Output, v: &PageVerdict) {
+    if !cli.status.success() {
+        assert_eq!(
+            v.verdict,
+            "fail",
+            "{name}: galloper audit fails ({}) but the page's headline says {}",
+            String::from_utf8_lossy(&cli.stderr).trim(),
+            v.summary
+        );
+    } else {
+        assert!(
+            v.verdict == "pass" || v.verdict == "fail",
+            "{name}: the page's headline says {:?}",
+            v.verdict
+        );
     }
 }
 
@@ -223,14 +363,23 @@ fn sealed_orders(archive: &Path, step: u32) -> String {
     format!("{dir}/{}", names.first().expect("sealed orders"))
 }
 
-/// A change made to an archive's copy at a step.
-type Tamper = fn(&Path, u32);
+/// A change made to an archive's copy at a step, with the server's key
+/// (private, public line) for a change re-signed by the server itself.
+type Tamper = fn(&Path, u32, &(String, String));
 
 struct PageVerdict {
     game: String,
+    /// The headline.
     verdict: String,
     step: Option<u32>,
     summary: String,
+    /// The page's own audit, below the headline.
+    own: String,
+    own_step: Option<u32>,
+    own_summary: String,
+    /// The server key beside the verdict, and whether it was pinned.
+    key_note: String,
+    pinned: String,
 }
 
 /// Run `tests/browser/site.mjs` over a plan; the verdict it read on each page.
@@ -254,6 +403,11 @@ fn browse(dir: &Path, plan: serde_json::Value, work: &Path) -> Vec<PageVerdict> 
             verdict: v["verdict"].as_str().unwrap_or_default().to_string(),
             step: v["step"].as_str().and_then(|s| s.parse().ok()),
             summary: v["summary"].as_str().unwrap_or_default().to_string(),
+            own: v["own"].as_str().unwrap_or_default().to_string(),
+            own_step: v["own_step"].as_str().and_then(|s| s.parse().ok()),
+            own_summary: v["own_summary"].as_str().unwrap_or_default().to_string(),
+            key_note: v["key_note"].as_str().unwrap_or_default().to_string(),
+            pinned: v["pinned"].as_str().unwrap_or_default().to_string(),
         })
         .collect()
 }
@@ -361,6 +515,18 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
     for v in &verdicts {
         // `galloper audit` passed on each archive above: the page agrees.
         assert_eq!(v.verdict, "pass", "{}: {}", v.game, v.summary);
+        assert_eq!(v.own, "pass", "{}: {}", v.game, v.own_summary);
+        assert!(
+            v.pinned == "no"
+                && v.key_note.starts_with("server key SHA256:")
+                && v.key_note
+                    .ends_with("(not pinned: compare it with the one your club publishes)")
+                && v.summary.contains("server key not pinned"),
+            "{}: no key pinned, and the page says so beside its verdict: {} / {}",
+            v.game,
+            v.key_note,
+            v.summary
+        );
         assert!(
             v.summary.starts_with("AUDIT PASSED: the game is over"),
             "{}: {}",
@@ -412,6 +578,7 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         &work,
     );
     assert_eq!(verdicts.len(), 1);
+    agrees("changed die", &cli, &verdicts[0]);
     assert_eq!(verdicts[0].verdict, "fail", "{}", verdicts[0].summary);
     assert_eq!(verdicts[0].step, Some(step), "{}", verdicts[0].summary);
     assert!(
@@ -425,7 +592,7 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
     // The forger signs his copy anew with his own key: signatures, hashes
     // and chain all agree, and only the dice re-derived from the stream
     // give him away, on the command line and in the page alike.
-    re_sign_with_a_forgers_key(&bad, steps(&bad));
+    re_sign_with_a_forgers_key(&bad);
     let cli = galloper(&["audit", bad.to_str().unwrap()]);
     let said = String::from_utf8_lossy(&cli.stderr).into_owned();
     assert!(!cli.status.success(), "galloper audit refuses the forgery");
@@ -455,50 +622,118 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         }),
         &work,
     );
+    agrees("forger's re-signing", &cli, &verdicts[0]);
     assert_eq!(
         verdicts[0].summary.trim(),
         said.trim(),
         "the page's verdict is galloper audit's, word for word"
     );
 
-    // Three more tampers, each on a fresh copy of the battle: a state and
-    // an orders file changed in what was sealed, and a step removed. Both
-    // audits fail, and name the same step.
+    // More tampers, each on a fresh copy: a state and an orders file
+    // changed in what was sealed, and a step removed (both audits fail,
+    // and name the same step); then what only the command line can see,
+    // each re-signed by the server's own key so that every signature,
+    // hash and link agrees: an event's text changed, a step re-rolled with
+    // its commitment changed, and a hidden-troops game's public scenario
+    // changed. The page cannot replay the rules, but its headline says the
+    // command line's FAILED as loud as its own: it is never greener than
+    // what it can know.
     let mid = steps(archive) / 2;
-    let tampers: [(&str, Tamper); 3] = [
-        ("state", |a: &Path, step: u32| {
-            change_first(a, &format!("sealed/step-{step:04}/state.yaml"), ":", ": ")
-        }),
-        ("orders", |a: &Path, step: u32| {
-            let file = sealed_orders(a, step);
-            let text = std::fs::read_to_string(a.join(&file)).unwrap();
-            std::fs::write(a.join(&file), format!("{text}# one line more\n")).unwrap();
-        }),
-        ("removed", |a: &Path, step: u32| {
-            std::fs::remove_dir_all(a.join(format!("step-{step:04}"))).unwrap();
-            std::fs::remove_dir_all(a.join(format!("sealed/step-{step:04}"))).unwrap();
-        }),
+    let crowther = &archives[5];
+    let battle_key = server_key_of(archive);
+    let crowther_key = server_key_of(&crowther.1);
+    let tampers: [(&str, &(&str, PathBuf), Tamper, bool); 6] = [
+        (
+            "state",
+            &archives[0],
+            |a: &Path, step: u32, _| {
+                change_first(a, &format!("sealed/step-{step:04}/state.yaml"), ":", ": ")
+            },
+            false,
+        ),
+        (
+            "orders",
+            &archives[0],
+            |a: &Path, step: u32, _| {
+                let file = sealed_orders(a, step);
+                let text = std::fs::read_to_string(a.join(&file)).unwrap();
+                std::fs::write(a.join(&file), format!("{text}# one line more\n")).unwrap();
+            },
+            false,
+        ),
+        (
+            "removed",
+            &archives[0],
+            |a: &Path, step: u32, _| {
+                std::fs::remove_dir_all(a.join(format!("step-{step:04}"))).unwrap();
+                std::fs::remove_dir_all(a.join(format!("sealed/step-{step:04}"))).unwrap();
+            },
+            false,
+        ),
+        (
+            "event text",
+            &archives[0],
+            |a: &Path, step: u32, key: &(String, String)| {
+                use galloper::event::Event;
+                let path = a.join(format!("step-{step:04}/events.yaml"));
+                let mut events: Vec<Event> =
+                    galloper::yaml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let e = events.first_mut().expect("the step has a public event");
+                e.text = format!("{} (so says the server)", e.text);
+                std::fs::write(&path, galloper::yaml::to_string(&events).unwrap()).unwrap();
+                reseal(a, &key.0, &key.1);
+            },
+            true,
+        ),
+        (
+            "re-rolled step",
+            &archives[0],
+            |a: &Path, _, key: &(String, String)| {
+                re_roll(a, most_dice(a));
+                reseal(a, &key.0, &key.1);
+            },
+            true,
+        ),
+        (
+            "public scenario",
+            crowther,
+            |a: &Path, _, key: &(String, String)| {
+                change_first(a, "scenario.yaml", "\nmoves: ", "\nmoves: 2");
+                reseal(a, &key.0, &key.1);
+            },
+            true,
+        ),
     ];
     let mut pages = Vec::new();
-    let mut cli_steps = Vec::new();
-    for (name, tamper) in &tampers {
-        let copy = work.join(format!("tamper-{name}")).join(game);
-        copy_dir(archive, &copy);
-        tamper(&copy, mid);
+    let mut clis = Vec::new();
+    for (name, (game, original), tamper, cli_only) in &tampers {
+        let copy = work
+            .join(format!("tamper-{}", name.replace(' ', "-")))
+            .join(game);
+        copy_dir(original, &copy);
+        let key = if *game == crowther.0 {
+            &crowther_key
+        } else {
+            &battle_key
+        };
+        tamper(&copy, mid, key);
         let cli = galloper(&["audit", copy.to_str().unwrap()]);
         let said = String::from_utf8_lossy(&cli.stderr).into_owned();
         assert!(
             !cli.status.success(),
             "galloper audit refuses the {name} tamper"
         );
-        let at = named_step(&said).unwrap_or_else(|| {
-            panic!("galloper audit names no step for the {name} tamper: {said}")
-        });
-        assert!(
-            (mid..=mid + 1).contains(&at),
-            "the {name} tamper at step {mid} is found there (or, removed, at the step after): {said}"
-        );
-        let tsite = work.join(format!("site-tamper-{name}"));
+        let at = named_step(&said);
+        if !cli_only {
+            let at = at.unwrap_or_else(|| {
+                panic!("galloper audit names no step for the {name} tamper: {said}")
+            });
+            assert!(
+                (mid..=mid + 1).contains(&at),
+                "the {name} tamper at step {mid} is found there (or, removed, at the step after): {said}"
+            );
+        }
+        let tsite = work.join(format!("site-tamper-{}", name.replace(' ', "-")));
         ok(
             &format!("galloper site on the {name} tamper"),
             &galloper(&[
@@ -513,9 +748,12 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
             "game": game,
             "steps": steps(&copy),
             "quick": true,
-            "expect": {"fail": at},
+            "expect": match at {
+                Some(at) => serde_json::json!({"fail": at}),
+                None => serde_json::json!("fail"),
+            },
         }));
-        cli_steps.push((name, at, said));
+        clis.push((*name, *cli_only, at, said, cli));
     }
     let verdicts = browse(
         &browser,
@@ -526,15 +764,145 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         &work,
     );
     assert_eq!(verdicts.len(), tampers.len());
-    for (v, (name, at, said)) in verdicts.iter().zip(&cli_steps) {
+    for (v, (name, cli_only, at, said, cli)) in verdicts.iter().zip(&clis) {
+        agrees(name, cli, v);
         assert_eq!(v.verdict, "fail", "{name}: {}", v.summary);
         assert_eq!(
-            v.step,
-            Some(*at),
-            "{name}: the page names step {at} as galloper audit does: {} / {said}",
+            v.step, *at,
+            "{name}: the page names step {at:?} as galloper audit does: {} / {said}",
             v.summary
         );
+        if !cli_only {
+            assert_eq!(v.own, "fail", "{name}: the page's own audit fails too");
+            assert_eq!(v.own_step, *at, "{name}: {}", v.summary);
+        } else if v.own == "pass" {
+            // The page's own audit cannot see it: the headline is the
+            // command line's failure, the page's own pass below it.
+            let what = said
+                .trim()
+                .strip_prefix("AUDIT FAILED ")
+                .unwrap_or(said.trim());
+            assert!(
+                v.summary.starts_with(
+                    "AUDIT FAILED (the command line's audit, which replays the rules) "
+                ) && v.summary.ends_with(what),
+                "{name}: the headline is the command line's failure: {} / {said}",
+                v.summary
+            );
+            assert!(
+                v.own_summary.contains("This page\u{2019}s own audit")
+                    && v.own_summary.contains("AUDIT PASSED"),
+                "{name}: the page's own pass is below the headline, and says whose it is: {}",
+                v.own_summary
+            );
+        } else {
+            // A check of the page's own catches it too (a player's file
+            // naming a notice that is gone): its own failure heads the page.
+            assert_eq!(v.own, "fail", "{name}: {}", v.own_summary);
+            assert!(
+                v.summary.starts_with("AUDIT FAILED at "),
+                "{name}: {}",
+                v.summary
+            );
+        }
     }
+
+    // The club's key pinned for the whole site: the battle's server key.
+    // Its page passes, says the key is the pinned one beside its verdict,
+    // and its summary says so; the Crowther game, signed by another
+    // server's key, fails at game.yaml in the page and on the command line
+    // alike, in the same words.
+    let pinned_site = work.join("site-pinned");
+    let (_, battle_public) = &battle_key;
+    let fp = galloper::sig::fingerprint(battle_public).unwrap();
+    ok(
+        "galloper site --server-key",
+        &galloper(&[
+            "site",
+            archive.to_str().unwrap(),
+            crowther.1.to_str().unwrap(),
+            "--server-key",
+            battle_public,
+            "--out",
+            pinned_site.to_str().unwrap(),
+        ]),
+    );
+    let pub_file = archive
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("server_key.pub");
+    let cli_battle = galloper(&[
+        "audit",
+        archive.to_str().unwrap(),
+        "--server-key",
+        pub_file.to_str().unwrap(),
+    ]);
+    let cli_battle_said = ok("galloper audit --server-key of the battle", &cli_battle);
+    let cli_crowther = galloper(&["audit", crowther.1.to_str().unwrap(), "--server-key", &fp]);
+    assert!(
+        !cli_crowther.status.success(),
+        "another server's archive fails the pin"
+    );
+    let cli_crowther_said = String::from_utf8_lossy(&cli_crowther.stderr).into_owned();
+    let verdicts = browse(
+        &browser,
+        serde_json::json!({
+            "shots": work.join("pinned-shots"),
+            "pages": [
+                {
+                    "file": pinned_site.join(format!("{game}.html")),
+                    "game": game,
+                    "steps": steps(archive),
+                    "quick": true,
+                    "expect": "pass",
+                },
+                {
+                    "file": pinned_site.join(format!("{}.html", crowther.0)),
+                    "game": crowther.0,
+                    "steps": steps(&crowther.1),
+                    "quick": true,
+                    "expect": "fail",
+                },
+            ],
+        }),
+        &work,
+    );
+    assert_eq!(verdicts.len(), 2);
+    let (b, c) = (&verdicts[0], &verdicts[1]);
+    agrees("pinned battle", &cli_battle, b);
+    agrees("pinned crowther", &cli_crowther, c);
+    assert_eq!(b.verdict, "pass", "{}", b.summary);
+    assert_eq!(b.pinned, "yes");
+    assert_eq!(
+        b.key_note,
+        format!("server key {fp} (pinned by the site's maker)")
+    );
+    assert!(
+        b.summary.contains("signed by the pinned server key") && !b.summary.contains("not pinned"),
+        "{}",
+        b.summary
+    );
+    assert!(
+        cli_battle_said
+            .trim_end()
+            .ends_with("signed by the pinned server key"),
+        "{cli_battle_said}"
+    );
+    assert_eq!(c.verdict, "fail");
+    assert_eq!(c.pinned, "other", "{}", c.key_note);
+    assert_eq!(c.own, "fail", "{}", c.own_summary);
+    assert_eq!(
+        c.summary.trim(),
+        cli_crowther_said.trim(),
+        "the page refuses another server's key in galloper audit's words"
+    );
+    assert!(
+        c.summary.contains(&format!("not by the pinned key {fp}")),
+        "{}",
+        c.summary
+    );
 }
 
 /// The server's unrevealed secrets of a game in progress: every resolved

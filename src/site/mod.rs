@@ -31,11 +31,37 @@ pub struct Built {
     pub pages: Vec<(Summary, PathBuf)>,
 }
 
+/// How a site is made.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The club's server key, pinned for every archive of the site: its
+    /// fingerprint (`SHA256:...`) or its public key line. `galloper audit`
+    /// runs with the pin when the site is made, and each page refuses an
+    /// archive signed by another key and shows the pinned fingerprint.
+    pub server_key: Option<String>,
+}
+
+/// The fingerprint a pin names: a fingerprint as given, or a key line's.
+pub fn pinned_fingerprint(pin: &str) -> anyhow::Result<String> {
+    let pin = pin.trim();
+    if pin.starts_with("SHA256:") {
+        return Ok(pin.to_string());
+    }
+    crate::sig::fingerprint(pin).map_err(|e| {
+        anyhow::anyhow!("--server-key: neither a SHA256: fingerprint nor a public key line: {e}")
+    })
+}
+
 /// Write the site of the games in `archives` into `out`.
-pub fn build(archives: &[PathBuf], out: &Path) -> anyhow::Result<Built> {
+pub fn build(archives: &[PathBuf], out: &Path, opts: &Options) -> anyhow::Result<Built> {
     if archives.is_empty() {
         bail!("name at least one game archive (the folder DATA/archive/GAME)");
     }
+    let pinned = opts
+        .server_key
+        .as_deref()
+        .map(pinned_fingerprint)
+        .transpose()?;
     std::fs::create_dir_all(out.join("assets"))
         .with_context(|| format!("cannot create {}", out.display()))?;
     assets::write(&out.join("assets"))?;
@@ -43,7 +69,7 @@ pub fn build(archives: &[PathBuf], out: &Path) -> anyhow::Result<Built> {
     let mut pages = Vec::new();
     for dir in archives {
         let bundle = bundle::read(dir)?;
-        let summary = summary::of(dir, &bundle)?;
+        let summary = summary::of(dir, &bundle, opts, pinned.as_deref())?;
         if !seen.insert(summary.game.clone()) {
             bail!(
                 "{}: game {} is given twice: give each archive once",
@@ -67,4 +93,22 @@ pub fn build(archives: &[PathBuf], out: &Path) -> anyhow::Result<Built> {
     std::fs::write(&index, page::index(&summaries)?)
         .with_context(|| format!("cannot write {}", index.display()))?;
     Ok(Built { index, pages })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pin_is_a_fingerprint_or_a_key_line() {
+        let k = crate::sig::keygen("club").unwrap();
+        let fp = crate::sig::fingerprint(&k.public_line).unwrap();
+        assert_eq!(pinned_fingerprint(&fp).unwrap(), fp);
+        assert_eq!(
+            pinned_fingerprint(&format!("{}\n", k.public_line)).unwrap(),
+            fp
+        );
+        let e = pinned_fingerprint("not a key").unwrap_err().to_string();
+        assert!(e.contains("neither a SHA256: fingerprint"), "{e}");
+    }
 }

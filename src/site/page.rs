@@ -61,7 +61,13 @@ pub fn game(
         "maps": maps,
         "told": told,
         "start_state": start,
-        "built": {"audit": s.audit, "passed": s.audit_passed},
+        "built": {
+            "audit": s.audit,
+            "passed": s.audit_passed,
+            "place": s.audit_place,
+            "server_key": s.server_key,
+            "pinned": s.pinned,
+        },
     });
     GameHtml {
         s,

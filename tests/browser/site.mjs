@@ -4,7 +4,7 @@
 //   node site.mjs PLAN.json
 //
 // PLAN: { index?, index_shot?, shots, phone?, pages: [{ file, game, steps,
-//   expect: "pass" | { fail: STEP }, quick?, running?: { public_dice, secrets } }] }.
+//   expect: "pass" | "fail" | { fail: STEP }, quick?, running?: { public_dice, secrets } }] }.
 // For each page: step through the game (slider, keys, buttons), checking
 // that the map and the events change with the step; follow a unit; run the
 // in-browser audit and read its verdict. A `quick` page (a tampered copy)
@@ -12,8 +12,10 @@
 // every step, its public dice only (`public_dice[i]` rows at step i+1),
 // no sealed file and none of the `secrets` (the server's unrevealed
 // secrets and hidden events). Prints one JSON line per page ({game,
-// verdict, step, summary}) for the Rust test to compare with
-// `galloper audit`, and exits 1 with the reasons when a check fails.
+// verdict, step, summary: the headline; own, own_step, own_summary: the
+// page's own audit below it; key_note, pinned: the server key beside it})
+// for the Rust test to compare with `galloper audit`, and exits 1 with the
+// reasons when a check fails.
 import { chromium } from 'playwright-core';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -166,18 +168,40 @@ async function secrecy(p) {
 
 async function audit(p) {
   // The audit, in the page.
+  // Before it runs, a page whose archive the command line failed already
+  // says so in its headline.
+  const before = await page.$eval('#verdict', (v) => ({ verdict: v.getAttribute('data-verdict'), summary: v.textContent }));
+  const built = await page.$eval('#archive', (a) => JSON.parse(a.textContent).built || {});
+  if (built.passed === false)
+    check(before.verdict === 'fail' && before.summary.startsWith('AUDIT FAILED'), `${p.game}: before its own audit runs, the headline says the command line failed the game (${before.summary})`);
   await page.click('#audit-run');
-  await page.waitForFunction(() => ['pass', 'fail'].includes(document.getElementById('verdict').getAttribute('data-verdict')), null, { timeout: 120000 });
+  await page.waitForFunction(() => ['pass', 'fail'].includes(document.getElementById('page-verdict').getAttribute('data-verdict')), null, { timeout: 120000 });
   const verdict = await page.$eval('#verdict', (v) => ({
     verdict: v.getAttribute('data-verdict'),
     step: v.getAttribute('data-step'),
     summary: v.textContent,
   }));
-  console.log(JSON.stringify({ game: p.game, ...verdict }));
+  // The page's own result, below the headline (empty there when it is the headline).
+  const own = await page.$eval('#page-verdict', (v) => ({
+    own: v.getAttribute('data-verdict'),
+    own_step: v.getAttribute('data-step'),
+    own_summary: v.textContent,
+  }));
+  const key = await page.$eval('#server-key', (k) => ({ key_note: k.textContent, pinned: k.getAttribute('data-pinned') }));
+  // Never a green headline over a command line that failed; the headline
+  // is as loud as the page's own failures (the same element and style).
+  const look = await page.$eval('#verdict', (v) => ({ colour: getComputedStyle(v).color, size: getComputedStyle(v).fontSize, weight: getComputedStyle(v).fontWeight }));
+  if (built.passed === false) {
+    check(verdict.verdict === 'fail' && /^AUDIT FAILED/.test(verdict.summary), `${p.game}: the command line failed the game, and the headline says ${verdict.summary}`);
+    check(look.colour === 'rgb(179, 38, 30)' && Number(look.weight) >= 700, `${p.game}: the headline's FAILED is red and bold (${JSON.stringify(look)})`);
+  }
+  console.log(JSON.stringify({ game: p.game, ...verdict, ...own, ...key, look }));
   const scope = await page.$eval('#audit-scope', (s) => s.textContent).catch(() => '');
   check(/Checked here/.test(scope) && /Not checked here/.test(scope) && /replay/.test(scope), `${p.game}: the page says what its audit checked and what it did not (${scope})`);
   if (p.expect === 'pass') {
     check(verdict.verdict === 'pass', `${p.game}: the audit passes in the browser (${verdict.summary})`);
+  } else if (p.expect === 'fail') {
+    check(verdict.verdict === 'fail', `${p.game}: the audit fails (${verdict.summary})`);
   } else {
     check(verdict.verdict === 'fail' && verdict.step === String(p.expect.fail), `${p.game}: the audit fails at step ${p.expect.fail} (${verdict.summary})`);
     const failed = await page.$eval('#audit-lines li.failed', (l) => l.textContent).catch(() => '');
