@@ -343,12 +343,44 @@
     return m;
   }
 
+  // A time as RFC 3339 writes it (UTC or an offset), in whole unix
+  // seconds; null when it is not one.
+  function rfc3339(text) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(String(text));
+    if (!m) return null;
+    const t = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[8].toUpperCase()}`);
+    return Number.isNaN(t) ? null : Math.floor(t / 1000);
+  }
+
+  // In a beacon step, every file a player sent was received, by the
+  // server's signed word (orders.yaml's `received`), no later than the
+  // notice's close of orders: none was chosen knowing the round
+  // (src/game/beacon.rs, audited_receipts). The server's applied files
+  // follow from public values and need none.
+  function receipts(index, notice, place) {
+    const b = notice && notice.beacon;
+    if (!b) return;
+    const close = rfc3339(b.orders_close);
+    if (close == null) fail(place, "the notice's orders_close is not a time");
+    for (const e of (index && index.sides) || []) {
+      if (e.applied != null) continue;
+      const at = e.received;
+      if (at == null)
+        fail(place, `orders.yaml gives no receipt time for ${e.side}'s orders: a beacon step must show that each file came before its close of orders`);
+      const t = rfc3339(at);
+      if (t == null) fail(place, `${e.side}'s receipt time ${JSON.stringify(String(at))} is not a time`);
+      if (t > close)
+        fail(place, `${e.side}'s orders were received at ${at}, after the close of orders at ${b.orders_close}: they could have been chosen knowing round ${b.round}`);
+    }
+  }
+
   function publicPart(A, sdir, listed, game, step, notice, place) {
     const reveal = A.yaml(`${sdir}/reveal.yaml`);
     const p = unhex32(reveal.public_secret, place);
     if (hex(commit('public', game.game, step, p)) !== notice.public_commitment)
       fail(place, 'the revealed public secret does not match its commitment');
     const index = A.yaml(`${sdir}/orders.yaml`);
+    receipts(index, notice, place);
     const hashes = (index.sides || []).map((e) => unhex32(e.sha256, place));
     const mix = concat(...hashes);
     if (hex(mix) !== reveal.mix) fail(place, "the mix is not the orders' hashes in side order");
@@ -506,11 +538,11 @@
         }
         if (after.get(n.step - 1) !== n.state_before_commitment)
           fail(place, 'the state this step starts from is not the state the last step ended with');
-        open = { path: link.path, notice: n };
+        open = { path: link.path, notice: n, hash: sha256hex(A.bytes(link.path)) };
         w.open = n.step;
       } else if (link.kind === 'manifest') {
         if (!open) fail(place, 'a manifest with no open step before it');
-        const { path: npath, notice } = open;
+        const { path: npath, notice, hash: noticeSha256 } = open;
         open = null;
         if (parent(npath) !== link.folder) fail(place, "the manifest is not in its notice's folder");
         const step = notice.step;
@@ -520,7 +552,7 @@
         const pub = publicPart(A, link.folder, listed, game, step, notice, splace);
         after.set(step, pub.state);
         v.publicDice += pub.dice.length;
-        w.current.set(step, { step, run: notice.run, dir: link.folder, notice, pub });
+        w.current.set(step, { step, run: notice.run, dir: link.folder, notice, noticeSha256, pub });
         w.lastResolved = step;
         w.open = null;
         if (!rolled) {
@@ -631,8 +663,216 @@
       fail('step 1', 'the state the first notice committed to is not the start of the scenario opened in sealed/start/');
   }
 
+  // ---------- sealed orders files (src/game/audit/orders.rs) ----------
+  // JSON read with its numbers as written, to be written again as
+  // docs/DICE.md ("Applied orders") writes J: null when it is not JSON.
+  function jsonTree(text) {
+    let at = 0;
+    const ws = () => {
+      while (at < text.length && ' \t\n\r'.includes(text[at])) at++;
+    };
+    const value = () => {
+      ws();
+      const c = text[at];
+      if (c === '{') {
+        at++;
+        const entries = [];
+        ws();
+        if (text[at] === '}') {
+          at++;
+          return { t: 'obj', entries };
+        }
+        for (;;) {
+          ws();
+          if (text[at] !== '"') throw new Error('a key');
+          const k = string();
+          ws();
+          if (text[at++] !== ':') throw new Error('a colon');
+          entries.push([k, value()]);
+          ws();
+          const d = text[at++];
+          if (d === '}') return { t: 'obj', entries };
+          if (d !== ',') throw new Error('a comma');
+        }
+      }
+      if (c === '[') {
+        at++;
+        const items = [];
+        ws();
+        if (text[at] === ']') {
+          at++;
+          return { t: 'arr', items };
+        }
+        for (;;) {
+          items.push(value());
+          ws();
+          const d = text[at++];
+          if (d === ']') return { t: 'arr', items };
+          if (d !== ',') throw new Error('a comma');
+        }
+      }
+      if (c === '"') return { t: 'str', v: string() };
+      const lit = /^(true|false|null)/.exec(text.slice(at));
+      if (lit) {
+        at += lit[1].length;
+        return { t: 'lit', v: lit[1] };
+      }
+      const num = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(at));
+      if (num && num[0]) {
+        at += num[0].length;
+        return { t: 'num', lex: num[0], int: !num[2] && !num[3] };
+      }
+      throw new Error('a value');
+    };
+    const string = () => {
+      const m = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/.exec(text.slice(at));
+      if (!m) throw new Error('a string');
+      at += m[0].length;
+      return JSON.parse(m[0]);
+    };
+    try {
+      const v = value();
+      ws();
+      return at === text.length ? v : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  // A float as Rust's serde_json (ryu) writes it: `12.0`, `0.5`, `1e16`.
+  function floatText(x) {
+    if (!Number.isFinite(x)) return null;
+    if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+    const sign = x < 0 ? '-' : '';
+    const [mant, exp] = Math.abs(x).toExponential().split('e');
+    const digits = mant.replace('.', '');
+    const n = digits.length;
+    const kk = Number(exp) + 1;
+    const k = kk - n;
+    if (k >= 0 && kk <= 16) return `${sign}${digits}${'0'.repeat(k)}.0`;
+    if (kk > 0 && kk <= 16) return `${sign}${digits.slice(0, kk)}.${digits.slice(kk)}`;
+    if (kk > -5 && kk <= 0) return `${sign}0.${'0'.repeat(-kk)}${digits}`;
+    return `${sign}${digits[0]}${n > 1 ? '.' + digits.slice(1) : ''}e${kk - 1}`;
+  }
+  const byCodePoint = (a, b) => {
+    const x = enc.encode(a);
+    const y = enc.encode(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  };
+  // J: one line, keys sorted by code point, `, ` and `: `, non-ASCII as is.
+  function jsonLine(tree) {
+    switch (tree.t) {
+      case 'obj':
+        return `{${[...tree.entries].sort((a, b) => byCodePoint(a[0], b[0])).map(([k, v]) => `${JSON.stringify(k)}: ${jsonLine(v)}`).join(', ')}}`;
+      case 'arr':
+        return `[${tree.items.map(jsonLine).join(', ')}]`;
+      case 'str':
+        return JSON.stringify(tree.v);
+      case 'lit':
+        return tree.v;
+      default: {
+        if (tree.int) {
+          const b = BigInt(tree.lex);
+          if (b >= -(2n ** 63n) && b < 2n ** 64n) return b.toString();
+        }
+        return floatText(Number(tree.lex));
+      }
+    }
+  }
+  // A parsed YAML value as a tree for jsonLine. The YAML reader does not
+  // tell 12 from 12.0, so a whole float is written 12 here (only in the
+  // words of a failure: the checks compare values).
+  function treeOf(v) {
+    if (v === null || v === undefined) return { t: 'lit', v: 'null' };
+    if (typeof v === 'boolean') return { t: 'lit', v: String(v) };
+    if (typeof v === 'number') return { t: 'num', lex: String(v), int: Number.isInteger(v) };
+    if (typeof v === 'string') return { t: 'str', v };
+    if (Array.isArray(v)) return { t: 'arr', items: v.map(treeOf) };
+    if (v instanceof Map) return { t: 'obj', entries: [...v].map(([k, x]) => [String(k), treeOf(x)]) };
+    return { t: 'obj', entries: Object.entries(v).map(([k, x]) => [k, treeOf(x)]) };
+  }
+  // Two orders values alike as JSON values.
+  function sameValue(a, b) {
+    if (a === b) return true;
+    if (a == null || b == null || typeof a !== 'object' || typeof b !== 'object') return false;
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue(a[k], b[k]));
+  }
+  function appliedEntropy(game, step, side, notice) {
+    return sha256hex(concat('galloper-applied-v1', Z, game, Z, String(step), Z, side, Z, notice));
+  }
+  const APPLIED_HEAD = '# galloper applied orders: ';
+  // The applied file docs/DICE.md builds from public values and J.
+  function appliedText(game, step, side, notice, policy, j) {
+    return `${APPLIED_HEAD}${policy}\ngalloper: 1\ngame: ${game}\nstep: ${step}\nside: ${side}\nnotice: ${notice}\nrevision: 0\nentropy: ${appliedEntropy(game, step, side, notice)}\norders: ${j}\n`;
+  }
+
+  // One sealed orders file of `run` (f: { place, text: its bytes, entry:
+  // its orders.yaml entry }): it answers the notice of the run it was mixed
+  // into, with a revision the rules for revisions allow; a file the server
+  // applied is the one docs/DICE.md builds, under a policy the notice
+  // allows. `standing` keeps each side's own latest orders, for the steps
+  // after. What needs the rules (that standing orders still pass them, and
+  // the default orders' value) is galloper audit's.
+  function sealedOrders(f, game, run, standing) {
+    const textOf = dec.decode(f.text);
+    let env;
+    try {
+      env = V.parseYaml(textOf);
+    } catch (e) {
+      fail(f.place, `does not parse: ${e.message}`);
+    }
+    if (!env || typeof env !== 'object') fail(f.place, 'does not parse: not an orders file');
+    const side = f.entry.side;
+    if (env.game !== game.game || env.step !== run.step || env.side !== side)
+      fail(f.place, `names game ${env.game} step ${env.step} side ${env.side}, where it was mixed into game ${game.game} step ${run.step} for ${side}`);
+    const named = env.notice == null ? null : String(env.notice).trim();
+    if (named == null || named.toLowerCase() !== run.noticeSha256.toLowerCase())
+      fail(f.place, `answers notice ${named == null ? '(none)' : named}, but it was mixed into run ${run.run} of step ${run.step}, whose notice is ${run.noticeSha256}: orders must be written after the commitments they meet`);
+    const r = env.revision;
+    if (r != null && !(Number.isInteger(r) && r >= 0 && r <= 4294967295))
+      fail(f.place, `does not parse: revision ${JSON.stringify(r)} is not a whole number`);
+    const rev = r == null ? 'none' : String(r);
+    if (f.entry.applied != null) {
+      if (r !== 0) fail(f.place, `orders the server applied carry revision 0, not ${rev}`);
+      appliedOrders(f, textOf, game, run, env.orders, standing);
+    } else {
+      if (!(r >= 1)) fail(f.place, `a player's orders carry a revision of 1 or more, not ${rev}: revision 0 is the server's`);
+      standing.set(side, env.orders);
+    }
+  }
+  function appliedOrders(f, textOf, game, run, body, standing) {
+    const first = textOf.split('\n')[0].replace(/\r$/, '');
+    const policy = first.startsWith(APPLIED_HEAD) ? first.slice(APPLIED_HEAD.length) : null;
+    if (policy !== 'default' && policy !== 'standing')
+      fail(f.place, `an applied file starts \`${APPLIED_HEAD}default\` or \`${APPLIED_HEAD}standing\``);
+    const missed = run.notice.missed == null ? null : String(run.notice.missed);
+    if (missed == null || missed === 'wait')
+      fail(f.place, `the server applied orders in a step whose notice names ${missed == null ? 'no rule for missed orders' : `the rule \`${missed}\``}: it may apply none`);
+    if (missed === 'default' && policy === 'standing')
+      fail(f.place, 'standing orders applied in a step whose notice names the rule `default`');
+    // J, read as JSON and written again, is the same line, and the whole
+    // file the nine lines DICE.md gives.
+    const last = textOf.replace(/\n$/, '').split('\n').pop();
+    const tree = last.startsWith('orders: ') ? jsonTree(last.slice('orders: '.length)) : null;
+    const j = tree ? jsonLine(tree) : null;
+    if (j == null || textOf !== appliedText(game.game, run.step, f.entry.side, run.noticeSha256, policy, j))
+      fail(f.place, 'is not the applied file docs/DICE.md builds from its policy, notice and orders: the server wrote bytes of its own choosing');
+    if (policy === 'standing') {
+      if (!standing.has(f.entry.side))
+        fail(f.place, 'standing orders applied, but the side has no earlier orders of its own that the rules still take');
+      const own = standing.get(f.entry.side);
+      if (!sameValue(own, body))
+        fail(f.place, `the applied orders are not the standing orders the rules give: orders: ${jsonLine(treeOf(own))}`);
+    }
+  }
+
   function sealedCheck(A, game, keys, w, named, v) {
-    for (const [step, run] of w.current) {
+    const standing = new Map();
+    const inForce = [...w.current].sort((a, b) => a[0] - b[0]);
+    for (const [step, run] of inForce) {
       const rel = `sealed/step-${pad4(step)}`;
       const splace = `sealed step ${step}`;
       manifest(A, rel, game.server_key, named);
@@ -650,6 +890,7 @@
         } catch (err) {
           fail(`${splace}: ${name}`, `${e.applied ? 'server' : 'player'} signature refused: ${err.message}`);
         }
+        sealedOrders({ place: `${splace}: ${name}`, text, entry: e }, game, run, standing);
         if (e.applied) applied += `; ${e.side} orders applied by the server (${e.applied})`;
       }
       v.line(step, `step ${step}: hidden secret, state commitment, ${hp.hiddenDice} hidden dice and ${(run.pub.index.sides || []).length} signed orders match${applied}`);
@@ -754,5 +995,5 @@
     }
   }
 
-  globalThis.GalloperAudit = { run, stepOf, checkStream, seedOf, commit, sshsigVerify, fingerprint, Stream, hex, unhex, verifyRound };
+  globalThis.GalloperAudit = { run, stepOf, receipts, sealedOrders, jsonTree, jsonLine, floatText, appliedText, appliedEntropy, checkStream, seedOf, commit, sshsigVerify, fingerprint, Stream, hex, unhex, verifyRound };
 })();
