@@ -180,6 +180,28 @@ fn a_rolled_back_step_cannot_be_ground_with_its_revealed_secret() {
         .expect("a 6 within 500 tries");
     t.send("french", &file);
     t.gm("resume").unwrap();
+    // The Austrians' file answered run 1's notice: it is not kept, and
+    // sent again it is refused, so the step waits for their new orders.
+    assert_eq!(
+        t.process().unwrap(),
+        0,
+        "run 1's orders are not mixed into run 2"
+    );
+    let k = &t.keys["austrians"];
+    let s = sig::sign(
+        &k.private_openssh,
+        sig::ORDERS_NAMESPACE,
+        austrians.as_bytes(),
+    )
+    .unwrap();
+    let refused = t
+        .server
+        .submit("austrians.yaml", austrians.as_bytes(), &s)
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("answer notice"), "{refused}");
+    let again = t.orders("austrians", &sha256_hex(b"cd again"));
+    t.send("austrians", &again);
     assert_eq!(t.process().unwrap(), 1);
 
     let new_notice: Notice = yaml(&root.join("step-0001/notice.yaml"));
@@ -200,6 +222,12 @@ fn a_rolled_back_step_cannot_be_ground_with_its_revealed_secret() {
     );
     let v = audit::audit(&root).unwrap();
     assert!(v.lines.iter().any(|l| l.contains("run 1 was rolled back")));
+    let mixed: galloper::game::archive::OrdersIndex = yaml(&root.join("step-0001/orders.yaml"));
+    let hashes: Vec<&str> = mixed.sides.iter().map(|e| e.sha256.as_str()).collect();
+    assert!(
+        !hashes.contains(&sha256_hex(austrians.as_bytes()).as_str()),
+        "run 2 mixed no file of run 1"
+    );
 
     // The undone run is part of the chain: removing it is caught.
     let copy = t.dir.join("cut");
@@ -335,7 +363,22 @@ fn the_demo_archive_resists_guessing_counting_cutting_forging_and_traps() {
     copy_dir(&archive, &forged);
     let fake = sig::keygen("not-the-server").unwrap();
     resign::reforge(&forged, &fake.private_openssh, Some(&fake.public_line));
-    let v = audit::audit(&forged).expect("consistent, so it passes unpinned");
+    // Sealed, the players' signed files name the notices the forger's
+    // re-signing replaced: caught even without the pin.
+    let e = audit::audit(&forged)
+        .expect_err("a re-signed sealed game")
+        .to_string();
+    assert!(
+        e.contains("sealed step 1") && e.contains("answers notice"),
+        "{e}"
+    );
+    println!("forgery of a sealed game, unpinned: {e}");
+    // While the game runs, the orders are sealed away: a re-signed copy is
+    // consistent, and only the pin tells it apart.
+    let running = tmp.path().join("forged-running");
+    copy_dir(&copy, &running);
+    resign::reforge(&running, &fake.private_openssh, Some(&fake.public_line));
+    let v = audit::audit(&running).expect("consistent, so it passes unpinned");
     assert!(!v.pinned);
     assert!(v.summary().contains("not pinned"));
     let pin = |k: &str| Options {
@@ -484,6 +527,11 @@ fn two_rollbacks_in_a_row_keep_both_undone_runs_on_the_chain() {
     let v = audit::audit(&root).unwrap();
     assert_eq!(v.open_step, Some(1));
     t.gm("resume").unwrap();
+    // Every side sends again under the new notice.
+    for side in owed(&t) {
+        let o = t.orders(&side, &sha256_hex(b"after the rollbacks"));
+        t.send(&side, &o);
+    }
     assert_eq!(t.process().unwrap(), 1);
     let n2: Notice = yaml(&root.join("step-0002/notice.yaml"));
     assert_eq!((n2.step, n2.run), (2, 2));
