@@ -557,3 +557,72 @@ fn two_rollbacks_in_a_row_keep_both_undone_runs_on_the_chain() {
         assert!(e.contains("not in the archive"), "{undone}: {e}");
     }
 }
+
+/// Issue 29, item 2: the server replaces a step's secrets, and so its
+/// notice's commitments, after the orders came (free to pick the dice it
+/// likes), and signs the new notice with its own real key. The chain it
+/// writes is whole and every die follows from the new secrets, so while the
+/// game runs the audit passes so far; once sealed, the players' signed
+/// files name the notice that is gone, and the audit fails at that step,
+/// with the key pinned or not.
+#[test]
+fn a_commitment_replaced_after_the_orders_fails_at_its_step_once_sealed() {
+    let mut t = table();
+    let owed = |t: &Table| -> Vec<String> {
+        let (_, due) = t.server.due("g1").unwrap().unwrap();
+        due.owed.iter().map(|o| o.side.to_string()).collect()
+    };
+    for side in owed(&t) {
+        let o = t.orders(&side, &sha256_hex(format!("one {side}").as_bytes()));
+        t.send(&side, &o);
+    }
+    assert_eq!(t.process().unwrap(), 1);
+    for side in owed(&t) {
+        let o = t.orders(&side, &sha256_hex(format!("two {side}").as_bytes()));
+        t.send(&side, &o);
+    }
+    // The orders of step 2 are in. The server draws secrets of its choice
+    // and rewrites the step's notice to commit to them.
+    let data = t.dir.join("data");
+    let key = std::fs::read_to_string(data.join("server_key")).unwrap();
+    let open = t.server.store().open_step("g1").unwrap().unwrap();
+    let (p, h) = ([7u8; 32], [9u8; 32]);
+    let mut n: Notice = galloper::yaml::from_str(&open.notice).unwrap();
+    n.public_commitment = hex::encode(protocol::commit(StreamKind::Public, "g1", 2, &p));
+    n.hidden_commitment = hex::encode(protocol::commit(StreamKind::Hidden, "g1", 2, &h));
+    let text = galloper::yaml::to_string(&n).unwrap();
+    let signature = sig::sign(&key, sig::REPORT_NAMESPACE, text.as_bytes()).unwrap();
+    let db = rusqlite::Connection::open(data.join("galloper.db")).unwrap();
+    db.execute(
+        "UPDATE steps SET public_secret = ?1, hidden_secret = ?2, notice = ?3, notice_sig = ?4 WHERE game = 'g1' AND step = 2",
+        rusqlite::params![p.to_vec(), h.to_vec(), text, signature],
+    )
+    .unwrap();
+    let root = t.archive();
+    std::fs::write(root.join("step-0002/notice.yaml"), &text).unwrap();
+    std::fs::write(root.join("step-0002/notice.yaml.sig"), &signature).unwrap();
+    assert_eq!(t.process().unwrap(), 1, "resolved with the new secrets");
+    let reveal: Reveal = yaml(&root.join("step-0002/reveal.yaml"));
+    assert_eq!(reveal.public_secret, hex::encode(p));
+
+    // While the game runs, nothing public shows it.
+    let real =
+        sig::fingerprint(&std::fs::read_to_string(data.join("server_key.pub")).unwrap()).unwrap();
+    let pinned = Options {
+        server_key: Some(real.clone()),
+    };
+    let v = audit::audit_with(&root, &pinned).expect("passes so far");
+    assert!(v.over.is_none() && v.pinned);
+
+    // Sealed, it fails at step 2, pinned to the real key or not.
+    t.gm("end: {reason: the test is over}").unwrap();
+    for opts in [pinned, Options::default()] {
+        let e = audit::audit_with(&root, &opts).unwrap_err().to_string();
+        assert!(
+            e.contains("AUDIT FAILED at sealed step 2: orders-")
+                && e.contains("answers notice")
+                && e.contains(&galloper::envelope::notice_sha256(&text)),
+            "{e}"
+        );
+    }
+}

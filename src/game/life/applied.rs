@@ -37,11 +37,12 @@ impl Server {
             Some(p) => p,
         };
         if policy == MissedPolicy::Standing
-            && let Some(body) = self.standing_orders(open, side)?
+            && let Some((from, sha, body)) = self.standing_orders(open, side)?
             && fits(&body)
         {
             let note = format!(
-                "{side} sent no orders by the deadline: standing orders applied (its own latest orders, of an earlier step): {}",
+                "{side} sent no orders by the deadline: standing orders applied (its orders of step {from}, sha256 {}): {}",
+                &sha[..12.min(sha.len())],
                 flow(&body)
             );
             return Ok(Some((MissedPolicy::Standing, body, note)));
@@ -58,17 +59,20 @@ impl Server {
         }
     }
 
-    /// The orders of a side's own latest file of an earlier step, if any.
+    /// The orders of a side's own latest file of an earlier step, if any,
+    /// with that step and the file's hash.
     fn standing_orders(
         &self,
         open: &StepRow,
         side: &SideId,
-    ) -> anyhow::Result<Option<serde_yaml::Value>> {
+    ) -> anyhow::Result<Option<(u32, String, serde_yaml::Value)>> {
         Ok(self
             .store
             .earlier_own_orders(&open.game, side, open.step)?
-            .and_then(|row| envelope::parse_stored(&row.file_name, &row.text).ok())
-            .map(|env| env.orders))
+            .and_then(|row| {
+                let env = envelope::parse_stored(&row.file_name, &row.text).ok()?;
+                Some((row.step, row.sha256, env.orders))
+            }))
     }
 
     /// The orders file the server writes and signs for a side: every byte
