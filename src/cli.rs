@@ -145,6 +145,13 @@ enum Command {
         out: PathBuf,
     },
     /// Check a public archive: signatures, commitments, every die, and after the game a full replay.
+    ///
+    /// Exit status: 0 when the audit passed on a game that is over (its
+    /// signed end, its sealed secrets and orders checked and the whole game
+    /// replayed); 3 when it passed so far on a game in progress (what is
+    /// public checks; hidden dice and orders stay sealed until the end);
+    /// 1 when it failed (the first failure is printed); 2 for a command
+    /// line that cannot be read.
     Audit {
         dir: PathBuf,
         /// The server key you trust, as its fingerprint (`SHA256:...`, as
@@ -529,6 +536,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     println!("{l}");
                 }
                 println!("{}", v.summary());
+                if v.over.is_none() {
+                    return Ok(ExitCode::from(AUDIT_PASSED_SO_FAR));
+                }
             }
             Err(f) => {
                 eprintln!("{f}");
@@ -917,6 +927,11 @@ pub fn template(server: &Server, game: &str, side: &SideId) -> anyhow::Result<St
     };
     Ok(envelope::template(&head, &g.ruleset, &body))
 }
+
+/// `galloper audit`'s exit status on a game in progress whose public part
+/// passed: not 0, so that a script can tell it from a sealed game that
+/// passed in full.
+pub const AUDIT_PASSED_SO_FAR: u8 = 3;
 
 fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
     let games = server.store().games()?;

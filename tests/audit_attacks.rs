@@ -180,6 +180,28 @@ fn a_rolled_back_step_cannot_be_ground_with_its_revealed_secret() {
         .expect("a 6 within 500 tries");
     t.send("french", &file);
     t.gm("resume").unwrap();
+    // The Austrians' file answered run 1's notice: it is not kept, and
+    // sent again it is refused, so the step waits for their new orders.
+    assert_eq!(
+        t.process().unwrap(),
+        0,
+        "run 1's orders are not mixed into run 2"
+    );
+    let k = &t.keys["austrians"];
+    let s = sig::sign(
+        &k.private_openssh,
+        sig::ORDERS_NAMESPACE,
+        austrians.as_bytes(),
+    )
+    .unwrap();
+    let refused = t
+        .server
+        .submit("austrians.yaml", austrians.as_bytes(), &s)
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("answer notice"), "{refused}");
+    let again = t.orders("austrians", &sha256_hex(b"cd again"));
+    t.send("austrians", &again);
     assert_eq!(t.process().unwrap(), 1);
 
     let new_notice: Notice = yaml(&root.join("step-0001/notice.yaml"));
@@ -200,6 +222,12 @@ fn a_rolled_back_step_cannot_be_ground_with_its_revealed_secret() {
     );
     let v = audit::audit(&root).unwrap();
     assert!(v.lines.iter().any(|l| l.contains("run 1 was rolled back")));
+    let mixed: galloper::game::archive::OrdersIndex = yaml(&root.join("step-0001/orders.yaml"));
+    let hashes: Vec<&str> = mixed.sides.iter().map(|e| e.sha256.as_str()).collect();
+    assert!(
+        !hashes.contains(&sha256_hex(austrians.as_bytes()).as_str()),
+        "run 2 mixed no file of run 1"
+    );
 
     // The undone run is part of the chain: removing it is caught.
     let copy = t.dir.join("cut");
@@ -335,7 +363,22 @@ fn the_demo_archive_resists_guessing_counting_cutting_forging_and_traps() {
     copy_dir(&archive, &forged);
     let fake = sig::keygen("not-the-server").unwrap();
     resign::reforge(&forged, &fake.private_openssh, Some(&fake.public_line));
-    let v = audit::audit(&forged).expect("consistent, so it passes unpinned");
+    // Sealed, the players' signed files name the notices the forger's
+    // re-signing replaced: caught even without the pin.
+    let e = audit::audit(&forged)
+        .expect_err("a re-signed sealed game")
+        .to_string();
+    assert!(
+        e.contains("sealed step 1") && e.contains("answers notice"),
+        "{e}"
+    );
+    println!("forgery of a sealed game, unpinned: {e}");
+    // While the game runs, the orders are sealed away: a re-signed copy is
+    // consistent, and only the pin tells it apart.
+    let running = tmp.path().join("forged-running");
+    copy_dir(&copy, &running);
+    resign::reforge(&running, &fake.private_openssh, Some(&fake.public_line));
+    let v = audit::audit(&running).expect("consistent, so it passes unpinned");
     assert!(!v.pinned);
     assert!(v.summary().contains("not pinned"));
     let pin = |k: &str| Options {
@@ -484,6 +527,11 @@ fn two_rollbacks_in_a_row_keep_both_undone_runs_on_the_chain() {
     let v = audit::audit(&root).unwrap();
     assert_eq!(v.open_step, Some(1));
     t.gm("resume").unwrap();
+    // Every side sends again under the new notice.
+    for side in owed(&t) {
+        let o = t.orders(&side, &sha256_hex(b"after the rollbacks"));
+        t.send(&side, &o);
+    }
     assert_eq!(t.process().unwrap(), 1);
     let n2: Notice = yaml(&root.join("step-0002/notice.yaml"));
     assert_eq!((n2.step, n2.run), (2, 2));
@@ -507,5 +555,74 @@ fn two_rollbacks_in_a_row_keep_both_undone_runs_on_the_chain() {
         std::fs::remove_dir_all(copy.join(undone)).unwrap();
         let e = audit::audit(&copy).unwrap_err().to_string();
         assert!(e.contains("not in the archive"), "{undone}: {e}");
+    }
+}
+
+/// Issue 29, item 2: the server replaces a step's secrets, and so its
+/// notice's commitments, after the orders came (free to pick the dice it
+/// likes), and signs the new notice with its own real key. The chain it
+/// writes is whole and every die follows from the new secrets, so while the
+/// game runs the audit passes so far; once sealed, the players' signed
+/// files name the notice that is gone, and the audit fails at that step,
+/// with the key pinned or not.
+#[test]
+fn a_commitment_replaced_after_the_orders_fails_at_its_step_once_sealed() {
+    let mut t = table();
+    let owed = |t: &Table| -> Vec<String> {
+        let (_, due) = t.server.due("g1").unwrap().unwrap();
+        due.owed.iter().map(|o| o.side.to_string()).collect()
+    };
+    for side in owed(&t) {
+        let o = t.orders(&side, &sha256_hex(format!("one {side}").as_bytes()));
+        t.send(&side, &o);
+    }
+    assert_eq!(t.process().unwrap(), 1);
+    for side in owed(&t) {
+        let o = t.orders(&side, &sha256_hex(format!("two {side}").as_bytes()));
+        t.send(&side, &o);
+    }
+    // The orders of step 2 are in. The server draws secrets of its choice
+    // and rewrites the step's notice to commit to them.
+    let data = t.dir.join("data");
+    let key = std::fs::read_to_string(data.join("server_key")).unwrap();
+    let open = t.server.store().open_step("g1").unwrap().unwrap();
+    let (p, h) = ([7u8; 32], [9u8; 32]);
+    let mut n: Notice = galloper::yaml::from_str(&open.notice).unwrap();
+    n.public_commitment = hex::encode(protocol::commit(StreamKind::Public, "g1", 2, &p));
+    n.hidden_commitment = hex::encode(protocol::commit(StreamKind::Hidden, "g1", 2, &h));
+    let text = galloper::yaml::to_string(&n).unwrap();
+    let signature = sig::sign(&key, sig::REPORT_NAMESPACE, text.as_bytes()).unwrap();
+    let db = rusqlite::Connection::open(data.join("galloper.db")).unwrap();
+    db.execute(
+        "UPDATE steps SET public_secret = ?1, hidden_secret = ?2, notice = ?3, notice_sig = ?4 WHERE game = 'g1' AND step = 2",
+        rusqlite::params![p.to_vec(), h.to_vec(), text, signature],
+    )
+    .unwrap();
+    let root = t.archive();
+    std::fs::write(root.join("step-0002/notice.yaml"), &text).unwrap();
+    std::fs::write(root.join("step-0002/notice.yaml.sig"), &signature).unwrap();
+    assert_eq!(t.process().unwrap(), 1, "resolved with the new secrets");
+    let reveal: Reveal = yaml(&root.join("step-0002/reveal.yaml"));
+    assert_eq!(reveal.public_secret, hex::encode(p));
+
+    // While the game runs, nothing public shows it.
+    let real =
+        sig::fingerprint(&std::fs::read_to_string(data.join("server_key.pub")).unwrap()).unwrap();
+    let pinned = Options {
+        server_key: Some(real.clone()),
+    };
+    let v = audit::audit_with(&root, &pinned).expect("passes so far");
+    assert!(v.over.is_none() && v.pinned);
+
+    // Sealed, it fails at step 2, pinned to the real key or not.
+    t.gm("end: {reason: the test is over}").unwrap();
+    for opts in [pinned, Options::default()] {
+        let e = audit::audit_with(&root, &opts).unwrap_err().to_string();
+        assert!(
+            e.contains("AUDIT FAILED at sealed step 2: orders-")
+                && e.contains("answers notice")
+                && e.contains(&galloper::envelope::notice_sha256(&text)),
+            "{e}"
+        );
     }
 }

@@ -779,3 +779,73 @@ fn a_relay_serving_a_round_that_does_not_verify_stops_the_step_and_tells_the_gam
         told[0]
     );
 }
+
+/// Issue 29, item 3: a beacon step's orders close at its notice's
+/// `orders_close`. A file received after it is refused with the reason and
+/// stores nothing; the archive shows, under the server's signature, when
+/// each file mixed into a step came, and the audit holds that time against
+/// the close.
+#[test]
+fn a_file_after_the_close_of_orders_is_refused_and_the_archive_times_every_file() {
+    let mut c = club();
+    c.deploy("french");
+    // The server's clock passes the close of step 1's orders (16:40:00 on
+    // 20 August 2023; round 1 is due at 16:40:03 on the 23rd, the chain's
+    // start): the Austrians' file comes a second late.
+    c.server.see_time(at("2023-08-20T16:40:01Z"));
+    let t = galloper::cli::template(&c.server, GAME, &SideId::new("austrians")).unwrap();
+    let t = envelope::with_entropy(&t, &sha256_hex(b"late"));
+    let k = &c.keys["austrians"];
+    let s = sig::sign(&k.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
+    let before = c.server.store().latest_orders(GAME, 1).unwrap();
+    let e = c
+        .server
+        .submit("austrians.yaml", t.as_bytes(), &s)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("reached the server at 2023-08-20T16:40:01Z")
+            && e.contains("closed its orders at 2023-08-20T16:40:00Z")
+            && e.contains("round 1"),
+        "{e}"
+    );
+    assert_eq!(
+        c.server.store().latest_orders(GAME, 1).unwrap(),
+        before,
+        "nothing stored"
+    );
+
+    // The played game's archive gives each player's file its receipt time,
+    // at or before the close; the audit fails a time after it.
+    let c = played();
+    let root = c.archive();
+    for step in [1u32, 2] {
+        let index: archive::OrdersIndex = galloper::yaml::from_str(
+            &std::fs::read_to_string(archive::step_dir(&root, step).join("orders.yaml")).unwrap(),
+        )
+        .unwrap();
+        let close = c.notice(step).beacon.unwrap().orders_close;
+        for e in &index.sides {
+            let at_ = e.received.as_deref().expect("a receipt time");
+            assert!(
+                at(at_) <= at(&close),
+                "step {step} {}: {at_} > {close}",
+                e.side
+            );
+        }
+    }
+    let late = c.dir.join("late");
+    copy_dir(&root, &late);
+    let orders = late.join("step-0002/orders.yaml");
+    let text = std::fs::read_to_string(&orders).unwrap();
+    let mut index: archive::OrdersIndex = galloper::yaml::from_str(&text).unwrap();
+    index.sides[0].received = Some("2025-01-08T16:40:01Z".into());
+    std::fs::write(&orders, galloper::yaml::to_string(&index).unwrap()).unwrap();
+    resign(&late, &c.server_key());
+    let f = audit::audit(&late).unwrap_err().to_string();
+    assert!(
+        f.contains("AUDIT FAILED at step 2")
+            && f.contains("received at 2025-01-08T16:40:01Z, after the close of orders"),
+        "{f}"
+    );
+}

@@ -375,8 +375,10 @@ fn galloper_cmd(args: &[&str]) -> Vec<u8> {
         .args(args)
         .output()
         .unwrap();
+    // `galloper audit` of a game in progress passes only so far (3).
+    let passed_so_far = args.first() == Some(&"audit") && out.status.code() == Some(3);
     assert!(
-        out.status.success(),
+        out.status.success() || passed_so_far,
         "galloper {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -367,10 +367,13 @@ fn rollback_reopens_the_step_with_fresh_secrets_and_the_audit_keeps_the_undone_r
         v.lines
     );
 
-    // Nothing resolves while paused; on resume the step resolves again,
-    // with the same orders but the new secrets.
+    // Nothing resolves while paused. Run 1's orders went with it: on
+    // resume the step waits until the sides send again under the new
+    // notice, then resolves with the new secrets.
     assert_eq!(t.process(), 0);
     t.gm("resume").unwrap();
+    assert_eq!(t.process(), 0, "no file of run 1 is kept");
+    t.submit_owed("run two");
     assert_eq!(t.process(), 1);
     let again = t.server.store().steps("g1").unwrap()[0].clone();
     assert_ne!(again.result, first.result, "new secrets, new deal");
@@ -1058,10 +1061,20 @@ fn a_rollback_invites_only_the_owing_side_and_the_rerun_report_says_so() {
     };
     let a = to(&active);
     assert!(a.contains("You owe orders for step 2"), "{a}");
-    assert!(a.contains("you may send new ones"), "{a}");
+    assert!(a.contains("send them again"), "{a}");
+    let notice =
+        galloper::envelope::notice_sha256(&t.server.store().steps("g1").unwrap()[1].notice);
+    assert!(
+        a.contains(&format!("notice: {notice}")),
+        "the new notice's hash: {a}"
+    );
+    assert!(a.contains("Your orders template for the new run"), "{a}");
     let p = to(&passive);
     assert!(p.contains("You owe no orders for step 2"), "{p}");
-    assert!(!p.contains("send new"), "{p}");
+    assert!(
+        !p.contains("send them again") && !p.contains("orders template"),
+        "{p}"
+    );
     // Resolved again: its reports say so first; the first run's did not.
     t.gm("resume").unwrap();
     t.submit_owed("ef");

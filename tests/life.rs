@@ -515,6 +515,26 @@ fn the_audit_replays_a_game_whose_orders_the_server_applied() {
         "{:?}",
         v.lines
     );
+    // Issue 29, item 4: an auditor written from DICE.md alone rebuilds
+    // every applied file byte for byte.
+    let py = std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/applied_orders.py"
+        ))
+        .arg(&archive)
+        .output()
+        .expect("python3");
+    let said = String::from_utf8_lossy(&py.stdout);
+    assert!(
+        py.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    assert!(
+        said.contains(&format!("{applied} applied orders file(s) rebuilt")),
+        "{said}"
+    );
     // An applied orders file re-signed with a player's key is refused.
     let sealed = archive.join("sealed/step-0002");
     let name = std::fs::read_dir(&sealed)

@@ -31,6 +31,9 @@ pub fn handle(
     now: i64,
     date: &str,
 ) -> anyhow::Result<Handled> {
+    // What the message brings is received now: a beacon step's close of
+    // orders is judged by this time.
+    server.see_time(now);
     let limits = Limits {
         max_bytes: cfg.max_message_bytes,
         max_attachments: cfg.max_attachments,

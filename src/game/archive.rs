@@ -57,6 +57,12 @@ pub struct Notice {
     /// Protocol version 2: the beacon round the step's seeds will take.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon: Option<super::beacon::NoticeBeacon>,
+    /// The game's rule for a side that misses the deadline, fixed for the
+    /// step before any order exists: the only orders the server may apply
+    /// in the step (docs/DICE.md, "Applied orders"). None in a game
+    /// without a schedule, whose steps wait for every side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missed: Option<super::schedule::MissedPolicy>,
 }
 
 /// `orders.yaml`: the hash and signature of each side's orders.
@@ -76,6 +82,10 @@ pub struct OrdersEntry {
     /// server's key in the `galloper-applied` namespace, not the player's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applied: Option<String>,
+    /// In a beacon step: when the server received the file (UTC, RFC
+    /// 3339), which the audit holds against the notice's close of orders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received: Option<String>,
 }
 
 /// `reveal.yaml`: the public secret and the seed it makes.
@@ -311,6 +321,67 @@ pub fn state_commitment(game: &str, step: u32, salt: &[u8; 32], state: &[u8]) ->
     h.update(salt);
     h.update(state);
     hex::encode(h.finalize())
+}
+
+/// The entropy of orders the server applies for a side (docs/DICE.md,
+/// "Applied orders"): public values only, so the server has no say in it.
+/// `SHA-256("galloper-applied-v1" 0x00 G 0x00 r 0x00 side 0x00 N)`, hex,
+/// with `N` the notice's hash in hex.
+pub fn applied_entropy(game: &str, step: u32, side: &str, notice: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"galloper-applied-v1\0");
+    for (i, part) in [game, &step.to_string(), side, notice].iter().enumerate() {
+        if i > 0 {
+            h.update([0u8]);
+        }
+        h.update(part.as_bytes());
+    }
+    hex::encode(h.finalize())
+}
+
+/// The bytes of the orders file the server applies for `side` at `step`
+/// under `policy` (`default` or `standing`), answering the notice whose
+/// hash is `notice`: every byte follows from public values and the orders
+/// `body`, written as JSON with sorted keys (a YAML flow value) so that an
+/// auditor in any language writes the same line (docs/DICE.md).
+pub fn applied_orders_text(
+    game: &str,
+    step: u32,
+    side: &str,
+    notice: &str,
+    policy: super::schedule::MissedPolicy,
+    body: &serde_yaml::Value,
+) -> anyhow::Result<String> {
+    let json: serde_json::Value = serde_json::to_value(body)?;
+    let orders = json_line(&json);
+    let entropy = applied_entropy(game, step, side, notice);
+    Ok(format!(
+        "# galloper applied orders: {}\ngalloper: {}\ngame: {game}\nstep: {step}\nside: {side}\nnotice: {notice}\nrevision: 0\nentropy: {entropy}\norders: {orders}\n",
+        policy.as_str(),
+        crate::envelope::FORMAT
+    ))
+}
+
+/// JSON on one line with sorted keys and the separators `, ` and `: `, as
+/// Python's `json.dumps(v, sort_keys=True, ensure_ascii=False)` writes it.
+fn json_line(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let inner: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{}: {}", Value::String((*k).clone()), json_line(&m[*k])))
+                .collect();
+            format!("{{{}}}", inner.join(", "))
+        }
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(json_line).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.to_string(),
+    }
 }
 
 /// `keys/change-NNN.yaml`: a player's key replaced by the game master. The

@@ -80,13 +80,13 @@ pub struct BeaconStart {
     pub now: i64,
 }
 
-fn utc(secs: i64) -> String {
+pub(crate) fn utc(secs: i64) -> String {
     jiff::Timestamp::from_second(secs)
         .map(|t| t.to_string())
         .unwrap_or_else(|_| format!("{secs} (unix time)"))
 }
 
-fn parse_utc(text: &str) -> Option<i64> {
+pub(crate) fn parse_utc(text: &str) -> Option<i64> {
     text.parse::<jiff::Timestamp>().ok().map(|t| t.as_second())
 }
 
@@ -120,6 +120,26 @@ pub fn check_new_close(notice_yaml: &str, close: i64) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Refuse a file received (unix seconds) after the close of orders of a
+/// beacon step `open`; a step without a beacon takes orders until it
+/// resolves.
+pub fn check_received(open: &StepRow, received: i64) -> Result<(), super::Refusal> {
+    let Some(b) = notice_beacon(&open.notice) else {
+        return Ok(());
+    };
+    match parse_utc(&b.orders_close) {
+        Some(close) if received <= close => Ok(()),
+        _ => Err(super::Refusal::Closed {
+            game: open.game.clone(),
+            step: open.step,
+            received: utc(received),
+            closed: b.orders_close.clone(),
+            round: b.round,
+            round_time: b.round_time.clone(),
+        }),
+    }
 }
 
 /// The folder of round files of a chain.
@@ -552,6 +572,52 @@ fn fail(place: &str, what: impl Into<String>) -> Failure {
         place: place.into(),
         what: what.into(),
     }
+}
+
+/// The audit's part: in a beacon step, every file a player sent was
+/// received, by the server's signed word, before the notice's close of
+/// orders (the server's own applied files follow from public values, so
+/// their time gives nobody a choice).
+pub fn audited_receipts(
+    index: &super::archive::OrdersIndex,
+    notice: &Notice,
+    place: &str,
+) -> Result<(), Failure> {
+    let Some(b) = &notice.beacon else {
+        return Ok(());
+    };
+    let close = parse_utc(&b.orders_close)
+        .ok_or_else(|| fail(place, "the notice's orders_close is not a time"))?;
+    for e in index.sides.iter().filter(|e| e.applied.is_none()) {
+        let Some(at) = &e.received else {
+            return Err(fail(
+                place,
+                format!(
+                    "orders.yaml gives no receipt time for {}'s orders: a beacon step must show that each file came before its close of orders",
+                    e.side
+                ),
+            ));
+        };
+        match parse_utc(at) {
+            Some(t) if t <= close => {}
+            Some(_) => {
+                return Err(fail(
+                    place,
+                    format!(
+                        "{}'s orders were received at {at}, after the close of orders at {}: they could have been chosen knowing round {}",
+                        e.side, b.orders_close, b.round
+                    ),
+                ));
+            }
+            None => {
+                return Err(fail(
+                    place,
+                    format!("{}'s receipt time {at:?} is not a time", e.side),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The audit's part: the round a step's seeds took, checked. None for a

@@ -91,6 +91,20 @@ pub enum Refusal {
         side: String,
         sha256: String,
     },
+    /// A beacon step's orders came after its close of orders: its round
+    /// may be public by then, so the file could have been chosen knowing
+    /// the dice.
+    #[error(
+        "these orders reached the server at {received}, after step {step} of game {game} closed its orders at {closed}: the step's dice take beacon round {round}, published at {round_time}, and orders taken once it may be known could be chosen to suit the dice. Nothing was stored; the step goes on with the orders it holds (or the game's rule for missed orders)"
+    )]
+    Closed {
+        game: String,
+        step: u32,
+        received: String,
+        closed: String,
+        round: u64,
+        round_time: String,
+    },
     #[error("server error: {0}")]
     Server(String),
 }
@@ -321,6 +335,17 @@ impl Server {
         }
     }
 
+    /// The time a file reaches the server: the latest time it was told
+    /// (the intake tells it each message's, a tick its own), else the
+    /// system clock; a paired test's fixed time.
+    pub(crate) fn receipt_time(&self) -> i64 {
+        match (self.fixed, self.clock) {
+            (Some(f), _) => f.now,
+            (None, Some(c)) => c,
+            (None, None) => self.mail_time(),
+        }
+    }
+
     /// Queue report mails when steps resolve (the daemon), or not (the command line).
     pub fn set_mail(&mut self, mail: Option<MailSettings>) {
         self.mail = mail;
@@ -400,6 +425,15 @@ impl Server {
         let state = rules.start(scenario)?;
         let public_scenario = rules.public_scenario(scenario)?;
         let game_beacon = self.settle_beacon(id, schedule, beacon.as_ref())?;
+        // Before the first notice, which names the schedule's rule for
+        // missed orders.
+        match schedule {
+            Some(y) => {
+                schedule::Schedule::parse(y)?;
+                self.store.set_schedule(id, y)?;
+            }
+            None => self.store.forget_schedule(id)?,
+        }
         let rows: Vec<PlayerRow> = players
             .iter()
             .map(|p| PlayerRow {
@@ -457,9 +491,6 @@ impl Server {
             status: GameStatus::Active,
         };
         self.store.create_game(&game, &rows, &first)?;
-        if let (Some(y), None) = (schedule, &beacon) {
-            self.set_schedule(id, y)?;
-        }
         self.publish_open_notice(id)?;
         Ok(())
     }
@@ -534,6 +565,7 @@ impl Server {
             )),
             state_before_commitment,
             beacon: self.named_beacon(game, step, run, due)?,
+            missed: self.schedule(game)?.map(|s| s.missed),
         };
         row.notice = crate::yaml::to_string(&notice)?;
         row.notice_sig = sig::sign(
@@ -755,6 +787,8 @@ impl Server {
                 hint,
             });
         }
+        let received = self.receipt_time();
+        beacon::check_received(&open, received)?;
         let text = String::from_utf8_lossy(bytes);
         let sha256 = sha256_hex(bytes);
         self.check_fresh((file_name, &text, &sha256), &env, &open, pending)?;
@@ -821,6 +855,7 @@ impl Server {
             text: bytes.to_vec(),
             signature: signature.unwrap_or_default().into(),
             sha256,
+            received: Some(received),
         })
     }
 
@@ -1403,6 +1438,9 @@ pub fn dice_inputs_for(
     let hashes: Vec<[u8; 32]> = used.iter().map(|o| protocol::order_hash(&o.text)).collect();
     let mix = protocol::mix(&hashes);
     let b = step.beacon.as_ref().map(|r| r.randomness());
+    // A beacon step's archive shows when each file came, under the
+    // server's signature, against its close of orders.
+    let timed = beacon::notice_beacon(&step.notice).is_some();
     DiceInputs {
         public_seed: seed_of(StreamKind::Public, &step.public_secret, &mix, b.as_ref()),
         hidden_seed: seed_of(StreamKind::Hidden, &step.hidden_secret, &mix, b.as_ref()),
@@ -1414,6 +1452,7 @@ pub fn dice_inputs_for(
                 sha256: o.sha256.clone(),
                 signature: o.signature.clone(),
                 applied: None,
+                received: o.received.filter(|_| timed).map(beacon::utc),
             })
             .collect(),
     }

@@ -66,8 +66,9 @@ impl Server {
             before.state_before_commitment,
         )
         .map_err(server_err)?;
+        let notice = crate::envelope::notice_sha256(&reopened.notice);
         let text = format!(
-            "The game master has rolled back step {step} of game {game}: {reason}\nIts result is withdrawn (the archive keeps it as run {run}, with this reason), and anything sent for step {} is void. The game is paused. Step {step} opens again as run {} with fresh secrets under a new signed notice (in the archive), so its dice are new whatever orders are kept: the secret revealed for run {run} says nothing about them.",
+            "The game master has rolled back step {step} of game {game}: {reason}\nIts result is withdrawn (the archive keeps it as run {run}, with this reason), and anything sent for step {} is void. The game is paused. Step {step} opens again as run {} with fresh secrets under a new signed notice (in the archive), whose SHA-256 is {notice}. Orders sent for run {run} answered its notice and are void: the new run takes only files that answer the new one, so that nobody's file, chosen when run {run}'s secret could be known, meets the new secrets.",
             step + 1,
             run + 1
         );
@@ -76,7 +77,14 @@ impl Server {
         for p in self.store.players(game).map_err(server_err)? {
             let mut t = text.clone();
             t.push('\n');
-            t.push_str(&rollback_invitation(&due, &p.side, step));
+            t.push_str(&rollback_invitation(&due, &p.side, step, &notice));
+            let owes = due.owed.iter().any(|o| o.side == p.side);
+            if owes && let Some(template) = rerun_template(rules, &reopened, &p.side, &notice) {
+                t.push_str(
+                    "\n\nYour orders template for the new run (or `galloper orders template`):\n\n",
+                );
+                t.push_str(&template);
+            }
             mails.extend(self.notice_mail(
                 c,
                 game,
@@ -152,20 +160,39 @@ impl Server {
 }
 
 /// What a side is told to do after a rollback of `step`: a side that owes
-/// orders for it may send new ones or keep those it sent; any other side
-/// has nothing to send.
+/// orders for it sends them again under the new notice (`notice`, its
+/// hash); any other side has nothing to send.
 pub(in crate::game) fn rollback_invitation(
     due: &crate::ruleset::Due,
     side: &crate::side::SideId,
     step: u32,
+    notice: &str,
 ) -> String {
     match due.owed.iter().find(|o| &o.side == side) {
         Some(o) => format!(
-            "You owe orders for step {step} ({}): you may send new ones, or keep those you sent.",
+            "You owe orders for step {step} ({}): send them again, with the lines `notice: {notice}` and `revision: 1`, signed as before. Orders you sent before the rollback are not kept.",
             o.note
         ),
         None => format!("You owe no orders for step {step}: nothing is asked of you."),
     }
+}
+
+/// The orders template of a side that owes orders for the reopened step.
+fn rerun_template(
+    rules: &dyn crate::ruleset::AnyRuleset,
+    reopened: &crate::game::store::StepRow,
+    side: &crate::side::SideId,
+    notice: &str,
+) -> Option<String> {
+    let body = rules.orders_template(&reopened.state_before, side).ok()??;
+    let head = crate::envelope::Head {
+        game: &reopened.game,
+        step: reopened.step,
+        side,
+        notice,
+        revision: 1,
+    };
+    Some(crate::envelope::template(&head, rules.name(), &body))
 }
 
 /// The files of a withdrawn run left at the top of its step's folder and

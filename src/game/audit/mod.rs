@@ -13,6 +13,7 @@
 //! only (`safe.rs`).
 
 mod chain;
+mod orders;
 mod safe;
 mod sealed;
 
@@ -208,6 +209,7 @@ fn public_part(
         ));
     }
     let index: OrdersIndex = yaml(&sdir.join("orders.yaml"))?;
+    super::beacon::audited_receipts(&index, notice, place)?;
     let hashes: Vec<[u8; 32]> = index
         .sides
         .iter()
@@ -262,6 +264,9 @@ struct Run {
     run: u32,
     dir: PathBuf,
     notice: Notice,
+    /// The SHA-256 of the notice's bytes: what each orders file mixed into
+    /// the run must name.
+    notice_sha256: String,
     public: PublicPart,
 }
 
@@ -546,7 +551,7 @@ fn walk_chain(
         after.insert(0, start);
     }
     let mut rollbacks: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut open: Option<(PathBuf, Notice)> = None;
+    let mut open: Option<(PathBuf, Notice, String)> = None;
     let mut prev = &Link::Game;
     for link in links.iter().skip(1) {
         let place = chain::describe(link);
@@ -593,11 +598,12 @@ fn walk_chain(
                         "the state this step starts from is not the state the last step ended with",
                     ));
                 }
-                open = Some((path.clone(), (**n).clone()));
+                let hash = sha256_hex(&read(&dir.join(path))?);
+                open = Some((path.clone(), (**n).clone(), hash));
                 w.open = Some(n.step);
             }
             Link::Manifest(folder) => {
-                let Some((npath, notice)) = open.take() else {
+                let Some((npath, notice, notice_sha256)) = open.take() else {
                     return Err(fail(place, "a manifest with no open step before it"));
                 };
                 if npath.parent() != Some(folder.as_path()) {
@@ -620,6 +626,7 @@ fn walk_chain(
                         run: notice.run,
                         dir: folder.clone(),
                         notice,
+                        notice_sha256,
                         public,
                     },
                 );
@@ -627,7 +634,7 @@ fn walk_chain(
                 w.open = None;
             }
             Link::Rollback(folder, r) => {
-                let Some((npath, notice)) = open.take() else {
+                let Some((npath, notice, _)) = open.take() else {
                     return Err(fail(place, "a rollback with no open step before it"));
                 };
                 let run = rollbacks.get(&r.step).copied().unwrap_or(0) + 1;

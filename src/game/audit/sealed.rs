@@ -43,7 +43,7 @@ pub(super) fn check(
         rx,
         |tx| {
             let mut sent = 0;
-            gather(dir, game, start, keys, walked, named, &tx, &mut sent)
+            gather(dir, game, rules, start, keys, walked, named, &tx, &mut sent)
                 .map(|()| sent)
                 .map_err(|f| (sent, f))
         },
@@ -312,6 +312,7 @@ fn key_at<'a>(
 fn gather<'a>(
     dir: &Path,
     game: &GameFile,
+    rules: &'static dyn crate::ruleset::AnyRuleset,
     start: &str,
     keys: &[archive::KeyChange],
     walked: &'a Walked,
@@ -320,7 +321,9 @@ fn gather<'a>(
     sent: &mut usize,
 ) -> Result<(), Failure> {
     let mut before = start.as_bytes().to_vec();
+    let mut standing = super::orders::Standing::default();
     for (step, run) in &walked.current {
+        let state_before = String::from_utf8_lossy(&before).into_owned();
         let rel = Path::new("sealed").join(format!("step-{step:04}"));
         let splace = format!("sealed step {step}");
         manifest(dir, &rel, &game.server_key, named)?;
@@ -360,6 +363,13 @@ fn gather<'a>(
                     format!("{who} signature refused: {err}"),
                 )
             })?;
+            let file = super::orders::File {
+                place: format!("{splace}: {name}"),
+                name: &name,
+                text: &text,
+                entry: e,
+            };
+            super::orders::check(&file, game, run, rules, &state_before, &mut standing)?;
             if let Some(why) = &e.applied {
                 applied.push_str(&format!(
                     "; {} orders applied by the server ({why})",
@@ -378,6 +388,7 @@ fn gather<'a>(
                     text,
                     signature: e.signature.clone(),
                     sha256: e.sha256.clone(),
+                    received: None,
                 },
             );
         }
@@ -388,7 +399,7 @@ fn gather<'a>(
             hidden_secret: hidden.secret,
             // A state that is not UTF-8 fails the step before it (its
             // replay cannot match); this step's replay then does not count.
-            state_before: String::from_utf8_lossy(&before).into_owned(),
+            state_before,
             notice: String::new(),
             notice_sig: String::new(),
             result: None,

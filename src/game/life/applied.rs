@@ -4,8 +4,8 @@
 
 use super::APPLIED_NAMESPACE;
 use crate::envelope;
-use crate::game::archive::sha256_hex;
-use crate::game::schedule::{MissedPolicy, Schedule};
+use crate::game::archive::{self, Notice, sha256_hex};
+use crate::game::schedule::MissedPolicy;
 use crate::game::store::{OrdersRow, StepRow};
 use crate::game::{DiceInputs, Server};
 use crate::ruleset::AnyRuleset;
@@ -14,11 +14,14 @@ use std::collections::BTreeMap;
 
 impl Server {
     /// The orders the policy gives a side that sent none, with the policy
-    /// that gave them and the report's sentence; none means wait.
+    /// that gave them and the report's sentence; none means wait. The
+    /// policy is the one the step's notice named before any order existed
+    /// (a step whose notice names none applies nothing), so that a change
+    /// of schedule cannot choose between standing and default orders once
+    /// the step's secrets are known.
     pub(super) fn choose_orders(
         &self,
         rules: &dyn AnyRuleset,
-        sched: &Schedule,
         open: &StepRow,
         side: &SideId,
     ) -> anyhow::Result<Option<(MissedPolicy, serde_yaml::Value, String)>> {
@@ -26,20 +29,23 @@ impl Server {
         let fits = |body: &serde_yaml::Value| -> bool {
             matches!(rules.check(state, side, body), Ok(v) if v.is_empty())
         };
-        if sched.missed == MissedPolicy::Wait {
-            return Ok(None);
-        }
-        if sched.missed == MissedPolicy::Standing
-            && let Some(row) = self.store.earlier_own_orders(&open.game, side, open.step)?
-            && let Ok(env) = envelope::parse_stored(&row.file_name, &row.text)
-            && fits(&env.orders)
+        let named = crate::yaml::from_str::<Notice>(&open.notice)
+            .ok()
+            .and_then(|n| n.missed);
+        let policy = match named {
+            None | Some(MissedPolicy::Wait) => return Ok(None),
+            Some(p) => p,
+        };
+        if policy == MissedPolicy::Standing
+            && let Some((from, sha, body)) = self.standing_orders(open, side)?
+            && fits(&body)
         {
             let note = format!(
-                "{side} sent no orders by the deadline: standing orders applied (its orders of step {}, sha256 {})",
-                row.step,
-                &row.sha256[..12.min(row.sha256.len())]
+                "{side} sent no orders by the deadline: standing orders applied (its orders of step {from}, sha256 {}): {}",
+                &sha[..12.min(sha.len())],
+                flow(&body)
             );
-            return Ok(Some((MissedPolicy::Standing, env.orders, note)));
+            return Ok(Some((MissedPolicy::Standing, body, note)));
         }
         match rules.default_orders(state, side)? {
             Some(body) if fits(&body) => {
@@ -53,35 +59,42 @@ impl Server {
         }
     }
 
-    /// An orders file the server writes and signs for a side. Its entropy
-    /// follows from the game, step and side, so the server has no say in
-    /// what it adds to the dice mix.
+    /// The orders of a side's own latest file of an earlier step, if any,
+    /// with that step and the file's hash.
+    fn standing_orders(
+        &self,
+        open: &StepRow,
+        side: &SideId,
+    ) -> anyhow::Result<Option<(u32, String, serde_yaml::Value)>> {
+        Ok(self
+            .store
+            .earlier_own_orders(&open.game, side, open.step)?
+            .and_then(|row| {
+                let env = envelope::parse_stored(&row.file_name, &row.text).ok()?;
+                Some((row.step, row.sha256, env.orders))
+            }))
+    }
+
+    /// The orders file the server writes and signs for a side: every byte
+    /// follows from public values and the orders it applies
+    /// (`archive::applied_orders_text`, docs/DICE.md "Applied orders"), so
+    /// the server has no say in what it adds to the dice mix.
     pub(super) fn applied_row(
         &self,
         open: &StepRow,
         side: &SideId,
+        policy: MissedPolicy,
         body: &serde_yaml::Value,
-        note: &str,
     ) -> anyhow::Result<OrdersRow> {
         let (game, step) = (open.game.as_str(), open.step);
-        let entropy = sha256_hex(format!("{APPLIED_NAMESPACE}\n{game}\n{step}\n{side}").as_bytes());
-        let body_text = crate::yaml::to_string(body)?;
-        let text = format!(
-            "# {}\n# Applied and signed by the server (namespace {APPLIED_NAMESPACE}).\n{}",
-            note.replace(['\n', '\r'], " "),
-            envelope::compose(
-                &envelope::Head {
-                    game,
-                    step,
-                    side,
-                    notice: &envelope::notice_sha256(&open.notice),
-                    // Below any player's: his own orders, if they come, replace these.
-                    revision: 0,
-                },
-                &entropy,
-                &body_text
-            )
-        );
+        let text = archive::applied_orders_text(
+            game,
+            step,
+            side.as_str(),
+            &envelope::notice_sha256(&open.notice),
+            policy,
+            body,
+        )?;
         let signature = crate::sig::sign(
             &self.key.private_openssh,
             APPLIED_NAMESPACE,
@@ -96,6 +109,7 @@ impl Server {
             sha256: sha256_hex(text.as_bytes()),
             text: text.into_bytes(),
             signature,
+            received: Some(self.receipt_time()),
         })
     }
 

@@ -231,9 +231,9 @@ impl Server {
                     ));
                 }
             }
-            match self.choose_orders(rules, sched, open, side)? {
+            match self.choose_orders(rules, open, side)? {
                 Some((policy, body, note)) => {
-                    let row = self.applied_row(open, side, &body, &note)?;
+                    let row = self.applied_row(open, side, policy, &body)?;
                     out.push(Life::Applied {
                         game: g.id.clone(),
                         step: open.step,

@@ -156,7 +156,15 @@ impl Store {
                 )?;
                 tx.prepare_cached("DELETE FROM steps WHERE game = ?1 AND step > ?2")?
                     .execute(params![game, step])?;
-                tx.prepare_cached("DELETE FROM orders WHERE game = ?1 AND step > ?2")?
+                // The undone run's orders go with it: each answered the
+                // withdrawn notice, and the new run takes only files that
+                // answer its own (a file kept across the rollback was
+                // chosen while the server knew the new secrets' fate).
+                tx.prepare_cached("DELETE FROM applied_orders WHERE game = ?1 AND step >= ?2")?
+                    .execute(params![game, step])?;
+                tx.prepare_cached("DELETE FROM receipts WHERE seq IN (SELECT seq FROM orders WHERE game = ?1 AND step >= ?2)")?
+                    .execute(params![game, step])?;
+                tx.prepare_cached("DELETE FROM orders WHERE game = ?1 AND step >= ?2")?
                     .execute(params![game, step])?;
                 tx.prepare_cached("UPDATE games SET status = 'paused' WHERE id = ?1")?
                     .execute(params![game])?;

@@ -106,6 +106,15 @@ impl Store {
         Ok(())
     }
 
+    /// Remove a game's schedule (a creation that failed half-way under the
+    /// same id may have left one).
+    pub fn forget_schedule(&mut self, game: &str) -> Result<()> {
+        self.conn
+            .prepare_cached("DELETE FROM schedules WHERE game = ?1")?
+            .execute([game])?;
+        Ok(())
+    }
+
     pub fn schedule(&self, game: &str) -> Result<Option<String>> {
         Ok(self
             .conn
@@ -300,9 +309,8 @@ impl Store {
     ) -> Result<Option<OrdersRow>> {
         Ok(self
             .conn
-            .prepare_cached("SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders
-                 WHERE game = ?1 AND side = ?2 AND step < ?3 AND seq NOT IN (SELECT seq FROM applied_orders)
-                 ORDER BY seq DESC LIMIT 1")?
+            .prepare_cached(&format!("SELECT {} WHERE o.game = ?1 AND o.side = ?2 AND o.step < ?3 AND o.seq NOT IN (SELECT seq FROM applied_orders)
+                 ORDER BY o.seq DESC LIMIT 1", super::ORDERS_COLUMNS))?
 .query_row(
                 params![game, side.as_str(), step],
                 OrdersRow::read,

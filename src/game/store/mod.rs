@@ -122,12 +122,20 @@ pub struct OrdersRow {
     pub text: Vec<u8>,
     pub signature: String,
     pub sha256: String,
+    /// When the server received the file (unix seconds): what a beacon
+    /// step's close of orders is checked against. None for files stored
+    /// before receipts were kept, and for files that were never mailed
+    /// (a replay's, the audit's).
+    pub received: Option<i64>,
 }
 
+/// The columns [`OrdersRow::read`] reads, from `orders o` joined with its
+/// receipt `r`.
+pub(super) const ORDERS_COLUMNS: &str = "o.seq, o.game, o.step, o.side, o.file_name, o.text, o.signature, o.sha256, r.at FROM orders o LEFT JOIN receipts r ON r.seq = o.seq";
+
 impl OrdersRow {
-    /// A row of `SELECT seq, game, step, side, file_name, text, signature,
-    /// sha256 FROM orders`.
-    fn read(r: &rusqlite::Row) -> rusqlite::Result<OrdersRow> {
+    /// A row of `SELECT {ORDERS_COLUMNS}`.
+    pub(super) fn read(r: &rusqlite::Row) -> rusqlite::Result<OrdersRow> {
         Ok(OrdersRow {
             seq: r.get(0)?,
             game: r.get(1)?,
@@ -137,6 +145,7 @@ impl OrdersRow {
             text: r.get(5)?,
             signature: r.get(6)?,
             sha256: r.get(7)?,
+            received: r.get(8)?,
         })
     }
 }
@@ -155,6 +164,7 @@ CREATE TABLE IF NOT EXISTS orders (seq INTEGER PRIMARY KEY AUTOINCREMENT, game T
   file_name TEXT NOT NULL, text BLOB NOT NULL, signature TEXT NOT NULL, sha256 TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS orders_by_step ON orders (game, step, side, seq);
 CREATE INDEX IF NOT EXISTS orders_by_sha256 ON orders (game, step, side, sha256);
+CREATE TABLE IF NOT EXISTS receipts (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS inbox (key TEXT PRIMARY KEY, seq INTEGER NOT NULL, sender TEXT, game TEXT, outcome TEXT NOT NULL, detail TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT UNIQUE NOT NULL, game TEXT, step INTEGER,
   reader TEXT, kind TEXT NOT NULL, sender TEXT NOT NULL, recipients TEXT NOT NULL, bytes BLOB NOT NULL, status TEXT NOT NULL,
@@ -393,19 +403,16 @@ impl Store {
     pub fn orders_by_seq(&self, seq: i64) -> Result<Option<OrdersRow>> {
         Ok(self
             .conn
-            .prepare_cached("SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders WHERE seq = ?1")?
-.query_row(
-                [seq],
-                OrdersRow::read,
-            )
+            .prepare_cached(&format!("SELECT {ORDERS_COLUMNS} WHERE o.seq = ?1"))?
+            .query_row([seq], OrdersRow::read)
             .optional()?)
     }
 
     /// The latest accepted orders of each side for a step (by receipt order).
     pub fn latest_orders(&self, game: &str, step: u32) -> Result<BTreeMap<SideId, OrdersRow>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT seq, game, step, side, file_name, text, signature, sha256 FROM orders WHERE game = ?1 AND step = ?2 ORDER BY seq",
-        )?;
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {ORDERS_COLUMNS} WHERE o.game = ?1 AND o.step = ?2 ORDER BY o.seq"
+        ))?;
         let rows = st.query_map(params![game, step], OrdersRow::read)?;
         let mut out = BTreeMap::new();
         for row in rows {
@@ -511,6 +518,11 @@ fn insert_orders(conn: &rusqlite::Connection, o: &OrdersRow) -> Result<()> {
 .execute(
         params![o.game, o.step, o.side.as_str(), o.file_name, o.text, o.signature, o.sha256],
     )?;
+    if let Some(at) = o.received {
+        let seq = conn.last_insert_rowid();
+        conn.prepare_cached("INSERT INTO receipts (seq, at) VALUES (?1, ?2)")?
+            .execute(params![seq, at])?;
+    }
     Ok(())
 }
 
