@@ -1,0 +1,431 @@
+//! Issue 29: the page's own checks of orders files (site/audit.js, the
+//! page's half of `galloper audit`'s src/game/audit/orders.rs and
+//! `game::beacon::audited_receipts`) on real archives, against the command
+//! line's. A game whose server applied orders by both policies (`standing`
+//! and `default`) passes both audits, the applied files rebuilt byte for
+//! byte in the page as on the command line; a notice re-signed by the
+//! server's own key after the orders answered it fails both at the same
+//! sealed file, in the same words. A beacon game's receipt times pass both;
+//! a time after the close of orders, and a time left out, fail both at
+//! the same step in the same words. The page's audit runs in Node here
+//! (`tests/browser/audit.mjs`, the page's own script on the archive the
+//! page carries); `tests/site_browser.rs` drives the page in Chromium.
+//!
+//! Needs node (`.ci/run` installs it).
+
+#[path = "support/reseal.rs"]
+mod reseal;
+
+use galloper::dice::beacon::QUICKNET;
+use galloper::envelope;
+use galloper::game::admin::GameMaster;
+use galloper::game::archive::{self, OrdersIndex, sha256_hex};
+use galloper::game::beacon::BeaconStart;
+use galloper::game::{MailSettings, PlayerSpec, Server};
+use galloper::mail::compose::Party;
+use galloper::side::SideId;
+use galloper::sig::{self, KeyPair};
+use reseal::reseal;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const GAME: &str = "g1";
+
+fn at(s: &str) -> i64 {
+    s.parse::<jiff::Timestamp>().unwrap().as_second()
+}
+
+fn galloper(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_galloper"))
+        .args(args)
+        .output()
+        .expect("galloper runs")
+}
+
+/// What `galloper audit` says of `archive`: whether it passed, and its
+/// failure (or its last line).
+fn cli_audit(archive: &Path) -> (bool, String) {
+    let out = galloper(&["audit", archive.to_str().unwrap()]);
+    let passed = out.status.success();
+    let said = if passed {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string()
+    } else {
+        String::from_utf8_lossy(&out.stderr).trim().to_string()
+    };
+    (passed, said)
+}
+
+/// The page's own audit of `archive`: the site made, its page audited in
+/// Node by site/audit.js. (passed, summary, its lines.)
+fn page_audit(archive: &Path, out: &Path) -> (bool, String, Vec<String>) {
+    let made = galloper(&[
+        "site",
+        archive.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        made.status.success(),
+        "galloper site: {}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let game = archive.file_name().unwrap().to_str().unwrap();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/browser/audit.mjs");
+    let run = Command::new("node")
+        .arg(script)
+        .arg(out.join(format!("{game}.html")))
+        .output()
+        .expect("node runs (apt-get install nodejs: .ci/run does)");
+    assert!(
+        run.status.success(),
+        "tests/browser/audit.mjs: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&run.stdout).trim()).unwrap();
+    (
+        v["passed"].as_bool().unwrap(),
+        v["summary"].as_str().unwrap().to_string(),
+        v["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap().to_string())
+            .collect(),
+    )
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+struct Club {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+    server: Server,
+    keys: BTreeMap<String, KeyPair>,
+}
+
+impl Club {
+    fn outbox(&self) -> PathBuf {
+        self.dir.join("reports")
+    }
+    fn archive(&self) -> PathBuf {
+        self.server.archive_dir(GAME)
+    }
+    /// Re-seal `archive` with the server's own key.
+    fn reseal(&self, archive: &Path) {
+        let read = |n: &str| std::fs::read_to_string(self.dir.join("data").join(n)).unwrap();
+        reseal(archive, &read("server_key"), read("server_key.pub").trim());
+    }
+    fn tick(&mut self, now: i64) {
+        let out = self.outbox();
+        self.server.tick(now, &out).expect("tick");
+    }
+    fn process(&mut self) -> usize {
+        let out = self.outbox();
+        self.server.process(&out).unwrap().len()
+    }
+    fn submit(&mut self, side: &str, text: &str) {
+        let k = &self.keys[side];
+        let signature =
+            sig::sign(&k.private_openssh, sig::ORDERS_NAMESPACE, text.as_bytes()).unwrap();
+        self.server
+            .submit(&format!("{side}.yaml"), text.as_bytes(), &signature)
+            .expect("orders accepted");
+    }
+    fn deploy(&mut self, side: &str) {
+        let t = galloper::cli::template(&self.server, GAME, &SideId::new(side)).unwrap();
+        let t = envelope::with_entropy(&t, &sha256_hex(b"cd"));
+        self.submit(side, &t);
+    }
+    /// The side that owes the open round passes.
+    fn pass(&mut self) {
+        let (step, due) = self.server.due(GAME).unwrap().unwrap();
+        let side = due.owed[0].side.clone();
+        let head = envelope::Head {
+            game: GAME,
+            step: step.step,
+            side: &side,
+            notice: &envelope::notice_sha256(&step.notice),
+            revision: self.server.next_revision(GAME, &side).unwrap(),
+        };
+        let t = envelope::compose(&head, &sha256_hex(b"ef"), "round:\n  command: pass\n");
+        self.submit(side.as_str(), &t);
+    }
+}
+
+/// A club of Maurice Lite's demo scenario, with `schedule`, and a beacon
+/// from `beacon_now` if given.
+fn club(schedule: &str, beacon_now: Option<i64>) -> Club {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
+    let mut server = Server::open(&dir.join("data")).unwrap();
+    server.set_mail(Some(MailSettings {
+        from: Party {
+            name: Some("Club".into()),
+            email: "club@club.example".into(),
+        },
+        domain: "club.example".into(),
+        game_master: Some("gm@club.example".into()),
+    }));
+    let mut keys = BTreeMap::new();
+    let mut players = Vec::new();
+    for side in ["french", "austrians"] {
+        let k = sig::keygen(side).unwrap();
+        players.push(PlayerSpec {
+            side: SideId::new(side),
+            email: format!("{side}@players.example"),
+            public_key: k.public_line.clone(),
+        });
+        keys.insert(side.to_string(), k);
+    }
+    server
+        .new_game_with(
+            GAME,
+            galloper::demo::SCENARIO,
+            &players,
+            Some(schedule),
+            beacon_now.map(|now| BeaconStart {
+                chain: &QUICKNET,
+                now,
+            }),
+        )
+        .unwrap();
+    Club {
+        _tmp: tmp,
+        dir,
+        server,
+        keys,
+    }
+}
+
+/// The policy line of every applied file in the sealed archive.
+fn applied_policies(archive: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for step in 1.. {
+        let dir = archive::sealed_dir(archive, step);
+        if !dir.is_dir() {
+            break;
+        }
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let text = std::fs::read_to_string(e.unwrap().path()).unwrap_or_default();
+            if let Some(p) = text
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("# galloper applied orders: "))
+            {
+                out.push(p.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn applied_orders_of_both_policies_pass_the_page_and_a_notice_resigned_after_the_orders_fails_it() {
+    // Standing orders: the first side passes in round 2, then nobody sends
+    // anything; its pass stands, the other side is given the default.
+    let mut c = club(
+        "zone: UTC\ntime: \"20:00\"\nmin_hours: 1\ntell_gm_after: 0\nmissed: standing\n",
+        None,
+    );
+    c.deploy("french");
+    c.deploy("austrians");
+    assert_eq!(c.process(), 1);
+    let mut now = at("2026-03-02T10:00:00Z");
+    c.tick(now);
+    c.pass();
+    assert_eq!(c.process(), 1);
+    for _ in 0..300 {
+        if c.server.due(GAME).unwrap().is_none() {
+            break;
+        }
+        now += 86_400;
+        c.tick(now);
+    }
+    assert!(c.server.due(GAME).unwrap().is_none(), "the game ended");
+    let root = c.archive();
+    let policies = applied_policies(&root);
+    assert!(
+        policies.iter().any(|p| p == "standing") && policies.iter().any(|p| p == "default"),
+        "orders applied by both policies: {policies:?}"
+    );
+    let (passed, said) = cli_audit(&root);
+    assert!(passed, "galloper audit: {said}");
+    let (page_passed, summary, lines) = page_audit(&root, &c.dir.join("site"));
+    assert!(page_passed, "the page: {summary}");
+    assert!(
+        summary.starts_with("AUDIT PASSED: the game is over"),
+        "{summary}"
+    );
+    let applied = lines
+        .iter()
+        .filter(|l| l.contains("applied by the server"))
+        .count();
+    assert!(
+        applied >= policies.len().min(2),
+        "the page names the steps whose orders the server applied: {lines:?}"
+    );
+
+    // The server re-signs step 3's notice (its heading changed) after the
+    // orders answered it, the chain re-linked by its own key: every
+    // signature, hash and link agrees, but the files mixed into step 3
+    // name the notice that is gone. Both audits fail there, in the same
+    // words.
+    let bad = c.dir.join("renoticed").join(GAME);
+    copy_dir(&root, &bad);
+    let notice = bad.join("step-0003/notice.yaml");
+    let text = std::fs::read_to_string(&notice).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("heading: "))
+        .unwrap()
+        .to_string();
+    std::fs::write(&notice, text.replace(&line, &format!("{line} (again)"))).unwrap();
+    c.reseal(&bad);
+    let (passed, said) = cli_audit(&bad);
+    assert!(!passed, "galloper audit refuses it");
+    assert!(
+        said.starts_with("AUDIT FAILED at sealed step 3: orders-")
+            && said.contains("answers notice"),
+        "{said}"
+    );
+    let (page_passed, summary, _) = page_audit(&bad, &c.dir.join("site-renoticed"));
+    assert!(!page_passed);
+    assert_eq!(summary, said, "the page fails as the command line does");
+}
+
+/// The recorded signature of quicknet `round`, hex.
+fn signature(round: u64) -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/drand-quicknet-rounds.json"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["round"].as_u64() == Some(round))
+        .and_then(|r| r["signature"].as_str())
+        .unwrap_or_else(|| panic!("round {round} is not recorded"))
+        .to_string()
+}
+
+#[test]
+fn a_beacon_games_receipt_times_pass_the_page_and_a_late_or_missing_one_fails_it() {
+    // As tests/beacon.rs plays it: created three days before quicknet's
+    // first round, step 1 on round 1, step 2 on round 14517013, then ended
+    // by the game master.
+    let mut c = club(
+        "zone: UTC\ntime: \"16:40\"\nmin_hours: 1\ngrace_minutes: 0\nwarnings: [24]\nmissed: default\n",
+        Some(at("2023-08-20T10:00:00Z")),
+    );
+    c.deploy("french");
+    c.deploy("austrians");
+    c.tick(at("2025-01-08T10:00:00Z"));
+    c.server
+        .add_beacon_round("quicknet", 1, &signature(1))
+        .unwrap();
+    assert_eq!(c.process(), 1);
+    c.tick(at("2025-01-08T10:05:00Z"));
+    c.pass();
+    c.server
+        .add_beacon_round("quicknet", 14517013, &signature(14517013))
+        .unwrap();
+    assert_eq!(c.process(), 1);
+    let gm_key = sig::keygen("gm").unwrap();
+    let gm = GameMaster {
+        key: Some(gm_key.public_line.clone()),
+        email: Some("gm@club.example".into()),
+    };
+    let file = format!(
+        "galloper: 1\ngame: {GAME}\nissued: 2025-01-08T18:00:00Z\nby: gm\ncommand:\n  end: {{reason: the test is over}}\n"
+    );
+    let s = sig::sign(
+        &gm_key.private_openssh,
+        sig::COMMAND_NAMESPACE,
+        file.as_bytes(),
+    )
+    .unwrap();
+    c.server
+        .run_command(
+            "end.yaml",
+            file.as_bytes(),
+            &s,
+            &gm,
+            at("2025-01-08T18:00:00Z"),
+        )
+        .unwrap();
+    let root = c.archive();
+    let index = |root: &Path| -> OrdersIndex {
+        galloper::yaml::from_str(
+            &std::fs::read_to_string(root.join("step-0002/orders.yaml")).unwrap(),
+        )
+        .unwrap()
+    };
+    assert!(
+        index(&root).sides.iter().all(|e| e.received.is_some()),
+        "every file of a beacon step is timed"
+    );
+    let (passed, said) = cli_audit(&root);
+    assert!(passed, "galloper audit: {said}");
+    let (page_passed, summary, _) = page_audit(&root, &c.dir.join("site"));
+    assert!(page_passed, "the page: {summary}");
+
+    // A file timed after the close, and a file not timed, each re-signed
+    // by the server's own key.
+    type Change = fn(&mut archive::OrdersEntry);
+    let changes: [(&str, Change, &str); 2] = [
+        (
+            "late",
+            |e| e.received = Some("2025-01-08T16:40:01Z".into()),
+            "received at 2025-01-08T16:40:01Z, after the close of orders at 2025-01-08T16:40:00Z",
+        ),
+        (
+            "untimed",
+            |e| e.received = None,
+            "orders.yaml gives no receipt time for",
+        ),
+    ];
+    for (name, change, words) in changes {
+        let bad = c.dir.join(name).join(GAME);
+        copy_dir(&root, &bad);
+        let mut ix = index(&bad);
+        change(&mut ix.sides[0]);
+        std::fs::write(
+            bad.join("step-0002/orders.yaml"),
+            galloper::yaml::to_string(&ix).unwrap(),
+        )
+        .unwrap();
+        c.reseal(&bad);
+        let (passed, said) = cli_audit(&bad);
+        assert!(!passed, "{name}: galloper audit refuses it");
+        assert!(
+            said.starts_with("AUDIT FAILED at step 2: ") && said.contains(words),
+            "{name}: {said}"
+        );
+        let (page_passed, summary, _) = page_audit(&bad, &c.dir.join(format!("site-{name}")));
+        assert!(!page_passed, "{name}");
+        assert_eq!(
+            summary, said,
+            "{name}: the page fails as the command line does"
+        );
+    }
+}
