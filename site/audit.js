@@ -738,7 +738,8 @@
       return null;
     }
   }
-  // A float as Rust's serde_json (ryu) writes it: `12.0`, `0.5`, `1e16`.
+  // A float as the server's serde_json writes it: `12.0`, `0.5`, `1e+16`,
+  // `1.5e-7` (tests/site_orders.rs holds the two together).
   function floatText(x) {
     if (!Number.isFinite(x)) return null;
     if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
@@ -751,7 +752,7 @@
     if (k >= 0 && kk <= 16) return `${sign}${digits}${'0'.repeat(k)}.0`;
     if (kk > 0 && kk <= 16) return `${sign}${digits.slice(0, kk)}.${digits.slice(kk)}`;
     if (kk > -5 && kk <= 0) return `${sign}0.${'0'.repeat(-kk)}${digits}`;
-    return `${sign}${digits[0]}${n > 1 ? '.' + digits.slice(1) : ''}e${kk - 1}`;
+    return `${sign}${digits[0]}${n > 1 ? '.' + digits.slice(1) : ''}e${kk > 0 ? '+' : ''}${kk - 1}`;
   }
   const byCodePoint = (a, b) => {
     const x = enc.encode(a);
@@ -826,7 +827,7 @@
     }
     if (!env || typeof env !== 'object') fail(f.place, 'does not parse: not an orders file');
     const side = f.entry.side;
-    if (env.game !== game.game || env.step !== run.step || env.side !== side)
+    if (String(env.game) !== game.game || env.step !== run.step || String(env.side) !== side)
       fail(f.place, `names game ${env.game} step ${env.step} side ${env.side}, where it was mixed into game ${game.game} step ${run.step} for ${side}`);
     const named = env.notice == null ? null : String(env.notice).trim();
     if (named == null || named.toLowerCase() !== run.noticeSha256.toLowerCase())

@@ -429,3 +429,52 @@ fn a_beacon_games_receipt_times_pass_the_page_and_a_late_or_missing_one_fails_it
         );
     }
 }
+
+/// The applied file the page rebuilds, from its values and J as the
+/// server wrote it (`tests/browser/audit.mjs --applied`).
+fn page_applied(args: [&str; 6]) -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/browser/audit.mjs");
+    let out = Command::new("node")
+        .arg(script)
+        .arg("--applied")
+        .args(args)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_page_rebuilds_applied_files_as_the_server_writes_them() {
+    use galloper::game::schedule::MissedPolicy;
+    // Orders of every shape JSON has: whole and fractional floats, large
+    // and small ones, the largest u64, escapes, non-ASCII keys and values,
+    // keys out of order, nesting.
+    let bodies = [
+        "round: {command: pass}\n",
+        "moves:\n- {unit: r-1, to: [12.0, 3.5], note: \"vers l\u{2019}est, \\\"vite\\\"\\t\\u0001\"}\nn: 3\nz: 1.0e16\nw: 1.0e15\nsmall: 0.0000015\ntiny: 0.00001\nbig: 18446744073709551615\nneg: -7\nnegf: -2.0\nflag: false\nnothing: null\n\"\u{e9}t\u{e9}\": [1, [], {}]\nb: 2\n",
+        "e1: 1.0e21\ne2: 1.0e-7\ne3: 123456.789\ne4: 0.1\ne5: 1.0e100\ne6: 0.000001\ne7: 2.5e-300\ne8: 9007199254740993.0\ne9: 99999999999999.99\ne10: -0.0\ne11: 100.0\n",
+    ];
+    let notice = "ab".repeat(32);
+    for body in bodies {
+        let value: serde_yaml::Value = galloper::yaml::from_str(body).unwrap();
+        for policy in [MissedPolicy::Default, MissedPolicy::Standing] {
+            let server = galloper::game::archive::applied_orders_text(
+                "g-1", 7, "red", &notice, policy, &value,
+            )
+            .unwrap();
+            let j = server
+                .lines()
+                .last()
+                .unwrap()
+                .strip_prefix("orders: ")
+                .unwrap();
+            let page = page_applied(["g-1", "7", "red", &notice, policy.as_str(), j]);
+            assert_eq!(page, server, "the page rebuilds what the server wrote");
+        }
+    }
+}

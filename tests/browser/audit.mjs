@@ -7,6 +7,11 @@
 //   node audit.mjs PAGE.html...
 //
 // Prints one JSON line per page: { game, passed, summary, lines, failure }.
+//
+//   node audit.mjs --applied GAME STEP SIDE NOTICE POLICY J
+//
+// Prints the applied orders file the page rebuilds (docs/DICE.md, "Applied
+// orders") from those values and J read as JSON and written again.
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +20,13 @@ import vm from 'node:vm';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 for (const f of ['site/vendor/galloper-vendor.js', 'site/audit.js']) {
   vm.runInThisContext(readFileSync(root + f, 'utf8'), { filename: f });
+}
+if (process.argv[2] === '--applied') {
+  const [game, step, side, notice, policy, j] = process.argv.slice(3);
+  const A = globalThis.GalloperAudit;
+  const tree = A.jsonTree(j);
+  process.stdout.write(tree ? A.appliedText(game, Number(step), side, notice, policy, A.jsonLine(tree)) : 'not JSON\n');
+  process.exit(0);
 }
 for (const page of process.argv.slice(2)) {
   const html = readFileSync(page, 'utf8');
