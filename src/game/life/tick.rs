@@ -286,10 +286,18 @@ impl Server {
                         told.push((
                             format!("waiting-{side}"),
                             format!(
-                                "Game {}, step {}: {side} sent no orders by the deadline and the game's policy ({}) applies none. The step waits: extend the deadline, or act for the side.",
+                                "Game {}, step {}: {side} sent no orders by the deadline and the rule for missed orders that the step's notice names ({}) applies none. {}",
                                 g.id,
                                 open.step,
-                                sched.missed.as_str()
+                                crate::yaml::from_str::<crate::game::archive::Notice>(&open.notice)
+                                    .ok()
+                                    .and_then(|n| n.missed)
+                                    .map_or("none: the step opened before the game had a schedule", |m| m.as_str()),
+                                if crate::game::beacon::notice_beacon(&open.notice).is_some() {
+                                    "Its orders are closed (a beacon step): it opens again with a new deadline."
+                                } else {
+                                    "The step waits: extend the deadline, or act for the side."
+                                }
                             ),
                         ));
                         out.push(Life::Waiting {
