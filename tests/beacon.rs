@@ -323,6 +323,12 @@ fn played() -> Club {
     assert_eq!(b3.round, 14517013 + 86400 / 3);
 
     // The game master ends the game: the archive is sealed.
+    end(&mut c);
+    c
+}
+
+/// The game master ends the game: the archive is sealed.
+fn end(c: &mut Club) {
     let gm_key = sig::keygen("gm").unwrap();
     let gm = GameMaster {
         key: Some(gm_key.public_line.clone()),
@@ -346,7 +352,6 @@ fn played() -> Club {
             at("2025-01-08T18:00:00Z"),
         )
         .unwrap();
-    c
 }
 
 #[test]
@@ -848,4 +853,81 @@ fn a_file_after_the_close_of_orders_is_refused_and_the_archive_times_every_file(
             && f.contains("received at 2025-01-08T16:40:01Z, after the close of orders"),
         "{f}"
     );
+}
+
+/// Issue 29, item 3: a beacon step whose orders closed with a side still
+/// owing them, and no orders the rule could apply (a deployment has no
+/// default), can take no more files: it opens again as a new run, with
+/// fresh secrets, a new deadline and a later round, and the chain keeps the
+/// withdrawn run's notice under a signed note. The game goes on and audits.
+#[test]
+fn a_beacon_step_closed_unanswered_opens_again_and_the_chain_keeps_it() {
+    let mut c = club();
+    c.deploy("french");
+    c.tick(at("2023-08-20T10:05:00Z"));
+    let first = c.notice(1);
+    assert_eq!(first.run, 1);
+    // The Austrians never deploy; the close passes.
+    c.tick(at("2023-08-20T16:41:00Z"));
+    let again = c.notice(1);
+    assert_eq!(again.run, 2, "step 1 opened again");
+    assert_ne!(again.public_commitment, first.public_commitment);
+    let b = again.beacon.clone().unwrap();
+    assert_eq!(b.deadline, "2023-08-21T16:40:00Z", "the next deadline");
+    let root = c.archive();
+    let kept = root.join("step-0001/rollback-1");
+    assert_eq!(
+        std::fs::read_to_string(kept.join("notice.yaml")).unwrap(),
+        galloper::yaml::to_string(&first).unwrap(),
+        "the withdrawn notice stays on the chain"
+    );
+    assert!(kept.join("rollback.yaml.sig").exists());
+    assert!(
+        c.server.store().latest_orders(GAME, 1).unwrap().is_empty(),
+        "the French file answered the withdrawn notice"
+    );
+    let told: Vec<String> = c
+        .server
+        .store()
+        .mails()
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.kind == "notice")
+        .map(|m| {
+            String::from_utf8_lossy(&m.bytes)
+                .replace("=\r\n", "")
+                .replace("=\n", "")
+        })
+        .collect();
+    assert_eq!(told.len(), 2, "both players are told");
+    let hash = envelope::notice_sha256(
+        &std::fs::read_to_string(root.join("step-0001/notice.yaml")).unwrap(),
+    );
+    assert!(told.iter().all(|t| t.contains(&hash)), "{told:?}");
+
+    // Both deploy under the new notice; the step resolves with its round.
+    c.deploy("french");
+    c.deploy("austrians");
+    c.server
+        .add_beacon_round("quicknet", b.round, &signature(b.round))
+        .unwrap();
+    assert_eq!(c.process(), 1);
+    let v = audit::audit(&root).unwrap_or_else(|f| panic!("{f}"));
+    assert!(
+        v.lines
+            .iter()
+            .any(|l| l.contains("run 1 was opened again unresolved")),
+        "{:?}",
+        v.lines
+    );
+    // Sealed, the whole game replays; the withdrawn run rolled no dice.
+    end(&mut c);
+    let v = audit::audit(&root).unwrap_or_else(|f| panic!("{f}"));
+    assert!(v.replayed && v.over.is_some(), "{:?}", v.lines);
+    // Removing the withdrawn run is caught.
+    let cut = c.dir.join("cut");
+    copy_dir(&root, &cut);
+    std::fs::remove_dir_all(cut.join("step-0001/rollback-1")).unwrap();
+    let e = audit::audit(&cut).unwrap_err().to_string();
+    assert!(e.contains("not in the archive"), "{e}");
 }

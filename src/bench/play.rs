@@ -76,7 +76,7 @@ fn fixed_server_key(data: &std::path::Path) -> anyhow::Result<()> {
 /// before a crash (`Store::secrets_for`), so no path of the game's code
 /// changes and the daemon never sees a seeded secret.
 pub fn fix_secrets(server: &mut Server, game: &str, step: u32) -> anyhow::Result<()> {
-    let run = server.store().undone_runs(game, step)? + 1;
+    let run = server.store().withdrawn_runs(game, step)? + 1;
     server.store_mut().secrets_for(game, step, run, || {
         Ok((
             fixed(&format!("{game}/{step}/{run}/public")),

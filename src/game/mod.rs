@@ -603,17 +603,36 @@ impl Server {
         let root = self.archive_dir(game);
         // A rollback whose archive was written but whose commit never
         // landed did not happen: nobody was told, and its folder goes.
-        if open.step > 1 {
-            let last = open.step - 1;
-            let stale = archive::rollback_dir(&root, last, self.store.undone_runs(game, last)? + 1);
-            if stale.exists() {
-                tracing::warn!(
-                    game,
-                    step = last,
-                    "removing the folder of a rollback that was never committed"
-                );
-                std::fs::remove_dir_all(&stale)?;
-            }
+        // The run each step holds is the one its notice names: a folder
+        // `rollback-K` for a run K still in force (the last resolved
+        // step's, or the open step's, opened again) was written for a
+        // change the store never took.
+        let run_of = |notice: &str| crate::yaml::from_str::<Notice>(notice).map(|n| n.run);
+        let mut stale = vec![archive::rollback_dir(
+            &root,
+            open.step,
+            run_of(&open.notice)?,
+        )];
+        if open.step > 1
+            && let Some(last) = self
+                .store
+                .steps(game)?
+                .into_iter()
+                .find(|s| s.step == open.step - 1)
+        {
+            stale.push(archive::rollback_dir(
+                &root,
+                last.step,
+                run_of(&last.notice)?,
+            ));
+        }
+        for dir in stale.iter().filter(|d| d.exists()) {
+            tracing::warn!(
+                game,
+                folder = %dir.display(),
+                "removing the folder of a rollback that was never committed"
+            );
+            std::fs::remove_dir_all(dir)?;
         }
         let dir = archive::step_dir(&root, open.step);
         match std::fs::read(dir.join("notice.yaml")) {
@@ -623,7 +642,7 @@ impl Server {
             Ok(b) if b != open.notice.as_bytes() => {
                 // The run a rollback withdrew, whose files were not yet
                 // cleared when the store's commit landed.
-                let runs = self.store.undone_runs(game, open.step)?;
+                let runs = run_of(&open.notice)?.saturating_sub(1);
                 let note = archive::rollback_dir(&root, open.step, runs).join("rollback.yaml.sig");
                 if runs == 0 || !note.exists() {
                     bail!(
@@ -953,7 +972,7 @@ impl Server {
         let next = match after.outcome() {
             Some(_) => None,
             None => {
-                let run = self.store.undone_runs(game, open.step + 1)? + 1;
+                let run = self.store.withdrawn_runs(game, open.step + 1)? + 1;
                 Some((
                     self.step_secrets(game, open.step + 1, run, &state_after)?,
                     run,

@@ -46,14 +46,16 @@ impl Server {
             .ok_or_else(|| {
                 CommandRefusal::NotNow(format!("game {game} has no step after step {step}"))
             })?;
-        let run = self.store.undone_runs(game, step).map_err(server_err)? + 1;
+        // The run undone is the one its notice names: runs of a step are
+        // counted by rollbacks and by beacon steps opened again alike.
+        let before: Notice = crate::yaml::from_str(&last.notice).map_err(server_err)?;
+        let run = before.run;
         let note = self
             .archive_rollback(game, step, run, reason, &c.sha256, &next_notice)
             .map_err(server_err)?;
         // The new run starts from the same state, under fresh secrets.
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| server_err(format!("unknown ruleset {}", g.ruleset)))?;
-        let before: Notice = crate::yaml::from_str(&last.notice).map_err(server_err)?;
         let due = rules.due(&last.state_before).map_err(server_err)?;
         let mut reopened = self
             .step_secrets(game, step, run + 1, &last.state_before)

@@ -639,6 +639,40 @@ fn walk_chain(
                 };
                 let run = rollbacks.get(&r.step).copied().unwrap_or(0) + 1;
                 let expected_dir = archive::rollback_dir(Path::new(""), r.step, run);
+                if r.manifest_sha256.is_empty() {
+                    // A beacon step whose orders closed unanswered, opened
+                    // again: the note withdraws the run's own notice, and
+                    // no die of it exists.
+                    if r.game != game.game
+                        || notice.step != r.step
+                        || notice.run != run
+                        || r.run != run
+                        || folder != &expected_dir
+                        || npath != folder.join("notice.yaml")
+                        || notice.beacon.is_none()
+                    {
+                        return Err(fail(
+                            place,
+                            format!(
+                                "a note withdrawing an unresolved run names game {} step {} run {}, where the chain expects game {} step {} run {run} of a beacon step in {}",
+                                r.game,
+                                r.step,
+                                r.run,
+                                game.game,
+                                notice.step,
+                                expected_dir.display()
+                            ),
+                        ));
+                    }
+                    v.lines.push(format!(
+                        "step {}: run {run} was opened again unresolved ({}); it rolled no dice",
+                        r.step, r.reason
+                    ));
+                    rollbacks.insert(r.step, run);
+                    w.open = None;
+                    prev = link;
+                    continue;
+                }
                 if r.game != game.game
                     || r.step != w.last_resolved
                     || r.run != run

@@ -10,9 +10,11 @@
 //! `tick.rs` runs the clock and passes deadlines; `warnings.rs` writes the
 //! warnings and the notices to the game master; `applied.rs` chooses and
 //! signs the default or standing orders applied for a silent side;
+//! `reopen.rs` opens a beacon step again whose orders closed unanswered;
 //! `zones.rs` holds a player's time zone and absences.
 
 mod applied;
+mod reopen;
 mod tick;
 mod warnings;
 mod zones;

@@ -162,8 +162,41 @@ impl Server {
                 }
                 Ok(true)
             }
-            None => Ok(false),
+            None => {
+                self.reopen_if_closed(g, &open, &due, now, out)?;
+                Ok(false)
+            }
         }
+    }
+
+    /// A beacon step whose orders closed with a side still owing them and
+    /// nothing applied for it can never take them: it opens again
+    /// (`reopen.rs`). Any other step waits, as the game's rule says.
+    fn reopen_if_closed(
+        &mut self,
+        g: &GameRow,
+        open: &StepRow,
+        due: &crate::ruleset::Due,
+        now: i64,
+        out: &mut Vec<Life>,
+    ) -> anyhow::Result<()> {
+        let Some(b) = crate::game::beacon::notice_beacon(&open.notice) else {
+            return Ok(());
+        };
+        if crate::game::beacon::parse_utc(&b.orders_close).is_none_or(|c| now <= c) {
+            return Ok(());
+        }
+        let orders = self.store.latest_orders(&g.id, open.step)?;
+        let missing: Vec<String> = due
+            .owed
+            .iter()
+            .filter(|o| !orders.contains_key(&o.side))
+            .map(|o| o.side.to_string())
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        self.reopen_closed(g, open, due, &missing, now, out)
     }
 
     /// The deadline a step opened at `now` gets: from its notice for a
@@ -253,10 +286,18 @@ impl Server {
                         told.push((
                             format!("waiting-{side}"),
                             format!(
-                                "Game {}, step {}: {side} sent no orders by the deadline and the game's policy ({}) applies none. The step waits: extend the deadline, or act for the side.",
+                                "Game {}, step {}: {side} sent no orders by the deadline and the rule for missed orders that the step's notice names ({}) applies none. {}",
                                 g.id,
                                 open.step,
-                                sched.missed.as_str()
+                                crate::yaml::from_str::<crate::game::archive::Notice>(&open.notice)
+                                    .ok()
+                                    .and_then(|n| n.missed)
+                                    .map_or("none: the step opened before the game had a schedule", |m| m.as_str()),
+                                if crate::game::beacon::notice_beacon(&open.notice).is_some() {
+                                    "Its orders are closed (a beacon step): it opens again with a new deadline."
+                                } else {
+                                    "The step waits: extend the deadline, or act for the side."
+                                }
                             ),
                         ));
                         out.push(Life::Waiting {

@@ -19,6 +19,8 @@ CREATE TABLE IF NOT EXISTS undone (game TEXT NOT NULL, step INTEGER NOT NULL, ru
   public_secret BLOB NOT NULL, hidden_secret BLOB NOT NULL, state_before TEXT NOT NULL, notice TEXT NOT NULL,
   notice_sig TEXT NOT NULL, state_after TEXT NOT NULL, events TEXT NOT NULL, dice TEXT NOT NULL,
   PRIMARY KEY (game, step, run));
+CREATE TABLE IF NOT EXISTS reopened (game TEXT NOT NULL, step INTEGER NOT NULL, run INTEGER NOT NULL,
+  PRIMARY KEY (game, step, run));
 ";
 
 /// The two secrets of one opening of a step.
@@ -72,6 +74,17 @@ impl Store {
     /// Whether a group of writes is open (its writes not yet durable).
     pub fn in_group(&self) -> bool {
         !self.conn.is_autocommit()
+    }
+
+    /// How many runs of a step were withdrawn (rolled back, or opened
+    /// again when a beacon step's orders closed unanswered): the next run
+    /// of the step is one more.
+    pub fn withdrawn_runs(&self, game: &str, step: u32) -> Result<u32> {
+        let reopened: u32 = self
+            .conn
+            .prepare_cached("SELECT COUNT(*) FROM reopened WHERE game = ?1 AND step = ?2")?
+            .query_row(params![game, step], |r| r.get(0))?;
+        Ok(self.undone_runs(game, step)? + reopened)
     }
 
     /// How many runs of a step were rolled back.
@@ -164,4 +177,50 @@ pub(super) fn undo(
     tx.prepare_cached("DELETE FROM drawn WHERE game = ?1 AND step > ?2")?
         .execute(params![game, step])?;
     Ok(())
+}
+
+impl Store {
+    /// Open an unresolved step again as a new run (`reopened`: fresh
+    /// secrets, a new notice): a beacon step whose orders closed while a
+    /// side still owed them. Its orders, deadline and marks go with the
+    /// withdrawn run, and its mails are queued, all or nothing.
+    pub fn reopen_step(&mut self, reopened: &StepRow, mails: &[super::OutboxRow]) -> Result<()> {
+        let (game, step) = (reopened.game.as_str(), reopened.step);
+        let tx = self.conn.savepoint()?;
+        let n = tx.prepare_cached("UPDATE steps SET public_secret = ?3, hidden_secret = ?4, notice = ?5, notice_sig = ?6 WHERE game = ?1 AND step = ?2 AND state_after IS NULL")?
+.execute(
+            params![
+                game,
+                step,
+                reopened.public_secret.to_vec(),
+                reopened.hidden_secret.to_vec(),
+                reopened.notice,
+                reopened.notice_sig
+            ],
+        )?;
+        if n != 1 {
+            return Err(StoreError::Damaged(format!(
+                "step {step} of game {game} is not open"
+            )));
+        }
+        let run = crate::yaml::from_str::<crate::game::archive::Notice>(&reopened.notice)
+            .map_err(|e| StoreError::Damaged(format!("the new notice does not parse: {e}")))?
+            .run;
+        tx.prepare_cached("INSERT INTO reopened (game, step, run) VALUES (?1, ?2, ?3)")?
+            .execute(params![game, step, run.saturating_sub(1)])?;
+        for sql in [
+            "DELETE FROM applied_orders WHERE game = ?1 AND step = ?2",
+            "DELETE FROM receipts WHERE seq IN (SELECT seq FROM orders WHERE game = ?1 AND step = ?2)",
+            "DELETE FROM orders WHERE game = ?1 AND step = ?2",
+            "DELETE FROM deadlines WHERE game = ?1 AND step = ?2",
+            "DELETE FROM life_marks WHERE game = ?1 AND step = ?2",
+        ] {
+            tx.prepare_cached(sql)?.execute(params![game, step])?;
+        }
+        for m in mails {
+            super::insert_outbox(&tx, m)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
 }
