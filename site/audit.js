@@ -566,6 +566,18 @@
         open = null;
         const run = (rollbacks.get(r.step) || 0) + 1;
         const expectedDir = `step-${pad4(r.step)}/rollback-${run}`;
+        if (r.manifest_sha256 === '') {
+          // A beacon step whose orders closed unanswered, opened again:
+          // the note withdraws the run's own notice, and no die of it exists.
+          if (r.game !== game.game || notice.step !== r.step || notice.run !== run || r.run !== run ||
+              link.folder !== expectedDir || npath !== join(link.folder, 'notice.yaml') || notice.beacon == null)
+            fail(place, `a note withdrawing an unresolved run names game ${r.game} step ${r.step} run ${r.run}, where the chain expects game ${game.game} step ${notice.step} run ${run} of a beacon step in ${expectedDir}`);
+          v.line(r.step, `step ${r.step}: run ${run} was opened again unresolved (${r.reason}); it rolled no dice`);
+          rollbacks.set(r.step, run);
+          w.open = null;
+          prev = link;
+          continue;
+        }
         if (r.game !== game.game || r.step !== w.lastResolved || r.run !== run || link.folder !== expectedDir ||
             notice.step !== r.step + 1 || npath !== join(link.folder, 'next-notice.yaml'))
           fail(place, `rollback.yaml names game ${r.game} step ${r.step} run ${r.run}, where the chain expects game ${game.game} step ${w.lastResolved} run ${run} in ${expectedDir}`);
