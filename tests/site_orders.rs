@@ -10,8 +10,9 @@
 //! the same step in the same words. A beacon step closed unanswered and
 //! opened again (its withdrawn notice kept under a signed note) passes
 //! both, in progress and sealed, and fails both once the withdrawn run is
-//! cut out. The page rebuilds applied files of every JSON shape exactly as
-//! the server writes them. The page's audit runs in Node here
+//! cut out. A game rolled back twice, whose sides sent again under the new
+//! notices, passes both. The page rebuilds applied files of every JSON
+//! shape exactly as the server writes them. The page's audit runs in Node here
 //! (`tests/browser/audit.mjs`, the page's own script on the archive the
 //! page carries); `tests/site_browser.rs` drives the page in Chromium.
 //!
@@ -176,7 +177,7 @@ impl Club {
 
 /// A club of Maurice Lite's demo scenario, with `schedule`, and a beacon
 /// from `beacon_now` if given.
-fn club(schedule: &str, beacon_now: Option<i64>) -> Club {
+fn club(schedule: Option<&str>, beacon_now: Option<i64>) -> Club {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_path_buf();
     let mut server = Server::open(&dir.join("data")).unwrap();
@@ -204,7 +205,7 @@ fn club(schedule: &str, beacon_now: Option<i64>) -> Club {
             GAME,
             galloper::demo::SCENARIO,
             &players,
-            Some(schedule),
+            schedule,
             beacon_now.map(|now| BeaconStart {
                 chain: &QUICKNET,
                 now,
@@ -246,7 +247,7 @@ fn applied_orders_of_both_policies_pass_the_page_and_a_notice_resigned_after_the
     // Standing orders: the first side passes in round 2, then nobody sends
     // anything; its pass stands, the other side is given the default.
     let mut c = club(
-        "zone: UTC\ntime: \"20:00\"\nmin_hours: 1\ntell_gm_after: 0\nmissed: standing\n",
+        Some("zone: UTC\ntime: \"20:00\"\nmin_hours: 1\ntell_gm_after: 0\nmissed: standing\n"),
         None,
     );
     c.deploy("french");
@@ -333,15 +334,15 @@ fn signature(round: u64) -> String {
         .to_string()
 }
 
-/// The game master ends the game: the archive is sealed.
-fn end(c: &mut Club) {
+/// The game master's signed `command`, the `n`th of the game.
+fn gm(c: &mut Club, command: &str, n: u32) {
     let gm_key = sig::keygen("gm").unwrap();
     let gm = GameMaster {
         key: Some(gm_key.public_line.clone()),
         email: Some("gm@club.example".into()),
     };
     let file = format!(
-        "galloper: 1\ngame: {GAME}\nissued: 2025-01-08T18:00:00Z\nby: gm\ncommand:\n  end: {{reason: the test is over}}\n"
+        "galloper: 1\ngame: {GAME}\nissued: 2025-01-08T18:00:{n:02}Z\nby: gm\ncommand:\n  {command}\n"
     );
     let s = sig::sign(
         &gm_key.private_openssh,
@@ -351,13 +352,18 @@ fn end(c: &mut Club) {
     .unwrap();
     c.server
         .run_command(
-            "end.yaml",
+            "command.yaml",
             file.as_bytes(),
             &s,
             &gm,
-            at("2025-01-08T18:00:00Z"),
+            at("2025-01-08T18:00:00Z") + i64::from(n),
         )
         .unwrap();
+}
+
+/// The game master ends the game: the archive is sealed.
+fn end(c: &mut Club) {
+    gm(c, "end: {reason: the test is over}", 59);
 }
 
 const BEACON_SCHEDULE: &str =
@@ -368,7 +374,7 @@ fn a_beacon_step_closed_unanswered_and_opened_again_passes_the_page_as_the_comma
     // As tests/beacon.rs plays it: the Austrians never deploy, the close
     // of step 1 passes, and the step opens again as run 2 under a new
     // notice, the withdrawn one kept on the chain under a signed note.
-    let mut c = club(BEACON_SCHEDULE, Some(at("2023-08-20T10:00:00Z")));
+    let mut c = club(Some(BEACON_SCHEDULE), Some(at("2023-08-20T10:00:00Z")));
     c.deploy("french");
     c.tick(at("2023-08-20T10:05:00Z"));
     c.tick(at("2023-08-20T16:41:00Z"));
@@ -426,7 +432,7 @@ fn a_beacon_games_receipt_times_pass_the_page_and_a_late_or_missing_one_fails_it
     // As tests/beacon.rs plays it: created three days before quicknet's
     // first round, step 1 on round 1, step 2 on round 14517013, then ended
     // by the game master.
-    let mut c = club(BEACON_SCHEDULE, Some(at("2023-08-20T10:00:00Z")));
+    let mut c = club(Some(BEACON_SCHEDULE), Some(at("2023-08-20T10:00:00Z")));
     c.deploy("french");
     c.deploy("austrians");
     c.tick(at("2025-01-08T10:00:00Z"));
@@ -543,6 +549,55 @@ fn the_page_rebuilds_applied_files_as_the_server_writes_them() {
                 .unwrap();
             let page = page_applied(["g-1", "7", "red", &notice, policy.as_str(), j]);
             assert_eq!(page, server, "the page rebuilds what the server wrote");
+        }
+    }
+}
+
+#[test]
+fn a_game_rolled_back_twice_passes_the_page_as_the_command_line() {
+    // As tests/audit_attacks.rs plays it: two steps, both rolled back, the
+    // sides send again under the new notices, then the game ends.
+    let mut c = club(None, None);
+    let send_owed = |c: &mut Club, tag: &str| {
+        let (_, due) = c.server.due(GAME).unwrap().unwrap();
+        for side in due.owed.iter().map(|o| o.side.clone()) {
+            let t = galloper::cli::template(&c.server, GAME, &side).unwrap();
+            let t = envelope::with_entropy(&t, &sha256_hex(tag.as_bytes()));
+            c.submit(side.as_str(), &t);
+        }
+    };
+    for round in ["one", "two"] {
+        send_owed(&mut c, round);
+        assert_eq!(c.process(), 1);
+    }
+    gm(&mut c, "rollback: {step: 2, reason: first}", 1);
+    gm(&mut c, "rollback: {step: 1, reason: second}", 2);
+    gm(&mut c, "resume", 3);
+    send_owed(&mut c, "after the rollbacks");
+    assert_eq!(c.process(), 1);
+    let root = c.archive();
+    for sealed in [false, true] {
+        if sealed {
+            end(&mut c);
+        }
+        let (passed, said) = cli_audit(&root);
+        assert!(passed, "galloper audit: {said}");
+        let (page_passed, summary, lines) =
+            page_audit(&root, &c.dir.join(format!("site-{sealed}")));
+        assert!(page_passed, "the page: {summary}");
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.contains("was rolled back"))
+                .count(),
+            2,
+            "{lines:?}"
+        );
+        if !sealed {
+            assert_eq!(
+                summary, said,
+                "the page passes so far as the command line does"
+            );
         }
     }
 }
