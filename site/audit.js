@@ -750,21 +750,24 @@
       return null;
     }
   }
-  // A float as the server's serde_json writes it: `12.0`, `0.5`, `1e+16`,
-  // `1.5e-7` (tests/site_orders.rs holds the two together).
+  // A float as Python's repr writes it (docs/DICE.md, "Applied orders"):
+  // shortest digits, plain from 1e-4 up to below 1e16 (`12.0`, `0.0001`),
+  // else `1e+16`, `1.5e-07` (tests/site_orders.rs holds it to the server).
   function floatText(x) {
     if (!Number.isFinite(x)) return null;
     if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
     const sign = x < 0 ? '-' : '';
-    const [mant, exp] = Math.abs(x).toExponential().split('e');
+    const [mant, e] = Math.abs(x).toExponential().split('e');
+    const exp = Number(e);
+    if (exp < -4 || exp >= 16) {
+      const a = Math.abs(exp);
+      return `${sign}${mant}e${exp < 0 ? '-' : '+'}${a < 10 ? '0' : ''}${a}`;
+    }
     const digits = mant.replace('.', '');
-    const n = digits.length;
-    const kk = Number(exp) + 1;
-    const k = kk - n;
-    if (k >= 0 && kk <= 16) return `${sign}${digits}${'0'.repeat(k)}.0`;
-    if (kk > 0 && kk <= 16) return `${sign}${digits.slice(0, kk)}.${digits.slice(kk)}`;
-    if (kk > -5 && kk <= 0) return `${sign}0.${'0'.repeat(-kk)}${digits}`;
-    return `${sign}${digits[0]}${n > 1 ? '.' + digits.slice(1) : ''}e${kk > 0 ? '+' : ''}${kk - 1}`;
+    const point = exp + 1;
+    if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+    if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}.0`;
+    return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
   }
   const byCodePoint = (a, b) => {
     const x = enc.encode(a);

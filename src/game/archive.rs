@@ -380,7 +380,74 @@ fn json_line(v: &serde_json::Value) -> String {
             "[{}]",
             a.iter().map(json_line).collect::<Vec<_>>().join(", ")
         ),
+        Value::Number(n) if n.is_f64() => n.as_f64().map_or_else(|| n.to_string(), py_float),
         other => other.to_string(),
+    }
+}
+
+/// A float as Python's `repr` (and so `json.dumps`) writes it: the
+/// shortest digits that read back as the same float, in plain notation
+/// from 1e-4 up to below 1e16 (`12.0`, `0.0001`), else as `1e+16`,
+/// `1.5e-07` (a signed exponent of two digits at least).
+fn py_float(f: f64) -> String {
+    // Rust's `{:e}` gives the same shortest digits, as `1.5e-7`.
+    let sci = format!("{f:e}");
+    let Some((mant, exp)) = sci.split_once('e') else {
+        return sci;
+    };
+    let Ok(exp) = exp.parse::<i32>() else {
+        return sci;
+    };
+    let (sign, mant) = match mant.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mant),
+    };
+    if !(-4..16).contains(&exp) {
+        let e_sign = if exp < 0 { '-' } else { '+' };
+        return format!("{sign}{mant}e{e_sign}{:02}", exp.abs());
+    }
+    let digits: String = mant.chars().filter(|c| *c != '.').collect();
+    let point = exp + 1;
+    if point <= 0 {
+        format!(
+            "{sign}0.{}{digits}",
+            "0".repeat(point.unsigned_abs() as usize)
+        )
+    } else if point as usize >= digits.len() {
+        format!(
+            "{sign}{digits}{}.0",
+            "0".repeat(point as usize - digits.len())
+        )
+    } else {
+        let (a, b) = digits.split_at(point as usize);
+        format!("{sign}{a}.{b}")
+    }
+}
+
+#[cfg(test)]
+mod py_float_tests {
+    /// Python 3's `repr` of each float (`python3 -c 'print(repr(x))'`).
+    #[test]
+    fn floats_read_as_python_writes_them() {
+        for (f, py) in [
+            (12.0, "12.0"),
+            (0.1, "0.1"),
+            (2.5, "2.5"),
+            (-0.0, "-0.0"),
+            (0.0, "0.0"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (1.5e-7, "1.5e-07"),
+            (1e16, "1e+16"),
+            (9999999999999998.0, "9999999999999998.0"),
+            (1.2345678901234568e17, "1.2345678901234568e+17"),
+            (1e22, "1e+22"),
+            (-62.25, "-62.25"),
+            (1e-300, "1e-300"),
+            (123456.789, "123456.789"),
+        ] {
+            assert_eq!(super::py_float(f), py, "{f}");
+        }
     }
 }
 

@@ -114,7 +114,7 @@ const J = '{"moves": [{"note": "vers l\u2019est", "to": [12.0, 3.5], "unit": "r-
 same('the entropy follows from public values (Python agrees)', A.appliedEntropy('g-1', 4, 'red', N), E);
 same('J read and written again is the same line (Python agrees)', A.jsonLine(A.jsonTree(J)), J);
 same('keys out of order are written sorted', A.jsonLine(A.jsonTree('{"b":1,"a":[2.50,"x"]}')), '{"a": [2.5, "x"], "b": 1}');
-same('floats as Rust writes them', [1, 0.5, 1e16, 1e15, 1.5e-7, -2].map(A.floatText), ['1.0', '0.5', '1e+16', '1000000000000000.0', '1.5e-7', '-2.0']);
+same('floats as Python (and the server) write them', [1, 0.5, 1e16, 1e15, 1.5e-7, -2, 0.0001, 0.00001].map(A.floatText), ['1.0', '0.5', '1e+16', '1000000000000000.0', '1.5e-07', '-2.0', '0.0001', '1e-05']);
 const appliedFile = (policy, j = J, n = N) => A.appliedText('g-1', 4, 'red', n, policy, j);
 same('the nine lines of DICE.md', appliedFile('default').split('\n'), [
   '# galloper applied orders: default', 'galloper: 1', 'game: g-1', 'step: 4', 'side: red', `notice: ${N}`, 'revision: 0', `entropy: ${E}`, `orders: ${J}`, '',
