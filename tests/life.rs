@@ -447,7 +447,7 @@ fn the_game_master_extends_the_deadline() {
     let until = at("2026-03-10T18:00:00Z");
     let t = c.server.extend_deadline(GAME, until, now).unwrap();
     assert!(
-        t.contains("moved the deadline to Tue 10 Mar 2026 18:00 UTC"),
+        t.contains("moved the deadline from") && t.contains(" to Tue 10 Mar 2026 18:00 UTC"),
         "{t}"
     );
     assert_eq!(c.deadline(), until);
@@ -609,4 +609,84 @@ fn each_report_shows_the_next_deadline_in_its_players_zone_with_utc() {
         "{ev:?}"
     );
     assert_eq!(c.deadline(), at("2026-03-04T20:00:00Z"));
+}
+
+/// Issue 31, item 1: `extend: {until: +48h}` adds to the deadline the step
+/// has, never to the time the command was signed; an absolute time before
+/// the deadline is refused unless the command says `earlier: true`; the
+/// reply gives the old and the new deadline, and each player reads them in
+/// his own zone with UTC beside.
+#[test]
+fn an_extension_counts_from_the_deadline_and_never_shortens_unasked() {
+    use galloper::game::admin::GameMaster;
+    let mut c = club(BASIC);
+    c.server
+        .set_zone(GAME, &SideId::new("french"), "Europe/Paris")
+        .unwrap();
+    let now = at("2026-03-02T10:00:00Z");
+    c.tick(now);
+    let old = c.deadline();
+    assert_eq!(
+        old,
+        at("2026-03-04T20:00:00Z"),
+        "min_hours 48: Wednesday 20:00"
+    );
+    let gm_key = sig::keygen("gm").unwrap();
+    let gm = GameMaster {
+        key: Some(gm_key.public_line.clone()),
+        email: Some("gm@club.example".into()),
+    };
+    let mut n = 0;
+    let mut command = |c: &mut Club, body: &str| {
+        n += 1;
+        let file = format!(
+            "galloper: 1\ngame: {GAME}\nissued: 2026-03-02T10:0{n}:00Z\nby: gm\ncommand:\n  {body}\n"
+        );
+        let s = sig::sign(
+            &gm_key.private_openssh,
+            sig::COMMAND_NAMESPACE,
+            file.as_bytes(),
+        )
+        .unwrap();
+        c.server
+            .run_command("extend.yaml", file.as_bytes(), &s, &gm, now)
+            .map(|a| a.reply)
+            .map_err(|e| e.to_string())
+    };
+    // Signed at 10:00 on Monday, `+48h` is two days after Wednesday 20:00.
+    let reply = command(&mut c, "extend: {until: +48h}").unwrap();
+    assert_eq!(c.deadline(), old + 48 * 3600);
+    assert!(
+        reply.contains("from Wed 04 Mar 2026 20:00 UTC to Fri 06 Mar 2026 20:00 UTC"),
+        "{reply}"
+    );
+    let french = c
+        .mails("notice")
+        .into_iter()
+        .find(|m| m.reader.as_deref() == Some("french"))
+        .map(|m| {
+            // Quoted-printable: join the soft line breaks.
+            String::from_utf8_lossy(&m.bytes)
+                .replace("=\r\n", "")
+                .replace("=\n", "")
+        })
+        .expect("the French player is told");
+    assert!(
+        french.contains("to Fri 06 Mar 2026 21:00 CET (Europe/Paris), 20:00 UTC"),
+        "{french}"
+    );
+    // An absolute time before the deadline: refused unless asked for.
+    let e = command(&mut c, "extend: {until: 2026-03-05T12:00:00Z}").unwrap_err();
+    assert!(
+        e.contains("before the current deadline") && e.contains("earlier: true"),
+        "{e}"
+    );
+    assert_eq!(c.deadline(), old + 48 * 3600, "nothing moved");
+    let reply = command(
+        &mut c,
+        "extend: {until: 2026-03-05T12:00:00Z, earlier: true}",
+    )
+    .unwrap();
+    assert_eq!(c.deadline(), at("2026-03-05T12:00:00Z"));
+    assert!(reply.contains("earlier than it was"), "{reply}");
 }

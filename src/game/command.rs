@@ -47,8 +47,14 @@ pub enum Command {
     Pause { reason: String },
     /// Game master: resolve again (and the open step at once if it is complete).
     Resume,
-    /// Game master: move the open step's deadline (RFC 3339, or `+48h`, `+3d`).
-    Extend { until: String },
+    /// Game master: move the open step's deadline (RFC 3339, or `+48h`,
+    /// `+3d` from the current deadline). Never earlier, unless `earlier:
+    /// true` says so.
+    Extend {
+        until: String,
+        #[serde(default)]
+        earlier: bool,
+    },
     /// Game master: a player's new email address.
     ReplaceAddress { side: SideId, email: String },
     /// Game master: a player's new public key (the `ssh-ed25519` line).
@@ -185,8 +191,10 @@ fn bare_unit_command(text: &str) -> Option<CommandFile> {
 }
 
 /// A deadline as the game master writes it: an RFC 3339 time, or `+N` hours
-/// (`+48h`) or days (`+3d`) from `now`. Unix seconds.
-pub fn parse_until(text: &str, now: i64) -> Result<i64, String> {
+/// (`+48h`) or days (`+3d`) from `base` (the current deadline, when the
+/// step has one: an extension adds to it). Unix seconds.
+pub fn parse_until(text: &str, base: i64) -> Result<i64, String> {
+    let now = base;
     let t = text.trim();
     if let Some(rel) = t.strip_prefix('+') {
         let (n, unit) = rel.split_at(rel.len().saturating_sub(1));

@@ -222,7 +222,7 @@ impl Server {
         let reply = match &c.file.command {
             Command::Pause { reason } => self.pause(c, reason)?,
             Command::Resume => self.resume(c)?,
-            Command::Extend { until } => self.extend(c, until)?,
+            Command::Extend { until, earlier } => self.extend(c, until, *earlier)?,
             Command::ReplaceAddress { side, email } => self.replace_address(c, side, email)?,
             Command::ReplaceKey { side, key } => self.replace_key(c, side, key)?,
             Command::Preview => self.preview(c, gm)?,
@@ -373,14 +373,47 @@ impl Server {
     }
 
     /// Move the open step's deadline (through the game's life).
-    pub fn extend(&mut self, c: &Issued, until: &str) -> Result<String, CommandRefusal> {
+    pub fn extend(
+        &mut self,
+        c: &Issued,
+        until: &str,
+        earlier: bool,
+    ) -> Result<String, CommandRefusal> {
         let game = &c.file.game;
         self.not_over(game)?;
-        let at = command::parse_until(until, c.now).map_err(CommandRefusal::NotNow)?;
+        // `+48h` adds to the deadline the step has, not to the time the
+        // command was signed: an extension never shortens by accident.
+        let old = self.open_deadline(game).map_err(server_err)?;
+        let at =
+            command::parse_until(until, old.unwrap_or(c.now)).map_err(CommandRefusal::NotNow)?;
+        if let Some(old) = old
+            && at < old
+            && !earlier
+        {
+            return Err(CommandRefusal::NotNow(format!(
+                "the deadline was not moved: {until} is {}, before the current deadline {}. To move a deadline earlier, say so: `extend: {{until: {until}, earlier: true}}`",
+                crate::game::schedule::format_zoned(at, "UTC"),
+                crate::game::schedule::format_zoned(old, "UTC"),
+            )));
+        }
         let text = self
             .extend_deadline(game, at, c.now)
             .map_err(|e| CommandRefusal::NotNow(format!("the deadline was not moved: {e}")))?;
-        let mails = self.tell_everyone(c, game, "Deadline moved", &text)?;
+        // Each player reads the times in his own zone, with UTC beside.
+        let mut mails = Vec::new();
+        for p in self.store.players(game).map_err(server_err)? {
+            let told = self
+                .deadline_moved(game, old, at, Some(&p.side))
+                .map_err(server_err)?;
+            mails.extend(self.notice_mail(
+                c,
+                game,
+                p.side.as_str(),
+                &p.email,
+                "Deadline moved",
+                &told,
+            )?);
+        }
         self.record(c, &text, &AdminChange::Nothing, mails)
     }
 

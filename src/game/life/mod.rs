@@ -168,17 +168,46 @@ impl Server {
             opened,
             deadline: until,
         };
+        let old = self.store.deadline(game, open.step)?.map(|d| d.deadline);
         self.store.set_deadline(game, &d, &[])?;
-        let mut t = format!(
-            "Game {game}, step {}: the game master has moved the deadline to {}",
-            open.step,
-            schedule::format_instant(until, &sched.zone)
-        );
+        self.deadline_moved(game, old, until, None)
+    }
+
+    /// The open step's deadline, if it has one (unix seconds).
+    pub fn open_deadline(&self, game: &str) -> anyhow::Result<Option<i64>> {
+        let Some((open, _)) = self.due(game)? else {
+            return Ok(None);
+        };
+        Ok(self.store.deadline(game, open.step)?.map(|d| d.deadline))
+    }
+
+    /// What a reader is told of a deadline moved from `old` to `new`, in
+    /// his zone (the game's for the game master) with UTC beside.
+    pub(crate) fn deadline_moved(
+        &self,
+        game: &str,
+        old: Option<i64>,
+        new: i64,
+        reader: Option<&SideId>,
+    ) -> anyhow::Result<String> {
+        let sched = self
+            .schedule(game)?
+            .ok_or_else(|| anyhow!("game {game} has no schedule"))?;
+        let zone = self.zone_for(game, reader, &sched);
+        let step = self.due(game)?.map(|(s, _)| s.step).unwrap_or_default();
+        let mut t = format!("Game {game}, step {step}: the game master has moved the deadline");
+        if let Some(old) = old {
+            t.push_str(&format!(" from {}", schedule::format_zoned(old, &zone)));
+        }
+        t.push_str(&format!(" to {}", schedule::format_zoned(new, &zone)));
         if sched.grace_minutes > 0 {
             t.push_str(&format!(
                 " (orders still taken until {})",
-                schedule::format_instant(sched.closes_at(until), &sched.zone)
+                schedule::format_zoned(sched.closes_at(new), &zone)
             ));
+        }
+        if old.is_some_and(|o| new < o) {
+            t.push_str(": earlier than it was");
         }
         t.push('.');
         Ok(t)
