@@ -261,6 +261,10 @@ pub fn main() -> ExitCode {
     });
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(log_colours(
+            std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            std::env::var_os("NO_COLOR").as_deref(),
+        ))
         .with_writer(std::io::stderr)
         .try_init();
     match run(cli) {
@@ -269,6 +273,25 @@ pub fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Whether the log may carry colour codes: only on a terminal, and never
+/// when `NO_COLOR` is set to anything but empty (no-color.org): a journal
+/// or a cron mail would show them as noise.
+fn log_colours(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
+#[cfg(test)]
+mod log_colour_tests {
+    #[test]
+    fn colours_only_on_a_terminal_without_no_color() {
+        use std::ffi::OsStr;
+        assert!(super::log_colours(true, None));
+        assert!(super::log_colours(true, Some(OsStr::new(""))));
+        assert!(!super::log_colours(true, Some(OsStr::new("1"))));
+        assert!(!super::log_colours(false, None));
     }
 }
 

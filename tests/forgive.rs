@@ -585,6 +585,12 @@ fn serve_needs_a_mailbox_and_logs_each_message_by_default() {
         log.contains("INFO") && log.contains("message") && log.contains("outcome"),
         "{log}"
     );
+    // Issue 31, item 12: a log that is not a terminal (a journal, a cron
+    // mail) carries no colour codes.
+    assert!(
+        !log.contains('\u{1b}'),
+        "colour codes in a piped log: {log:?}"
+    );
 }
 
 /// A club with a Maildir for the mail tests below.
