@@ -283,18 +283,6 @@ fn log_colours(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
     terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
-#[cfg(test)]
-mod log_colour_tests {
-    #[test]
-    fn colours_only_on_a_terminal_without_no_color() {
-        use std::ffi::OsStr;
-        assert!(super::log_colours(true, None));
-        assert!(super::log_colours(true, Some(OsStr::new(""))));
-        assert!(!super::log_colours(true, Some(OsStr::new("1"))));
-        assert!(!super::log_colours(false, None));
-    }
-}
-
 /// A scenario file, refused unread when it is bigger than any scenario may be.
 pub fn read_scenario(path: &Path) -> anyhow::Result<String> {
     use std::io::Read as _;
@@ -1041,4 +1029,16 @@ fn unix_now() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod log_colour_tests {
+    #[test]
+    fn colours_only_on_a_terminal_without_no_color() {
+        use std::ffi::OsStr;
+        assert!(super::log_colours(true, None));
+        assert!(super::log_colours(true, Some(OsStr::new(""))));
+        assert!(!super::log_colours(true, Some(OsStr::new("1"))));
+        assert!(!super::log_colours(false, None));
+    }
 }
