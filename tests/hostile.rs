@@ -686,7 +686,9 @@ fn snapshot(root: &Path, db: &Path) -> (BTreeMap<String, String>, Vec<String>) {
     let mut rows = Vec::new();
     for t in tables
         .iter()
-        .filter(|t| !["inbox", "outbox"].contains(&t.as_str()))
+        // The outbox and its index by mailbox (the reply allowance) record
+        // the refusals; everything else must stand still.
+        .filter(|t| !["inbox", "outbox", "outbox_mailbox"].contains(&t.as_str()))
     {
         let filter = if t == "sqlite_sequence" {
             " WHERE name NOT IN ('inbox', 'outbox')"

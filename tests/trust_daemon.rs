@@ -483,6 +483,41 @@ fn forged_mail_cannot_use_up_the_acknowledgement_of_real_orders() {
     assert_eq!(c.mails_to(alice).len(), 21, "the replay is not answered");
 }
 
+/// Issue 31, item 9: addresses that reach one mailbox (`bob+1@`,
+/// `bob+12@`, `Bob@`) share one reply allowance, so a stranger cannot
+/// multiply it by tagging the address he forges.
+#[test]
+fn tagged_addresses_share_one_reply_allowance() {
+    let mut c = club("");
+    c.game("g1");
+    let mallory = sig::keygen("mallory").unwrap();
+    for n in 0..25 {
+        let (t, s) = c.orders("g1", "french", &format!("{:02}", n), &mallory);
+        let from = format!("Bob+{n}@players.test");
+        c.md.deliver(&orders_mail(
+            &from,
+            &format!("tagged-{n}@evil.test"),
+            &t,
+            &s,
+        ))
+        .unwrap();
+    }
+    assert_eq!(c.batch().messages, 25);
+    let answered = c
+        .server
+        .store()
+        .mails()
+        .unwrap()
+        .into_iter()
+        .filter(|m| {
+            m.recipients
+                .iter()
+                .any(|r| r.to_lowercase().starts_with("bob+"))
+        })
+        .count();
+    assert_eq!(answered, 20, "one allowance for one mailbox");
+}
+
 #[test]
 fn report_copies_are_limited_and_replies_say_what_happened() {
     let mut c = club("");

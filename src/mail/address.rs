@@ -86,3 +86,35 @@ mod tests {
         );
     }
 }
+
+/// The mailbox an address reaches, for counting what one person gets:
+/// lower case, and a `+tag` after the local part dropped (`Bob+1@x.org`,
+/// `bob+12@X.org` and `bob@x.org` are one mailbox at nearly every mail
+/// host), so that a stranger cannot multiply a recipient's reply allowance
+/// by tagging the address he forges.
+pub fn mailbox(address: &str) -> String {
+    let a = address.trim().to_lowercase();
+    match a.rsplit_once('@') {
+        Some((local, domain)) => {
+            let local = local.split_once('+').map_or(local, |(l, _)| l);
+            format!("{local}@{domain}")
+        }
+        None => a,
+    }
+}
+
+#[cfg(test)]
+mod mailbox_tests {
+    #[test]
+    fn tagged_addresses_reach_one_mailbox() {
+        for a in [
+            "bob@x.org",
+            "Bob+1@x.org",
+            "bob+12@X.ORG",
+            " bob+a+b@x.org ",
+        ] {
+            assert_eq!(super::mailbox(a), "bob@x.org", "{a}");
+        }
+        assert_ne!(super::mailbox("bobby@x.org"), super::mailbox("bob@x.org"));
+    }
+}

@@ -172,6 +172,8 @@ CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, message
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt);
 CREATE INDEX IF NOT EXISTS inbox_by_seq ON inbox (seq);
 CREATE INDEX IF NOT EXISTS replies_by_recipient ON outbox (recipients, kind, queued_at);
+CREATE TABLE IF NOT EXISTS outbox_mailbox (id INTEGER PRIMARY KEY, mailbox TEXT NOT NULL, kind TEXT NOT NULL, queued_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS outbox_by_mailbox ON outbox_mailbox (mailbox, kind, queued_at);
 ";
 
 fn secret(v: Vec<u8>) -> Result<[u8; 32]> {
@@ -544,6 +546,12 @@ fn insert_outbox(tx: &rusqlite::Connection, m: &OutboxRow) -> Result<()> {
             m.queued_at
         ],
     )?;
+    // One mailbox for every address that reaches it (`bob+1@`, `bob@`):
+    // the reply allowance counts by it.
+    if tx.changes() == 1 && m.recipients.len() == 1 {
+        tx.prepare_cached("INSERT INTO outbox_mailbox (id, mailbox, kind, queued_at) VALUES (last_insert_rowid(), ?1, ?2, ?3)")?
+            .execute(rusqlite::params![crate::mail::address::mailbox(&m.recipients[0]), m.kind, m.queued_at])?;
+    }
     Ok(())
 }
 

@@ -1,23 +1,26 @@
 //! The outbox seen by recipient: how much went to one address lately (the
 //! reply limit, `daemon::limit`), and the latest report mailed to it.
-//! Each query goes through the `replies_by_recipient` index and reads no
-//! mail's bytes but the one report asked for.
+//! Each query goes through an index (`outbox_by_mailbox` for the limit,
+//! `replies_by_recipient` for reports) and reads no mail's bytes but the
+//! one report asked for.
 
 use super::{OUTBOX_COLUMNS, OutboxRow, Result, Store, outbox_row};
 use rusqlite::{OptionalExtension, params_from_iter};
 
 impl Store {
-    /// Mails of these kinds queued to `address` (its only recipient) since
-    /// `since` (unix seconds), however they fared.
+    /// Mails of these kinds queued to the mailbox `address` reaches (its
+    /// only recipient, however tagged: `crate::mail::address::mailbox`)
+    /// since `since` (unix seconds), however they fared.
     pub fn mails_to_since(&self, address: &str, kinds: &[&str], since: i64) -> Result<u32> {
         if kinds.is_empty() {
             return Ok(0);
         }
         let marks = vec!["?"; kinds.len()].join(", ");
         let sql = format!(
-            "SELECT COUNT(*) FROM outbox WHERE recipients = ? AND kind IN ({marks}) AND queued_at >= ?"
+            "SELECT COUNT(*) FROM outbox_mailbox WHERE mailbox = ? AND kind IN ({marks}) AND queued_at >= ?"
         );
-        let mut values: Vec<rusqlite::types::Value> = vec![address.to_string().into()];
+        let mut values: Vec<rusqlite::types::Value> =
+            vec![crate::mail::address::mailbox(address).into()];
         values.extend(kinds.iter().map(|k| k.to_string().into()));
         values.push(since.into());
         Ok(self
