@@ -993,6 +993,11 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
         if let Some(b) = server.beacon_wait(&g.id)? {
             println!("  beacon: {b}");
         }
+        // What a signed command writes to name this game and no later one
+        // under the same id.
+        if let Ok(c) = server.game_created(&g.id) {
+            println!("  created: {c} (the `created:` line of a command file)");
+        }
     }
     Ok(())
 }

@@ -67,8 +67,9 @@ impl Table {
     fn gm(&mut self, command: &str) -> Result<String, CommandRefusal> {
         self.n += 1;
         let file = format!(
-            "galloper: 1\ngame: g1\nissued: 2026-11-22T10:00:{:02}Z\nby: gm\ncommand:\n  {command}\n",
-            self.n
+            "galloper: 1\ngame: g1\nissued: 2026-11-22T10:00:{:02}Z\nby: gm\ncreated: {}\ncommand:\n  {command}\n",
+            self.n,
+            self.server.game_created("g1").unwrap()
         );
         let s = sig::sign(
             &self.gm_key.private_openssh,

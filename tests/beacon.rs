@@ -335,7 +335,8 @@ fn end(c: &mut Club) {
         email: Some("gm@club.example".into()),
     };
     let file = format!(
-        "galloper: 1\ngame: {GAME}\nissued: 2025-01-08T18:00:00Z\nby: gm\ncommand:\n  end: {{reason: the beacon test is over}}\n"
+        "galloper: 1\ngame: {GAME}\nissued: 2025-01-08T18:00:00Z\nby: gm\ncreated: {}\ncommand:\n  end: {{reason: the beacon test is over}}\n",
+        c.server.game_created(GAME).unwrap()
     );
     let s = sig::sign(
         &gm_key.private_openssh,

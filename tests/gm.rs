@@ -80,8 +80,15 @@ impl Table {
     /// A new command file (a fresh `issued:` each time).
     fn file(&mut self, game: &str, by: &str, command: &str) -> Vec<u8> {
         self.n += 1;
+        // A signed command names its game's creation (an unknown game's
+        // file names none).
+        let created = self
+            .server
+            .game_created(game)
+            .map(|c| format!("created: {c}\n"))
+            .unwrap_or_default();
         format!(
-            "galloper: 1\ngame: {game}\nissued: 2026-11-22T10:{:02}:{:02}Z\nby: {by}\ncommand:\n  {command}\n",
+            "galloper: 1\ngame: {game}\nissued: 2026-11-22T10:{:02}:{:02}Z\nby: {by}\n{created}command:\n  {command}\n",
             self.n / 60,
             self.n % 60
         )
@@ -1099,4 +1106,50 @@ fn a_rollback_invites_only_the_owing_side_and_the_rerun_report_says_so() {
 /// Words wrapped onto several lines read as one line again.
 fn flat(t: &str) -> String {
     t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Issue 31, item 5: a game master's signed command is good for one game
+/// only. It names the game's creation (the SHA-256 of its game.yaml, as
+/// orders name their notice), so an old signed `end` kept by anyone cannot
+/// end a new game that reuses the id, the players and the game master's
+/// key; a mailed command that names no creation is refused with the line
+/// to write.
+#[test]
+fn an_old_signed_end_cannot_end_a_new_game_under_the_same_id() {
+    let mut old = table();
+    let end = old.file("g1", "gm", "end: {reason: the old game is over}");
+    let s = Table::sign(&old.gm_key, &end);
+    let mut new = table();
+    new.gm_key = old.gm_key.clone();
+    new.gm = old.gm.clone();
+    let gm = new.gm.clone();
+    let created = new.server.game_created("g1").unwrap();
+    assert_ne!(created, old.server.game_created("g1").unwrap());
+    let e = new
+        .server
+        .run_command("end.yaml", &end, &s, &gm, NOW)
+        .unwrap_err();
+    assert!(matches!(e, CommandRefusal::OtherCreation { .. }), "{e}");
+    assert!(
+        e.to_string().contains(&format!("created: {created}")),
+        "{e}"
+    );
+    assert_eq!(
+        new.status(),
+        GameStatus::Active,
+        "the new game goes on, nothing changed"
+    );
+    // The same command naming no creation is refused too, with the line to
+    // write; naming this game's, it is applied.
+    let bare = b"galloper: 1\ngame: g1\nissued: 2026-11-22T11:00:00Z\nby: gm\ncommand:\n  pause: {reason: away}\n";
+    let e = new.run_signed(bare, &new.gm_key.clone()).unwrap_err();
+    assert!(e.to_string().contains("names no creation"), "{e}");
+    let pause = new.file("g1", "gm", "pause: {reason: away}");
+    new.run_signed(&pause, &new.gm_key.clone()).unwrap();
+    assert_eq!(new.status(), GameStatus::Paused);
+    // The old game takes its own.
+    old.server
+        .run_command("end.yaml", &end, &s, &old.gm.clone(), NOW)
+        .unwrap();
+    assert_eq!(old.status(), GameStatus::Over);
 }

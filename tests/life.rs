@@ -640,7 +640,8 @@ fn an_extension_counts_from_the_deadline_and_never_shortens_unasked() {
     let mut command = |c: &mut Club, body: &str| {
         n += 1;
         let file = format!(
-            "galloper: 1\ngame: {GAME}\nissued: 2026-03-02T10:0{n}:00Z\nby: gm\ncommand:\n  {body}\n"
+            "galloper: 1\ngame: {GAME}\nissued: 2026-03-02T10:0{n}:00Z\nby: gm\ncreated: {}\ncommand:\n  {body}\n",
+            c.server.game_created(GAME).unwrap()
         );
         let s = sig::sign(
             &gm_key.private_openssh,

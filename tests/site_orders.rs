@@ -342,7 +342,8 @@ fn gm(c: &mut Club, command: &str, n: u32) {
         email: Some("gm@club.example".into()),
     };
     let file = format!(
-        "galloper: 1\ngame: {GAME}\nissued: 2025-01-08T18:00:{n:02}Z\nby: gm\ncommand:\n  {command}\n"
+        "galloper: 1\ngame: {GAME}\nissued: 2025-01-08T18:00:{n:02}Z\nby: gm\ncreated: {}\ncommand:\n  {command}\n",
+        c.server.game_created(GAME).unwrap()
     );
     let s = sig::sign(
         &gm_key.private_openssh,

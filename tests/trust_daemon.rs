@@ -117,8 +117,13 @@ impl Club {
     /// A command signed by the game master's key, run through the library.
     fn gm(&mut self, game: &str, command: &str) -> Result<String, String> {
         self.n += 1;
+        let created = self
+            .server
+            .game_created(game)
+            .map(|c| format!("created: {c}\n"))
+            .unwrap_or_default();
         let file = format!(
-            "galloper: 1\ngame: {game}\nissued: 2026-11-22T10:00:{:02}Z\nby: gm\ncommand:\n  {command}\n",
+            "galloper: 1\ngame: {game}\nissued: 2026-11-22T10:00:{:02}Z\nby: gm\n{created}command:\n  {command}\n",
             self.n
         );
         let s = sig::sign(

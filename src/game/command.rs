@@ -6,6 +6,7 @@
 //! game: hollowbrook-1
 //! issued: 2026-11-22T10:00:00Z   # written by the sender: makes each file unique
 //! by: gm                          # `gm`, or the side sending it
+//! created: 5f1c…                  # SHA-256 of the game's game.yaml: this game only
 //! command:
 //!   pause: {reason: "the French player is in hospital"}
 //! ```
@@ -36,6 +37,11 @@ pub struct CommandFile {
     pub issued: String,
     /// `gm`, or a side of the game.
     pub by: String,
+    /// The SHA-256 of the game's `game.yaml` (its creation, as `galloper
+    /// status` prints it): a signed command is good for one game only, not
+    /// for a later game that reuses the id. Required in a mailed command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
     pub command: Command,
 }
 

@@ -93,6 +93,15 @@ pub enum CommandRefusal {
         by: String,
         issued: String,
     },
+    /// The command names no creation of its game, or another one.
+    #[error(
+        "this command is not for this game {game}: {problem}. Write the line `created: {created}` (the SHA-256 of the game's game.yaml, as `galloper status {game}` prints it), sign the file again and send it"
+    )]
+    OtherCreation {
+        game: String,
+        problem: String,
+        created: String,
+    },
     #[error("{0}")]
     NotNow(String),
     #[error("server error: {0}")]
@@ -152,6 +161,7 @@ impl Server {
         };
         sig::verify(&key, sig::COMMAND_NAMESPACE, bytes, signature)
             .map_err(CommandRefusal::Signature)?;
+        self.same_creation(&file, true)?;
         let sha256 = sha256_hex(bytes);
         if let Some(done) = self.store.command_applied(&sha256).map_err(server_err)? {
             return Err(CommandRefusal::Replayed {
@@ -188,6 +198,7 @@ impl Server {
                 side: file.by.clone(),
             });
         }
+        self.same_creation(&file, false)?;
         let sha256 = sha256_hex(bytes);
         if let Some(done) = self.store.command_applied(&sha256).map_err(server_err)? {
             return Err(CommandRefusal::Replayed {
@@ -197,6 +208,33 @@ impl Server {
             });
         }
         Ok(Issued { file, sha256, now })
+    }
+
+    /// The SHA-256 of a game's `game.yaml`, which names its creation: what
+    /// a signed command writes in `created:`.
+    pub fn game_created(&self, game: &str) -> anyhow::Result<String> {
+        let path = self.archive_dir(game).join("game.yaml");
+        let bytes = std::fs::read(&path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        Ok(sha256_hex(&bytes))
+    }
+
+    /// Refuse a command for another creation of its game (a game that
+    /// reused the id), or, when `required` (a mailed command), one that
+    /// names none.
+    fn same_creation(&self, file: &CommandFile, required: bool) -> Result<(), CommandRefusal> {
+        let created = self.game_created(&file.game).map_err(server_err)?;
+        let problem = match file.created.as_deref().map(str::trim) {
+            Some(c) if c.eq_ignore_ascii_case(&created) => return Ok(()),
+            Some(c) => format!("it names the game created as {c}, and this one is {created}"),
+            None if required => "it names no creation of the game".to_string(),
+            None => return Ok(()),
+        };
+        Err(CommandRefusal::OtherCreation {
+            game: file.game.clone(),
+            problem,
+            created,
+        })
     }
 
     /// Check and apply a signed command file.
