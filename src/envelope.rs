@@ -326,7 +326,28 @@ fn at_key(file: &str, text: &str, key: &str, message: impl Into<String>) -> Prob
 /// number is the entry of a list), then, within what they found, the line
 /// that names the unit; the `orders:` line only when nothing is found.
 pub fn locate(file: &str, text: &str, v: &Violation) -> Problem {
-    let lines: Vec<&str> = text.lines().collect();
+    Locator::new(text).locate(file, v)
+}
+
+/// A text split into lines once, to locate several violations in it.
+pub struct Locator<'a> {
+    lines: Vec<&'a str>,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(text: &'a str) -> Locator<'a> {
+        Locator {
+            lines: text.lines().collect(),
+        }
+    }
+
+    /// [`locate`] in the text split before.
+    pub fn locate(&self, file: &str, v: &Violation) -> Problem {
+        locate_in(file, &self.lines, v)
+    }
+}
+
+fn locate_in(file: &str, lines: &[&str], v: &Violation) -> Problem {
     let start = lines
         .iter()
         .position(|l| l.starts_with("orders:"))

@@ -788,3 +788,59 @@ fn read_only_commands_create_no_data_folder_and_no_key() {
         "nothing created in it"
     );
 }
+
+/// Issue 31, item 6: refusing a file costs time in proportion to its size,
+/// and the answer is bounded. A signed deployment of 8,000 bad entries
+/// (the scale that took minutes when each problem searched the whole file
+/// for its line) is answered with the first problems, each with its line,
+/// and a count of the rest.
+#[test]
+fn a_file_of_thousands_of_bad_entries_gets_a_short_answer_in_linear_time() {
+    let mut c = club("");
+    c.game("g1");
+    let (t, _) = c.orders("g1", "french", "many", &c.keys["french"].clone());
+    let head = t.split("orders:").next().unwrap().to_string();
+    let answer = |n: usize| {
+        let mut body =
+            String::from("orders:\n  deploy:\n    cinc: {x: 18.0, y: 0.5}\n    units:\n");
+        for i in 0..n {
+            body.push_str(&format!(
+                "      - {{unit: fr-x{i}, at: {{x: 3.0, y: 7.5}}, facing: 0, formation: line}}\n"
+            ));
+        }
+        let file = format!("{head}{body}");
+        let s = sig::sign(
+            &c.keys["french"].private_openssh,
+            sig::ORDERS_NAMESPACE,
+            file.as_bytes(),
+        )
+        .unwrap();
+        let started = std::time::Instant::now();
+        let e = c
+            .server
+            .check_orders("french.yaml", file.as_bytes(), Some(&s))
+            .unwrap_err();
+        (e, started.elapsed(), file.len())
+    };
+    let (e, took, size) = answer(8000);
+    let text = e.to_string();
+    match &e {
+        galloper::game::Refusal::Rules { problems, more } => {
+            assert_eq!(problems.len(), galloper::game::PROBLEMS_LISTED);
+            // Every bad entry counts (and the side's own units left out).
+            assert!(*more >= 8000 - galloper::game::PROBLEMS_LISTED, "{more}");
+            assert!(
+                problems.iter().all(|p| p.line.is_some()),
+                "each listed with its line"
+            );
+        }
+        other => panic!("{other}"),
+    }
+    assert!(text.contains("more problems like these"), "{text}");
+    assert!(
+        text.len() < 8 * 1024,
+        "{} bytes answer a {size}-byte file",
+        text.len()
+    );
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+}

@@ -45,8 +45,11 @@ pub struct PlayerSpec {
 pub enum Refusal {
     #[error("{0}")]
     Invalid(Box<Problem>),
-    #[error("{}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
-    Rules(Vec<Problem>),
+    /// What the rules refuse: the first problems, each with its line, and
+    /// how many more there are (a file of ten thousand bad entries gets a
+    /// short answer, found in time linear in its size).
+    #[error("{}{}", .problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"), more_problems(*.more))]
+    Rules { problems: Vec<Problem>, more: usize },
     #[error(
         "no such game: there is no game called {0:?} on this server (check the `game:` line against your orders template)"
     )]
@@ -107,6 +110,19 @@ pub enum Refusal {
     },
     #[error("server error: {0}")]
     Server(String),
+}
+
+/// How many problems of a refused file are listed; the rest are counted.
+pub const PROBLEMS_LISTED: usize = 20;
+
+fn more_problems(more: usize) -> String {
+    match more {
+        0 => String::new(),
+        n => format!(
+            "\n… and {n} more problem{} like these: put right the ones above and send the file again",
+            if n == 1 { "" } else { "s" }
+        ),
+    }
 }
 
 /// What an acceptance says back.
@@ -858,12 +874,15 @@ impl Server {
             }
         };
         if !violations.is_empty() {
-            return Err(Refusal::Rules(
-                violations
+            let located = envelope::Locator::new(&text);
+            return Err(Refusal::Rules {
+                problems: violations
                     .iter()
-                    .map(|v| envelope::locate(file_name, &text, v))
+                    .take(PROBLEMS_LISTED)
+                    .map(|v| located.locate(file_name, v))
                     .collect(),
-            ));
+                more: violations.len().saturating_sub(PROBLEMS_LISTED),
+            });
         }
         Ok(OrdersRow {
             seq: 0,
