@@ -357,7 +357,7 @@ fn locate_in(file: &str, lines: &[&str], v: &Violation) -> Problem {
     let mut at = start;
     for key in &v.path {
         let found = match key.parse::<usize>() {
-            Ok(n) => list_entry(&lines, at, n),
+            Ok(n) => list_entry(lines, at, n),
             Err(_) => (at + 1..lines.len()).find(|&i| {
                 let c = code(i).trim_start().trim_start_matches("- ");
                 c.starts_with(&format!("{key}:"))
