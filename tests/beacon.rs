@@ -932,3 +932,62 @@ fn a_beacon_step_closed_unanswered_opens_again_and_the_chain_keeps_it() {
     let e = audit::audit(&cut).unwrap_err().to_string();
     assert!(e.contains("not in the archive"), "{e}");
 }
+
+/// Issue 31, item 8: a refused game master command leaves the archive
+/// exactly as it was, and a mailed rollback of a beacon step works on a
+/// server that has not ticked (the daemon run from cron): the command's
+/// time names the new run's round.
+#[test]
+fn a_refused_rollback_writes_nothing_and_a_rollback_needs_no_tick() {
+    let mut c = club();
+    c.deploy("french");
+    c.deploy("austrians");
+    c.tick(at("2025-01-08T10:00:00Z"));
+    c.server
+        .add_beacon_round("quicknet", 1, &signature(1))
+        .unwrap();
+    assert_eq!(c.process(), 1);
+    let root = c.archive();
+    let before = snapshot(&root);
+    let gm_key = sig::keygen("gm").unwrap();
+    let gm = GameMaster {
+        key: Some(gm_key.public_line.clone()),
+        email: Some("gm@club.example".into()),
+    };
+    let created = c.server.game_created(GAME).unwrap();
+    let command = |body: &str, n: u32| {
+        let file = format!(
+            "galloper: 1\ngame: {GAME}\nissued: 2025-01-08T11:00:{n:02}Z\nby: gm\ncreated: {created}\ncommand:\n  {body}\n"
+        );
+        let s = sig::sign(
+            &gm_key.private_openssh,
+            sig::COMMAND_NAMESPACE,
+            file.as_bytes(),
+        )
+        .unwrap();
+        (file, s)
+    };
+    // Refused: not the last resolved step. Nothing in the archive moved.
+    let (f, s) = command("rollback: {step: 2, reason: wrong step}", 1);
+    assert!(
+        c.server
+            .run_command("r.yaml", f.as_bytes(), &s, &gm, at("2025-01-08T11:00:00Z"))
+            .is_err()
+    );
+    assert_eq!(snapshot(&root), before, "a refused command writes nothing");
+    // A server just opened, as cron's `process` opens it, has no clock: the
+    // command's own time names the reopened step's round.
+    c.server = Server::open(&c.data()).unwrap();
+    let (f, s) = command("rollback: {step: 1, reason: a misread deployment}", 2);
+    c.server
+        .run_command("r.yaml", f.as_bytes(), &s, &gm, at("2025-01-08T11:00:00Z"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let n = c.notice(1);
+    assert_eq!(n.run, 2);
+    let b = n.beacon.unwrap();
+    assert_eq!(
+        b.deadline, "2025-01-08T16:40:00Z",
+        "named from the command's time"
+    );
+    assert!(root.join("step-0001/rollback-1/rollback.yaml.sig").exists());
+}

@@ -256,6 +256,10 @@ impl Server {
         c: &Issued,
         gm: &GameMaster,
     ) -> Result<Applied, CommandRefusal> {
+        // The command's time is the server's present: a rollback of a
+        // beacon step names its new round from it, whoever runs the
+        // command (the daemon, cron's `process`, `galloper gm`).
+        self.see_time(c.now);
         let game = c.file.game.clone();
         let reply = match &c.file.command {
             Command::Pause { reason } => self.pause(c, reason)?,

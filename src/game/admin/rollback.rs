@@ -50,8 +50,10 @@ impl Server {
         // counted by rollbacks and by beacon steps opened again alike.
         let before: Notice = crate::yaml::from_str(&last.notice).map_err(server_err)?;
         let run = before.run;
-        let note = self
-            .archive_rollback(game, step, run, reason, &c.sha256, &next_notice)
+        // Everything that can fail comes before the archive is touched: a
+        // refused rollback leaves it exactly as it was.
+        let (undone_files, note) = self
+            .rollback_files(game, step, run, reason, &c.sha256, &next_notice)
             .map_err(server_err)?;
         // The new run starts from the same state, under fresh secrets.
         let rules = rulesets::by_name(&g.ruleset)
@@ -96,6 +98,8 @@ impl Server {
                 &t,
             )?);
         }
+        self.write_rollback(game, step, run, &undone_files, &note)
+            .map_err(server_err)?;
         let change = AdminChange::Rollback {
             step,
             run,
@@ -110,9 +114,10 @@ impl Server {
         Ok(reply)
     }
 
-    /// Copy the run being undone into `step-N/rollback-K/`, with the next
-    /// step's notice and the signed reason; the bytes of `rollback.yaml`.
-    fn archive_rollback(
+    /// The files of the run being undone, for `step-N/rollback-K/`, with
+    /// the next step's notice, and the bytes of the signed reason
+    /// (`rollback.yaml`); nothing written yet.
+    fn rollback_files(
         &self,
         game: &str,
         step: u32,
@@ -120,10 +125,9 @@ impl Server {
         reason: &str,
         sha: &str,
         next_notice: &str,
-    ) -> anyhow::Result<Vec<u8>> {
+    ) -> anyhow::Result<(std::collections::BTreeMap<String, Vec<u8>>, Vec<u8>)> {
         let root = self.archive_dir(game);
         let sdir = archive::step_dir(&root, step);
-        let rdir = archive::rollback_dir(&root, step, run);
         let mut files = std::collections::BTreeMap::new();
         for e in std::fs::read_dir(&sdir)? {
             let e = e?;
@@ -142,7 +146,6 @@ impl Server {
                 files.insert(to.into(), bytes);
             }
         }
-        archive::write_files(&rdir, &files)?;
         let manifest = files
             .get("manifest.yaml")
             .ok_or_else(|| anyhow::anyhow!("step {step} of {game} has no manifest to undo"))?;
@@ -156,8 +159,21 @@ impl Server {
             follows: sha256_hex(next_notice.as_bytes()),
         };
         let bytes = crate::yaml::to_string(&note)?.into_bytes();
-        archive::write_signed(&rdir, "rollback.yaml", &bytes, self.private_key())?;
-        Ok(bytes)
+        Ok((files, bytes))
+    }
+
+    /// Write the undone run and its signed reason into `step-N/rollback-K/`.
+    fn write_rollback(
+        &self,
+        game: &str,
+        step: u32,
+        run: u32,
+        files: &std::collections::BTreeMap<String, Vec<u8>>,
+        note: &[u8],
+    ) -> anyhow::Result<()> {
+        let rdir = archive::rollback_dir(&self.archive_dir(game), step, run);
+        archive::write_files(&rdir, files)?;
+        archive::write_signed(&rdir, "rollback.yaml", note, self.private_key())
     }
 }
 
