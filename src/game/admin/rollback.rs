@@ -14,6 +14,9 @@ use crate::game::store::{AdminChange, OutboxRow};
 use crate::rulesets;
 use std::path::Path;
 
+/// A folder's files by name.
+type Files = std::collections::BTreeMap<String, Vec<u8>>;
+
 impl Server {
     /// Undo the last resolved step: its result and the step after it go;
     /// the archive keeps the undone run with the reason (a signed link of
@@ -125,7 +128,7 @@ impl Server {
         reason: &str,
         sha: &str,
         next_notice: &str,
-    ) -> anyhow::Result<(std::collections::BTreeMap<String, Vec<u8>>, Vec<u8>)> {
+    ) -> anyhow::Result<(Files, Vec<u8>)> {
         let root = self.archive_dir(game);
         let sdir = archive::step_dir(&root, step);
         let mut files = std::collections::BTreeMap::new();
@@ -168,7 +171,7 @@ impl Server {
         game: &str,
         step: u32,
         run: u32,
-        files: &std::collections::BTreeMap<String, Vec<u8>>,
+        files: &Files,
         note: &[u8],
     ) -> anyhow::Result<()> {
         let rdir = archive::rollback_dir(&self.archive_dir(game), step, run);
