@@ -652,3 +652,30 @@ fn new_warns_of_hidden_units_at_a_stock_scenarios_places() {
     let quiet = new(&copy, "g2");
     assert!(!quiet.contains("warning"), "{quiet}");
 }
+
+/// Issue 31, items 13 and 14: `demo --help` lists every ruleset, and a demo
+/// stopped by `--max-steps` ends with status 0, its game in progress and
+/// audited so far.
+#[test]
+fn demo_help_lists_every_ruleset_and_a_stopped_demo_ends_well() {
+    let tmp = tempfile::tempdir().unwrap();
+    let help = ok(&galloper(tmp.path(), &["demo", "--help"]));
+    for name in galloper::rulesets::names() {
+        assert!(help.contains(name), "{name} missing from: {help}");
+    }
+    let out = tmp.path().join("demo");
+    let o = galloper(
+        tmp.path(),
+        &["demo", "--max-steps", "2", "--out", &out.to_string_lossy()],
+    );
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        said.contains("Stopped after 2 steps") && said.contains("AUDIT PASSED SO FAR"),
+        "{said}"
+    );
+}

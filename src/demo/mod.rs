@@ -30,8 +30,8 @@ pub struct DemoArgs {
     /// always played by its generals ignore it.
     #[arg(long)]
     pub battle: bool,
-    /// The ruleset to play (`maurice-lite`, `morschauser-macduff`).
-    #[arg(long, default_value = "maurice-lite")]
+    /// The ruleset to play: every ruleset of the registry has a demo.
+    #[arg(long, default_value = "maurice-lite", value_parser = ruleset_names())]
     pub ruleset: String,
 }
 
@@ -132,7 +132,12 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let mut refused = 0;
     while let Some((step, due)) = server.due(game)? {
         if steps >= args.max_steps {
-            bail!("the demo game did not end within {} steps", args.max_steps);
+            // Stopped where asked: a game in progress, audited so far.
+            println!(
+                "Stopped after {steps} steps, as --max-steps asked: the game is in progress (step {} open)",
+                step.step
+            );
+            break;
         }
         for owed in &due.optional {
             if let Some(body) = author
@@ -290,4 +295,10 @@ fn submit(
         .submit(&name, text.as_bytes(), &signature)
         .map(|_| ())
         .map_err(|e| e.to_string()))
+}
+
+/// Every ruleset's name, for `--ruleset`: its help lists them, and a wrong
+/// name is refused with the list.
+fn ruleset_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::rulesets::names())
 }
