@@ -6,7 +6,7 @@
 use super::ground::BLOCKS_SIGHT;
 use super::state::{Formation, State, Unit};
 use crate::geometry::relation::distance_into_front_arc;
-use crate::geometry::{Angle, Base, Distance, Point, in_front_arc, line_of_sight};
+use crate::geometry::{Angle, Base, Distance, Point, in_front_arc, line_of_sight, point_to_bases};
 
 /// A part of a unit that can see and be seen: a battalion's (or the
 /// unit's) base, or a line regiment's officer.
@@ -80,7 +80,13 @@ fn in_arc_parts(s: &State, a: &Unit, b: &Unit) -> Vec<(f64, Part)> {
     let mut out: Vec<(f64, Part)> = parts(s, b)
         .into_iter()
         .filter_map(|p| {
-            distance_into_front_arc(&frame, &mine, &p.bases(), 45.0).map(|d| (d.get(), p))
+            let d = distance_into_front_arc(&frame, &mine, &p.bases(), 45.0)?;
+            // The officer is a point: measured to it, not to its speck.
+            let d = match p {
+                Part::Officer(at) => point_to_bases(at, &mine),
+                Part::Base(_) => d,
+            };
+            Some((d.get(), p))
         })
         .collect();
     out.sort_by(|x, y| x.0.total_cmp(&y.0));
