@@ -151,7 +151,7 @@ pub fn activate(
             }
             blunder::Blunder::Hesitation => forfeit = true,
             blunder::Blunder::Forward | blunder::Blunder::FallBack => {
-                out.extend(blunder::lurch(s, i, b));
+                out.extend(blunder::lurch(s, i, b, dice));
                 moved_by_blunder = true;
             }
             blunder::Blunder::Charge => {
