@@ -370,4 +370,34 @@ mod tests {
         let d = distance_into_front_arc(&f, &me, &touching, 45.0).unwrap();
         assert!(d.get() < 1e-9, "{d:?}");
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// The distance into the arc exists exactly when the arc holds some
+        /// part, is never less than the plain distance, and turns and moves
+        /// with the table.
+        #[test]
+        fn distance_into_the_arc_agrees_with_the_arc_and_the_plain_distance(
+            (n, ax, ay, facing) in (1usize..4, -10.0..10.0, -10.0..10.0, 0.0..360.0),
+            (bx, by, bf, bw, bd) in (-20.0..20.0, -20.0..20.0, 0.0..360.0, 0.2..8.0, 0.2..3.0),
+            (turn, dx, dy) in (-180.0..180.0, -30.0..30.0, -30.0..30.0),
+        ) {
+            let me = lay_out(Layout::Line, n, Point::new(ax, ay), Angle(facing), Distance(1.0), Distance(0.75));
+            let other = [Base::new(Point::new(bx, by), Angle(bf), Distance(bw), Distance(bd))];
+            let f = Frame::of(&me);
+            let d = distance_into_front_arc(&f, &me, &other, 45.0);
+            proptest::prop_assert_eq!(d.is_some(), in_front_arc(&f, &other, 45.0));
+            if let Some(d) = d {
+                proptest::prop_assert!(d.get() >= bases_distance(&me, &other).get() - 1e-9);
+                let pivot = Point::new(0.0, 0.0);
+                let by = Point::new(dx, dy);
+                let m = |b: &Base| b.rotated_about(pivot, turn).translated(by);
+                let me2: Vec<Base> = me.iter().map(m).collect();
+                let other2: Vec<Base> = other.iter().map(m).collect();
+                if let Some(d2) = distance_into_front_arc(&Frame::of(&me2), &me2, &other2, 45.0) {
+                    proptest::prop_assert!((d.get() - d2.get()).abs() < 1e-6, "{d:?} vs {d2:?}");
+                }
+            }
+        }
+    }
 }
