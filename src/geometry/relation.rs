@@ -10,8 +10,9 @@
 use super::base::Base;
 use super::convert::{self, EPS};
 use super::frame::Frame;
-use super::measure::Point;
-use geo::{Intersects, Polygon};
+use super::measure::{Distance, Point};
+use super::zone::clip_half_plane;
+use geo::{Distance as _, Euclidean, Intersects, Polygon};
 use serde::Serialize;
 
 /// Where a point lies relative to a unit's frame.
@@ -76,25 +77,68 @@ pub fn wholly_behind_front_line(target: &Frame, shooter: &Base) -> bool {
 /// the common arc; 0 gives the strip directly in front, 90 or more the whole
 /// half-plane ahead).
 pub fn in_front_arc(frame: &Frame, other: &[Base], half_angle_deg: f64) -> bool {
+    let region = convert::polygon(&arc_region(frame, other, half_angle_deg));
+    reaches_into(&region, other)
+}
+
+/// The least distance, edge to edge, from `from` to the part of `other`
+/// that lies in the frame's frontal arc (as [`in_front_arc`]): a weapon's
+/// reach is measured to what it may aim at, not to a nearer corner outside
+/// its arc. None when no base of `other` reaches into the arc.
+pub fn distance_into_front_arc(
+    frame: &Frame,
+    from: &[Base],
+    other: &[Base],
+    half_angle_deg: f64,
+) -> Option<Distance> {
+    let ring = arc_region(frame, other, half_angle_deg);
+    let region = convert::polygon(&ring);
+    other
+        .iter()
+        .filter(|b| reaches_into(&region, std::slice::from_ref(*b)))
+        .map(|b| {
+            // The base cut down to the arc: clipped by each side of the
+            // convex region in turn.
+            let mut part = b.corners().to_vec();
+            for i in 0..ring.len() {
+                part = clip_half_plane(&part, ring[i], ring[(i + 1) % ring.len()]);
+            }
+            let part = convert::polygon(&part);
+            from.iter()
+                .map(|f| {
+                    let mine = f.polygon();
+                    if mine.intersects(&part) {
+                        0.0
+                    } else {
+                        Euclidean.distance(&mine, &part)
+                    }
+                })
+                .fold(f64::INFINITY, f64::min)
+        })
+        .fold(None, |m: Option<f64>, d| Some(m.map_or(d, |m| m.min(d))))
+        .map(Distance)
+}
+
+/// The frontal arc as a convex hexagon, counter-clockwise. The arc is
+/// unbounded; this follows its sides for a length `s` and then closes
+/// straight ahead. Everything it leaves out is farther than `s` from the
+/// front corners, beyond every corner of `other`, so every answer about
+/// `other` is the same as for the unbounded arc.
+fn arc_region(frame: &Frame, other: &[Base], half_angle_deg: f64) -> [Point; 6] {
     let h = half_angle_deg.clamp(0.0, 90.0).to_radians();
     let s = reach(frame, other);
     let (fl, fr) = frame.front_edge();
     let (u, r) = (frame.facing.unit_vector(), frame.facing.right_vector());
     let out_right = (u.scale(h.cos()) + r.scale(h.sin())).scale(s);
     let out_left = (u.scale(h.cos()) - r.scale(h.sin())).scale(s);
-    // The arc is unbounded; this convex hexagon follows its sides for a
-    // length `s` and then closes straight ahead. Everything it leaves out is
-    // farther than `s` from the front corners, beyond every corner of
-    // `other`, so the answer is the same as for the unbounded arc.
-    let region = convert::polygon(&[
+    [
         fl,
         fr,
         fr + out_right,
         fr + out_right + u.scale(s),
         fl + out_left + u.scale(s),
         fl + out_left,
-    ]);
-    reaches_into(&region, other)
+    ]
 }
 
 /// A length comfortably beyond every corner of `other` seen from the frame.
@@ -117,6 +161,7 @@ fn reaches_into(region: &Polygon<f64>, other: &[Base]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::distance::bases_distance;
     use crate::geometry::formation::{Layout, lay_out};
     use crate::geometry::measure::{Angle, Distance};
 
@@ -274,5 +319,85 @@ mod tests {
         assert!(!in_front_arc(&f, &[point_base(15.5, 14.0)], 30.0));
         // 90 degrees is the whole half-plane ahead.
         assert!(in_front_arc(&f, &[point_base(40.0, 10.5)], 90.0));
+    }
+
+    #[test]
+    fn distance_into_the_arc_is_measured_to_the_part_inside_it() {
+        let f = unit();
+        let me = lay_out(
+            Layout::Line,
+            4,
+            Point::new(10.0, 10.0),
+            Angle(0.0),
+            Distance(1.0),
+            Distance(0.75),
+        );
+        // Wholly in the arc, straight ahead: its front edge is 3 away.
+        let ahead = [base_at(10.0, 13.375, 180.0)];
+        let d = distance_into_front_arc(&f, &me, &ahead, 45.0).unwrap();
+        assert!((d.get() - 3.0).abs() < 1e-9, "{d:?}");
+        // A long base off the right front corner (12, 10), x 16.5 to 17.5
+        // and y 10.5 to 22.5: its near end is outside the arc, 4.53 from
+        // the corner; it reaches in across the arc's side y = x - 2, and
+        // the nearest part inside, (16.5, 14.5), is 4.5 * sqrt 2 = 6.36.
+        let long = [Base::new(
+            Point::new(17.0, 16.5),
+            Angle(270.0),
+            Distance(12.0),
+            Distance(1.0),
+        )];
+        assert!(in_front_arc(&f, &long, 45.0));
+        assert!(bases_distance(&me, &long).get() < 4.6);
+        let d = distance_into_front_arc(&f, &me, &long, 45.0).unwrap();
+        assert!((d.get() - 4.5 * 2f64.sqrt()).abs() < 1e-9, "{d:?}");
+        // Of several bases, the nearest part in the arc of any of them.
+        let both = [long[0], ahead[0]];
+        let d = distance_into_front_arc(&f, &me, &both, 45.0).unwrap();
+        assert!((d.get() - 3.0).abs() < 1e-9, "{d:?}");
+        // Outside the arc, or flush against its side: none.
+        let out = [base_at(20.0, 12.0, 0.0)];
+        assert!(distance_into_front_arc(&f, &me, &out, 45.0).is_none());
+        let flush = [Base::new(
+            Point::new(12.0 + 4.0 + 0.5 * 2f64.sqrt(), 14.0),
+            Angle(45.0),
+            Distance(1.0),
+            Distance(1.0),
+        )];
+        assert!(!in_front_arc(&f, &flush, 45.0));
+        assert!(distance_into_front_arc(&f, &me, &flush, 45.0).is_none());
+        // A base touching the front edge straight ahead: 0.
+        let touching = [base_at(10.0, 10.375, 180.0)];
+        let d = distance_into_front_arc(&f, &me, &touching, 45.0).unwrap();
+        assert!(d.get() < 1e-9, "{d:?}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// The distance into the arc exists exactly when the arc holds some
+        /// part, is never less than the plain distance, and turns and moves
+        /// with the table.
+        #[test]
+        fn distance_into_the_arc_agrees_with_the_arc_and_the_plain_distance(
+            (n, ax, ay, facing) in (1usize..4, -10.0..10.0, -10.0..10.0, 0.0..360.0),
+            (bx, by, bf, bw, bd) in (-20.0..20.0, -20.0..20.0, 0.0..360.0, 0.2..8.0, 0.2..3.0),
+            (turn, dx, dy) in (-180.0..180.0, -30.0..30.0, -30.0..30.0),
+        ) {
+            let me = lay_out(Layout::Line, n, Point::new(ax, ay), Angle(facing), Distance(1.0), Distance(0.75));
+            let other = [Base::new(Point::new(bx, by), Angle(bf), Distance(bw), Distance(bd))];
+            let f = Frame::of(&me);
+            let d = distance_into_front_arc(&f, &me, &other, 45.0);
+            proptest::prop_assert_eq!(d.is_some(), in_front_arc(&f, &other, 45.0));
+            if let Some(d) = d {
+                proptest::prop_assert!(d.get() >= bases_distance(&me, &other).get() - 1e-9);
+                let pivot = Point::new(0.0, 0.0);
+                let by = Point::new(dx, dy);
+                let m = |b: &Base| b.rotated_about(pivot, turn).translated(by);
+                let me2: Vec<Base> = me.iter().map(m).collect();
+                let other2: Vec<Base> = other.iter().map(m).collect();
+                if let Some(d2) = distance_into_front_arc(&Frame::of(&me2), &me2, &other2, 45.0) {
+                    proptest::prop_assert!((d.get() - d2.get()).abs() < 1e-6, "{d:?} vs {d2:?}");
+                }
+            }
+        }
     }
 }

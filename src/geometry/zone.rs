@@ -274,8 +274,9 @@ fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<Point> {
 }
 
 /// One step of Sutherland-Hodgman: keep the part of convex `poly` on the
-/// side of the directed line `a`-`b` that the zone's corners wind around.
-fn clip_half_plane(poly: &[Point], a: Point, b: Point) -> Vec<Point> {
+/// side of the directed line `a`-`b` that the zone's corners wind around
+/// (its left: clip regions run counter-clockwise, as `relation.rs`'s arc).
+pub(super) fn clip_half_plane(poly: &[Point], a: Point, b: Point) -> Vec<Point> {
     // Zone corners run near-left, near-right, far-right, far-left: with x
     // to the right and y up that is counter-clockwise, so the inside is on
     // the left of each edge.

@@ -180,3 +180,51 @@ fn actions_load_canister_costs_2() {
     );
     assert!(unit(&r.state, "r-gun").canister);
 }
+
+#[test]
+fn actions_an_action_impossible_when_its_turn_comes_spends_no_success() {
+    // Out of range: Red's foot is 40 cm off, the musket reaches 15. The
+    // shot is refused and both successes go to the moves.
+    let s = table();
+    let o = turn(vec![activation(
+        "b-inf",
+        2,
+        vec![
+            Action::Fire("r-inf".into()),
+            Action::Move(ahead()),
+            Action::Move(ahead()),
+        ],
+    )]);
+    let r = run(&s, &blue(), o, vec![5, 5]);
+    let no = find(&r.events, "refused");
+    assert!(
+        no.text.contains("out of range") && no.text.contains("no success spent"),
+        "{}",
+        no.text
+    );
+    assert!((at(&r.state, "b-inf").y - 30.0).abs() < 1e-6, "two moves");
+    // A square moving: the one success goes to the change of formation.
+    let mut s = table();
+    put(&mut s, "b-inf", 20.0, 10.0, 0.0, Formation::Square);
+    let o = turn(vec![activation(
+        "b-inf",
+        1,
+        vec![Action::Move(ahead()), Action::Formation(Formation::Column)],
+    )]);
+    let r = run(&s, &blue(), o, vec![5]);
+    assert_eq!(unit(&r.state, "b-inf").formation, Formation::Column);
+    // Limbered guns firing: both successes go to unlimbering.
+    let mut s = table();
+    s.phase = galloper::rulesets::activation_dice::state::Phase::Turn {
+        turn: 1,
+        side: red(),
+    };
+    put(&mut s, "b-inf", 40.0, 40.0, 0.0, Formation::Column);
+    let o = turn(vec![activation(
+        "r-gun",
+        2,
+        vec![Action::Fire("b-inf".into()), Action::Unlimber],
+    )]);
+    let r = run(&s, &red(), o, vec![5, 5]);
+    assert_eq!(unit(&r.state, "r-gun").formation, Formation::Unlimbered);
+}

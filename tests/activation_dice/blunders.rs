@@ -126,3 +126,58 @@ fn blunder_6_fire_shoots_the_nearest_unit_in_range_friend_or_foe() {
         "the friend is nearer"
     );
 }
+
+#[test]
+fn blunder_4_fall_back_a_unit_locked_in_melee_moves_back_its_full_rate_and_the_melee_ends() {
+    let mut s = hurt();
+    // Blue's column front to front with Red's: locked in melee.
+    put(&mut s, "b-inf", 20.0, 50.0, 0.0, Formation::Column);
+    put(&mut s, "r-inf", 20.0, 50.0, 180.0, Formation::Column);
+    galloper::rulesets::activation_dice::turn::begin(&mut s, 1, &blue());
+    assert_eq!(s.melees.len(), 1, "a standing melee");
+    let stop = Orders::Turn(TurnOrders {
+        activations: vec![activation("b-inf", 2, vec![ahead()])],
+        after_blunder: AfterBlunder::Stop,
+        ..TurnOrders::default()
+    });
+    // 1 (coloured, blunder), 5; the table's 4: fall back 2 S = 10 cm.
+    let r = run(&s, &blue(), stop, vec![1, 5, 4]);
+    assert!(
+        (at(&r.state, "b-inf").y - 40.0).abs() < 1e-6,
+        "{:?}",
+        texts(&r.events)
+    );
+    assert_eq!(unit(&r.state, "b-inf").facing.degrees(), 0.0, "facing kept");
+    let b = unit(&r.state, "b-inf");
+    assert!(r.state.contacts(b).is_empty(), "out of the melee");
+    assert!(!has(&r.events, "melee"), "the standing melee is not fought");
+    let mv = find(&r.events, "move");
+    assert!(mv.text.contains("falls back"), "{}", mv.text);
+    assert!(
+        mv.text.contains("leaves the melee with Red Foot"),
+        "{}",
+        mv.text
+    );
+}
+
+#[test]
+fn blunder_3_forward_that_meets_an_enemy_is_a_charge_fought_at_once() {
+    let mut s = hurt();
+    // 8 cm from Red's foot: the full move of 10 cm meets it.
+    put(&mut s, "b-inf", 20.0, 42.0, 0.0, Formation::Column);
+    let stop = Orders::Turn(TurnOrders {
+        activations: vec![activation("b-inf", 2, vec![Action::Hold])],
+        after_blunder: AfterBlunder::Stop,
+        ..TurnOrders::default()
+    });
+    // Blunder 3; the charge's melee at once: 3 + 1 + 1 charging = 5
+    // against 3 + 1 = 4.
+    let r = run(&s, &blue(), stop, vec![1, 5, 3, 3, 3]);
+    assert!((at(&r.state, "b-inf").y - 50.0).abs() < 1e-6, "in contact");
+    let m = find(&r.events, "melee");
+    assert_eq!(m.facts.target.as_ref().unwrap().id, "r-inf");
+    assert_eq!(m.facts.mode.as_deref(), Some("a charge"));
+    assert_eq!(m.facts.hits, Some(5));
+    assert_eq!(m.facts.count, Some(4));
+    assert!(find(&r.events, "move").text.contains("charges Red Foot"));
+}

@@ -216,6 +216,37 @@ fn bombardment_attacks_ranges_in_mediums_and_heavy_cover_only() {
 }
 
 #[test]
+fn bombardment_attacks_minus_1_from_2m_to_3m_counts_2m_itself() {
+    let mut s = table();
+    s.phase = galloper::rulesets::activation_dice::state::Phase::Turn {
+        turn: 1,
+        side: red(),
+    };
+    put(&mut s, "r-gun", 40.0, 50.0, 180.0, Formation::Unlimbered);
+    let fire = turn(vec![activation(
+        "r-gun",
+        1,
+        vec![Action::Fire("b-inf".into())],
+    )]);
+    // Exactly 2 M (20 cm) edge to edge: the -1 of 2 M to 3 M.
+    put(&mut s, "b-inf", 40.0, 30.0, 0.0, Formation::Line);
+    let r = run(&s, &red(), fire.clone(), vec![5, 3, 3]);
+    let mods = why(find(&r.events, "fire"));
+    assert!(
+        mods.contains(&("Red Guns: target at 2 M to 3 M".into(), -1)),
+        "{mods:?}"
+    );
+    // Exactly 1 M (10 cm): the +1 of 0 to 1 M.
+    put(&mut s, "b-inf", 40.0, 40.0, 0.0, Formation::Line);
+    let r = run(&s, &red(), fire, vec![5, 3, 3]);
+    let mods = why(find(&r.events, "fire"));
+    assert!(
+        mods.contains(&("Red Guns: target within 1 M".into(), 1)),
+        "{mods:?}"
+    );
+}
+
+#[test]
 fn bombardment_attacks_canister_turns_every_disorder_into_a_critical_roll() {
     let mut s = table();
     s.phase = galloper::rulesets::activation_dice::state::Phase::Turn {

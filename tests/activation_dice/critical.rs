@@ -92,15 +92,40 @@ fn critical_petrified_may_not_activate_next_turn() {
         turn(vec![activation("b-inf", 2, vec![])]),
         vec![],
     );
-    assert!(
-        find(&r.events, "refused")
-            .text
-            .contains("already activated")
-    );
+    assert!(find(&r.events, "refused").text.contains("petrified"));
     assert!(
         !unit(&r.state, "b-inf").status.petrified,
         "only the one turn"
     );
+}
+
+#[test]
+fn critical_petrified_its_orders_are_refused_with_the_reason_and_only_its_entry() {
+    let mut s = table();
+    roll(&mut s, "b-inf", 2, 3);
+    begin(&mut s, 1, &blue());
+    assert!(
+        note(&s, "b-inf").contains("petrified"),
+        "shown while it sits out"
+    );
+    let o = turn(vec![
+        activation("b-inf", 2, vec![Action::Move(Goal::Ahead(100.0))]),
+        activation("b-cav", 2, vec![Action::Move(Goal::Ahead(100.0))]),
+    ]);
+    // Not refused on receipt: the turn goes on without that entry.
+    assert_eq!(check(&s, &blue(), &o), []);
+    let r = run(&s, &blue(), o, vec![5, 5]);
+    let no = find(&r.events, "refused");
+    assert_eq!(no.facts.unit.as_ref().unwrap().id, "b-inf");
+    assert!(no.text.contains("petrified"), "{}", no.text);
+    assert_eq!(at(&r.state, "b-inf").y, 10.0);
+    assert!(at(&r.state, "b-cav").y > 10.0, "the other unit moves");
+    // A unit listed twice is still refused on receipt.
+    let twice = turn(vec![
+        activation("b-cav", 2, vec![]),
+        activation("b-cav", 2, vec![]),
+    ]);
+    assert!(!check(&s, &blue(), &twice).is_empty());
 }
 
 #[test]

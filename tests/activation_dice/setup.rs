@@ -109,3 +109,24 @@ fn game_setup_roll_for_the_first_move_rolls_again_on_a_tie() {
     assert_eq!(rolls, [3, 3, 6, 2]);
     assert_eq!(first, blue(), "the attacker's 6 beats 2 after a tie");
 }
+
+#[test]
+fn cavalry_light_and_heavy_cavalry_do_not_have_ranged_attacks() {
+    use galloper::ruleset::Ruleset;
+    use galloper::rulesets::activation_dice::ActivationDice;
+    let mut s = scenario();
+    let horse = s.troops.iter_mut().find(|t| t.id == "horse").unwrap();
+    horse.range = 2;
+    horse.shooting = 1;
+    let why = ActivationDice.check_scenario(&s).unwrap_err();
+    assert!(
+        why.contains("troop horse") && why.contains("Cavalry"),
+        "{why}"
+    );
+    // Without a range it has no ranged attack: its shooting value is
+    // only what it rolls with when shot at (Basic Units: range "if
+    // applicable").
+    let horse = s.troops.iter_mut().find(|t| t.id == "horse").unwrap();
+    horse.range = 0;
+    assert!(ActivationDice.check_scenario(&s).is_ok());
+}

@@ -115,3 +115,25 @@ fn infantry_officer_in_line_is_seen_the_whole_regiment_is_seen() {
     unit_mut(&mut s, "r-inf").status.officer_killed = true;
     assert!(!sees(&s, &b, unit(&s, "r-inf")));
 }
+
+#[test]
+fn range_extends_at_45_degrees_a_target_is_in_range_only_where_its_part_in_the_arc_is() {
+    use galloper::rulesets::activation_dice::combat::{can_shoot, range_band};
+    let mut s = table();
+    // Blue's foot in line: front corners at (14, 10) and (26, 10); its
+    // musket reaches 3 S = 15 cm, the arc's right side runs y = x - 16.
+    put(&mut s, "b-inf", 20.0, 10.0, 0.0, Formation::Line);
+    // Red's line faces west, x 38 to 41, y 13 to 25: its corner (38, 13)
+    // is 12.4 cm from Blue's, but outside the arc; the nearest part in
+    // the arc, (38, 22), is 17.0 cm away, beyond the musket's range.
+    put(&mut s, "r-inf", 38.0, 19.0, 270.0, Formation::Line);
+    let (b, r) = (s.index("b-inf").unwrap(), s.index("r-inf").unwrap());
+    let why = can_shoot(&s, b, r).unwrap_err();
+    assert!(why.contains("out of range: 17.0 cm"), "{why}");
+    // The same for the short-range band: at x 30 its corner (30, 12) is
+    // within 1 S, but the part in the arc begins at (30, 14), 5.7 cm off.
+    put(&mut s, "r-inf", 30.0, 18.0, 270.0, Formation::Line);
+    let cm = can_shoot(&s, b, r).unwrap();
+    assert!((cm - 32f64.sqrt()).abs() < 1e-6, "{cm}");
+    assert_eq!(range_band(&s, false, cm).0, "medium range");
+}

@@ -70,6 +70,15 @@ pub fn activate(
     else {
         return (res, out);
     };
+    if s.units[i].status.sits_out {
+        out.push(refused(
+            s,
+            i,
+            "activate",
+            "it is petrified and sits out this turn (Critical Event Table 5); the rest of the turn goes on",
+        ));
+        return (res, out);
+    }
     if s.units[i].activated {
         out.push(refused(
             s,
@@ -151,7 +160,7 @@ pub fn activate(
             }
             blunder::Blunder::Hesitation => forfeit = true,
             blunder::Blunder::Forward | blunder::Blunder::FallBack => {
-                out.extend(blunder::lurch(s, i, b));
+                out.extend(blunder::lurch(s, i, b, dice));
                 moved_by_blunder = true;
             }
             blunder::Blunder::Charge => {
@@ -215,9 +224,14 @@ pub fn activate(
     if let Some(f) = forced
         && left > 0
     {
-        left -= 1;
-        out.extend(act(s, i, &f, dice));
-        moved_by_blunder = true;
+        match act(s, i, &f, dice) {
+            Ok(ev) => {
+                left -= 1;
+                out.extend(ev);
+                moved_by_blunder = true;
+            }
+            Err(r) => out.push(unspent(s, i, r)),
+        }
     }
     if moved_by_blunder && after_blunder == AfterBlunder::Stop {
         return (res, out);
@@ -243,14 +257,55 @@ pub fn activate(
             ));
             break;
         }
-        left -= cost;
-        out.extend(act(s, i, action, dice));
+        match act(s, i, action, dice) {
+            Ok(ev) => {
+                left -= cost;
+                out.extend(ev);
+            }
+            Err(r) => {
+                // Nothing was done: the successes stay for the rest of
+                // the script, and a free turn stays free.
+                if let Action::Pivot(_) = action
+                    && cost < action.cost()
+                {
+                    free_turn = true;
+                }
+                out.push(unspent(s, i, r));
+            }
+        }
     }
     (res, out)
 }
 
-/// Carry out one paid action of unit `i`.
-pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Event> {
+/// The event of an action refused when its turn came, which spent nothing.
+fn unspent(s: &State, i: usize, r: Refusal) -> Event {
+    refused(s, i, &r.what, format!("{}; no success spent", r.why))
+}
+
+/// An action that turned out impossible when its turn came: what it was
+/// and why. It spends no success.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub what: String,
+    pub why: String,
+}
+
+fn no(what: &str, why: impl Into<String>) -> Refusal {
+    Refusal {
+        what: what.into(),
+        why: why.into(),
+    }
+}
+
+/// Carry out one paid action of unit `i`: what it did, or why it could
+/// not be done (out of range or arc, a square moving, limbered guns
+/// firing, ...), in which case nothing changed.
+pub fn act(
+    s: &mut State,
+    i: usize,
+    action: &Action,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, Refusal> {
     let u = s.units[i].clone();
     let engaged = !s.contacts(&u).is_empty();
     let mut out = Vec::new();
@@ -260,25 +315,23 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
             Action::Seize(_) | Action::Recoil | Action::Formation(_) | Action::Hold
         )
     {
-        return vec![refused(
-            s,
-            i,
+        return Err(no(
             action.name(),
             "it is in melee: it may seize the initiative, recoil or change formation",
-        )];
+        ));
     }
     match action {
         Action::Hold => {}
-        Action::Move(g) => out.extend(go(s, i, g, 0.0, action.name(), false, dice)),
+        Action::Move(g) => out.extend(go(s, i, g, 0.0, action.name(), false, dice)?),
         Action::DoubleTime(g) => {
             let short = s.short();
-            out.extend(go(s, i, g, short, action.name(), false, dice))
+            out.extend(go(s, i, g, short, action.name(), false, dice)?)
         }
         Action::Pivot(d) => {
             if u.formation == Formation::Square {
-                out.push(refused(s, i, "pivot", "a square does not pivot"));
+                return Err(no("pivot", "a square does not pivot"));
             } else if let Err(why) = movement::pivot(s, i, *d) {
-                out.push(refused(s, i, "pivot", why));
+                return Err(no("pivot", why));
             } else {
                 out.push(event(
                     Said::Pivot,
@@ -294,15 +347,12 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
         }
         Action::Formation(f) => {
             if u.arm() != Arm::Infantry || !f.fits(u.arm()) {
-                out.push(refused(
-                    s,
-                    i,
+                return Err(no(
                     "change formation",
                     "only infantry change between line, column and square",
                 ));
-            } else {
-                out.extend(reform(s, i, *f));
             }
+            out.extend(reform(s, i, *f)?);
         }
         Action::Limber | Action::Unlimber => {
             let f = if matches!(action, Action::Limber) {
@@ -311,19 +361,13 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
                 Formation::Unlimbered
             };
             if u.arm() != Arm::Artillery {
-                out.push(refused(s, i, action.name(), "only artillery limbers"));
-            } else {
-                out.extend(reform(s, i, f));
+                return Err(no(action.name(), "only artillery limbers"));
             }
+            out.extend(reform(s, i, f)?);
         }
         Action::Canister => {
             if u.arm() != Arm::Artillery {
-                out.push(refused(
-                    s,
-                    i,
-                    "load canister",
-                    "only artillery loads canister",
-                ));
+                return Err(no("load canister", "only artillery loads canister"));
             } else {
                 s.units[i].canister = true;
                 out.push(event(
@@ -339,33 +383,24 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
         }
         Action::Fire(t) | Action::Aimed(t) => {
             let aimed = matches!(action, Action::Aimed(_));
-            match s.index(t) {
-                None => out.push(refused(s, i, action.name(), format!("no unit {t}"))),
-                Some(ti) => match can_shoot(s, i, ti) {
-                    Ok(cm) => out.extend(combat::shoot(s, i, ti, cm, aimed, dice)),
-                    Err(why) => out.push(refused(s, i, action.name(), why)),
-                },
-            }
+            let ti = s
+                .index(t)
+                .ok_or_else(|| no(action.name(), format!("no unit {t}")))?;
+            let cm = can_shoot(s, i, ti).map_err(|why| no(action.name(), why))?;
+            out.extend(combat::shoot(s, i, ti, cm, aimed, dice));
         }
         Action::Seize(t) => {
             let Some(ti) = s
                 .index(t)
                 .filter(|&ti| s.units[ti].placed() && s.units[ti].side != u.side)
             else {
-                return vec![refused(
-                    s,
-                    i,
+                return Err(no(
                     "seize the initiative",
                     format!("{t} is not an enemy on the table"),
-                )];
+                ));
             };
             if u.arm() == Arm::Artillery {
-                return vec![refused(
-                    s,
-                    i,
-                    "seize the initiative",
-                    "artillery cannot charge",
-                )];
+                return Err(no("seize the initiative", "artillery cannot charge"));
             }
             if s.contacts(&u).iter().any(|e| e.id == *t) {
                 out.extend(combat::melee(s, i, ti, false, true, dice));
@@ -378,7 +413,7 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
                     "closes",
                     true,
                     dice,
-                ));
+                )?);
             }
         }
         Action::Recoil => {
@@ -388,15 +423,10 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
                 .filter_map(|e| s.index(&e.id))
                 .collect();
             let Some(&foe) = foes.first() else {
-                return vec![refused(s, i, "recoil", "it is not in melee")];
+                return Err(no("recoil", "it is not in melee"));
             };
             let Some(cm) = recoil_distance(s, &u) else {
-                return vec![refused(
-                    s,
-                    i,
-                    "recoil",
-                    "artillery cannot recoil from melee",
-                )];
+                return Err(no("recoil", "artillery cannot recoil from melee"));
             };
             out.extend(combat::recoil(s, i, Some(foe), cm, "recoils from melee"));
             // And faces the unit it was engaged with.
@@ -409,22 +439,17 @@ pub fn act(s: &mut State, i: usize, action: &Action, dice: &mut Dice) -> Vec<Eve
             }
         }
     }
-    out
+    Ok(out)
 }
 
-fn reform(s: &mut State, i: usize, f: Formation) -> Vec<Event> {
+fn reform(s: &mut State, i: usize, f: Formation) -> Result<Vec<Event>, Refusal> {
     let u = s.units[i].clone();
     let at = u.at.unwrap_or_default();
     if let Some(why) = movement::misfit(s, i, at, u.facing, f) {
-        return vec![refused(
-            s,
-            i,
-            "change formation",
-            format!("there is no room: {why}"),
-        )];
+        return Err(no("change formation", format!("there is no room: {why}")));
     }
     s.units[i].formation = f;
-    vec![event(
+    Ok(vec![event(
         Said::Formation,
         Facts {
             unit: Some(u.refer()),
@@ -432,7 +457,7 @@ fn reform(s: &mut State, i: usize, f: Formation) -> Vec<Event> {
             ..Facts::default()
         },
         Vec::new(),
-    )]
+    )])
 }
 
 /// A move (or double time, or a seizing unit closing): where it goes,
@@ -445,12 +470,12 @@ fn go(
     what: &str,
     seize: bool,
     dice: &mut Dice,
-) -> Vec<Event> {
+) -> Result<Vec<Event>, Refusal> {
     let u = s.units[i].clone();
     let at = u.at.unwrap_or_default();
     let (base, why) = allowance_why(s, &u);
     if base <= 0.0 {
-        return vec![refused(s, i, what, why.join(", "))];
+        return Err(no(what, why.join(", ")));
     }
     let budget = base + extra;
     let shortened = if why.is_empty() {
@@ -465,15 +490,13 @@ fn go(
             let v = *p - at;
             if !within_45(u.facing, v) {
                 let off = Angle::of_vector(v).map_or(0.0, |a| u.facing.difference_to(a).abs());
-                return vec![refused(
-                    s,
-                    i,
+                return Err(no(
                     what,
                     format!(
                         "the point ({:.1}, {:.1}) is {off:.0} degrees off its front, more than 45: the move is dropped",
                         p.x, p.y
                     ),
-                )];
+                ));
             }
             if v.length() > budget + 0.05 {
                 dropped = Some(format!(
@@ -488,10 +511,10 @@ fn go(
         Goal::Ahead(d) => (u.facing.unit_vector(), d.max(0.0).min(budget)),
         Goal::Toward(t) => {
             let Some(e) = s.unit(t).filter(|e| e.placed()) else {
-                return vec![refused(s, i, what, format!("{t} is not on the table"))];
+                return Err(no(what, format!("{t} is not on the table")));
             };
             let Some(dir) = clamp_45(u.facing, s.centre(e) - at) else {
-                return vec![refused(s, i, what, "it stands on its target")];
+                return Err(no(what, "it stands on its target"));
             };
             (dir, budget)
         }
@@ -562,9 +585,9 @@ fn go(
         if u.arm() == Arm::Artillery {
             // Artillery cannot charge: it stops in contact and fights only
             // when the enemy's melee comes.
-            return out;
+            return Ok(out);
         }
         out.extend(combat::melee(s, i, ci, true, seize, dice));
     }
-    out
+    Ok(out)
 }

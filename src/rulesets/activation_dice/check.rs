@@ -171,7 +171,9 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             ));
             continue;
         };
-        if !seen.insert(a.unit.clone()) || u.activated {
+        // A petrified unit's entry is not refused here: the turn refuses
+        // that entry alone, saying why, and goes on with the others.
+        if !seen.insert(a.unit.clone()) || (u.activated && !u.status.sits_out) {
             out.push(v(
                 &path,
                 Some(&a.unit),

@@ -4,6 +4,7 @@
 //! roll, two disorders and a critical roll. Damage dice, the critical
 //! event table and recoils are here too.
 
+use super::distance::from_on;
 use super::ground::{self, Cover};
 use super::movement::travel;
 use super::scenario::Arm;
@@ -366,14 +367,14 @@ fn shooting_formation(s: &State, me: usize, out: &mut Vec<Modifier>) {
 }
 
 /// The range band a shot at `cm` falls in, and what it gives the shooter
-/// (musketry: short within 1 S, long beyond 2 S; bombardment: short within
-/// 1 M, long beyond 2 M).
+/// (musketry: short within 1 S, long beyond 2 S; bombardment: +1 from 0
+/// to 1 M, -1 from 2 M to 3 M, both ends counting).
 pub fn range_band(s: &State, guns: bool, cm: f64) -> (&'static str, Option<Modifier>) {
     let short = s.short();
     if guns {
         if cm <= 2.0 * short + 1e-6 {
             ("within 1 M", Some(m("target within 1 M", 1)))
-        } else if cm > 4.0 * short + 1e-6 {
+        } else if from_on(cm, 4.0 * short) {
             ("2 M to 3 M", Some(m("target at 2 M to 3 M", -1)))
         } else {
             ("1 M to 2 M", None)

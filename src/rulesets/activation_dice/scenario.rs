@@ -203,6 +203,12 @@ impl Scenario {
                     t.id
                 ));
             }
+            if t.arm == Arm::Cavalry && t.range > 0 {
+                return Err(format!(
+                    "troop {}: Cavalry: light and heavy cavalry have no ranged attack, so no range (range: {} S given; 0 or left out)",
+                    t.id, t.range
+                ));
+            }
         }
         let mut ids = BTreeSet::new();
         for side in &self.sides {

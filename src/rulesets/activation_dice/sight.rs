@@ -5,7 +5,8 @@
 
 use super::ground::BLOCKS_SIGHT;
 use super::state::{Formation, State, Unit};
-use crate::geometry::{Angle, Base, Distance, Point, bases_distance, in_front_arc, line_of_sight};
+use crate::geometry::relation::distance_into_front_arc;
+use crate::geometry::{Angle, Base, Distance, Point, in_front_arc, line_of_sight, point_to_bases};
 
 /// A part of a unit that can see and be seen: a battalion's (or the
 /// unit's) base, or a line regiment's officer.
@@ -69,22 +70,42 @@ pub fn in_arc(s: &State, a: &Unit, b: &Unit) -> bool {
         .any(|p| in_front_arc(&frame, &p.bases(), 45.0))
 }
 
-/// The distance, edge to edge, from `a` to the nearest part of `b` that
-/// is in `a`'s arc and in sight; none when no part is.
-pub fn reach(s: &State, a: &Unit, b: &Unit) -> Option<f64> {
+/// The parts of `b` in `a`'s arc, each with its distance from `a`
+/// measured to the piece of it inside the arc (Range: the arc and the
+/// range are one zone, so a corner outside the arc does not bring a part
+/// into range); nearest first.
+fn in_arc_parts(s: &State, a: &Unit, b: &Unit) -> Vec<(f64, Part)> {
     let frame = s.frame(a);
     let mine = s.bases(a);
+    let mut out: Vec<(f64, Part)> = parts(s, b)
+        .into_iter()
+        .filter_map(|p| {
+            let d = distance_into_front_arc(&frame, &mine, &p.bases(), 45.0)?;
+            // The officer is a point: measured to it, not to its speck.
+            let d = match p {
+                Part::Officer(at) => point_to_bases(at, &mine),
+                Part::Base(_) => d,
+            };
+            Some((d.get(), p))
+        })
+        .collect();
+    out.sort_by(|x, y| x.0.total_cmp(&y.0));
+    out
+}
+
+/// The distance, edge to edge, from `a` to the nearest part of `b` that
+/// is in `a`'s arc and in sight, measured to its piece inside the arc;
+/// none when no part is.
+pub fn reach(s: &State, a: &Unit, b: &Unit) -> Option<f64> {
     let my_parts = parts(s, a);
-    parts(s, b)
-        .iter()
-        .filter(|p| in_front_arc(&frame, &p.bases(), 45.0))
-        .filter(|p| {
+    in_arc_parts(s, a, b)
+        .into_iter()
+        .find(|(_, p)| {
             my_parts
                 .iter()
                 .any(|m| line_of_sight(m.point(), p.point(), &s.scenario.terrain, &BLOCKS_SIGHT))
         })
-        .map(|p| bases_distance(&mine, &p.bases()).get())
-        .min_by(f64::total_cmp)
+        .map(|(d, _)| d)
 }
 
 /// Whether `a` can shoot at `b`: `b` in arc, in sight and within `a`'s
@@ -135,19 +156,12 @@ impl NoShot {
 /// shot at: arc first, then sight, then range, as the rules ask them.
 pub fn shot_at(s: &State, a: &Unit, b: &Unit) -> Result<f64, NoShot> {
     let range = f64::from(a.troop.range) * s.short();
-    let frame = s.frame(a);
-    let mine = s.bases(a);
     let my_parts = parts(s, a);
     let terrain = &s.scenario.terrain;
-    let mut in_arc: Vec<(f64, Part)> = parts(s, b)
-        .into_iter()
-        .filter(|p| in_front_arc(&frame, &p.bases(), 45.0))
-        .map(|p| (bases_distance(&mine, &p.bases()).get(), p))
-        .collect();
+    let in_arc = in_arc_parts(s, a, b);
     if in_arc.is_empty() {
         return Err(NoShot::OutOfArc);
     }
-    in_arc.sort_by(|x, y| x.0.total_cmp(&y.0));
     let seen = in_arc.iter().find(|(_, p)| {
         my_parts
             .iter()

@@ -89,6 +89,10 @@ pub struct Status {
     /// 5: may not be activated in its side's next turn.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub petrified: bool,
+    /// 5, served: petrified at the start of its side's turn, it sits this
+    /// turn out; its orders for the turn are refused, the rest go on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sits_out: bool,
     /// 10: wavering (the source's rally rules are not written yet).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wavering: bool,
@@ -109,6 +113,9 @@ impl Status {
         }
         if self.petrified {
             w.push("petrified");
+        }
+        if self.sits_out {
+            w.push("petrified: sits out this turn");
         }
         if self.wavering {
             w.push("wavering");

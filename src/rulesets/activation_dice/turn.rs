@@ -16,7 +16,8 @@ use crate::ruleset::Outcome;
 use crate::side::SideId;
 
 /// Start `side`'s turn: nothing activated yet, petrified units sit it
-/// out (and are petrified no longer), the standing melees noted.
+/// out (and are petrified no longer once it is over), the standing melees
+/// noted.
 pub fn begin(s: &mut State, turn: u32, side: &SideId) -> Vec<Event> {
     let mut out = vec![event(
         Said::TurnBegins,
@@ -32,8 +33,11 @@ pub fn begin(s: &mut State, turn: u32, side: &SideId) -> Vec<Event> {
     s.fought.clear();
     for u in s.units.iter_mut() {
         u.activated = false;
+        // The other side's last turn, sat out by its petrified units, is over.
+        u.status.sits_out = false;
         if u.placed() && &u.side == side && u.status.petrified {
             u.status.petrified = false;
+            u.status.sits_out = true;
             u.activated = true;
             out.push(event(
                 Said::Refused,
