@@ -14,6 +14,7 @@ pub mod distance;
 pub mod error;
 pub mod formation;
 pub mod frame;
+pub mod gap;
 pub mod index;
 pub mod limit;
 mod measure;
