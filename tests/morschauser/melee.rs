@@ -100,6 +100,29 @@ fn b6_a_die_per_sp_hits_at_or_under_the_value_and_the_loser_retreats_a_full_move
     assert_eq!(out.at("b-li"), Point::new(10.0, 20.0));
 }
 
+/// B.6, as data: the melee's events name the hits each side scored as the
+/// attacker's and the defender's totals (issue 30: the JSON `galloper
+/// resolve` writes says what each number is).
+#[test]
+fn b6_the_melee_events_name_the_attackers_and_the_defenders_totals() {
+    let mut orders = BySide::new();
+    orders.insert(blue(), turn(vec![]));
+    let mut d = Dice::scripted(vec![1, 3, 4, 6, 2, 5, 6, 6]);
+    let r = MorschauserMacduff.resolve(&face_to_face(), &orders, &mut d);
+    let json = serde_json::to_value(&r.events).unwrap();
+    let melee: Vec<&serde_json::Value> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["what"] == "melee" || e["what"] == "fights_back")
+        .collect();
+    assert_eq!(melee.len(), 2, "{json:#}");
+    for e in melee {
+        assert_eq!(e["facts"]["attacker_total"], 2, "{e:#}");
+        assert_eq!(e["facts"]["defender_total"], 1, "{e:#}");
+    }
+}
+
 #[test]
 fn b6_equal_hits_are_a_draw_and_nobody_moves() {
     let out = run(&face_to_face(), vec![], vec![1, 4, 4, 4, 1, 4, 4, 4]);

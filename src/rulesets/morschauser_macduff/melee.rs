@@ -204,6 +204,8 @@ pub fn fight(
                 count: Some(a.strength()),
                 needed: Some(av.clamped()),
                 hits: Some(a_scored),
+                attacker_total: Some(i64::from(a_scored)),
+                defender_total: Some(i64::from(d_scored)),
                 losses: vec![words::hits(&d.id, a_scored)],
                 rolls: dice.log()[from..mid].iter().map(|r| r.value).collect(),
                 ..words::at(s, &a, &d)
@@ -218,6 +220,8 @@ pub fn fight(
                 count: Some(d.strength()),
                 needed: Some(dv.clamped()),
                 hits: Some(d_scored),
+                attacker_total: Some(i64::from(a_scored)),
+                defender_total: Some(i64::from(d_scored)),
                 losses: vec![words::hits(&a.id, d_scored)],
                 rolls: dice.log()[mid..].iter().map(|r| r.value).collect(),
                 ..words::at(s, &d, &a)
