@@ -423,6 +423,20 @@ fn c5_only_a_unit_that_can_enter_a_town_may_melee_a_unit_in_it() {
     assert_eq!((out.hits("r-li"), out.hits("b-hc")), (0, 0));
 }
 
+/// C.6: earthworks are treated like towns, but guns may stand in them: horse
+/// may not melee a company in one.
+#[test]
+fn c6_horse_may_not_melee_a_company_in_an_earthwork() {
+    let s = horse_against_red_in(TerrainKind::Earthwork);
+    let out = run(&s, vec![], vec![]);
+    assert!(
+        out.has("heavy cavalry may not enter an earthwork (C.6)"),
+        "{:#?}",
+        out.texts
+    );
+    assert_eq!(out.hits("r-li"), 0);
+}
+
 /// B.6 with C.2: a company within 3" of foot in a wood and of foot in the
 /// open attacks the one it may reach.
 #[test]
