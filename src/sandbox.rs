@@ -10,11 +10,15 @@ use serde::Serialize;
 use std::path::PathBuf;
 
 /// What `galloper resolve --help` says after the options: the order in
-/// which dice are rolled, so that a script of `--dice` can be written.
+/// which each ruleset rolls its dice, so that a script of `--dice` can be
+/// written by hand. Each ruleset's doc (docs/rulesets/NAME.md, "Order of
+/// dice") says the same in more words; both follow its resolution code.
 pub const DICE_ORDER: &str = "\
 Dice are needed only when the step rolls some: give --dice (used in order)
 or --seed; a step that rolls nothing needs neither, and a script that runs
 out before the step is done is an error that says which die was missing.
+One script serves every stream (public and hidden dice alike), in the order
+the dice are rolled; the output's `dice` lists each with its purpose.
 
 The order in which maurice-lite rolls its dice:
   deployment: the deal's shuffles (hidden dice), then the first-round roll,
@@ -30,7 +34,71 @@ The order in which maurice-lite rolls its dice:
   bombard: as a volley, for the activated guns only.
   rally: unit by unit in the order of the force, one die per DISR.
   charge (combat): one die per engaged unit: the attackers in the order of
-    `charges`, then the defenders in the scenario's order of units.";
+    `charges`, then the defenders in the scenario's order of units.
+
+The order in which morschauser-macduff rolls its dice (all d6):
+  deployment: the dice-off, two dice a try (the scenario's first side, then
+    the second), again on a tie; with dice_each_turn, again at the end of
+    every turn.
+  a half-turn: brigade morale (E.3), one die per company or formed regiment
+    of each brigade that has lost half; rallying (E.4), one die per company
+    or formed regiment its general has joined; then each entry of `turn:`
+    in order, company by company (a formed regiment as one): a general's
+    personality die the first time it matters, the command die (E.2), then
+    its sequence:
+  shooting: one die per SP; artillery that hit a company in a town, one die
+    per such town (6: fire); a heavy gun's breach, one die.
+  melee (charged, or forced within 3\"): the attacker's dice, one per SP,
+    then the defender's; with risk to generals, one die per general with
+    the attacker, then with the defender; a pursuit fights once more.
+  engineers: the melee across the wall first, if a defender is within 3\",
+    then the breach die; demolishing a bridge, one die.
+  last: the companies not listed that must melee (B.6), in scenario order.
+
+The order in which crowther-dougan rolls its dice (the average die is a
+d6 read 2,3,3,4,4,5; a fraction of a man is a d100):
+  deployment: no dice.
+  phase 1: each `observe` entry, one average die; targets of earlier
+    charges test morale (a d10 each, in the order charges were declared);
+    routing and pursuing units test to rally (d10, scenario order); each
+    `charges` entry tests to charge (d10).
+  phase 2: each `fire` entry, then units firing at their chargers: an
+    average die, then a d100 when a fraction of a man is left; a d10 morale
+    test for each unit hit, in the order first hit; the chargers' d10 to
+    charge home, in the order declared.
+  phase 3: each contact: the attacker's average die (and d100), then the
+    defender's (none against routers); the loser's d10 morale test.
+  phase 4: per move, a d6 off it for each die of terrain crossed; in a
+    forest a d6 to get lost, then a d6 for the way.
+  end of the move: a d100 for each personality with a unit that lost men.
+
+The order in which napoleonic-corps rolls its dice (all d6):
+  deployment: corps fatigue, corps by corps in the scenario's order, one
+    die per general of the corps, again after each 6.
+  rally phase: each shaken unit of the phasing side not in contact and
+    given no pass, in scenario order: 2D6, then a die for a general used
+    (dies on a 1).
+  movement phase: each `moves` entry in order: 2D6 for a rough-ground
+    test, 2D6 for each contact check, 2D6 cm for each cavalry withdrawal
+    (after a consulted pause, the decision's withdrawals first).
+  defensive fire: the other side's units in scenario order: 2D6 a fire; a
+    general with the target: a die to lessen it (5+), a die for his risk.
+  charge phase: each `charges` entry: the target's 2D6 contact check.
+  advancing fire: each `fire` entry, as defensive fire.
+  melee phase: each melee: a die for the phasing side, then one for the
+    other, a die for each general used, then 2D6 cavalry control tests.
+
+The order in which activation-dice rolls its dice (all d6):
+  deployment: the first move, two dice a try (the attacker, then the
+    defender), again on a tie.
+  a turn: each entry of `activations` in order: its 1 to 3 activation dice
+    (the coloured ones first, as many as its disorder); on a 1 on a
+    coloured die the blunder die, and for garbled orders one die again for
+    a success; then what the successes buy, in order: a shot (the
+    shooter's die, then the target's), a charge or melee (the attacker's
+    die, then the defender's); a double or triple result, 2D6 on the
+    critical-event table for the unit hit. At the turn's end the melees
+    that stood are fought the same way, in the order they began.";
 
 #[derive(Args, Debug)]
 pub struct ResolveArgs {

@@ -463,6 +463,24 @@ fn sandbox_resolve_needs_dice_only_to_roll_a_state_alone_and_places_units_in_con
     );
 }
 
+/// Issue 30: `galloper resolve --help` gives every ruleset's order of dice,
+/// so that a referee can script a situation by hand.
+#[test]
+fn resolve_help_gives_each_rulesets_order_of_dice() {
+    let tmp = tempfile::tempdir().unwrap();
+    let help = ok(&galloper(tmp.path(), &["resolve", "--help"]));
+    for name in galloper::rulesets::names() {
+        assert!(
+            help.contains(&format!("The order in which {name} rolls its dice")),
+            "{name}: {help}"
+        );
+    }
+    assert!(help.contains("the attacker's dice, one per SP"), "{help}");
+    assert!(help.contains("a d100 when a fraction of a man"), "{help}");
+    assert!(help.contains("2D6 for a rough-ground"), "{help}");
+    assert!(help.contains("critical-event table"), "{help}");
+}
+
 /// A game made with `--zone` and `--map-edge own`: the zoned player reads
 /// the deadline in his zone, the other in the schedule's; each side's map
 /// has its own edge at the bottom.

@@ -642,6 +642,30 @@ fn example_outnumbered_by_two() {
     assert!(!has_mod(&r, "fr-c2", -1, "outnumbered"));
 }
 
+/// Chapter 8, combat scores as data (issue 30): each unit's score event
+/// names its final score as the attacker's or the defender's total.
+#[test]
+fn ch8_each_combat_score_is_named_as_an_attackers_or_a_defenders_total() {
+    let mut s = table("");
+    place(&mut s, "al-c1", 10.0, 12.0, 180.0, LINE);
+    place(&mut s, "fr-c1", 8.0, 9.0, 0.0, LINE);
+    place(&mut s, "fr-c2", 12.0, 8.5, 0.0, LINE);
+    let (r, ev) = fight(&mut s, al(), &[straight("al-c1")], &[], vec![3, 3, 3]);
+    for sc in &r.scores {
+        let e = ev
+            .iter()
+            .find(|e| e.dice == vec![sc.die_index])
+            .expect("the score's event");
+        let (mine, other) = if sc.unit == "al-c1" {
+            (e.facts.attacker_total, e.facts.defender_total)
+        } else {
+            (e.facts.defender_total, e.facts.attacker_total)
+        };
+        assert_eq!(mine, Some(i64::from(sc.score)), "{}", text(&ev));
+        assert_eq!(other, None);
+    }
+}
+
 /// Example 8b: three Austrians on two French: each French unit engages two,
 /// one of which engages only it: -1 each; no Austrian is outnumbered.
 #[test]

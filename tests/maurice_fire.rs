@@ -555,6 +555,58 @@ fn bombardment_reaches_beyond_four_up_to_sixteen_bw() {
     assert!(can_bombard(&s, "b-a1").is_err());
 }
 
+/// Issue 30: "up to 4BW" takes in an enemy whose edge is exactly 4 BW
+/// ahead, also facing the other way (second side, its zone laid toward -y).
+#[test]
+fn ch7_the_range_of_fire_up_to_four_bw_reaches_an_enemy_exactly_four_bw_ahead() {
+    let mut s = table();
+    line(&mut s, "b-i1", 10.0, 10.0, 0.0);
+    line(&mut s, "r-i1", 10.0, 14.0, 180.0);
+    let p = volley(&s, &blue(), &["b-i1"], &[]);
+    assert_eq!(p.shots.len(), 4, "{p:#?}");
+    assert!(p.shots.iter().all(|s| !s.angled && s.target == "r-i1"));
+    let back = volley(&s, &red(), &["r-i1"], &[]);
+    assert_eq!(back.shots.len(), 4, "{back:#?}");
+    // A hair over 4 BW is out of range.
+    line(&mut s, "r-i1", 10.0, 14.001, 180.0);
+    assert!(volley(&s, &blue(), &["b-i1"], &[]).shots.is_empty());
+}
+
+/// Issue 30: bombardment "extends out to 16BW": a gun takes the enemy
+/// exactly 16 BW straight ahead, not another one at an angle.
+#[test]
+fn ch7_the_range_of_fire_bombardment_extends_out_to_sixteen_bw_straight_ahead() {
+    let mut s = table();
+    guns(&mut s, "b-a1", 20.0, 5.0, 0.0);
+    line(&mut s, "r-i1", 20.0, 21.0, 180.0);
+    line(&mut s, "r-i2", 28.0, 15.0, 180.0);
+    assert_eq!(can_bombard(&s, "b-a1"), Ok(()));
+    let p = bombard(&s, &["b-a1"]);
+    let sh = shot(&p, "b-a1", 1);
+    assert_eq!(sh.target, "r-i1", "{p:#?}");
+    assert!(!sh.angled);
+    s.unit_mut("r-i2").unwrap().anchor = None;
+    assert_eq!(can_bombard(&s, "b-a1"), Ok(()));
+    line(&mut s, "r-i1", 20.0, 21.001, 180.0);
+    assert!(can_bombard(&s, "b-a1").is_err(), "a hair beyond 16 BW");
+}
+
+/// Issue 30: long range "begins after 4BW", so an enemy exactly 4 BW
+/// ahead is at short range and the guns may not bombard.
+#[test]
+fn ch7_the_range_of_fire_a_target_exactly_four_bw_ahead_is_short_range_so_no_bombardment() {
+    let mut s = table();
+    guns(&mut s, "b-a1", 20.0, 5.0, 0.0);
+    line(&mut s, "r-i1", 20.0, 9.0, 180.0);
+    let err = can_bombard(&s, "b-a1").unwrap_err();
+    assert!(err.contains("short range"), "{err}");
+    let p = bombard(&s, &["b-a1"]);
+    assert!(p.shots.is_empty());
+    assert!(why_not(&p, "b-a1").contains("short range"));
+    let canister = volley(&s, &blue(), &["b-a1"], &[]);
+    assert_eq!(shot(&canister, "b-a1", 1).range, Range::Short);
+}
+
 #[test]
 fn infantry_never_bombards() {
     let mut s = table();

@@ -775,11 +775,11 @@ mod tests {
     fn the_morschauser_scaling_battle_resolves_as_pinned() {
         assert_eq!(
             pinned(&MorschauserMacduff, morschauser_setup, 30),
-            "927af81e3986"
+            "659ccd6bf6df"
         );
         assert_eq!(
             pinned(&MorschauserMacduff, morschauser_setup, 100),
-            "63065e490369"
+            "61c9b5a439a8"
         );
     }
 

@@ -171,6 +171,13 @@ pub struct Facts {
     /// the event changed it (reports sum these up at the top).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub morale: Option<[i64; 2]>,
+    /// In a fight, the totals the rules compare: the attacker's and the
+    /// defender's (a melee's scores, the hits each side scored), so that a
+    /// reader of the data need not know which field a ruleset put them in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_total: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defender_total: Option<i64>,
     /// The units named did nothing (held their fire, had nothing to
     /// rally): players' reports leave such events out, the umpire's keeps them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -14,7 +14,9 @@ pub mod distance;
 pub mod error;
 pub mod formation;
 pub mod frame;
+pub mod gap;
 pub mod index;
+pub mod limit;
 mod measure;
 pub mod nearest;
 pub mod radius;
@@ -37,6 +39,7 @@ pub use error::GeometryError;
 pub use formation::{Layout, lay_out};
 pub use frame::Frame;
 pub use index::BoxIndex;
+pub use limit::{WITHIN_TOLERANCE, beyond, within};
 pub use measure::{Angle, Distance, Measure, MeasureUnit, Point};
 pub use radius::{COMMON_ARC_DEG, in_common_arc, within_radius};
 pub use relation::{

@@ -3,11 +3,14 @@
 //!
 //! "Where something first appears" is the least distance along the strip
 //! from its near edge to any part of the thing inside the strip. The strip
-//! is shrunk by the shared tolerance on every side before testing, so that a
-//! base or feature merely touching an edge of the strip is not in it.
+//! is shrunk by the shared tolerance at its sides and near edge before
+//! testing, so that a base or feature merely touching them is not in it;
+//! its far end is a range's end, which counts ([`super::limit`]): a base
+//! whose edge lies exactly at the zone's length is in it.
 
 use super::base::Base;
 use super::convert::{self, EPS};
+use super::limit::{WITHIN_TOLERANCE, within};
 use super::measure::{Angle, Distance, Point};
 use super::terrain::{Shape, TerrainFeature};
 use geo::{Contains, Distance as _, Euclidean, Line};
@@ -73,7 +76,8 @@ impl Zone {
         self.local_on(&self.axes(), p)
     }
 
-    /// Whether `p` lies inside the zone shrunk by the tolerance.
+    /// Whether `p` lies inside the zone shrunk by the tolerance at its sides
+    /// and near edge; a point exactly at its far end is inside.
     pub fn holds(&self, p: Point) -> bool {
         self.holds_on(&self.axes(), p)
     }
@@ -99,13 +103,14 @@ impl Zone {
 
     fn holds_on(&self, axes: &(Point, Point), p: Point) -> bool {
         let (a, l) = self.local_on(axes, p);
-        a >= EPS && a <= self.length.0 - EPS && l >= EPS && l <= self.width.0 - EPS
+        a >= EPS && within(a, self.length.0) && l >= EPS && l <= self.width.0 - EPS
     }
 
-    /// The zone shrunk by the tolerance, as corners.
+    /// The zone shrunk by the tolerance at its sides and near edge, its far
+    /// edge just past its length (the end counts), as corners.
     fn inner(&self, (u, r): (Point, Point)) -> [Point; 4] {
         let o = self.origin + u.scale(EPS) + r.scale(EPS);
-        let d = u.scale((self.length.0 - 2.0 * EPS).max(0.0));
+        let d = u.scale((self.length.0 + WITHIN_TOLERANCE - EPS).max(0.0));
         let w = r.scale((self.width.0 - 2.0 * EPS).max(0.0));
         [o, o + w, o + w + d, o + d]
     }
@@ -407,6 +412,12 @@ mod tests {
         // Flush beside the zone, or beyond its end: not in it.
         assert!(z.entry_of_base(&base(1.5, 2.0, 0.0)).is_none());
         assert!(z.entry_of_base(&base(0.5, 4.3, 0.0)).is_none());
+        // The far end is the range's end, which counts: a base whose edge
+        // lies exactly there is in the zone, one a hair beyond is not.
+        let at_end = z.entry_of_base(&base(0.5, 4.25, 0.0)).unwrap().0;
+        assert!((at_end - 4.0).abs() < 1e-9, "{at_end}");
+        assert!(z.entry_of_base(&base(0.5, 4.251, 0.0)).is_none());
+        assert!(z.holds(Point::new(0.5, 4.0)) && !z.holds(Point::new(0.5, 4.001)));
         // Turned, with only a corner inside.
         let turned = Base::new(
             Point::new(1.45, 3.0),

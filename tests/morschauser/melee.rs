@@ -100,6 +100,29 @@ fn b6_a_die_per_sp_hits_at_or_under_the_value_and_the_loser_retreats_a_full_move
     assert_eq!(out.at("b-li"), Point::new(10.0, 20.0));
 }
 
+/// B.6, as data: the melee's events name the hits each side scored as the
+/// attacker's and the defender's totals (issue 30: the JSON `galloper
+/// resolve` writes says what each number is).
+#[test]
+fn b6_the_melee_events_name_the_attackers_and_the_defenders_totals() {
+    let mut orders = BySide::new();
+    orders.insert(blue(), turn(vec![]));
+    let mut d = Dice::scripted(vec![1, 3, 4, 6, 2, 5, 6, 6]);
+    let r = MorschauserMacduff.resolve(&face_to_face(), &orders, &mut d);
+    let json = serde_json::to_value(&r.events).unwrap();
+    let melee: Vec<&serde_json::Value> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["what"] == "melee" || e["what"] == "fights_back")
+        .collect();
+    assert_eq!(melee.len(), 2, "{json:#}");
+    for e in melee {
+        assert_eq!(e["facts"]["attacker_total"], 2, "{e:#}");
+        assert_eq!(e["facts"]["defender_total"], 1, "{e:#}");
+    }
+}
+
 #[test]
 fn b6_equal_hits_are_a_draw_and_nobody_moves() {
     let out = run(&face_to_face(), vec![], vec![1, 4, 4, 4, 1, 4, 4, 4]);
@@ -343,6 +366,106 @@ fn c7_attacking_over_an_abatis_is_minus_1() {
     penalty(
         TerrainKind::Abatis,
         line(0.0, 22.8, 30.0, 22.8, 0.5),
+        "-1 against an abatis",
+    );
+}
+
+// ---- Issue 30: who may attack into woods and towns; cover at the face ----
+
+/// Blue Heavy Horse 2.5 in from Red Line, which stands in `kind`.
+fn horse_against_red_in(kind: TerrainKind) -> State {
+    let mut s = clear();
+    place(&mut s, "b-hc", 10.0, 20.0, 0.0);
+    place(&mut s, "r-li", 10.0, 22.5, 180.0);
+    terrain(&mut s, "ground", kind, rect(8.0, 23.0, 12.0, 27.0));
+    s
+}
+
+/// C.2 Woods: only a unit that may enter a wood may melee a unit in it, so
+/// horse within 3" of foot in a wood does not fight, forced or charging.
+#[test]
+fn c2_only_a_unit_that_can_enter_a_wood_may_melee_a_unit_in_it() {
+    let s = horse_against_red_in(TerrainKind::Woods);
+    let out = run(&s, vec![], vec![]);
+    assert!(
+        out.has(
+            "cannot attack Red Line (r-li) in The ground: heavy cavalry may not enter woods (C.2)"
+        ),
+        "{:#?}",
+        out.texts
+    );
+    assert_eq!((out.hits("r-li"), out.hits("b-hc")), (0, 0));
+    // A charge from afar comes up to the wood and is refused there too.
+    let mut s = horse_against_red_in(TerrainKind::Woods);
+    place(&mut s, "b-hc", 10.0, 12.0, 0.0);
+    let out = run(&s, vec![charge("b-hc", "r-li")], vec![]);
+    assert!(out.has("may not enter woods (C.2)"), "{:#?}", out.texts);
+    assert_eq!(out.hits("r-li"), 0);
+    // Infantry may enter the wood: it attacks, at -1.
+    let mut s = horse_against_red_in(TerrainKind::Woods);
+    place(&mut s, "b-hc", 30.0, -100.0, 0.0);
+    place(&mut s, "b-li", 10.0, 20.0, 0.0);
+    let out = run(&s, vec![], vec![3, 3, 3, 3, 6, 6, 6, 6]);
+    assert_eq!(out.rolled("-1 attacking into woods"), 4);
+}
+
+/// C.5 Towns: only line and light infantry enter a town off the road, so
+/// only they may melee a unit in it.
+#[test]
+fn c5_only_a_unit_that_can_enter_a_town_may_melee_a_unit_in_it() {
+    let s = horse_against_red_in(TerrainKind::Town);
+    let out = run(&s, vec![], vec![]);
+    assert!(
+        out.has("cannot attack Red Line (r-li) in The ground: heavy cavalry may not enter a town off the road (C.5)"),
+        "{:#?}",
+        out.texts
+    );
+    assert_eq!((out.hits("r-li"), out.hits("b-hc")), (0, 0));
+}
+
+/// C.6: earthworks are treated like towns, but guns may stand in them: horse
+/// may not melee a company in one.
+#[test]
+fn c6_horse_may_not_melee_a_company_in_an_earthwork() {
+    let s = horse_against_red_in(TerrainKind::Earthwork);
+    let out = run(&s, vec![], vec![]);
+    assert!(
+        out.has("heavy cavalry may not enter an earthwork (C.6)"),
+        "{:#?}",
+        out.texts
+    );
+    assert_eq!(out.hits("r-li"), 0);
+}
+
+/// B.6 with C.2: a company within 3" of foot in a wood and of foot in the
+/// open attacks the one it may reach.
+#[test]
+fn b6_c2_forced_to_attack_horse_takes_the_enemy_it_may_attack() {
+    let mut s = horse_against_red_in(TerrainKind::Woods);
+    add_red(&mut s, "r-open", 13.5, 22.8);
+    let out = run(&s, vec![], vec![6; 8]);
+    assert_eq!(out.rolled("attacks Red r-open"), 4, "{:#?}", out.dice);
+    assert!(!out.has("cannot attack"), "{:#?}", out.texts);
+}
+
+/// C.7 with the convention "any part of the base touching": a company
+/// whose front edge lies on the face of a wall giving cover has the cover.
+#[test]
+fn c7_a_company_flush_against_the_face_of_a_covering_wall_has_its_cover() {
+    // The wall runs along y 22 to 22.5: Red Line's front edge is its face.
+    penalty(
+        TerrainKind::LowWall { cover: true },
+        line(0.0, 22.25, 30.0, 22.25, 0.5),
+        "-1 against a wall giving cover",
+    );
+}
+
+/// C.7: the same for an abatis whose face the defender's front edge lies on.
+#[test]
+fn c7_a_company_flush_against_the_face_of_an_abatis_has_it() {
+    penalty(
+        TerrainKind::Abatis,
+        line(0.0, 22.25, 30.0, 22.25, 0.5),
         "-1 against an abatis",
     );
 }

@@ -411,6 +411,52 @@ fn c7_a_covering_wall_is_minus_1() {
     assert_eq!(r.state.company("r-li").unwrap().hits, 2);
 }
 
+/// C.7: a target whose front edge lies on the face of a covering wall
+/// has the cover (issue 30).
+#[test]
+fn c7_a_target_flush_against_the_face_of_a_covering_wall_is_minus_1() {
+    let mut s = clear();
+    // The wall runs along y 9.5 to 10: Red Line's front edge is its face.
+    terrain(
+        &mut s,
+        "wall",
+        TerrainKind::LowWall { cover: true },
+        line(5.0, 9.75, 15.0, 9.75, 0.5),
+    );
+    place(&mut s, "b-li", 10.0, 5.0, 0.0);
+    place(&mut s, "r-li", 10.0, 10.0, 180.0);
+    let r = shoot(&s, "b-li", "r-li", vec![5, 5, 6, 6]);
+    assert!(
+        r.dice[0].1.contains("hits on 6-6, -1 target behind cover"),
+        "{:?}",
+        r.dice
+    );
+    assert_eq!(r.state.company("r-li").unwrap().hits, 2);
+}
+
+/// C.6 with house rule 23: the heavy gun's 12" runs to the wall's nearest
+/// face, not its centre line (issue 30).
+#[test]
+fn c6_a_heavy_gun_exactly_12_inches_from_the_face_of_a_wall_may_breach() {
+    let mut s = clear();
+    // A 1"-thick curtain: faces at y 14.5 and 15.5.
+    terrain(
+        &mut s,
+        "curtain",
+        TerrainKind::HighWall,
+        line(30.0, 15.0, 50.0, 15.0, 1.0),
+    );
+    set_gun(&mut s, "b-art", GunVariant::Heavy);
+    place(&mut s, "b-art", 40.0, 2.5, 0.0);
+    let r = shoot(&s, "b-art", "curtain", vec![6]);
+    assert_eq!(r.dice.len(), 1, "{:?}", r.texts);
+    assert!(r.dice[0].1.contains("(12.0 in)"), "{:?}", r.dice);
+    assert_eq!(r.state.breaches.len(), 1);
+    place(&mut s, "b-art", 40.0, 2.4, 0.0);
+    let r = shoot(&s, "b-art", "curtain", vec![6]);
+    assert!(r.dice.is_empty(), "12.1 in from the face: {:?}", r.texts);
+}
+
 #[test]
 fn c6_a_heavy_gun_within_12_inches_breaches_a_high_wall_on_6() {
     let mut s = clear();

@@ -48,7 +48,7 @@ pub fn declare(st: &mut Step, unit: &str, target: &str) {
     }
     let gap = st.s.gap(&u, &t);
     match charge_reach(&st.s, &u, &t) {
-        Some(reach) if gap <= reach => {}
+        Some(reach) if crate::geometry::within(gap, reach) => {}
         reach => {
             let mut f = st.facts(unit, Some(target));
             f.reason = Some(match reach {

@@ -247,7 +247,7 @@ fn move_orders(s: &State, side: &SideId, m: &MoveOrders) -> Vec<Violation> {
         } else {
             let reach = charge_reach(s, u, t).unwrap_or(0.0);
             let gap = s.gap(u, t);
-            if gap > reach {
+            if !crate::geometry::within(gap, reach) {
                 out.push(v(
                     &path,
                     &c.unit,

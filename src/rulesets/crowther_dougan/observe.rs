@@ -63,7 +63,10 @@ pub const NOTHING_FOUND_RANGE: &str =
 
 /// Whether `target` lies (in part) within the area round `at`.
 pub fn in_area(target: &Unit, at: Point) -> bool {
-    point_to_bases(at, &[target.base()]).get() <= OBSERVE_ACROSS / 2.0
+    crate::geometry::within(
+        point_to_bases(at, &[target.base()]).get(),
+        OBSERVE_ACROSS / 2.0,
+    )
 }
 
 /// Phase 1: one test per observing unit, always rolled.
@@ -98,7 +101,7 @@ pub fn observe(st: &mut Step, unit: &str, at: Point) {
     for e in &candidates {
         let (reach_cm, m) = range(&st.s, &obs, e, r.value);
         let gap = st.s.gap(&obs, e);
-        if gap <= reach_cm && st.s.sight(&obs, e) {
+        if crate::geometry::within(gap, reach_cm) && st.s.sight(&obs, e) {
             found.push(e.id.clone());
             let spot =
                 st.s.spotted

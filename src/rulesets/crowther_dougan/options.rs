@@ -203,7 +203,9 @@ fn enemy_line(s: &State, u: &Unit, e: &Unit, gap: f64, may_fire: bool, names: Na
     };
     if u.status == Status::Good && s.unit_sees(u, e) {
         match charge_reach(s, u, e) {
-            Some(r) if gap <= r => words.push_str(&format!("; may charge it (reach {r:.1} cm)")),
+            Some(r) if crate::geometry::within(gap, r) => {
+                words.push_str(&format!("; may charge it (reach {r:.1} cm)"))
+            }
             Some(r) => words.push_str(&format!("; beyond charge reach ({r:.1} cm)")),
             None => words.push_str("; no charge: closed ground in the way"),
         }

@@ -28,7 +28,7 @@ fn the_fighting_bench_battle_at_30_a_side_resolves_as_pinned() {
     check(
         30,
         "cc778b958ac3b234b4b2b89ed0a3ce7cd7913e45cf292fb68afc786b1ecbe7b5",
-        "448b6c1e13efd456c1d313f5ddf50597df82619b0f2ee4434ab553253a46a4f8",
+        "2da0f9754165d4e96f3f3acc2f4ace1d244137b90388b522a461866cbdcbde4a",
     );
 }
 
@@ -37,6 +37,6 @@ fn the_fighting_bench_battle_at_100_a_side_resolves_as_pinned() {
     check(
         100,
         "ce747510cf6a3d662c8bd29bcd97d2506c5913fd09bdc013ef3e635ef782e3c0",
-        "e2bd81058d12fd91c60ada99fbc92e9b70f12d2433201d7e10811cbbc8ef05f1",
+        "d3c0c86a1db8603217756dedb5506f8311338574eb386f50ed57ec5b4f42419e",
     );
 }

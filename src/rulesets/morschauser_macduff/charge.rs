@@ -1,7 +1,7 @@
 //! Charges (B.3), the forced attack of a company that starts within 3" of
 //! the enemy (B.6) and cavalry pursuit (E.8).
 
-use super::melee::{Attack, Verdict, fight};
+use super::melee::{Attack, Verdict, barred, fight};
 use super::morale;
 use super::movement::{Engaged, MELEE_RANGE, Moved, carry_out, within_melee};
 use super::orders::{Action, PathStep};
@@ -32,6 +32,29 @@ pub fn enemy_in_range(s: &State, c: &Company, wanted: Option<&str>) -> Option<St
     }
     near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
     near.first().map(|(_, e)| e.id.clone())
+}
+
+/// B.6 with C.2, C.5: the enemy within melee range that `c` must attack:
+/// `wanted`, else the nearest, among those it may attack (not in ground it
+/// may not enter); when it may attack none, the one [`enemy_in_range`]
+/// gives, whose melee is then refused with the reason.
+pub fn attack_in_range(s: &State, c: &Company, wanted: Option<&str>) -> Option<String> {
+    let sc = &s.scenario;
+    let cb = c.base(sc);
+    let mut open: Vec<(f64, &Company)> = s
+        .enemies_near(&c.side, &Bounds::of_base(&cb), MELEE_RANGE + EPS)
+        .map(|e| (base_distance(&cb, &e.base(sc)).get(), e))
+        .filter(|(g, e)| within_melee(*g) && barred(s, c, e).is_none())
+        .collect();
+    if let Some(w) = wanted
+        && open.iter().any(|(_, e)| e.id == w)
+    {
+        return Some(w.to_string());
+    }
+    open.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+    open.first()
+        .map(|(_, e)| e.id.clone())
+        .or_else(|| enemy_in_range(s, c, wanted))
 }
 
 /// B.3: a flank attack needs the attacker wholly behind the line of the
@@ -181,7 +204,7 @@ pub fn forced(
     let wanted = a
         .and_then(|a| a.charge.as_ref())
         .map(|ch| ch.target.as_str());
-    let Some(enemy) = enemy_in_range(s, &c, wanted) else {
+    let Some(enemy) = attack_in_range(s, &c, wanted) else {
         return;
     };
     if !s.initiated.insert(id.to_string()) {

@@ -15,7 +15,7 @@ use super::units::Quality;
 use super::words::{self, What};
 use crate::dice::Dice;
 use crate::event::{Event, Facts, Modifier};
-use crate::geometry::{TerrainTag, base_distance, line_of_sight, point_to_bases};
+use crate::geometry::{Distance, TerrainTag, base_distance, line_of_sight, point_to_bases};
 use crate::side::SideId;
 
 /// E.2: a general modifies the command die within this of the unit.
@@ -179,8 +179,8 @@ pub fn command_die(
     let mut total = die as i32;
     if let Some(g) = general {
         let near = companies.iter().any(|c| {
-            point_to_bases(s.general_at(&g), std::slice::from_ref(&c.base(&s.scenario))).get()
-                <= COMMAND_RANGE + 1e-9
+            point_to_bases(s.general_at(&g), std::slice::from_ref(&c.base(&s.scenario)))
+                .within(Distance(COMMAND_RANGE))
         });
         let seen = companies.iter().any(|c| sees(s, &g, c));
         if near && seen {

@@ -264,6 +264,8 @@ fn charge(s: &State, c: &Company) -> Option<(String, Point)> {
     let mut enemies: Vec<&Company> = s
         .enemies(&c.side)
         .filter(|e| gap(s, c, e) <= reach + MELEE_RANGE)
+        // C.2, C.5: not into ground it may not enter, where melee is refused.
+        .filter(|e| super::melee::barred(s, c, e).is_none())
         .collect();
     enemies.sort_by(|a, b| gap(s, c, a).total_cmp(&gap(s, c, b)).then(a.id.cmp(&b.id)));
     enemies.into_iter().find_map(|e| {

@@ -8,9 +8,10 @@
 use super::generals;
 use super::retreat::{retreat_from, walk};
 use super::scenario::TerrainKind;
-use super::shooting::{level, tagged, touching};
+use super::shooting::{level, tagged, touching, touching_or_flush};
 use super::squares::in_square;
 use super::state::{Company, State};
+use super::units::TroopType;
 use super::words::{self, What};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
@@ -133,6 +134,21 @@ pub fn fight(
         ));
         return Verdict::Refused;
     }
+    // C.2, C.5, C.6: only a company that may enter the ground the defender
+    // stands in may attack into it. Engineers at a wall fight across it.
+    if !attack.sapping
+        && let Some((place, reason)) = barred(s, &a, &d)
+    {
+        events.push(words::event(
+            What::CannotAttackInto,
+            Facts {
+                place: Some(place),
+                reason: Some(reason),
+                ..words::at(s, &a, &d)
+            },
+        ));
+        return Verdict::Refused;
+    }
     let square = in_square(s, &d);
     let flank = attack.flank && !square;
     let mut av = attacker_value(s, &a, &d, attack, square, wall.as_ref());
@@ -188,6 +204,8 @@ pub fn fight(
                 count: Some(a.strength()),
                 needed: Some(av.clamped()),
                 hits: Some(a_scored),
+                attacker_total: Some(i64::from(a_scored)),
+                defender_total: Some(i64::from(d_scored)),
                 losses: vec![words::hits(&d.id, a_scored)],
                 rolls: dice.log()[from..mid].iter().map(|r| r.value).collect(),
                 ..words::at(s, &a, &d)
@@ -202,6 +220,8 @@ pub fn fight(
                 count: Some(d.strength()),
                 needed: Some(dv.clamped()),
                 hits: Some(d_scored),
+                attacker_total: Some(i64::from(a_scored)),
+                defender_total: Some(i64::from(d_scored)),
                 losses: vec![words::hits(&a.id, d_scored)],
                 rolls: dice.log()[mid..].iter().map(|r| r.value).collect(),
                 ..words::at(s, &d, &a)
@@ -387,7 +407,7 @@ fn attacker_value(
     if wet(&ab) && !wet(&db) {
         v.add(-1, "-1 from the water against the bank (C.4)".into());
     }
-    let cover = touching(s, &db, |k| match k {
+    let cover = touching_or_flush(s, &db, |k| match k {
         TerrainKind::LowWall { cover } => *cover,
         TerrainKind::Other(o) => o.cover,
         _ => false,
@@ -395,10 +415,46 @@ fn attacker_value(
     if cover {
         v.add(-1, "-1 against a wall giving cover (C.7)".into());
     }
-    if touching(s, &db, |k| matches!(k, TerrainKind::Abatis)) {
+    if touching_or_flush(s, &db, |k| matches!(k, TerrainKind::Abatis)) {
         v.add(-1, "-1 against an abatis (C.7)".into());
     }
     v
+}
+
+/// C.2, C.5, C.6: the ground `defender` stands in that `attacker` may not
+/// enter, so may not attack into, with the rule that bars it. Only a unit
+/// that can enter a wood may melee a unit in it (C.2); only line and light
+/// infantry enter a town off the road (C.5); earthworks are treated like
+/// towns, but guns may be placed in them (C.6). A defender on a town's road
+/// is still in the town: the road lets troops pass through, not fight there.
+pub fn barred(s: &State, attacker: &Company, defender: &Company) -> Option<(String, String)> {
+    let troop = attacker.profile.troop;
+    let db = defender.base(&s.scenario);
+    let label = troop.label();
+    s.scenario
+        .terrain
+        .iter()
+        .filter(|t| t.feature().touches_bases(std::slice::from_ref(&db)))
+        .find_map(|t| {
+            let why = match t.kind {
+                TerrainKind::Woods
+                    if troop.is_cavalry()
+                        || matches!(troop, TroopType::Artillery | TroopType::Wagons) =>
+                {
+                    format!("{label} may not enter woods (C.2)")
+                }
+                TerrainKind::Town if !troop.is_infantry() => {
+                    format!("{label} may not enter a town off the road (C.5)")
+                }
+                TerrainKind::Earthwork
+                    if !(troop.is_infantry() || troop == TroopType::Artillery) =>
+                {
+                    format!("{label} may not enter an earthwork (C.6)")
+                }
+                _ => return None,
+            };
+            Some((t.name.clone(), why))
+        })
 }
 
 /// C.6: a high wall or gate that the line between the two crosses.

@@ -19,7 +19,7 @@ pub const MELEE_RANGE: f64 = 3.0;
 /// move that is not a charge stops short of 3", and a company left at 3"
 /// must melee. A hair of rounding either way counts as exactly 3".
 pub fn within_melee(gap: f64) -> bool {
-    gap <= MELEE_RANGE + EPS
+    crate::geometry::within(gap, MELEE_RANGE)
 }
 /// C.2, C.5, C.7: the move is restricted to this in woods, towns and behind walls.
 pub const SLOW_MOVE: f64 = 6.0;

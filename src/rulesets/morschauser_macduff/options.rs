@@ -86,7 +86,10 @@ fn charges(s: &State, me: &SideId) -> Vec<String> {
             let g = gap(s, c, e);
             if g <= MELEE_RANGE + 1e-9 {
                 must.push(format!("{} [{}]", e.name, e.id));
-            } else if g <= c.profile.movement.get() + MELEE_RANGE + 1e-9 {
+            } else if g <= c.profile.movement.get() + MELEE_RANGE + 1e-9
+                // C.2, C.5: no charge into ground it may not enter.
+                && super::melee::barred(s, c, e).is_none()
+            {
                 could.push(format!("{} [{}] ({g:.1}\")", e.name, e.id));
             }
         }

@@ -14,13 +14,14 @@ use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::geometry::{
     Angle, Base, Bounds, Distance, Point, Shape, TerrainFeature, TerrainTag, base_distance,
-    line_of_sight, point_to_bases, segment_hits_area,
+    line_of_sight, point_to_bases, segment_hits_area, within,
 };
 
 /// B.5, E.7h: a howitzer's overhead shell hits on a 6 only, out to 24".
 pub const OVERHEAD_HITS_ON: u32 = 6;
 pub const OVERHEAD_RANGE: f64 = 24.0;
-/// C.6: a heavy gun within this of a high wall may try for a breach.
+/// C.6: a heavy gun within this of a high wall's nearest face may try for
+/// a breach.
 pub const BREACH_RANGE: f64 = 12.0;
 
 /// A shot judged legal: what is fired and what it needs.
@@ -238,7 +239,7 @@ fn judge_general(s: &State, c: &Company, id: &str) -> Result<(f64, Fire), String
     c.profile
         .fires
         .iter()
-        .find(|f| d <= f.range.get() + 1e-9)
+        .find(|f| within(d, f.range.get()))
         .map(|f| (d, *f))
         .ok_or_else(|| format!("{} is {d:.1} in away, out of range", g.name))
 }
@@ -321,7 +322,7 @@ fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
         .profile
         .fires
         .iter()
-        .find(|f| distance <= f.range.get() + 1e-9)
+        .find(|f| within(distance, f.range.get()))
         .copied()
     else {
         let max = c.profile.max_range().map(Distance::get).unwrap_or(0.0);
@@ -432,7 +433,7 @@ fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
         else {
             return Err("it has no shell for overhead fire".into());
         };
-        if distance > OVERHEAD_RANGE + 1e-9 {
+        if !within(distance, OVERHEAD_RANGE) {
             return Err(format!(
                 "{} is {distance:.1} in away, beyond the {OVERHEAD_RANGE:.0} in of overhead fire",
                 t.short()
@@ -456,7 +457,7 @@ fn judge_company(s: &State, c: &Company, t: &Company) -> Result<Shot, String> {
         shot.notes
             .push(format!("-{p} target in a town or earthwork"));
     }
-    let cover = touching(s, &tb, |k| match k {
+    let cover = touching_or_flush(s, &tb, |k| match k {
         TerrainKind::LowWall { cover } => *cover,
         TerrainKind::Other(o) => o.cover,
         _ => false,
@@ -591,6 +592,16 @@ pub(super) fn touching(s: &State, b: &Base, kind: impl Fn(&TerrainKind) -> bool)
         .any(|t| kind(&t.kind) && t.feature().touches_bases(std::slice::from_ref(b)))
 }
 
+/// [`touching`], and also a base whose edge lies on the feature's face
+/// without reaching in: cover walls and abatis (C.7) shelter a company
+/// drawn up flush against them, as "any part of the base touching" says.
+pub(super) fn touching_or_flush(s: &State, b: &Base, kind: impl Fn(&TerrainKind) -> bool) -> bool {
+    s.scenario
+        .terrain
+        .iter()
+        .any(|t| kind(&t.kind) && t.feature().touches_or_meets_bases(std::slice::from_ref(b)))
+}
+
 /// Roll the shot and apply its hits.
 fn fire(s: &mut State, c: &Company, shot: &Shot, dice: &mut Dice, events: &mut Vec<Event>) {
     let Some(t) = s.company(&shot.target).cloned() else {
@@ -712,10 +723,13 @@ fn breach(s: &mut State, c: &Company, wall: &str, dice: &mut Dice, events: &mut 
         return;
     }
     let cb = c.base(&s.scenario);
-    let Some((d, at)) = nearest_on(&w.outline, &cb) else {
+    let Some((_, at)) = nearest_on(&w.outline, &cb) else {
         return;
     };
-    if d > BREACH_RANGE + 1e-9 {
+    // House rule 23: the 12" run from the gun's front centre to the wall's
+    // nearest face (its ground, not its centre line); the end counts.
+    let d = w.feature().gap_to_point(cb.front_center()).get();
+    if !within(d, BREACH_RANGE) {
         events.push(words::event(
             What::WallOutOfRange,
             Facts {

@@ -94,6 +94,7 @@ whats! {
     FallsBackAfter => "falls_back_after", Retreat;
     AdvancesAfter => "advances_after", Move;
     NoLadders => "no_ladders", Refused;
+    CannotAttackInto => "cannot_attack_into", Refused;
     Melee => "melee", Combat;
     FightsBack => "fights_back", Combat;
     MeleeDrawn => "melee_drawn", Combat;
@@ -362,6 +363,10 @@ pub fn say(what: What, f: &Facts) -> String {
         AdvancesAfter => format!("{me} advances after the melee; it may not charge afresh (B.6)"),
         NoLadders => format!(
             "{me} cannot attack {target} behind {place}: a high wall is attacked only with ladders or through a breach (C.6)"
+        ),
+        CannotAttackInto => format!(
+            "{me} cannot attack {target} in {place}: {}",
+            f.reason.clone().unwrap_or_default()
         ),
         Melee => {
             let hits = f.hits.unwrap_or(0);

@@ -206,6 +206,8 @@ pub fn score_all(
                     after: Some(floored as i64),
                     rolls: vec![die],
                     result: Some(score.to_string()),
+                    attacker_total: attacking.then_some(i64::from(score)),
+                    defender_total: (!attacking).then_some(i64::from(score)),
                     ..words::of(state, unit)
                 },
             )

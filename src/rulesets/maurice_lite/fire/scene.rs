@@ -4,7 +4,9 @@
 use super::super::state::State;
 use super::super::units::Unit;
 use crate::geometry::zone::{Zone, segment_to_feature};
-use crate::geometry::{Base, Distance, Point, Shape, TerrainFeature, TerrainTag, line_of_sight};
+use crate::geometry::{
+    Base, Distance, Point, Shape, TerrainFeature, TerrainTag, line_of_sight, within,
+};
 use crate::side::SideId;
 
 /// Terrain that shortens a fire zone (the source names woods, walls and
@@ -231,7 +233,9 @@ impl<'a> Scene<'a> {
                 while checked < found.len() && found[checked].0 < bound {
                     let (depth, o) = found[checked];
                     checked += 1;
-                    let in_reach = depth < cut - 1e-6;
+                    // The zone's end, where an obstruction put it, counts as
+                    // the range's end does.
+                    let in_reach = within(depth, cut);
                     // House rule: a base standing higher than the shooter (on a hill)
                     // is seen over obstructions; crests still hide it.
                     let reachable = in_reach || elevation(self.terrain(), &o.base) > eye.elevation;
