@@ -505,7 +505,7 @@ pub fn file_schema(ruleset: &str, orders: serde_json::Value) -> serde_json::Valu
         "description": "An orders file: the envelope (game, step, side, notice, revision, entropy) and the ruleset's orders. Sign it, then mail it as an attachment with its .sig.",
         "type": "object",
         "additionalProperties": false,
-        "required": ["galloper", "game", "step", "side", "entropy", "orders"],
+        "required": ["galloper", "game", "step", "side", "notice", "revision", "entropy", "orders"],
         "properties": {
             "galloper": {"description": "The orders format.", "const": FORMAT},
             "game": {"description": "The game id, as in the orders template.", "type": "string", "pattern": "^[a-z0-9-]{1,40}$"},
@@ -893,5 +893,24 @@ mod tests {
         let bare = with_field(GOOD, "revision", "7");
         assert!(bare.contains("revision: 7\norders:\n"), "{bare}");
         assert_eq!(parse("o.yaml", bare.as_bytes()).unwrap().revision, Some(7));
+    }
+}
+
+#[cfg(test)]
+mod file_schema_tests {
+    /// Issue 31, item 14: a file without `notice:` or `revision:` is
+    /// refused, so the schema an editor checks against requires them too.
+    #[test]
+    fn the_file_schema_requires_the_notice_and_the_revision() {
+        let s = super::file_schema("maurice-lite", serde_json::json!({}));
+        let required: Vec<&str> = s["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        for key in ["notice", "revision", "entropy", "orders"] {
+            assert!(required.contains(&key), "{key}: {required:?}");
+        }
     }
 }

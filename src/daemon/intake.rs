@@ -234,7 +234,7 @@ pub fn handle(
             name: None,
             email: to.clone(),
         };
-        let subject = format!("Re: {}", inb.subject.trim());
+        let subject = compose::reply_subject(&inb.subject);
         let message_id = compose::message_id(
             &domain,
             game.as_deref().unwrap_or("club"),
@@ -415,11 +415,10 @@ fn refuse_unreadable(
                 name: None,
                 email: to.clone(),
             },
-            subject: format!(
-                "Re: {}",
+            subject: compose::reply_subject(
                 head.as_ref()
-                    .map(|h| h.subject.trim().to_string())
-                    .unwrap_or_default()
+                    .map(|h| h.subject.as_str())
+                    .unwrap_or_default(),
             ),
             message_id: message_id.clone(),
             in_reply_to: head.as_ref().map(|h| h.message_id.clone()),

@@ -539,3 +539,29 @@ fn svg_span(html: &str) -> Option<(usize, usize)> {
     }
     None
 }
+
+/// The subject of a reply: `Re: ` once, however many the subject had
+/// (`Re: Re: orders` is answered `Re: orders`), as mail programs write it.
+pub fn reply_subject(subject: &str) -> String {
+    let mut rest = subject.trim();
+    while let Some(r) = rest
+        .get(..3)
+        .filter(|p| p.eq_ignore_ascii_case("re:"))
+        .map(|_| rest[3..].trim_start())
+    {
+        rest = r;
+    }
+    format!("Re: {rest}")
+}
+
+#[cfg(test)]
+mod reply_subject_tests {
+    #[test]
+    fn a_reply_says_re_once() {
+        assert_eq!(super::reply_subject("orders"), "Re: orders");
+        assert_eq!(super::reply_subject("Re: orders"), "Re: orders");
+        assert_eq!(super::reply_subject(" RE: re:Re: status "), "Re: status");
+        assert_eq!(super::reply_subject(""), "Re: ");
+        assert_eq!(super::reply_subject("Ré"), "Re: Ré");
+    }
+}
