@@ -109,16 +109,21 @@ pub fn reciprocal(s: &State, f: &Unit, t: &Unit, o: &Unit) -> bool {
 
 /// Every modifier of `f` firing at `t` at distance `d`.
 pub fn modifiers(s: &State, f: &Unit, t: &Unit, d: f64, with: Option<&Unit>) -> Vec<Modifier> {
-    let mut out = vec![m(
-        &format!("{} fire mod", f.troop.label()),
-        f.mods().fire.unwrap_or(0),
-    )];
+    let own = f.mods().fire.unwrap_or(0);
+    // Two batteries combining: "a 0 adds 1" holds for either of the pair,
+    // the one named to fire as well as the one combining with it.
+    let mut out = vec![match with {
+        Some(_) if own == 0 => m(
+            &format!("{} fire mod (a 0 adds 1 combining)", f.troop.label()),
+            1,
+        ),
+        _ => m(&format!("{} fire mod", f.troop.label()), own),
+    }];
     if let Some(w) = with {
-        let v = w.mods().fire.unwrap_or(0);
-        out.push(m(
-            &format!("{} combining", w.name),
-            if v == 0 { 1 } else { v },
-        ));
+        out.push(match w.mods().fire.unwrap_or(0) {
+            0 => m(&format!("{} combining (a 0 adds 1)", w.name), 1),
+            v => m(&format!("{} combining", w.name), v),
+        });
     }
     if let Some(Some(r)) = range_modifier(f, d) {
         out.push(r);

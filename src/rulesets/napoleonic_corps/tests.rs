@@ -811,7 +811,7 @@ fn two_batteries_in_contact_combine_and_zero_adds_one() {
     let mods = fire::modifiers(&s, &f, &t, 13.0, Some(&b2));
     assert!(
         mods.iter()
-            .any(|m| m.why == "fr-bat2 combining" && m.value == 1)
+            .any(|m| m.why == "fr-bat2 combining (a 0 adds 1)" && m.value == 1)
     );
 }
 
