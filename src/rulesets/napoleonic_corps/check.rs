@@ -1,7 +1,7 @@
 //! Checking orders on receipt: what could never be legal is refused with
 //! the rule it breaks; what the dice may still change is left to the turn.
 
-use super::fire::barrier;
+use super::fire::{barrier, cannot_combine};
 use super::movement::{ROAD, allowance, explain, turns};
 use super::orders::{Controlled, Decision, Deployment, Orders, Reactions, TurnOrders, length};
 use super::sight::on_road;
@@ -21,6 +21,8 @@ pub const CHARGE: &str = "Charge Phase: only cavalry make charge moves, at an en
 pub const CONTROLLED: &str =
     "Cavalry Control Table, controlled: stay, or another move or charge move";
 pub const FIRE: &str = "Fire Combat: units with a fire mod fire at an enemy; two batteries combine";
+pub const FIRE_ONCE: &str =
+    "Fire Combat: each unit fires once a phase, a battery combining its fire mod included";
 pub const GENERALS: &str = "Divisional generals: they work for units of their own corps";
 pub const WITHDRAW: &str = "Movement special cases: cavalry withdrawal is for cavalry";
 pub const WITHDRAWAL: &str = "Movement special cases: cavalry withdrawal, when enemy infantry or artillery move within 10 cm";
@@ -277,9 +279,11 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             _ => {}
         }
     }
+    let mut fired = BTreeSet::new();
     for (i, f) in t.fire.iter().enumerate() {
         let i = i.to_string();
         let path = ["turn", "fire", i.as_str()];
+        once(&mut r, &path, &f.unit, f.with.as_ref(), &mut fired);
         match r.own(&path, &f.unit) {
             Some(u) if u.mods().fire.is_none() => {
                 r.refuse(&path, &f.unit, FIRE, "this unit does not fire")
@@ -306,6 +310,35 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
     r.out
 }
 
+/// Each unit fires once in a phase: as the firer or as the battery that
+/// combines with it (not with itself). `fired` gathers those named so far.
+fn once(
+    r: &mut Refusals,
+    path: &[&str],
+    unit: &str,
+    with: Option<&String>,
+    fired: &mut BTreeSet<String>,
+) {
+    if !fired.insert(unit.to_string()) {
+        r.refuse(path, unit, FIRE_ONCE, "this unit already fires");
+    }
+    match with {
+        Some(w) if w == unit => r.refuse(
+            path,
+            unit,
+            FIRE_ONCE,
+            "a battery combines with another battery, not with itself",
+        ),
+        Some(w) if !fired.insert(w.clone()) => r.refuse(
+            path,
+            w,
+            FIRE_ONCE,
+            format!("{w} already fires: a battery combines or fires, once"),
+        ),
+        _ => {}
+    }
+}
+
 fn off_table(s: &State, p: crate::geometry::Point) -> bool {
     p.x < 0.0
         || p.y < 0.0
@@ -327,6 +360,29 @@ fn reactions(s: &State, side: &SideId, x: &Reactions) -> Vec<Violation> {
     for (i, id) in x.hold_fire.iter().enumerate() {
         let i = i.to_string();
         r.own(&["reactions", "hold_fire", i.as_str()], id);
+    }
+    // Each battery in one pair at most; where they stand is judged when
+    // the other side's turn comes.
+    let mut paired = BTreeSet::new();
+    for (i, c) in x.combine.iter().enumerate() {
+        let i = i.to_string();
+        let path = ["reactions", "combine", i.as_str()];
+        for id in [&c.unit, &c.with] {
+            if let Some(u) = r.own(&path, id)
+                && u.arm() != Arm::Artillery
+            {
+                r.refuse(&path, id, FIRE, "only two batteries combine their fire");
+            }
+        }
+        once(&mut r, &path, &c.unit, Some(&c.with), &mut paired);
+        if x.hold_fire.contains(&c.with) {
+            r.refuse(
+                &path,
+                &c.with,
+                FIRE,
+                "this battery holds its fire (`hold_fire`): it does not combine either",
+            );
+        }
     }
     r.out
 }
@@ -396,12 +452,10 @@ fn decision(s: &State, side: &SideId, d: &Decision) -> Vec<Violation> {
     for (i, f) in d.fire.iter().enumerate() {
         let i = i.to_string();
         let path = ["decide", "fire", i.as_str()];
+        once(&mut r, &path, &f.unit, f.with.as_ref(), &mut seen);
         let Some(u) = r.own(&path, &f.unit) else {
             continue;
         };
-        if !seen.insert(f.unit.clone()) {
-            r.refuse(&path, &f.unit, FIRE, "this unit already fires");
-        }
         if engaged.contains(&u.id) {
             r.refuse(
                 &path,
@@ -416,6 +470,16 @@ fn decision(s: &State, side: &SideId, d: &Decision) -> Vec<Violation> {
             Some(e) => {
                 if let Some(why) = barrier(s, u, e, &engaged) {
                     r.refuse(&path, &f.unit, FIRE, why);
+                }
+                if let Some(w) = &f.with
+                    && let Some(wu) = r.own(&path, w)
+                {
+                    if let Some(why) = cannot_combine(s, u, wu, e, &engaged) {
+                        r.refuse(&path, w, FIRE, why);
+                    }
+                    if d.square.contains(w) {
+                        r.refuse(&path, w, SQUARE, "a unit forms square or fires, not both");
+                    }
                 }
             }
         }

@@ -91,6 +91,47 @@ pub fn barrier(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<Stri
     super::fire_bar::bar(s, f, t, engaged).map(|b| b.say(&t.name))
 }
 
+/// The rule two batteries combine by, for refusals.
+pub const COMBINE: &str =
+    "Fire Combat: two artillery units in contact combine their fire mods at one target";
+
+/// Why battery `w` may not add its fire mod to `f`'s shot at `t`, if it may
+/// not: both are batteries of one side, in contact with each other, and `w`
+/// could fire at `t` itself ("shooting at the same target"). `engaged`:
+/// units that may not fire in this phase (in melee).
+pub fn cannot_combine(
+    s: &State,
+    f: &Unit,
+    w: &Unit,
+    t: &Unit,
+    engaged: &[String],
+) -> Option<String> {
+    if w.id == f.id {
+        return Some("a battery combines with another battery, not with itself".into());
+    }
+    if !w.live() || w.side != f.side {
+        return Some(format!("{} is not one of the side's live units", w.name));
+    }
+    if f.arm() != Arm::Artillery || w.arm() != Arm::Artillery {
+        return Some("only two batteries combine their fire".into());
+    }
+    let gap = s.gap(f, w);
+    if gap > super::state::CONTACT {
+        return Some(format!(
+            "{} is {gap:.1} cm from {}: only batteries in contact with each other combine",
+            w.name, f.name
+        ));
+    }
+    if engaged.contains(&w.id) {
+        return Some(format!(
+            "{} is in contact with an enemy: it does not fire",
+            w.name
+        ));
+    }
+    barrier(s, w, t, engaged)
+        .map(|why| format!("{} may not fire at {} itself: {why}", w.name, t.name))
+}
+
 /// Whether battery `f` may fire over unit `o` at `t`: it stands higher than
 /// `o`, and `o` is a battery or `t` is at least 10 cm behind `o`.
 pub fn over(s: &State, f: &Unit, t: &Unit, o: &Unit) -> bool {

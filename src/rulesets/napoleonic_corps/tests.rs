@@ -655,6 +655,63 @@ fn artillery_fires_at_double_range_at_minus_two() {
 }
 
 #[test]
+fn advancing_fire_each_unit_fires_once_a_unit_listed_twice_is_refused_on_receipt() {
+    // Advancing Fire Phase: the phasing player may fire any unit not in
+    // contact, each once; a battery combining its fire mod with another's
+    // shot (Fire Combat) has fired too. As a move listed twice, the second
+    // listing is refused on receipt, at its own entry.
+    let s = Setup::new().copy("fr-bat", "fr-bat2", 68.0, 20.0).state();
+    let shot = |unit: &str, target: &str, with: Option<&str>| FireOrder {
+        unit: unit.into(),
+        target: target.into(),
+        with: with.map(str::to_string),
+    };
+    let refused = |fire: Vec<FireOrder>| {
+        NapoleonicCorps.check(
+            &s,
+            &fr(),
+            &Orders::Turn(TurnOrders {
+                fire,
+                ..TurnOrders::default()
+            }),
+        )
+    };
+    let v = refused(vec![
+        shot("fr-bat", "au-jag", None),
+        shot("fr-bat", "au-line", None),
+    ]);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(
+        (v[0].path.clone(), v[0].unit.as_deref(), v[0].rule.as_str()),
+        (
+            vec!["turn".to_string(), "fire".into(), "1".into()],
+            Some("fr-bat"),
+            check::FIRE_ONCE
+        )
+    );
+    // The battery that combined fires no shot of its own.
+    let v = refused(vec![
+        shot("fr-bat", "au-jag", Some("fr-bat2")),
+        shot("fr-bat2", "au-jag", None),
+    ]);
+    assert!(
+        v.iter().any(|v| v.path == ["turn", "fire", "1"]
+            && v.unit.as_deref() == Some("fr-bat2")
+            && v.rule == check::FIRE_ONCE),
+        "{v:?}"
+    );
+    // Nor does a battery combine with itself.
+    let v = refused(vec![shot("fr-bat", "au-jag", Some("fr-bat"))]);
+    assert!(
+        v.iter()
+            .any(|v| v.path == ["turn", "fire", "0"] && v.rule == check::FIRE_ONCE),
+        "{v:?}"
+    );
+    // Each once: taken.
+    assert!(refused(vec![shot("fr-bat", "au-jag", Some("fr-bat2"))]).is_empty());
+}
+
+#[test]
 fn fire_beyond_triple_range_or_outside_the_arc_is_refused() {
     // Fire Combat: within range and 45 degrees of the front face.
     let s = Setup::new()
@@ -1187,10 +1244,12 @@ fn a_consulted_side_owes_its_defensive_fire_decision_mid_turn() {
             orders::Shot {
                 unit: "au-jag".into(),
                 target: "fr-bat".into(),
+                with: None,
             },
             orders::Shot {
                 unit: "au-line".into(),
                 target: "fr-line".into(),
+                with: None,
             },
         ],
         ..Default::default()
@@ -1216,6 +1275,7 @@ fn a_consulted_side_owes_its_defensive_fire_decision_mid_turn() {
         fire: vec![orders::Shot {
             unit: "au-line".into(),
             target: "fr-line".into(),
+            with: None,
         }],
         ..Default::default()
     });
@@ -1529,4 +1589,112 @@ fn cavalry_control_orders_are_checked_on_receipt() {
         "{v:?}"
     );
     assert!(bad(Controlled::Charge("au-line".into())).is_empty());
+}
+
+/// An `orders:` block read from YAML text, as a player writes it.
+fn orders_text(text: &str) -> Orders {
+    #[derive(serde::Deserialize)]
+    struct File {
+        orders: Orders,
+    }
+    crate::yaml::from_str::<File>(text).unwrap().orders
+}
+
+/// The French, not phasing, with a second medium battery in contact with
+/// the first, their reactions as given; the Austrian Jäger stand 15 cm
+/// ahead of both. The Austrians' turn is resolved with `dice`.
+fn french_batteries(reactions: &str) -> State {
+    let Orders::Reactions(r) = orders_text(reactions) else {
+        panic!("not reactions")
+    };
+    Setup::new()
+        .copy("fr-bat", "fr-bat2", 68.0, 20.0)
+        .phasing(au())
+        .reactions(fr(), r)
+        .state()
+}
+
+/// The one fire event of the defensive fire, fired by `fr-bat` with
+/// `fr-bat2` combining, and no shot of `fr-bat2`'s own.
+fn combined_once(ev: &[crate::event::Event]) {
+    let fire: Vec<_> = ev.iter().filter(|e| e.what == "fire").collect();
+    assert_eq!(fire.len(), 1, "{ev:#?}");
+    let f = fire[0];
+    assert_eq!(f.facts.unit.as_ref().unwrap().id, "fr-bat");
+    assert_eq!(f.facts.target.as_ref().unwrap().id, "au-jag");
+    assert_eq!(f.facts.units[0].id, "fr-bat2");
+    assert!(
+        f.facts
+            .modifiers
+            .iter()
+            .any(|m| m.why == "fr-bat2 combining" && m.value == 1),
+        "{:?}",
+        f.facts.modifiers
+    );
+}
+
+#[test]
+fn defensive_fire_two_batteries_combine_by_a_standing_reaction() {
+    // Fire Combat: two artillery units in contact combine their fire mods
+    // at one target; in the Defensive Fire Phase by the standing reaction
+    // `combine:` (fr-bat2 adds its mod to fr-bat's shot at the nearest).
+    let s = french_batteries(
+        "orders:\n  reactions:\n    combine:\n      - {unit: fr-bat, with: fr-bat2}\n",
+    );
+    let (_, ev) = turn(&s, TurnOrders::default(), vec![3, 3]);
+    combined_once(&ev);
+    // The template offers the pair.
+    let t = NapoleonicCorps.orders_template(&s, &fr()).unwrap();
+    assert!(t.contains("    # - {unit: fr-bat, with: fr-bat2}"), "{t}");
+    // Only batteries pair, each in one pair: refused on receipt.
+    let text = "orders:\n  reactions:\n    combine:\n      - {unit: fr-bat, with: fr-line}\n      - {unit: fr-bat2, with: fr-bat}\n";
+    let v = NapoleonicCorps.check(&s, &fr(), &orders_text(text));
+    assert!(v.iter().any(|v| v.path == ["reactions", "combine", "0"]
+        && v.unit.as_deref() == Some("fr-line")
+        && v.rule == check::FIRE));
+    assert!(v.iter().any(|v| v.path == ["reactions", "combine", "1"]
+        && v.unit.as_deref() == Some("fr-bat")
+        && v.rule == check::FIRE_ONCE));
+    // Without it, each battery fires on its own.
+    let s = french_batteries("orders:\n  reactions: {}\n");
+    let (_, ev) = turn(&s, TurnOrders::default(), vec![3, 3, 3, 3]);
+    assert_eq!(ev.iter().filter(|e| e.what == "fire").count(), 2);
+}
+
+#[test]
+fn defensive_fire_a_consulted_side_combines_two_batteries_by_its_decision() {
+    // Fire Combat: two batteries in contact combine at one target; by
+    // email, a consulted side names the pair in its decision's fire entry.
+    let s = french_batteries("orders:\n  reactions: {consult: true}\n");
+    let (s, ev) = turn(&s, TurnOrders::default(), vec![]);
+    assert!(ev.iter().any(|e| e.what == "consulted"));
+    let d = orders_text(
+        "orders:\n  decide:\n    fire:\n      - {unit: fr-bat, target: au-jag, with: fr-bat2}\n",
+    );
+    assert_eq!(NapoleonicCorps.check(&s, &fr(), &d), vec![]);
+    let t = NapoleonicCorps.orders_template(&s, &fr()).unwrap();
+    assert!(
+        t.contains("    # - {unit: fr-bat, target: au-jag, with: fr-bat2}"),
+        "{t}"
+    );
+    let mut o = BySide::new();
+    o.insert(fr(), d);
+    let r = NapoleonicCorps.resolve(&s, &o, &mut Dice::scripted(vec![3, 3]));
+    combined_once(&r.events);
+    // The battery that combines fires no shot of its own, and only a
+    // battery in contact combines: both refused on receipt, at their lines.
+    let text = "orders:\n  decide:\n    fire:\n      - {unit: fr-bat, target: au-jag, with: fr-bat2}\n      - {unit: fr-bat2, target: au-jag}\n      - {unit: fr-line, target: au-line, with: fr-cuir}\n";
+    let v = NapoleonicCorps.check(&s, &fr(), &orders_text(text));
+    let line = |path: &[&str], rule: &str| {
+        let v = v
+            .iter()
+            .find(|v| v.path == path && v.rule == rule)
+            .unwrap_or_else(|| panic!("no refusal at {path:?}: {v:?}"));
+        crate::envelope::locate("orders.yaml", text, v).line
+    };
+    assert_eq!(line(&["decide", "fire", "1"], check::FIRE_ONCE), Some(5));
+    assert_eq!(line(&["decide", "fire", "2"], check::FIRE), Some(6));
+    assert!(v.iter().any(|v| v.path == ["decide", "fire", "2"]
+        && v.unit.as_deref() == Some("fr-cuir")
+        && v.message.contains("only two batteries")));
 }
