@@ -80,6 +80,26 @@ pub fn range_modifier(f: &Unit, d: f64) -> Option<Option<Modifier>> {
     }
 }
 
+/// The distance `d` (cm) as the fire's words give it: to a tenth of a cm,
+/// or to a hundredth where the tenth would put it on the edge of a range
+/// band that it lies beyond (30.04 cm is past a medium battery's double
+/// range, and "30.0" would read as within it).
+pub fn shown(f: &Unit, d: f64) -> f64 {
+    let tenth = (d * 10.0).round() / 10.0;
+    let edges = match f.troop.battery_range() {
+        Some(r) => vec![r, 2.0 * r, 3.0 * r],
+        None => vec![MUSKET],
+    };
+    if edges
+        .iter()
+        .any(|&e| (tenth - e).abs() < 1e-9 && d > e + 1e-6)
+    {
+        (d * 100.0).round() / 100.0
+    } else {
+        tenth
+    }
+}
+
 /// The farthest `f` may fire, cm (artillery: three times its range).
 pub fn max_range(f: &Unit) -> f64 {
     f.troop.battery_range().map_or(MUSKET, |r| 3.0 * r) + 1e-6
@@ -229,11 +249,12 @@ pub fn fire(s: &mut State, f: usize, t: usize, with: Option<usize>, dice: &mut D
     let d = bases_distance(&s.bases(&fu), &s.bases(&tu)).get();
     let mods = modifiers(s, &fu, &tu, d, wu.as_ref());
     let total_mod: i32 = mods.iter().map(|x| x.value).sum();
+    let shown = shown(&fu, d);
     let purpose = format!(
-        "{}, 2D6 fire at {} at {:.0} cm: needs {}+ to disorder, {}",
+        "{}, 2D6 fire at {} at {} cm: needs {}+ to disorder, {}",
         fu.name,
         tu.name,
-        d,
+        super::words::cm(shown),
         7 - total_mod,
         super::words::mods(&mods)
     );
@@ -250,7 +271,7 @@ pub fn fire(s: &mut State, f: usize, t: usize, with: Option<usize>, dice: &mut D
         Facts {
             unit: Some(fu.refer()),
             target: Some(tu.refer()),
-            count: Some(d.round() as u32),
+            distance: Some(shown),
             needed: Some(7),
             modifiers: mods,
             hits: Some(total.max(0) as u32),

@@ -1698,3 +1698,79 @@ fn defensive_fire_a_consulted_side_combines_two_batteries_by_its_decision() {
         && v.unit.as_deref() == Some("fr-cuir")
         && v.message.contains("only two batteries")));
 }
+
+#[test]
+fn rough_terrain_failure_results_in_the_unit_becoming_unformed_and_says_so() {
+    // Rough Terrain: "Failure results in the unit becoming unformed": the
+    // test's words and result say unformed, whatever the rally table's
+    // band (here 4, its retreat band) would say for a rally.
+    let s = Setup::new()
+        .at("fr-cuir", 5.0, 20.0, 0.0, Formation::Line)
+        .state();
+    // 1 + 1 + rally 1 + woods 3 - line 1 - cavalry 1 = 4: fails.
+    let (_, ev) = turn(&s, moves(vec![mv("fr-cuir", 5.0, 30.0)]), vec![1, 1]);
+    let test = ev.iter().find(|e| e.what == "rough_terrain").unwrap();
+    assert_eq!(test.facts.result.as_deref(), Some("unformed"));
+    assert!(test.text.ends_with("— unformed"), "{}", test.text);
+    assert!(!test.text.contains("disordered") && !test.text.contains("retreat"));
+}
+
+#[test]
+fn fire_combat_distances_near_a_range_band_edge_are_given_to_one_decimal() {
+    // Fire Combat: a medium battery's double range ends at 30 cm; at 30.4
+    // cm it fires at triple range (-4), and says 30.4 cm, not "30 cm".
+    let s = Setup::new()
+        .at("au-line", 60.0, 50.4, 180.0, Formation::Line)
+        .at("au-jag", 20.0, 45.0, 180.0, Formation::Skirmish)
+        .hold_fire(au(), &["au-jag", "au-line"])
+        .state();
+    let gap = s.gap(s.unit("fr-bat").unwrap(), s.unit("au-line").unwrap());
+    assert!((gap - 30.4).abs() < 1e-6, "{gap}");
+    let (_, ev) = fire_at(&s, "fr-bat", "au-line", vec![6, 6]);
+    let f = ev
+        .iter()
+        .find(|e| e.what == "fire")
+        .unwrap_or_else(|| panic!("{:#?}", ev.iter().map(|e| &e.text).collect::<Vec<_>>()));
+    assert!(f.text.contains("at 30.4 cm ("), "{}", f.text);
+    assert!(f.text.contains("-4 artillery range x3"), "{}", f.text);
+    assert_eq!(f.facts.distance, Some(30.4));
+}
+
+#[test]
+fn melee_table_cavalry_treat_five_or_more_as_four_named_only_when_cavalry_lose() {
+    // Melee table: 5+ eliminated; "Cavalry treat difference of 5+ as a 4".
+    // Infantry beaten by 7 are eliminated, and the words name no cavalry.
+    let s = Setup::new()
+        .at("fr-line", 40.0, 22.0, 0.0, Formation::Line)
+        .at("au-line", 40.0, 22.0, 180.0, Formation::Line)
+        .hold_fire(au(), &["au-jag"])
+        .state();
+    // French 4 + general 1 + D6 6 = 11; Austrian 3 + D6 1 = 4; risk 6.
+    let (s2, ev) = turn(&s, TurnOrders::default(), vec![6, 1, 6]);
+    let m = ev.iter().find(|e| e.what == "melee").unwrap();
+    assert_eq!(m.facts.hits, Some(7));
+    assert!(!s2.unit("au-line").unwrap().live());
+    assert!(!m.text.contains("cavalry"), "{}", m.text);
+    // Hussars beaten by 8 retreat, and the words say why.
+    let s = Setup::new()
+        .at("au-hus", 15.0, 30.0, 180.0, Formation::Line)
+        .hold_fire(au(), &["au-hus", "au-line", "au-jag"])
+        .state();
+    let o = TurnOrders {
+        charges: vec![ChargeOrder {
+            unit: "fr-cuir".into(),
+            target: "au-hus".into(),
+            if_controlled: Controlled::Stay,
+        }],
+        ..TurnOrders::default()
+    };
+    let (_, ev) = turn(&s, o, vec![6, 1, 6, 6]);
+    let m = ev.iter().find(|e| e.what == "melee").unwrap();
+    assert!(
+        m.text.ends_with(
+            "the loser retreats 20 cm, disordered (cavalry treat a difference of 5 or more as 4)"
+        ),
+        "{}",
+        m.text
+    );
+}
