@@ -1,12 +1,14 @@
 //! Checking orders on receipt: what could never be legal is refused with
 //! the rule it breaks; what the dice may still change is left to the turn.
 
-use super::fire::{barrier, cannot_combine};
+use super::fire::{barrier, cannot_combine, range_modifier};
+use super::fire_bar::{Bar, longest};
 use super::movement::{ROAD, allowance, explain, turns};
 use super::orders::{Controlled, Decision, Deployment, Orders, Reactions, TurnOrders, length};
 use super::sight::on_road;
 use super::state::{Phase, State, Unit};
 use super::tables::Arm;
+use crate::geometry::bases_distance;
 use crate::ruleset::Violation;
 use crate::side::SideId;
 use std::collections::BTreeSet;
@@ -306,8 +308,39 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             None => {}
         }
         r.enemy(&path, &f.unit, &f.target, FIRE);
+        // Known now: a firer (or second battery) ordered no move fires from
+        // where it stands, so a target beyond its range stays beyond it.
+        if let Some(e) = s.unit(&f.target).filter(|e| e.live() && &e.side != side) {
+            for id in std::iter::once(&f.unit).chain(&f.with) {
+                if let Some(u) = s.unit(id).filter(|u| u.live() && &u.side == side)
+                    && u.mods().fire.is_some()
+                    && !t.moves.iter().any(|m| &m.unit == id)
+                    && let Some(why) = out_of_range(s, u, e)
+                {
+                    r.refuse(&path, id, FIRE, why);
+                }
+            }
+        }
     }
     r.out
+}
+
+/// Why `f` may not fire at `t` for range alone, with the distance, the
+/// longest range and how much too far, as the turn would say it.
+fn out_of_range(s: &State, f: &Unit, t: &Unit) -> Option<String> {
+    let distance = bases_distance(&s.bases(f), &s.bases(t)).get();
+    range_modifier(f, distance)
+        .is_none()
+        .then(|| {
+            let (range, band) = longest(f);
+            Bar::Range {
+                distance,
+                range,
+                band,
+            }
+            .say(&t.name)
+        })
+        .map(|why| format!("{why}; it has no move this turn, so it fires from where it stands"))
 }
 
 /// Each unit fires once in a phase: as the firer or as the battery that

@@ -1774,3 +1774,47 @@ fn melee_table_cavalry_treat_five_or_more_as_four_named_only_when_cavalry_lose()
         m.text
     );
 }
+
+#[test]
+fn fire_combat_a_shot_out_of_range_is_refused_on_receipt_as_an_over_long_move_is() {
+    // Fire Combat: "may fire at any enemy within range"; Movement Factors:
+    // the table's distance. A battery that is ordered no move fires in the
+    // advancing fire phase from where it stands, so a target beyond its
+    // longest range is known to be out of range when the orders arrive, as
+    // a move beyond the allowance is: both are refused on receipt, each at
+    // its line with its unit and numbers.
+    let s = Setup::new()
+        .at("fr-bat", 60.0, 5.0, 0.0, Formation::Unlimbered)
+        .at("au-jag", 60.0, 58.0, 0.0, Formation::Line)
+        .state();
+    let text = "orders:\n  turn:\n    moves:\n      - {unit: fr-line, to: {x: 40.0, y: 40.0}}\n    fire:\n      - {unit: fr-bat, target: au-jag}\n";
+    let v = NapoleonicCorps.check(&s, &fr(), &orders_text(text));
+    let at = |path: &[&str], rule: &str| {
+        let v = v
+            .iter()
+            .find(|v| v.path == path && v.rule == rule)
+            .unwrap_or_else(|| panic!("no refusal at {path:?}: {v:?}"));
+        let p = crate::envelope::locate("orders.yaml", text, v);
+        (p.line, v.unit.clone().unwrap(), v.message.clone())
+    };
+    let (line, unit, msg) = at(&["turn", "moves", "0"], check::DISTANCE);
+    assert_eq!((line, unit.as_str()), (Some(4), "fr-line"));
+    assert!(
+        msg.contains("20.0 cm is more than the 18.0 cm it may move"),
+        "{msg}"
+    );
+    assert!(msg.contains("2.0 cm too far"), "{msg}");
+    let (line, unit, msg) = at(&["turn", "fire", "0"], check::FIRE);
+    assert_eq!((line, unit.as_str()), (Some(6), "fr-bat"));
+    assert!(msg.contains("out of range"), "{msg}");
+    assert!(
+        msg.contains("cm, triple range (the longest) is 45 cm"),
+        "{msg}"
+    );
+    assert!(msg.contains("cm too far"), "{msg}");
+    // A battery ordered to move fires from where the move leaves it: its
+    // shot is judged in the turn, and refused there with the same numbers.
+    let text = "orders:\n  turn:\n    moves:\n      - {unit: fr-bat, to: {x: 60.0, y: 8.0}}\n    fire:\n      - {unit: fr-bat, target: au-jag}\n";
+    let v = NapoleonicCorps.check(&s, &fr(), &orders_text(text));
+    assert!(!v.iter().any(|v| v.rule == check::FIRE), "{v:?}");
+}
