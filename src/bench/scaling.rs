@@ -787,11 +787,11 @@ mod tests {
     fn the_napoleonic_scaling_battle_resolves_as_pinned() {
         assert_eq!(
             pinned(&NapoleonicCorps, napoleonic_setup, 30),
-            "f994f54df307"
+            "b14c4a65c9fb"
         );
         assert_eq!(
             pinned(&NapoleonicCorps, napoleonic_setup, 100),
-            "a257a134a1f4"
+            "344c855b9c3b"
         );
     }
 

@@ -1,12 +1,14 @@
 //! Checking orders on receipt: what could never be legal is refused with
 //! the rule it breaks; what the dice may still change is left to the turn.
 
-use super::fire::barrier;
+use super::fire::{barrier, cannot_combine, range_modifier};
+use super::fire_bar::{Bar, longest};
 use super::movement::{ROAD, allowance, explain, turns};
 use super::orders::{Controlled, Decision, Deployment, Orders, Reactions, TurnOrders, length};
 use super::sight::on_road;
 use super::state::{Phase, State, Unit};
 use super::tables::Arm;
+use crate::geometry::bases_distance;
 use crate::ruleset::Violation;
 use crate::side::SideId;
 use std::collections::BTreeSet;
@@ -21,6 +23,8 @@ pub const CHARGE: &str = "Charge Phase: only cavalry make charge moves, at an en
 pub const CONTROLLED: &str =
     "Cavalry Control Table, controlled: stay, or another move or charge move";
 pub const FIRE: &str = "Fire Combat: units with a fire mod fire at an enemy; two batteries combine";
+pub const FIRE_ONCE: &str =
+    "Fire Combat: each unit fires once a phase, a battery combining its fire mod included";
 pub const GENERALS: &str = "Divisional generals: they work for units of their own corps";
 pub const WITHDRAW: &str = "Movement special cases: cavalry withdrawal is for cavalry";
 pub const WITHDRAWAL: &str = "Movement special cases: cavalry withdrawal, when enemy infantry or artillery move within 10 cm";
@@ -277,9 +281,11 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             _ => {}
         }
     }
+    let mut fired = BTreeSet::new();
     for (i, f) in t.fire.iter().enumerate() {
         let i = i.to_string();
         let path = ["turn", "fire", i.as_str()];
+        once(&mut r, &path, &f.unit, f.with.as_ref(), &mut fired);
         match r.own(&path, &f.unit) {
             Some(u) if u.mods().fire.is_none() => {
                 r.refuse(&path, &f.unit, FIRE, "this unit does not fire")
@@ -302,8 +308,68 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
             None => {}
         }
         r.enemy(&path, &f.unit, &f.target, FIRE);
+        // Known now: a firer (or second battery) ordered no move fires from
+        // where it stands, so a target beyond its range stays beyond it.
+        if let Some(e) = s.unit(&f.target).filter(|e| e.live() && &e.side != side) {
+            for id in std::iter::once(&f.unit).chain(&f.with) {
+                if let Some(u) = s.unit(id).filter(|u| u.live() && &u.side == side)
+                    && u.mods().fire.is_some()
+                    && !t.moves.iter().any(|m| &m.unit == id)
+                    && let Some(why) = out_of_range(s, u, e)
+                {
+                    r.refuse(&path, id, FIRE, why);
+                }
+            }
+        }
     }
     r.out
+}
+
+/// Why `f` may not fire at `t` for range alone, with the distance, the
+/// longest range and how much too far, as the turn would say it.
+fn out_of_range(s: &State, f: &Unit, t: &Unit) -> Option<String> {
+    let distance = bases_distance(&s.bases(f), &s.bases(t)).get();
+    range_modifier(f, distance)
+        .is_none()
+        .then(|| {
+            let (range, band) = longest(f);
+            Bar::Range {
+                distance,
+                range,
+                band,
+            }
+            .say(&t.name)
+        })
+        .map(|why| format!("{why}; it has no move this turn, so it fires from where it stands"))
+}
+
+/// Each unit fires once in a phase: as the firer or as the battery that
+/// combines with it (not with itself). `fired` gathers those named so far.
+fn once(
+    r: &mut Refusals,
+    path: &[&str],
+    unit: &str,
+    with: Option<&String>,
+    fired: &mut BTreeSet<String>,
+) {
+    if !fired.insert(unit.to_string()) {
+        r.refuse(path, unit, FIRE_ONCE, "this unit already fires");
+    }
+    match with {
+        Some(w) if w == unit => r.refuse(
+            path,
+            unit,
+            FIRE_ONCE,
+            "a battery combines with another battery, not with itself",
+        ),
+        Some(w) if !fired.insert(w.clone()) => r.refuse(
+            path,
+            w,
+            FIRE_ONCE,
+            format!("{w} already fires: a battery combines or fires, once"),
+        ),
+        _ => {}
+    }
 }
 
 fn off_table(s: &State, p: crate::geometry::Point) -> bool {
@@ -327,6 +393,29 @@ fn reactions(s: &State, side: &SideId, x: &Reactions) -> Vec<Violation> {
     for (i, id) in x.hold_fire.iter().enumerate() {
         let i = i.to_string();
         r.own(&["reactions", "hold_fire", i.as_str()], id);
+    }
+    // Each battery in one pair at most; where they stand is judged when
+    // the other side's turn comes.
+    let mut paired = BTreeSet::new();
+    for (i, c) in x.combine.iter().enumerate() {
+        let i = i.to_string();
+        let path = ["reactions", "combine", i.as_str()];
+        for id in [&c.unit, &c.with] {
+            if let Some(u) = r.own(&path, id)
+                && u.arm() != Arm::Artillery
+            {
+                r.refuse(&path, id, FIRE, "only two batteries combine their fire");
+            }
+        }
+        once(&mut r, &path, &c.unit, Some(&c.with), &mut paired);
+        if x.hold_fire.contains(&c.with) {
+            r.refuse(
+                &path,
+                &c.with,
+                FIRE,
+                "this battery holds its fire (`hold_fire`): it does not combine either",
+            );
+        }
     }
     r.out
 }
@@ -396,12 +485,10 @@ fn decision(s: &State, side: &SideId, d: &Decision) -> Vec<Violation> {
     for (i, f) in d.fire.iter().enumerate() {
         let i = i.to_string();
         let path = ["decide", "fire", i.as_str()];
+        once(&mut r, &path, &f.unit, f.with.as_ref(), &mut seen);
         let Some(u) = r.own(&path, &f.unit) else {
             continue;
         };
-        if !seen.insert(f.unit.clone()) {
-            r.refuse(&path, &f.unit, FIRE, "this unit already fires");
-        }
         if engaged.contains(&u.id) {
             r.refuse(
                 &path,
@@ -416,6 +503,16 @@ fn decision(s: &State, side: &SideId, d: &Decision) -> Vec<Violation> {
             Some(e) => {
                 if let Some(why) = barrier(s, u, e, &engaged) {
                     r.refuse(&path, &f.unit, FIRE, why);
+                }
+                if let Some(w) = &f.with
+                    && let Some(wu) = r.own(&path, w)
+                {
+                    if let Some(why) = cannot_combine(s, u, wu, e, &engaged) {
+                        r.refuse(&path, w, FIRE, why);
+                    }
+                    if d.square.contains(w) {
+                        r.refuse(&path, w, SQUARE, "a unit forms square or fires, not both");
+                    }
                 }
             }
         }

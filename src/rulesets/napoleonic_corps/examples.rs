@@ -14,8 +14,8 @@ use super::formation::Formation;
 use super::movement::allowance;
 use super::options::ahead_of;
 use super::orders::{
-    Attach, ChargeOrder, Controlled, Decision, Deployment, FireOrder, FormationChoice, Move,
-    Orders, Reactions, Ride, Shot, TurnOrders,
+    Attach, ChargeOrder, Combine, Controlled, Decision, Deployment, FireOrder, FormationChoice,
+    Move, Orders, Reactions, Ride, Shot, TurnOrders,
 };
 use super::rally::PASS_RADIUS;
 use super::state::{Phase, State, Unit};
@@ -339,6 +339,42 @@ pub fn reactions(s: &State, side: &SideId, withdraw: bool) -> Vec<String> {
     })
 }
 
+/// Another live battery of the side in contact with battery `u`, which
+/// could combine its fire with `u`'s.
+fn partner<'a>(s: &'a State, u: &Unit) -> Option<&'a Unit> {
+    if u.arm() != Arm::Artillery {
+        return None;
+    }
+    s.live(&u.side)
+        .find(|w| w.id != u.id && w.arm() == Arm::Artillery && s.gap(u, w) <= super::state::CONTACT)
+}
+
+/// Standing reactions: a battery and another in contact with it that
+/// combine their defensive fire.
+pub fn combines(s: &State, side: &SideId) -> Vec<String> {
+    let batteries = s.live(side).filter(|u| u.arm() == Arm::Artillery);
+    keep(s, side, batteries, |u| {
+        let Some(w) = partner(s, u) else {
+            return Vec::new();
+        };
+        let r = Reactions {
+            combine: vec![Combine {
+                unit: u.id.clone(),
+                with: w.id.clone(),
+            }],
+            ..Reactions::default()
+        };
+        vec![(
+            Orders::Reactions(r),
+            format!(
+                "{{unit: {}, with: {}}}   # in contact now",
+                scalar(&u.id),
+                scalar(&w.id)
+            ),
+        )]
+    })
+}
+
 fn decide(d: Decision) -> Orders {
     Orders::Decide(d)
 }
@@ -391,18 +427,35 @@ pub fn shots(s: &State, side: &SideId) -> Vec<String> {
         else {
             return Vec::new();
         };
-        let o = decide(Decision {
-            fire: vec![Shot {
-                unit: u.id.clone(),
-                target: e.id.clone(),
-            }],
-            ..Decision::default()
-        });
-        let line = format!(
-            "{{unit: {}, target: {}}}   # {d:.1} cm",
-            scalar(&u.id),
-            scalar(&e.id)
-        );
-        vec![(o, line)]
+        let shot = |with: Option<&Unit>| {
+            let o = decide(Decision {
+                fire: vec![Shot {
+                    unit: u.id.clone(),
+                    target: e.id.clone(),
+                    with: with.map(|w| w.id.clone()),
+                }],
+                ..Decision::default()
+            });
+            let line = match with {
+                Some(w) => format!(
+                    "{{unit: {}, target: {}, with: {}}}   # {d:.1} cm, two batteries combining",
+                    scalar(&u.id),
+                    scalar(&e.id),
+                    scalar(&w.id)
+                ),
+                None => format!(
+                    "{{unit: {}, target: {}}}   # {d:.1} cm",
+                    scalar(&u.id),
+                    scalar(&e.id)
+                ),
+            };
+            (o, line)
+        };
+        // Combined first, where a battery in contact may join the shot.
+        partner(s, u)
+            .map(|w| shot(Some(w)))
+            .into_iter()
+            .chain([shot(None)])
+            .collect()
     })
 }

@@ -80,6 +80,26 @@ pub fn range_modifier(f: &Unit, d: f64) -> Option<Option<Modifier>> {
     }
 }
 
+/// The distance `d` (cm) as the fire's words give it: to a tenth of a cm,
+/// or to a hundredth where the tenth would put it on the edge of a range
+/// band that it lies beyond (30.04 cm is past a medium battery's double
+/// range, and "30.0" would read as within it).
+pub fn shown(f: &Unit, d: f64) -> f64 {
+    let tenth = (d * 10.0).round() / 10.0;
+    let edges = match f.troop.battery_range() {
+        Some(r) => vec![r, 2.0 * r, 3.0 * r],
+        None => vec![MUSKET],
+    };
+    if edges
+        .iter()
+        .any(|&e| (tenth - e).abs() < 1e-9 && d > e + 1e-6)
+    {
+        (d * 100.0).round() / 100.0
+    } else {
+        tenth
+    }
+}
+
 /// The farthest `f` may fire, cm (artillery: three times its range).
 pub fn max_range(f: &Unit) -> f64 {
     f.troop.battery_range().map_or(MUSKET, |r| 3.0 * r) + 1e-6
@@ -89,6 +109,47 @@ pub fn max_range(f: &Unit) -> f64 {
 /// the target and the numbers or what is in the way ([`super::fire_bar`]).
 pub fn barrier(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<String> {
     super::fire_bar::bar(s, f, t, engaged).map(|b| b.say(&t.name))
+}
+
+/// The rule two batteries combine by, for refusals.
+pub const COMBINE: &str =
+    "Fire Combat: two artillery units in contact combine their fire mods at one target";
+
+/// Why battery `w` may not add its fire mod to `f`'s shot at `t`, if it may
+/// not: both are batteries of one side, in contact with each other, and `w`
+/// could fire at `t` itself ("shooting at the same target"). `engaged`:
+/// units that may not fire in this phase (in melee).
+pub fn cannot_combine(
+    s: &State,
+    f: &Unit,
+    w: &Unit,
+    t: &Unit,
+    engaged: &[String],
+) -> Option<String> {
+    if w.id == f.id {
+        return Some("a battery combines with another battery, not with itself".into());
+    }
+    if !w.live() || w.side != f.side {
+        return Some(format!("{} is not one of the side's live units", w.name));
+    }
+    if f.arm() != Arm::Artillery || w.arm() != Arm::Artillery {
+        return Some("only two batteries combine their fire".into());
+    }
+    let gap = s.gap(f, w);
+    if gap > super::state::CONTACT {
+        return Some(format!(
+            "{} is {gap:.1} cm from {}: only batteries in contact with each other combine",
+            w.name, f.name
+        ));
+    }
+    if engaged.contains(&w.id) {
+        return Some(format!(
+            "{} is in contact with an enemy: it does not fire",
+            w.name
+        ));
+    }
+    barrier(s, w, t, engaged)
+        .map(|why| format!("{} may not fire at {} itself: {why}", w.name, t.name))
 }
 
 /// Whether battery `f` may fire over unit `o` at `t`: it stands higher than
@@ -109,16 +170,21 @@ pub fn reciprocal(s: &State, f: &Unit, t: &Unit, o: &Unit) -> bool {
 
 /// Every modifier of `f` firing at `t` at distance `d`.
 pub fn modifiers(s: &State, f: &Unit, t: &Unit, d: f64, with: Option<&Unit>) -> Vec<Modifier> {
-    let mut out = vec![m(
-        &format!("{} fire mod", f.troop.label()),
-        f.mods().fire.unwrap_or(0),
-    )];
+    let own = f.mods().fire.unwrap_or(0);
+    // Two batteries combining: "a 0 adds 1" holds for either of the pair,
+    // the one named to fire as well as the one combining with it.
+    let mut out = vec![match with {
+        Some(_) if own == 0 => m(
+            &format!("{} fire mod (a 0 adds 1 combining)", f.troop.label()),
+            1,
+        ),
+        _ => m(&format!("{} fire mod", f.troop.label()), own),
+    }];
     if let Some(w) = with {
-        let v = w.mods().fire.unwrap_or(0);
-        out.push(m(
-            &format!("{} combining", w.name),
-            if v == 0 { 1 } else { v },
-        ));
+        out.push(match w.mods().fire.unwrap_or(0) {
+            0 => m(&format!("{} combining (a 0 adds 1)", w.name), 1),
+            v => m(&format!("{} combining", w.name), v),
+        });
     }
     if let Some(Some(r)) = range_modifier(f, d) {
         out.push(r);
@@ -183,11 +249,12 @@ pub fn fire(s: &mut State, f: usize, t: usize, with: Option<usize>, dice: &mut D
     let d = bases_distance(&s.bases(&fu), &s.bases(&tu)).get();
     let mods = modifiers(s, &fu, &tu, d, wu.as_ref());
     let total_mod: i32 = mods.iter().map(|x| x.value).sum();
+    let shown = shown(&fu, d);
     let purpose = format!(
-        "{}, 2D6 fire at {} at {:.0} cm: needs {}+ to disorder, {}",
+        "{}, 2D6 fire at {} at {} cm: needs {}+ to disorder, {}",
         fu.name,
         tu.name,
-        d,
+        super::words::cm(shown),
         7 - total_mod,
         super::words::mods(&mods)
     );
@@ -204,7 +271,7 @@ pub fn fire(s: &mut State, f: usize, t: usize, with: Option<usize>, dice: &mut D
         Facts {
             unit: Some(fu.refer()),
             target: Some(tu.refer()),
-            count: Some(d.round() as u32),
+            distance: Some(shown),
             needed: Some(7),
             modifiers: mods,
             hits: Some(total.max(0) as u32),

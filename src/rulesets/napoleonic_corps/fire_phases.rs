@@ -1,7 +1,7 @@
 //! The two fire phases: the non-phasing side's defensive fire (form square
 //! or fire, not both) and the phasing side's advancing fire.
 
-use super::fire::{barrier, fire, max_range};
+use super::fire::{COMBINE, barrier, cannot_combine, fire, max_range};
 use super::formation::Formation;
 use super::orders::{Decision, FireOrder, Reactions, SquarePolicy};
 use super::state::{State, Unit};
@@ -10,6 +10,7 @@ use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::side::SideId;
+use std::collections::BTreeSet;
 
 /// Enemy cavalry this close (cm) makes infantry form square under the
 /// default reaction: a light charge's reach.
@@ -76,7 +77,11 @@ fn decided(u: &Unit, d: &Decision) -> Choice {
 /// The non-phasing `side`'s defensive fire, by its decision when it was
 /// consulted (and decided), else by its standing reactions. `engaged`:
 /// units in contact since before the turn (still in melee), which neither
-/// fire nor are shot.
+/// fire nor are shot. Two batteries combine as the decision's fire entry or
+/// the standing `combine:` pairs say: the second adds its fire mod to the
+/// first's shot; a battery named to combine waits until the others have
+/// fired, and fires on its own (as the standing reactions or the decision
+/// say) only if its partner's shot did not take it.
 pub fn defensive(
     s: &mut State,
     side: &SideId,
@@ -87,12 +92,29 @@ pub fn defensive(
     let mut out = Vec::new();
     let r = s.reactions.get(side).cloned().unwrap_or_default();
     let decision = decision.filter(|d| !d.standing);
+    let pairs: Vec<(String, String)> = match decision {
+        Some(d) => d
+            .fire
+            .iter()
+            .filter_map(|f| Some((f.unit.clone(), f.with.clone()?)))
+            .collect(),
+        None => r
+            .combine
+            .iter()
+            .filter(|c| !r.hold_fire.contains(&c.with))
+            .map(|c| (c.unit.clone(), c.with.clone()))
+            .collect(),
+    };
+    let partner = |id: &str| pairs.iter().any(|(_, w)| w == id);
     let ours: Vec<usize> = (0..s.units.len())
         .filter(|&i| s.units[i].live() && &s.units[i].side == side)
         .filter(|&i| !engaged.contains(&s.units[i].id))
         .collect();
-    for i in ours {
-        if !s.units[i].live() {
+    let (later, first): (Vec<usize>, Vec<usize>) =
+        ours.into_iter().partition(|&i| partner(&s.units[i].id));
+    let mut fired: BTreeSet<String> = BTreeSet::new();
+    for i in first.into_iter().chain(later) {
+        if !s.units[i].live() || fired.contains(&s.units[i].id) {
             continue;
         }
         let u = s.units[i].clone();
@@ -120,18 +142,50 @@ pub fn defensive(
                 let Some(t) = s.unit_index(&t) else {
                     continue;
                 };
-                match barrier(s, &u, &s.units[t], engaged) {
-                    Some(why) => {
-                        let target = s.units[t].clone();
-                        out.push(refused(&u, Some(&target), why));
-                    }
-                    None => out.extend(fire(s, i, t, None, dice)),
+                if let Some(why) = barrier(s, &u, &s.units[t], engaged) {
+                    let target = s.units[t].clone();
+                    out.push(refused(&u, Some(&target), why));
+                    continue;
                 }
+                let with = pairs
+                    .iter()
+                    .find(|(f, _)| *f == u.id)
+                    .and_then(|(_, w)| s.unit_index(w))
+                    .filter(|&w| !fired.contains(&s.units[w].id));
+                let (w, events) = combine(s, i, t, with, engaged);
+                out.extend(events);
+                fired.insert(u.id.clone());
+                if let Some(w) = w {
+                    fired.insert(s.units[w].id.clone());
+                }
+                out.extend(fire(s, i, t, w, dice));
             }
             Choice::Nothing => {}
         }
     }
     out
+}
+
+/// The second battery `with` of `f`'s shot at `t`, if it may combine; if
+/// not, `f` fires alone and the refusal says why.
+fn combine(
+    s: &State,
+    f: usize,
+    t: usize,
+    with: Option<usize>,
+    engaged: &[String],
+) -> (Option<usize>, Vec<Event>) {
+    let Some(w) = with else {
+        return (None, Vec::new());
+    };
+    let (fu, wu, tu) = (&s.units[f], &s.units[w], &s.units[t]);
+    match cannot_combine(s, fu, wu, tu, engaged) {
+        None => (Some(w), Vec::new()),
+        Some(why) => (
+            None,
+            vec![refused(wu, Some(tu), format!("{COMBINE}: {why}"))],
+        ),
+    }
 }
 
 fn refused(u: &Unit, target: Option<&Unit>, why: impl Into<String>) -> Event {
@@ -169,18 +223,13 @@ pub fn advancing(
         } else {
             barrier(s, &fu, &tu, engaged)
         };
-        let with = o.with.as_ref().and_then(|w| s.unit_index(w)).filter(|&w| {
-            let wu = &s.units[w];
-            wu.side == *side
-                && wu.arm() == Arm::Artillery
-                && fu.arm() == Arm::Artillery
-                && s.gap(&fu, wu) <= super::state::CONTACT
-                && barrier(s, wu, &tu, engaged).is_none()
-        });
         if let Some(why) = why {
             out.push(refused(&fu, Some(&tu), why));
             continue;
         }
+        let with = o.with.as_ref().and_then(|w| s.unit_index(w));
+        let (with, events) = combine(s, f, t, with, engaged);
+        out.extend(events);
         out.extend(fire(s, f, t, with, dice));
     }
     out

@@ -195,11 +195,23 @@ fn fight(
         (&def, &att)
     };
     let first = |v: &[usize]| v.first().map(|&u| s.units[u].refer());
+    // Cavalry's retreat for a 5+ is named only when cavalry lost.
+    let cavalry = losers
+        .iter()
+        .filter(|&&l| s.units[l].arm() == Arm::Cavalry)
+        .count();
+    const AS_FOUR: &str = "(cavalry treat a difference of 5 or more as 4)";
     let result_word = match table(diff, false) {
         MeleeResult::Draw => "a draw: all disordered, still in contact".to_string(),
         MeleeResult::Disordered => "the loser is disordered and stays in contact".into(),
         MeleeResult::Retreat => "the loser retreats 20 cm, disordered".into(),
-        MeleeResult::Eliminated => "the loser is eliminated (cavalry retreat instead)".into(),
+        MeleeResult::Eliminated if cavalry == 0 => "the loser is eliminated".into(),
+        MeleeResult::Eliminated if cavalry == losers.len() => {
+            format!("the loser retreats 20 cm, disordered {AS_FOUR}")
+        }
+        MeleeResult::Eliminated => {
+            format!("the loser is eliminated, its cavalry retreat 20 cm, disordered {AS_FOUR}")
+        }
     };
     out.push(event(
         Said::Melee,

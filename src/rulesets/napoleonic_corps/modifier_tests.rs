@@ -106,6 +106,34 @@ fn firing_table_two_batteries_combine_their_fire_mods() {
 }
 
 #[test]
+fn fire_combat_two_batteries_combine_a_zero_adds_one_whichever_is_named_first() {
+    // Fire Combat: "a 0 adds 1" for either battery of the pair: a light
+    // battery (0) and a medium one (1) make 2, whichever fires and which
+    // combines; two light batteries make 2 as well.
+    let s = Setup::new()
+        .copy("fr-bat", "fr-light", 68.0, 20.0)
+        .troop("fr-light", Troop::LightBattery)
+        .copy("fr-bat", "fr-light2", 52.0, 20.0)
+        .troop("fr-light2", Troop::LightBattery)
+        .state();
+    let batteries = |f: &str, w: &str| -> i32 {
+        fire_mods(&s, f, "au-jag", Some(w))
+            .iter()
+            .filter(|(why, _)| why.contains("fire mod") || why.contains("combining"))
+            .map(|(_, v)| v)
+            .sum()
+    };
+    assert_eq!(batteries("fr-bat", "fr-light"), 2);
+    assert_eq!(batteries("fr-light", "fr-bat"), 2);
+    assert_eq!(batteries("fr-light", "fr-light2"), 2);
+    // Alone, the light battery's 0 stays 0.
+    assert_eq!(
+        fire_mods(&s, "fr-light", "au-jag", None)[0],
+        ("light foot battery fire mod".to_string(), 0)
+    );
+}
+
+#[test]
 fn firing_table_firer_in_square_minus_2() {
     assert_eq!(
         fire_added(|x| x.formation("fr-line", Formation::Square)),

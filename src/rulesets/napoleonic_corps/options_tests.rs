@@ -235,6 +235,7 @@ fn a_decisions_fire_is_refused_with_the_numbers() {
     let shot = |unit: &str| Shot {
         unit: unit.into(),
         target: "fr-bat".into(),
+        with: None,
     };
     let d = Orders::Decide(orders::Decision {
         fire: vec![shot("au-jag"), shot("au-blk")],

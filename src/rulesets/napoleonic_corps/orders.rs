@@ -187,6 +187,17 @@ pub struct Reactions {
     #[serde(default, deserialize_with = "crate::yaml::list")]
     #[schemars(with = "Option<Vec<String>>")]
     pub hold_fire: Vec<String>,
+    /// Defensive fire: pairs of batteries that combine: `with` adds its
+    /// fire mod to `unit`'s shot at the enemy `unit` fires at, when the two
+    /// are in contact and `with` may fire at it too; otherwise each fires
+    /// on its own. Default: none combine.
+    #[serde(
+        default,
+        deserialize_with = "crate::yaml::list",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    #[schemars(with = "Option<Vec<Combine>>")]
+    pub combine: Vec<Combine>,
     /// Pause the other side's turn after its movement and owe a decision
     /// (`decide:`): which cavalry set off withdraw, and the defensive fire,
     /// instead of the rules above. Default: no.
@@ -219,11 +230,23 @@ pub struct Decision {
     pub fire: Vec<Shot>,
 }
 
+/// Two batteries that combine their defensive fire (standing reaction).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Combine {
+    pub unit: String,
+    pub with: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Shot {
     pub unit: String,
     pub target: String,
+    /// A second battery in contact, combining its fire mod (it fires no
+    /// shot of its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

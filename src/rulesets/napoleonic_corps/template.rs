@@ -61,6 +61,12 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             );
             list(&mut t, "hold_fire", &examples::reactions(s, side, false));
             t.push_str(
+                "  # Batteries that combine their defensive fire: {unit: BATTERY, with: SECOND_BATTERY}\n  \
+                 #   (when in contact, the second adds its fire mod to the first's shot, a 0 adding 1,\n  \
+                 #   and fires no shot of its own; default: each battery fires on its own)\n",
+            );
+            list(&mut t, "combine", &examples::combines(s, side));
+            t.push_str(
                 "  # consult: true pauses the other side's turn after its movement for your own\n  \
                  #   decision: which cavalry withdraw, and defensive fire (square or fire, unit\n  \
                  #   by unit), instead of the lines above; default false\n  \
@@ -81,7 +87,11 @@ pub fn template(s: &State, side: &SideId) -> Option<String> {
             list(&mut t, "withdraw", &examples::withdrawals(s, side));
             t.push_str("  # Infantry that form square\n");
             list(&mut t, "square", &examples::squares(s, side));
-            t.push_str("  # Units that fire, each at one target: {unit: ID, target: ENEMY}\n");
+            t.push_str(
+                "  # Units that fire, each at one target: {unit: ID, target: ENEMY}; a battery may\n  \
+                 #   add with: SECOND_BATTERY, a battery in contact that combines its fire mod (a 0\n  \
+                 #   adding 1) and fires no shot of its own\n",
+            );
             list(&mut t, "fire", &examples::shots(s, side));
             Some(t)
         }

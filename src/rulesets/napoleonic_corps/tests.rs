@@ -655,6 +655,63 @@ fn artillery_fires_at_double_range_at_minus_two() {
 }
 
 #[test]
+fn advancing_fire_each_unit_fires_once_a_unit_listed_twice_is_refused_on_receipt() {
+    // Advancing Fire Phase: the phasing player may fire any unit not in
+    // contact, each once; a battery combining its fire mod with another's
+    // shot (Fire Combat) has fired too. As a move listed twice, the second
+    // listing is refused on receipt, at its own entry.
+    let s = Setup::new().copy("fr-bat", "fr-bat2", 68.0, 20.0).state();
+    let shot = |unit: &str, target: &str, with: Option<&str>| FireOrder {
+        unit: unit.into(),
+        target: target.into(),
+        with: with.map(str::to_string),
+    };
+    let refused = |fire: Vec<FireOrder>| {
+        NapoleonicCorps.check(
+            &s,
+            &fr(),
+            &Orders::Turn(TurnOrders {
+                fire,
+                ..TurnOrders::default()
+            }),
+        )
+    };
+    let v = refused(vec![
+        shot("fr-bat", "au-jag", None),
+        shot("fr-bat", "au-line", None),
+    ]);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(
+        (v[0].path.clone(), v[0].unit.as_deref(), v[0].rule.as_str()),
+        (
+            vec!["turn".to_string(), "fire".into(), "1".into()],
+            Some("fr-bat"),
+            check::FIRE_ONCE
+        )
+    );
+    // The battery that combined fires no shot of its own.
+    let v = refused(vec![
+        shot("fr-bat", "au-jag", Some("fr-bat2")),
+        shot("fr-bat2", "au-jag", None),
+    ]);
+    assert!(
+        v.iter().any(|v| v.path == ["turn", "fire", "1"]
+            && v.unit.as_deref() == Some("fr-bat2")
+            && v.rule == check::FIRE_ONCE),
+        "{v:?}"
+    );
+    // Nor does a battery combine with itself.
+    let v = refused(vec![shot("fr-bat", "au-jag", Some("fr-bat"))]);
+    assert!(
+        v.iter()
+            .any(|v| v.path == ["turn", "fire", "0"] && v.rule == check::FIRE_ONCE),
+        "{v:?}"
+    );
+    // Each once: taken.
+    assert!(refused(vec![shot("fr-bat", "au-jag", Some("fr-bat2"))]).is_empty());
+}
+
+#[test]
 fn fire_beyond_triple_range_or_outside_the_arc_is_refused() {
     // Fire Combat: within range and 45 degrees of the front face.
     let s = Setup::new()
@@ -811,7 +868,7 @@ fn two_batteries_in_contact_combine_and_zero_adds_one() {
     let mods = fire::modifiers(&s, &f, &t, 13.0, Some(&b2));
     assert!(
         mods.iter()
-            .any(|m| m.why == "fr-bat2 combining" && m.value == 1)
+            .any(|m| m.why == "fr-bat2 combining (a 0 adds 1)" && m.value == 1)
     );
 }
 
@@ -1187,10 +1244,12 @@ fn a_consulted_side_owes_its_defensive_fire_decision_mid_turn() {
             orders::Shot {
                 unit: "au-jag".into(),
                 target: "fr-bat".into(),
+                with: None,
             },
             orders::Shot {
                 unit: "au-line".into(),
                 target: "fr-line".into(),
+                with: None,
             },
         ],
         ..Default::default()
@@ -1216,6 +1275,7 @@ fn a_consulted_side_owes_its_defensive_fire_decision_mid_turn() {
         fire: vec![orders::Shot {
             unit: "au-line".into(),
             target: "fr-line".into(),
+            with: None,
         }],
         ..Default::default()
     });
@@ -1529,4 +1589,232 @@ fn cavalry_control_orders_are_checked_on_receipt() {
         "{v:?}"
     );
     assert!(bad(Controlled::Charge("au-line".into())).is_empty());
+}
+
+/// An `orders:` block read from YAML text, as a player writes it.
+fn orders_text(text: &str) -> Orders {
+    #[derive(serde::Deserialize)]
+    struct File {
+        orders: Orders,
+    }
+    crate::yaml::from_str::<File>(text).unwrap().orders
+}
+
+/// The French, not phasing, with a second medium battery in contact with
+/// the first, their reactions as given; the Austrian Jäger stand 15 cm
+/// ahead of both. The Austrians' turn is resolved with `dice`.
+fn french_batteries(reactions: &str) -> State {
+    let Orders::Reactions(r) = orders_text(reactions) else {
+        panic!("not reactions")
+    };
+    Setup::new()
+        .copy("fr-bat", "fr-bat2", 68.0, 20.0)
+        .phasing(au())
+        .reactions(fr(), r)
+        .state()
+}
+
+/// The one fire event of the defensive fire, fired by `fr-bat` with
+/// `fr-bat2` combining, and no shot of `fr-bat2`'s own.
+fn combined_once(ev: &[crate::event::Event]) {
+    let fire: Vec<_> = ev.iter().filter(|e| e.what == "fire").collect();
+    assert_eq!(fire.len(), 1, "{ev:#?}");
+    let f = fire[0];
+    assert_eq!(f.facts.unit.as_ref().unwrap().id, "fr-bat");
+    assert_eq!(f.facts.target.as_ref().unwrap().id, "au-jag");
+    assert_eq!(f.facts.units[0].id, "fr-bat2");
+    assert!(
+        f.facts
+            .modifiers
+            .iter()
+            .any(|m| m.why == "fr-bat2 combining" && m.value == 1),
+        "{:?}",
+        f.facts.modifiers
+    );
+}
+
+#[test]
+fn defensive_fire_two_batteries_combine_by_a_standing_reaction() {
+    // Fire Combat: two artillery units in contact combine their fire mods
+    // at one target; in the Defensive Fire Phase by the standing reaction
+    // `combine:` (fr-bat2 adds its mod to fr-bat's shot at the nearest).
+    let s = french_batteries(
+        "orders:\n  reactions:\n    combine:\n      - {unit: fr-bat, with: fr-bat2}\n",
+    );
+    let (_, ev) = turn(&s, TurnOrders::default(), vec![3, 3]);
+    combined_once(&ev);
+    // The template offers the pair.
+    let t = NapoleonicCorps.orders_template(&s, &fr()).unwrap();
+    assert!(t.contains("    # - {unit: fr-bat, with: fr-bat2}"), "{t}");
+    // Only batteries pair, each in one pair: refused on receipt.
+    let text = "orders:\n  reactions:\n    combine:\n      - {unit: fr-bat, with: fr-line}\n      - {unit: fr-bat2, with: fr-bat}\n";
+    let v = NapoleonicCorps.check(&s, &fr(), &orders_text(text));
+    assert!(v.iter().any(|v| v.path == ["reactions", "combine", "0"]
+        && v.unit.as_deref() == Some("fr-line")
+        && v.rule == check::FIRE));
+    assert!(v.iter().any(|v| v.path == ["reactions", "combine", "1"]
+        && v.unit.as_deref() == Some("fr-bat")
+        && v.rule == check::FIRE_ONCE));
+    // Without it, each battery fires on its own.
+    let s = french_batteries("orders:\n  reactions: {}\n");
+    let (_, ev) = turn(&s, TurnOrders::default(), vec![3, 3, 3, 3]);
+    assert_eq!(ev.iter().filter(|e| e.what == "fire").count(), 2);
+}
+
+#[test]
+fn defensive_fire_a_consulted_side_combines_two_batteries_by_its_decision() {
+    // Fire Combat: two batteries in contact combine at one target; by
+    // email, a consulted side names the pair in its decision's fire entry.
+    let s = french_batteries("orders:\n  reactions: {consult: true}\n");
+    let (s, ev) = turn(&s, TurnOrders::default(), vec![]);
+    assert!(ev.iter().any(|e| e.what == "consulted"));
+    let d = orders_text(
+        "orders:\n  decide:\n    fire:\n      - {unit: fr-bat, target: au-jag, with: fr-bat2}\n",
+    );
+    assert_eq!(NapoleonicCorps.check(&s, &fr(), &d), vec![]);
+    let t = NapoleonicCorps.orders_template(&s, &fr()).unwrap();
+    assert!(
+        t.contains("    # - {unit: fr-bat, target: au-jag, with: fr-bat2}"),
+        "{t}"
+    );
+    let mut o = BySide::new();
+    o.insert(fr(), d);
+    let r = NapoleonicCorps.resolve(&s, &o, &mut Dice::scripted(vec![3, 3]));
+    combined_once(&r.events);
+    // The battery that combines fires no shot of its own, and only a
+    // battery in contact combines: both refused on receipt, at their lines.
+    let text = "orders:\n  decide:\n    fire:\n      - {unit: fr-bat, target: au-jag, with: fr-bat2}\n      - {unit: fr-bat2, target: au-jag}\n      - {unit: fr-line, target: au-line, with: fr-cuir}\n";
+    let v = NapoleonicCorps.check(&s, &fr(), &orders_text(text));
+    let line = |path: &[&str], rule: &str| {
+        let v = v
+            .iter()
+            .find(|v| v.path == path && v.rule == rule)
+            .unwrap_or_else(|| panic!("no refusal at {path:?}: {v:?}"));
+        crate::envelope::locate("orders.yaml", text, v).line
+    };
+    assert_eq!(line(&["decide", "fire", "1"], check::FIRE_ONCE), Some(5));
+    assert_eq!(line(&["decide", "fire", "2"], check::FIRE), Some(6));
+    assert!(v.iter().any(|v| v.path == ["decide", "fire", "2"]
+        && v.unit.as_deref() == Some("fr-cuir")
+        && v.message.contains("only two batteries")));
+}
+
+#[test]
+fn rough_terrain_failure_results_in_the_unit_becoming_unformed_and_says_so() {
+    // Rough Terrain: "Failure results in the unit becoming unformed": the
+    // test's words and result say unformed, whatever the rally table's
+    // band (here 4, its retreat band) would say for a rally.
+    let s = Setup::new()
+        .at("fr-cuir", 5.0, 20.0, 0.0, Formation::Line)
+        .state();
+    // 1 + 1 + rally 1 + woods 3 - line 1 - cavalry 1 = 4: fails.
+    let (_, ev) = turn(&s, moves(vec![mv("fr-cuir", 5.0, 30.0)]), vec![1, 1]);
+    let test = ev.iter().find(|e| e.what == "rough_terrain").unwrap();
+    assert_eq!(test.facts.result.as_deref(), Some("unformed"));
+    assert!(test.text.ends_with("— unformed"), "{}", test.text);
+    assert!(!test.text.contains("disordered") && !test.text.contains("retreat"));
+}
+
+#[test]
+fn fire_combat_distances_near_a_range_band_edge_are_given_to_one_decimal() {
+    // Fire Combat: a medium battery's double range ends at 30 cm; at 30.4
+    // cm it fires at triple range (-4), and says 30.4 cm, not "30 cm".
+    let s = Setup::new()
+        .at("au-line", 60.0, 50.4, 180.0, Formation::Line)
+        .at("au-jag", 20.0, 45.0, 180.0, Formation::Skirmish)
+        .hold_fire(au(), &["au-jag", "au-line"])
+        .state();
+    let gap = s.gap(s.unit("fr-bat").unwrap(), s.unit("au-line").unwrap());
+    assert!((gap - 30.4).abs() < 1e-6, "{gap}");
+    let (_, ev) = fire_at(&s, "fr-bat", "au-line", vec![6, 6]);
+    let f = ev
+        .iter()
+        .find(|e| e.what == "fire")
+        .unwrap_or_else(|| panic!("{:#?}", ev.iter().map(|e| &e.text).collect::<Vec<_>>()));
+    assert!(f.text.contains("at 30.4 cm ("), "{}", f.text);
+    assert!(f.text.contains("-4 artillery range x3"), "{}", f.text);
+    assert_eq!(f.facts.distance, Some(30.4));
+}
+
+#[test]
+fn melee_table_cavalry_treat_five_or_more_as_four_named_only_when_cavalry_lose() {
+    // Melee table: 5+ eliminated; "Cavalry treat difference of 5+ as a 4".
+    // Infantry beaten by 7 are eliminated, and the words name no cavalry.
+    let s = Setup::new()
+        .at("fr-line", 40.0, 22.0, 0.0, Formation::Line)
+        .at("au-line", 40.0, 22.0, 180.0, Formation::Line)
+        .hold_fire(au(), &["au-jag"])
+        .state();
+    // French 4 + general 1 + D6 6 = 11; Austrian 3 + D6 1 = 4; risk 6.
+    let (s2, ev) = turn(&s, TurnOrders::default(), vec![6, 1, 6]);
+    let m = ev.iter().find(|e| e.what == "melee").unwrap();
+    assert_eq!(m.facts.hits, Some(7));
+    assert!(!s2.unit("au-line").unwrap().live());
+    assert!(!m.text.contains("cavalry"), "{}", m.text);
+    // Hussars beaten by 8 retreat, and the words say why.
+    let s = Setup::new()
+        .at("au-hus", 15.0, 30.0, 180.0, Formation::Line)
+        .hold_fire(au(), &["au-hus", "au-line", "au-jag"])
+        .state();
+    let o = TurnOrders {
+        charges: vec![ChargeOrder {
+            unit: "fr-cuir".into(),
+            target: "au-hus".into(),
+            if_controlled: Controlled::Stay,
+        }],
+        ..TurnOrders::default()
+    };
+    let (_, ev) = turn(&s, o, vec![6, 1, 6, 6]);
+    let m = ev.iter().find(|e| e.what == "melee").unwrap();
+    assert!(
+        m.text.ends_with(
+            "the loser retreats 20 cm, disordered (cavalry treat a difference of 5 or more as 4)"
+        ),
+        "{}",
+        m.text
+    );
+}
+
+#[test]
+fn fire_combat_a_shot_out_of_range_is_refused_on_receipt_as_an_over_long_move_is() {
+    // Fire Combat: "may fire at any enemy within range"; Movement Factors:
+    // the table's distance. A battery that is ordered no move fires in the
+    // advancing fire phase from where it stands, so a target beyond its
+    // longest range is known to be out of range when the orders arrive, as
+    // a move beyond the allowance is: both are refused on receipt, each at
+    // its line with its unit and numbers.
+    let s = Setup::new()
+        .at("fr-bat", 60.0, 5.0, 0.0, Formation::Unlimbered)
+        .at("au-jag", 60.0, 58.0, 0.0, Formation::Line)
+        .state();
+    let text = "orders:\n  turn:\n    moves:\n      - {unit: fr-line, to: {x: 40.0, y: 40.0}}\n    fire:\n      - {unit: fr-bat, target: au-jag}\n";
+    let v = NapoleonicCorps.check(&s, &fr(), &orders_text(text));
+    let at = |path: &[&str], rule: &str| {
+        let v = v
+            .iter()
+            .find(|v| v.path == path && v.rule == rule)
+            .unwrap_or_else(|| panic!("no refusal at {path:?}: {v:?}"));
+        let p = crate::envelope::locate("orders.yaml", text, v);
+        (p.line, v.unit.clone().unwrap(), v.message.clone())
+    };
+    let (line, unit, msg) = at(&["turn", "moves", "0"], check::DISTANCE);
+    assert_eq!((line, unit.as_str()), (Some(4), "fr-line"));
+    assert!(
+        msg.contains("20.0 cm is more than the 18.0 cm it may move"),
+        "{msg}"
+    );
+    assert!(msg.contains("2.0 cm too far"), "{msg}");
+    let (line, unit, msg) = at(&["turn", "fire", "0"], check::FIRE);
+    assert_eq!((line, unit.as_str()), (Some(6), "fr-bat"));
+    assert!(msg.contains("out of range"), "{msg}");
+    assert!(
+        msg.contains("cm, triple range (the longest) is 45 cm"),
+        "{msg}"
+    );
+    assert!(msg.contains("cm too far"), "{msg}");
+    // A battery ordered to move fires from where the move leaves it: its
+    // shot is judged in the turn, and refused there with the same numbers.
+    let text = "orders:\n  turn:\n    moves:\n      - {unit: fr-bat, to: {x: 60.0, y: 8.0}}\n    fire:\n      - {unit: fr-bat, target: au-jag}\n";
+    let v = NapoleonicCorps.check(&s, &fr(), &orders_text(text));
+    assert!(!v.iter().any(|v| v.rule == check::FIRE), "{v:?}");
 }

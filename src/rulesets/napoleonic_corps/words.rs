@@ -1,6 +1,7 @@
 //! Every word the ruleset says of its events, made from the facts alone,
 //! and the one place events are built.
 
+use super::rally::RallyResult;
 use crate::event::{Event, Facts, Kind, Modifier, Visibility};
 
 /// The ruleset's own kinds of event.
@@ -130,8 +131,15 @@ impl Said {
     }
 }
 
+/// The rough-terrain test's own result: it is rolled on the rally table,
+/// but any failure there makes the unit unformed ("no other penalty").
+const UNFORMED: &str = "unformed";
+
 /// A public event with its words and dice.
-pub fn event(what: Said, facts: Facts, dice: Vec<usize>) -> Event {
+pub fn event(what: Said, mut facts: Facts, dice: Vec<usize>) -> Event {
+    if what == Said::RoughTest && facts.result.as_deref() != Some(RallyResult::Rally.word()) {
+        facts.result = Some(UNFORMED.into());
+    }
     let text = say(what, &facts);
     Event::new(Visibility::Public, what.kind(), what.name(), facts, text).with_dice(dice)
 }
@@ -153,6 +161,16 @@ pub fn mods(m: &[Modifier]) -> String {
 
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "?".into(), |v| v.to_string())
+}
+
+/// A distance in cm as [`super::fire::shown`] gives it: one decimal, or
+/// two where it was kept to the hundredth.
+pub fn cm(x: f64) -> String {
+    if ((x * 10.0).round() - x * 10.0).abs() < 1e-6 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
 }
 
 fn at(p: Option<crate::geometry::Point>) -> String {
@@ -252,7 +270,7 @@ pub fn say(what: Said, f: &Facts) -> String {
         Said::Square => format!("{unit} forms square instead of firing"),
         Said::Fire => format!(
             "{unit} fires at {target} at {} cm ({}): {} — {result}",
-            opt(f.count),
+            f.distance.map_or_else(|| "?".into(), cm),
             mods(&f.modifiers),
             opt(f.hits)
         ),
@@ -319,7 +337,7 @@ mod tests {
                 name: "IR 4".into(),
                 side: "austrian".into(),
             }),
-            count: Some(5),
+            distance: Some(5.0),
             modifiers: vec![Modifier {
                 why: "skirmish target".into(),
                 value: -1,
@@ -333,7 +351,7 @@ mod tests {
         assert_eq!(e.what, "fire");
         assert_eq!(
             e.text,
-            "2nd Line fires at IR 4 at 5 cm (-1 skirmish target): 8 — target disordered"
+            "2nd Line fires at IR 4 at 5.0 cm (-1 skirmish target): 8 — target disordered"
         );
         assert_eq!(e.dice, vec![3, 4]);
     }
