@@ -17,6 +17,7 @@ pub mod frame;
 pub mod index;
 mod measure;
 pub mod nearest;
+pub mod path;
 pub mod radius;
 pub mod relation;
 pub mod sight;
