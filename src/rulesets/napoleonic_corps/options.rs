@@ -4,7 +4,7 @@
 //! the 2D6 score it needs, from the fire code's own modifiers) and, for
 //! those it may not, why (from the same checks the fire phases make).
 
-use super::charge::{ahead, reach};
+use super::charge::{across, ahead, reach};
 use super::fatigue;
 use super::fire::modifiers;
 use super::fire_bar::{Bar, band, bar};
@@ -224,6 +224,7 @@ fn charges(s: &State, u: &Unit, n: &Names) -> Vec<String> {
         .filter(|e| s.gap_at_least(u, e) <= far)
         .filter_map(|e| ahead(s, u, e).map(|d| (d, e)))
         .filter(|(d, _)| *d <= far + 1e-6)
+        .filter(|(d, e)| across(s, u, e, *d).is_none())
         .collect();
     if near.is_empty() {
         return vec![format!(
