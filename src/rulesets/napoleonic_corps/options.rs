@@ -218,6 +218,11 @@ fn charges(s: &State, u: &Unit, n: &Names) -> Vec<String> {
             "charge: none while disordered or in contact (charge move {far:.0} cm)"
         )];
     }
+    if fatigue::spent(s, &u.corps) && !s.leader_attached(u) {
+        return vec![
+            "charge: none, its corps has no chips left and no leader is attached".to_string(),
+        ];
+    }
     // Beyond this no charge reaches: spares measuring far enemies.
     let near: Vec<(f64, &Unit)> = s
         .enemies(&u.side)
