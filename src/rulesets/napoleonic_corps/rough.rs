@@ -34,7 +34,12 @@ pub fn modifiers(s: &State, u: usize, path: &[Point]) -> Option<(Vec<Modifier>, 
     let mut names = Vec::new();
     let mut mods = Vec::new();
     for t in &s.scenario.terrain {
-        let touched = t.touches_bases(&bases) || route.crosses(t);
+        // Only water, woods and hills are rough ground to pass over: roads
+        // and other ground are not measured along the route.
+        let rough = [TerrainTag::Water, TerrainTag::Woods, TerrainTag::Hill]
+            .into_iter()
+            .any(|x| t.has(x));
+        let touched = rough && (t.touches_bases(&bases) || route.crosses(t));
         let crossed = t.has(TerrainTag::Wall)
             && path
                 .windows(2)
