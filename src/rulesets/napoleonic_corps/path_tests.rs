@@ -216,3 +216,23 @@ fn corps_fatigue_a_spent_corps_may_not_move_towards_any_known_enemy() {
     );
     assert!(ev.iter().any(|e| e.text.contains("Husaren 1")), "{ev:#?}");
 }
+
+#[test]
+fn charge_must_be_straight_at_target_the_panel_offers_no_blocked_charge() {
+    // Movement Factors, Charge Move: the side's panel offers no charge that
+    // another enemy blocks: only the enemy across the way is offered.
+    let s = Setup::new()
+        .at("au-hus", 15.0, 30.0, 180.0, Formation::Line)
+        .copy("au-line", "au-block", 15.0, 24.0)
+        .hold_fire(au(), &ALL_AUSTRIANS)
+        .state();
+    let p = options::panel(&s, &fr());
+    let charge = p
+        .lines
+        .iter()
+        .find(|l| l.contains("charge: may charge"))
+        .unwrap_or_else(|| panic!("{:#?}", p.lines));
+    // The line across the way is offered; the hussars behind it are not.
+    assert!(charge.contains("[au-block] at 4.0 cm"), "{charge}");
+    assert!(!charge.contains("[au-hus]"), "{charge}");
+}
