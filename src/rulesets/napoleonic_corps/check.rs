@@ -1,7 +1,6 @@
 //! Checking orders on receipt: what could never be legal is refused with
 //! the rule it breaks; what the dice may still change is left to the turn.
 
-use super::fatigue;
 use super::fire::barrier;
 use super::movement::{ROAD, allowance, explain, turns};
 use super::orders::{Controlled, Decision, Deployment, Orders, Reactions, TurnOrders, length};
@@ -278,7 +277,7 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
         if let Some(u) = r.own(&path, &c.unit) {
             if u.arm() != Arm::Cavalry {
                 r.refuse(&path, &c.unit, CHARGE, "only cavalry charge");
-            } else if fatigue::spent(s, &u.corps) && !leader_after(s, t, &u.id) {
+            } else if super::fatigue::spent(s, &u.corps) && !leader_after(s, t, &u.id) {
                 // Chips are never won back and a charge always goes towards
                 // its target, so this is known on receipt.
                 r.refuse(
