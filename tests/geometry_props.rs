@@ -230,3 +230,51 @@ proptest! {
         }
     }
 }
+
+/// A path of one to three legs from the origin.
+fn route_points() -> impl Strategy<Value = Vec<Point>> {
+    prop::collection::vec(point(20.0), 1..4).prop_map(|mut v| {
+        v.insert(0, Point::new(0.0, 0.0));
+        v
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Along a path, the footprint lies in a feature exactly within the
+    /// stretches `crossings` gives: checked at points along the path away
+    /// from the stretches' ends.
+    #[test]
+    fn path_crossings_agree_with_the_footprint_at_each_point(
+        u in group(), pts in route_points(), f in feature()
+    ) {
+        let r = galloper::geometry::path::Route::new(&u, &pts);
+        let spans = r.crossings(&f);
+        let len = r.length().get();
+        for i in 0..=40 {
+            let s = len * i as f64 / 40.0;
+            let near_end = spans.iter().any(|x| (s - x.from.get()).abs() < 1e-4 || (s - x.to.get()).abs() < 1e-4);
+            if near_end || len < 1e-3 {
+                continue;
+            }
+            let inside = spans.iter().any(|x| x.from.get() < s && s < x.to.get());
+            let p = r.at(Distance(s));
+            prop_assert_eq!(inside, f.touches_bases(&r.bases_at(p)), "at {} of {}: {:?}", s, len, spans);
+        }
+    }
+
+    /// The first meeting along a path is where the footprint first touches
+    /// the other: touching there, apart a little before.
+    #[test]
+    fn path_meeting_is_the_first_touch(u in group(), pts in route_points(), other in group()) {
+        let r = galloper::geometry::path::Route::new(&u, &pts);
+        let start = r.bases_at(pts[0]);
+        prop_assume!(!galloper::geometry::touching(&start, &other) && !overlaps(&start, &other));
+        if let Some(m) = r.meets(&other, galloper::geometry::path::Meet::Touch) {
+            prop_assert!(bases_distance(&r.bases_at(m.at), &other).get() < 1e-4);
+            let before = r.at(Distance((m.along.get() - 1e-3).max(0.0)));
+            prop_assert!(!overlaps(&r.bases_at(before), &other));
+        }
+    }
+}

@@ -19,6 +19,7 @@ pub mod index;
 pub mod limit;
 mod measure;
 pub mod nearest;
+pub mod path;
 pub mod radius;
 pub mod relation;
 pub mod sight;

@@ -1,8 +1,12 @@
 //! The charge phase: cavalry move straight ahead, without turning or
 //! changing formation, up to the charge move, into contact with their
-//! target; unsquared infantry they reach check contact morale.
+//! target, unless another enemy stands across the way or their corps is
+//! spent with no leader attached; unsquared infantry they reach check
+//! contact morale.
 
+use super::check::SPENT;
 use super::contact::{check, must_check};
+use super::fatigue;
 use super::orders::ChargeOrder;
 use super::state::{State, Trace, TraceKind, Unit};
 use super::tables::Arm;
@@ -10,6 +14,7 @@ use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::geometry::contact::first_touch;
+use crate::geometry::path::{Meet, Route};
 use crate::side::SideId;
 
 /// The charge move (cm), +2 for light troops. House reading of the
@@ -22,6 +27,22 @@ pub fn reach(light: bool) -> f64 {
 /// when it would pass it by.
 pub fn ahead(s: &State, c: &Unit, t: &Unit) -> Option<f64> {
     first_touch(&s.bases(c), &s.bases(t), c.facing.unit_vector())
+}
+
+/// The first other enemy that stands across `c`'s straight path to `t`,
+/// which `c` would meet `d` cm ahead: one it would run into before it got
+/// there (one flush beside the path is not across it).
+pub fn across<'a>(s: &'a State, c: &Unit, t: &Unit, d: f64) -> Option<&'a Unit> {
+    let route = Route::straight(&s.bases(c), c.at, c.facing.unit_vector().scale(d));
+    let near = |e: &&Unit| s.gap_at_least(c, e) <= d;
+    let (id, m) = route.first_meeting(
+        s.enemies(&c.side)
+            .filter(|e| e.id != t.id)
+            .filter(near)
+            .map(|e| (e.id.clone(), s.bases(e))),
+        Meet::Enter,
+    )?;
+    (m.along.get() < d - 1e-6).then(|| s.unit(&id)).flatten()
 }
 
 /// Why `c` cannot reach `t` with its charge move, with the numbers.
@@ -81,6 +102,20 @@ pub fn phase(s: &mut State, side: &SideId, orders: &[ChargeOrder], dice: &mut Di
             out.push(refuse(s, c, &out_of_reach(s, &cu, &tu)));
             continue;
         };
+        if let Some(b) = across(s, &cu, &tu, d) {
+            let why = format!(
+                "Movement factors: the charge move must be straight at the target, and {} stands across the way to {} ({:.1} cm ahead)",
+                b.name,
+                tu.name,
+                s.gap(&cu, b)
+            );
+            out.push(refuse(s, c, &why));
+            continue;
+        }
+        if fatigue::spent(s, &cu.corps) && !s.leader_attached(&cu) {
+            out.push(refuse(s, c, SPENT));
+            continue;
+        }
         let from = cu.at;
         let to = from + dir.scale(d);
         s.units[c].at = to;

@@ -30,6 +30,7 @@ pub const WITHDRAW: &str = "Movement special cases: cavalry withdrawal is for ca
 pub const WITHDRAWAL: &str = "Movement special cases: cavalry withdrawal, when enemy infantry or artillery move within 10 cm";
 pub const SQUARE: &str =
     "Defensive Fire Phase: infantry not contacted by cavalry form square, or fire, not both";
+pub const SPENT: &str = "Corps Fatigue: a corps with no chips left may not move towards known enemies without a leader attached";
 pub const ZONE: &str = "House rule: each side sets up within its deployment zone";
 
 /// The refusals of one orders file, each with its path, unit and rule.
@@ -144,6 +145,20 @@ fn deployment(s: &State, side: &SideId, d: &Deployment) -> Vec<Violation> {
         }
     }
     r.out
+}
+
+/// Whether unit `id` will have a leader attached once these orders' own
+/// attachments are made: one attached now and not sent elsewhere, or one
+/// these orders attach to it.
+fn leader_after(s: &State, t: &TurnOrders, id: &str) -> bool {
+    let sent = |g: &str| t.generals.iter().rev().find(|a| a.general == g);
+    s.generals
+        .iter()
+        .filter(|g| !g.dead)
+        .any(|g| match sent(&g.id) {
+            Some(a) => a.unit == id,
+            None => g.attached.as_deref() == Some(id),
+        })
 }
 
 fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
@@ -263,10 +278,19 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
     for (i, c) in t.charges.iter().enumerate() {
         let i = i.to_string();
         let path = ["turn", "charges", i.as_str()];
-        if let Some(u) = r.own(&path, &c.unit)
-            && u.arm() != Arm::Cavalry
-        {
-            r.refuse(&path, &c.unit, CHARGE, "only cavalry charge");
+        if let Some(u) = r.own(&path, &c.unit) {
+            if u.arm() != Arm::Cavalry {
+                r.refuse(&path, &c.unit, CHARGE, "only cavalry charge");
+            } else if super::fatigue::spent(s, &u.corps) && !leader_after(s, t, &u.id) {
+                // Chips are never won back and a charge always goes towards
+                // its target, so this is known on receipt.
+                r.refuse(
+                    &path,
+                    &c.unit,
+                    SPENT,
+                    "its corps has no chips left and no leader is attached to it (a charge moves towards its target); attach a general in `generals:` first",
+                );
+            }
         }
         r.enemy(&path, &c.unit, &c.target, CHARGE);
         let then = [path[0], path[1], path[2], "if_controlled"];

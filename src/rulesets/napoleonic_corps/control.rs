@@ -11,12 +11,16 @@ use super::{charge, movement};
 use crate::dice::Dice;
 use crate::dice::table::read;
 use crate::event::{Event, Facts, Modifier};
-use crate::geometry::contact::first_touch;
-use crate::geometry::{Frame, Point, is_to_flank, wholly_behind_front_line};
+use crate::geometry::path::{Meet, Route};
+use crate::geometry::{Frame, Point, in_common_arc, is_to_flank, wholly_behind_front_line};
 
 /// An enemy flank or rear counts as visible within this distance (cm) —
 /// house rule, the source gives none.
 pub const VISIBLE: f64 = 30.0;
+/// How far an uncontrolled charge goes (cm).
+pub const CHARGE_CM: f64 = 30.0;
+/// How far an uncontrolled move goes (cm).
+pub const MOVE_CM: f64 = 20.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ControlResult {
@@ -90,7 +94,8 @@ pub fn modifiers(s: &State, u: usize) -> (Vec<Modifier>, Option<usize>) {
     (out, g)
 }
 
-/// Move `u` up to `max` cm along `dir`, stopping at the first enemy met.
+/// Move `u` up to `max` cm along `dir`, stopping at the first enemy its
+/// footprint meets on the way.
 fn drive(s: &mut State, u: usize, dir: Point, max: f64) -> (Point, Point) {
     let unit: Unit = s.units[u].clone();
     let len = dir.length();
@@ -99,14 +104,14 @@ fn drive(s: &mut State, u: usize, dir: Point, max: f64) -> (Point, Point) {
     } else {
         dir.scale(1.0 / len)
     };
-    let mine = s.bases(&unit);
-    let mut go = max;
-    for e in s.enemies(&unit.side) {
-        if let Some(t) = first_touch(&mine, &s.bases(e), dir) {
-            go = go.min(t);
-        }
-    }
-    let to = unit.at + dir.scale(go);
+    let route = Route::straight(&s.bases(&unit), unit.at, dir.scale(max));
+    let met = route.first_meeting(
+        s.enemies(&unit.side)
+            .filter(|e| s.gap_at_least(&unit, e) <= max)
+            .map(|e| (e.id.clone(), s.bases(e))),
+        Meet::Touch,
+    );
+    let to = met.map_or(unit.at + dir.scale(max), |(_, m)| m.at);
     s.units[u].at = to;
     s.traces.push(Trace {
         side: unit.side.clone(),
@@ -114,6 +119,40 @@ fn drive(s: &mut State, u: usize, dir: Point, max: f64) -> (Point, Point) {
         points: vec![unit.at, to],
     });
     (unit.at, to)
+}
+
+/// The enemy uncontrolled cavalry `u` goes for once its foe is eliminated
+/// (Cavalry Control Table, the starred note): the nearest other enemy
+/// within `range` cm, edge to edge, or else the nearest in its 45-degree
+/// frontal arc; none sends it straight forward.
+fn another(s: &State, u: usize, range: f64) -> Option<Unit> {
+    let unit = &s.units[u];
+    let frame = s.frame(unit);
+    let mut near: Vec<(f64, &Unit)> = s.enemies(&unit.side).map(|e| (s.gap(unit, e), e)).collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+    near.iter()
+        .find(|(d, _)| *d <= range + 1e-6)
+        .or_else(|| {
+            near.iter()
+                .find(|(_, e)| in_common_arc(&frame, &s.bases(e)))
+        })
+        .map(|(_, e)| (*e).clone())
+}
+
+/// Where and why uncontrolled cavalry `u` goes when its foe was
+/// eliminated: at another enemy in range or arc, or straight forward.
+fn after_eliminated(s: &State, u: usize, range: f64) -> (Point, String) {
+    let unit = &s.units[u];
+    match another(s, u, range) {
+        Some(e) => (
+            s.frame(&e).anchor - unit.at,
+            format!("its foe eliminated, it goes for {}, in range or in its 45-degree arc", e.name),
+        ),
+        None => (
+            unit.facing.unit_vector(),
+            "its foe eliminated and no other enemy in range or in its 45-degree arc, straight forward".into(),
+        ),
+    }
 }
 
 /// Cavalry `u` won a melee against `foe` (gone: it retreated or died).
@@ -151,39 +190,52 @@ pub fn test(
         out.push(generals::risk(s, g, u, dice));
     }
     let free = s.contacts(&s.units[u]).is_empty();
+    // The starred note: a foe that was beaten and is no longer on the field.
+    let eliminated = foe.is_some_and(|f| s.unit(&f.id).is_none_or(|x| !x.live()));
     match r {
         ControlResult::Removed => out.extend(remove(s, u, "lost control: removed from the field")),
         ControlResult::UncontrolledCharge => {
             s.units[u].disordered = true;
             if free {
                 let unit = s.units[u].clone();
-                let dir = match s.nearest_enemy(&unit) {
-                    Some(e) if s.gap(&unit, e) <= 30.0 => Frame::of(&s.bases(e)).anchor - unit.at,
-                    _ => unit.facing.unit_vector(),
+                let (dir, why) = match s.nearest_enemy(&unit) {
+                    Some(e) if s.gap(&unit, e) <= CHARGE_CM => (
+                        Frame::of(&s.bases(e)).anchor - unit.at,
+                        format!("uncontrolled charge at the nearest enemy, {}", e.name),
+                    ),
+                    _ if eliminated => {
+                        let (dir, why) = after_eliminated(s, u, CHARGE_CM);
+                        (dir, format!("uncontrolled charge: {why}"))
+                    }
+                    _ => (unit.facing.unit_vector(), "uncontrolled charge".into()),
                 };
-                let (from, to) = drive(s, u, dir, 30.0);
-                out.push(moved(s, u, from, to, "uncontrolled charge"));
+                let (from, to) = drive(s, u, dir, CHARGE_CM);
+                out.push(moved(s, u, from, to, &why));
             }
         }
         ControlResult::UncontrolledMove => {
             s.units[u].disordered = true;
             if free {
                 let unit = s.units[u].clone();
-                let dir = match foe
+                let (dir, why) = match foe
                     .and_then(|f| s.unit(&f.id))
                     .filter(|f| f.live() && foe_gone)
                 {
-                    Some(f) => f.at - unit.at,
-                    None => unit.facing.unit_vector(),
+                    Some(f) => (
+                        f.at - unit.at,
+                        "uncontrolled move after the beaten foe".to_string(),
+                    ),
+                    None if eliminated => {
+                        let (dir, why) = after_eliminated(s, u, MOVE_CM);
+                        (dir, format!("uncontrolled move: {why}"))
+                    }
+                    None => (
+                        unit.facing.unit_vector(),
+                        "uncontrolled move after the beaten foe".to_string(),
+                    ),
                 };
-                let (from, to) = drive(s, u, dir, 20.0);
-                out.push(moved(
-                    s,
-                    u,
-                    from,
-                    to,
-                    "uncontrolled move after the beaten foe",
-                ));
+                let (from, to) = drive(s, u, dir, MOVE_CM);
+                out.push(moved(s, u, from, to, &why));
             }
         }
         ControlResult::MillAbout => {}

@@ -43,6 +43,8 @@ mod modifier_tests;
 #[cfg(test)]
 mod options_tests;
 #[cfg(test)]
+mod path_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::dice::Dice;

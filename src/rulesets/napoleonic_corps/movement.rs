@@ -13,8 +13,8 @@ use super::tables::Arm;
 use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
-use crate::geometry::contact::first_touch;
-use crate::geometry::{Angle, Point};
+use crate::geometry::path::{Meet, Route};
+use crate::geometry::{Angle, Frame, Point};
 use crate::side::SideId;
 
 /// The rule a road move breaks when it leaves the road.
@@ -133,8 +133,13 @@ pub fn towards_visible(s: &State, u: &Unit, moved: &Unit) -> Option<String> {
         .map(|e| e.name.clone())
 }
 
-fn nearest_gap(s: &State, u: &Unit) -> f64 {
-    s.nearest_enemy(u).map_or(f64::INFINITY, |e| s.gap(u, e))
+/// The first enemy (every enemy is known: the source has no hidden units)
+/// that `moved` (the unit where its move ends) would be closer to than
+/// `u` is, edge to edge.
+pub fn towards_any(s: &State, u: &Unit, moved: &Unit) -> Option<String> {
+    s.enemies(&u.side)
+        .find(|e| s.gap(moved, e) < s.gap(u, e) - 1e-6)
+        .map(|e| e.name.clone())
 }
 
 /// The movement phase of `side`.
@@ -193,41 +198,66 @@ struct Stop {
 fn leg(s: &State, u: &Unit, a: Point, b: Point, facing: Angle, to_f: Formation) -> Stop {
     let dist = a.distance_to(b).get();
     let start = s.bases_as(u, a, facing, to_f);
-    let dir = b - a;
-    let mut stop = dist;
-    let mut met: Option<String> = None;
-    if dist > 1e-9 {
-        // Only enemies within both units' reach of the path can be met.
-        let near = |e: &&Unit| e.at.distance_to_segment(a, b).get() <= s.reach(u) + s.reach(e);
-        for e in s.enemies(&u.side).filter(near) {
-            if let Some(t) = first_touch(&start, &s.bases(e), dir)
-                && t < stop
-            {
-                stop = t;
-                met = Some(e.id.clone());
-            }
-        }
-    }
+    let route = Route::new(&start, &[a, b]);
+    // Only enemies within both units' reach of the path can be met.
+    let near = |e: &&Unit| e.at.distance_to_segment(a, b).get() <= s.reach(u) + s.reach(e);
+    let met = route.first_meeting(
+        s.enemies(&u.side)
+            .filter(near)
+            .map(|e| (e.id.clone(), s.bases(e))),
+        Meet::Touch,
+    );
+    let Some((id, m)) = met else {
+        return Stop {
+            at: b,
+            met: None,
+            held_off: false,
+        };
+    };
+    let mut stop = m.along.get();
     let mut held_off = false;
-    if let Some(e) = &met
-        && let Some(enemy) = s.unit(e)
+    if let Some(enemy) = s.unit(&id)
         && u.arm() == Arm::Infantry
         && enemy.arm() == Arm::Cavalry
-        && crate::geometry::in_front_arc(&s.frame(enemy), &start, 0.0)
+        && frontal(&s.frame(enemy), &route.bases_at(m.at), &m.contacts)
     {
-        // Infantry may not move into frontal contact with cavalry.
+        // Infantry may not move into frontal contact with cavalry, from
+        // whatever direction it comes at the cavalry's front.
         stop = (stop - SHORT).max(0.0);
         held_off = true;
+    } else if stop >= dist - 1e-9 {
+        // Touching only where the leg ends: it got there.
+        return Stop {
+            at: b,
+            met: None,
+            held_off: false,
+        };
     }
     Stop {
         at: if dist > 1e-9 {
-            a + dir.scale(stop / dist)
+            a + (b - a).scale(stop / dist)
         } else {
             b
         },
-        met: met.and_then(|e| s.unit(&e).map(|x| x.name.clone())),
+        met: s.unit(&id).map(|x| x.name.clone()),
         held_off,
     }
+}
+
+/// Whether a mover whose `bases` touch a unit of frame `f` at `contacts`
+/// meets its front: every point of contact lies on the front line, and the
+/// mover stands ahead of it (a touch along a flank runs back from the line).
+fn frontal(f: &Frame, bases: &[crate::geometry::Base], contacts: &[Point]) -> bool {
+    const TOL: f64 = 1e-3;
+    let on_front = |p: &Point| {
+        let (ahead, right) = f.local(*p);
+        ahead.abs() <= TOL && right.abs() <= f.width.get() / 2.0 + TOL
+    };
+    let ahead = bases
+        .iter()
+        .flat_map(|b| b.corners())
+        .any(|c| f.local(c).0 > TOL);
+    !contacts.is_empty() && contacts.iter().all(on_front) && ahead
 }
 
 /// Why a move ended short of its `to`, with how far it went of how far it
@@ -301,7 +331,6 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
         };
         return drop(&why);
     }
-    let before = nearest_gap(s, &u);
     let mut moved = u.clone();
     moved.formation = to_f;
     moved.facing = facing;
@@ -325,13 +354,13 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
             "Movement special cases: squares may not move towards visible enemy units ({e} is in sight)"
         ));
     }
-    if nearest_gap(s, &moved) < before - 1e-6
-        && fatigue::spent(s, &u.corps)
+    if fatigue::spent(s, &u.corps)
         && !s.leader_attached(&u)
+        && let Some(e) = towards_any(s, &u, &moved)
     {
-        return drop(
-            "Corps fatigue: a corps with no chips left may not move towards known enemies without a leader attached",
-        );
+        return drop(&format!(
+            "Corps fatigue: a corps with no chips left may not move towards known enemies without a leader attached (this move goes towards {e})"
+        ));
     }
     let from = u.at;
     s.units[i] = Unit {

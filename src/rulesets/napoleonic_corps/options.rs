@@ -4,7 +4,7 @@
 //! the 2D6 score it needs, from the fire code's own modifiers) and, for
 //! those it may not, why (from the same checks the fire phases make).
 
-use super::charge::{ahead, reach};
+use super::charge::{across, ahead, reach};
 use super::fatigue;
 use super::fire::modifiers;
 use super::fire_bar::{Bar, band, bar};
@@ -218,12 +218,20 @@ fn charges(s: &State, u: &Unit, n: &Names) -> Vec<String> {
             "charge: none while disordered or in contact (charge move {far:.0} cm)"
         )];
     }
+    if fatigue::spent(s, &u.corps) && !s.leader_attached(u) {
+        return vec![
+            "charge: none, its corps has no chips left and no leader is attached".to_string(),
+        ];
+    }
     // Beyond this no charge reaches: spares measuring far enemies.
     let near: Vec<(f64, &Unit)> = s
         .enemies(&u.side)
         .filter(|e| s.gap_at_least(u, e) <= far)
         .filter_map(|e| ahead(s, u, e).map(|d| (d, e)))
         .filter(|(d, _)| *d <= far + 1e-6)
+        // A charge must be straight at its target: one with another enemy
+        // across the way is no charge (that enemy, nearer, is offered).
+        .filter(|(d, e)| across(s, u, e, *d).is_none())
         .collect();
     if near.is_empty() {
         return vec![format!(

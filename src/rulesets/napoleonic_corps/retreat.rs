@@ -1,11 +1,12 @@
 //! Retreats: straight away from the nearest enemy, surrendering if the
-//! move ends in contact with other enemies, and leaving the table if it
-//! goes off the edge.
+//! move runs into other enemies anywhere on its way (it stops where it
+//! meets them), and leaving the table if it goes off the edge.
 
 use super::fatigue;
 use super::state::{CONTACT, State, Trace, TraceKind};
 use super::words::{Said, event};
 use crate::event::{Event, Facts};
+use crate::geometry::path::{Meet, Route};
 
 /// Chips a corps loses for a regiment leaving the table (Corps fatigue).
 pub const LEAVES_TABLE: u32 = 2;
@@ -32,7 +33,17 @@ pub fn retreat(s: &mut State, u: usize, cm: f64, why: &str) -> Vec<Event> {
         }
         None => unit.facing.unit_vector().scale(-1.0),
     };
-    let to = unit.at + away.scale(cm);
+    // The whole way is judged, not where it ends: the first enemy it runs
+    // into (other than those it was touching) stops it there.
+    let route = Route::straight(&s.bases(&unit), unit.at, away.scale(cm));
+    let met = route.first_meeting(
+        s.enemies(&unit.side)
+            .filter(|e| !touching_before.contains(&e.id))
+            .filter(|e| e.at.distance_to(unit.at).get() <= cm + s.reach(&unit) + s.reach(e))
+            .map(|e| (e.name.clone(), s.bases(e))),
+        Meet::Touch,
+    );
+    let to = met.as_ref().map_or(unit.at + away.scale(cm), |(_, m)| m.at);
     s.units[u].at = to;
     s.traces.push(Trace {
         side: unit.side.clone(),
@@ -51,6 +62,22 @@ pub fn retreat(s: &mut State, u: usize, cm: f64, why: &str) -> Vec<Event> {
         },
         Vec::new(),
     ));
+    if let Some((name, m)) = met {
+        out.push(event(
+            Said::Surrender,
+            Facts {
+                unit: Some(unit.refer()),
+                reason: Some(format!(
+                    "its retreat ran into {name} after {:.1} cm of the {cm:.0}",
+                    m.along.get()
+                )),
+                ..Facts::default()
+            },
+            Vec::new(),
+        ));
+        out.extend(remove(s, u, "surrendered"));
+        return out;
+    }
     let moved = s.units[u].clone();
     let bases = s.bases(&moved);
     let off = bases.iter().flat_map(|b| b.corners()).any(|c| {

@@ -8,6 +8,7 @@ use super::tables::{Arm, Troop};
 use super::words::Said;
 use crate::dice::Dice;
 use crate::event::{Event, Modifier};
+use crate::geometry::path::Route;
 use crate::geometry::{Point, TerrainTag};
 
 fn m(why: &str, value: i32) -> Modifier {
@@ -20,23 +21,25 @@ fn m(why: &str, value: i32) -> Modifier {
 /// The rough-terrain modifiers for unit `u` having moved along `path` (its
 /// start, any waypoints, where it stands now), in addition to the usual
 /// ones, and the features' names; none if it met no rough ground. Ground
-/// counts where the unit ends, at any waypoint it passed (it stood there),
-/// and for a linear obstacle that any leg crosses. The source prints the
+/// counts wherever the unit's footprint passed over it on the way (a belt
+/// of woods crossed and left behind included) or where it stands now, and
+/// for a linear obstacle that any leg crosses. The source prints the
 /// terrain values as bonuses; they are read as printed.
 pub fn modifiers(s: &State, u: usize, path: &[Point]) -> Option<(Vec<Modifier>, String)> {
     let unit = &s.units[u];
     let from = path.first().copied().unwrap_or(unit.at);
     let bases = s.bases(unit);
-    let waypoints: Vec<_> = path
-        .iter()
-        .skip(1)
-        .take(path.len().saturating_sub(2))
-        .map(|&w| s.bases_as(unit, w, unit.facing, unit.formation))
-        .collect();
+    // The footprint as it moved: in the facing and formation it moved in.
+    let route = Route::new(&s.bases_as(unit, from, unit.facing, unit.formation), path);
     let mut names = Vec::new();
     let mut mods = Vec::new();
     for t in &s.scenario.terrain {
-        let touched = t.touches_bases(&bases) || waypoints.iter().any(|b| t.touches_bases(b));
+        // Only water, woods and hills are rough ground to pass over: roads
+        // and other ground are not measured along the route.
+        let rough = [TerrainTag::Water, TerrainTag::Woods, TerrainTag::Hill]
+            .into_iter()
+            .any(|x| t.has(x));
+        let touched = rough && (t.touches_bases(&bases) || route.crosses(t));
         let crossed = t.has(TerrainTag::Wall)
             && path
                 .windows(2)
