@@ -787,11 +787,11 @@ mod tests {
     fn the_napoleonic_scaling_battle_resolves_as_pinned() {
         assert_eq!(
             pinned(&NapoleonicCorps, napoleonic_setup, 30),
-            "b14c4a65c9fb"
+            "8b0baec4785e"
         );
         assert_eq!(
             pinned(&NapoleonicCorps, napoleonic_setup, 100),
-            "344c855b9c3b"
+            "adbf9688a916"
         );
     }
 

@@ -221,8 +221,8 @@ fn fight(
             units: g.iter().map(|&u| s.units[u].refer()).collect(),
             modifiers: all_mods,
             hits: Some(diff),
-            before: Some(totals[0] as i64),
-            after: Some(totals[1] as i64),
+            attacker_total: Some(totals[0] as i64),
+            defender_total: Some(totals[1] as i64),
             result: Some(result_word),
             ..Facts::default()
         },

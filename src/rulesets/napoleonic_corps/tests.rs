@@ -962,6 +962,12 @@ fn a_drawn_melee_leaves_all_disordered_in_contact_to_fight_again() {
     let (s2, ev) = turn(&s, TurnOrders::default(), vec![3, 5, 6]);
     let m = ev.iter().find(|e| e.what == "melee").unwrap();
     assert_eq!(m.facts.hits, Some(0));
+    // The data names each side's total for what it is (issue 30, item 23).
+    assert_eq!(
+        (m.facts.attacker_total, m.facts.defender_total),
+        (Some(8), Some(8))
+    );
+    assert_eq!((m.facts.before, m.facts.after), (None, None));
     assert!(s2.unit("fr-line").unwrap().disordered && s2.unit("au-line").unwrap().disordered);
     assert!(!s2.contacts(s2.unit("fr-line").unwrap()).is_empty());
 }
