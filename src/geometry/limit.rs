@@ -23,6 +23,12 @@ pub fn beyond(d: f64, limit: f64) -> bool {
     !within(d, limit)
 }
 
+/// Whether `d` is at `start` or past it: a band that begins "from" a
+/// distance holds the distance itself ("2 M to 3 M" holds 2 M).
+pub fn from(d: f64, start: f64) -> bool {
+    within(start, d)
+}
+
 impl Distance {
     /// Whether this distance is within `limit`; see [`within`].
     pub fn within(self, limit: Distance) -> bool {
@@ -56,6 +62,14 @@ mod tests {
         // The sum below is 0.30000000000000004, a hair over 0.3.
         assert!(within(0.1 + 0.2, 0.3));
         assert!(!within(4.0 + 1e-6, 4.0), "a millionth is a real distance");
+    }
+
+    #[test]
+    fn a_band_from_a_distance_holds_it() {
+        assert!(from(10.0, 10.0));
+        assert!(from(12.0, 10.0));
+        assert!(from(10.0 - 1e-10, 10.0), "rounding noise");
+        assert!(!from(9.99, 10.0));
     }
 
     #[test]

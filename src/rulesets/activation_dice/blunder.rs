@@ -164,7 +164,7 @@ pub fn charge_target(s: &State, i: usize) -> Option<String> {
         return None;
     }
     s.nearest_enemy(u)
-        .filter(|e| s.gap(u, e) <= 2.0 * s.short() + 1e-6)
+        .filter(|e| crate::geometry::limit::within(s.gap(u, e), 2.0 * s.short()))
         .map(|e| e.id.clone())
 }
 

@@ -4,7 +4,6 @@
 //! roll, two disorders and a critical roll. Damage dice, the critical
 //! event table and recoils are here too.
 
-use super::distance::from_on;
 use super::ground::{self, Cover};
 use super::movement::travel;
 use super::scenario::Arm;
@@ -13,6 +12,7 @@ use super::state::{Formation, State, Trace, TraceKind, pair};
 use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts, Modifier};
+use crate::geometry::limit::{beyond, from, within};
 use crate::geometry::{Relation, relation_of_point};
 
 /// The result bands, from the attacker's side.
@@ -372,16 +372,16 @@ fn shooting_formation(s: &State, me: usize, out: &mut Vec<Modifier>) {
 pub fn range_band(s: &State, guns: bool, cm: f64) -> (&'static str, Option<Modifier>) {
     let short = s.short();
     if guns {
-        if cm <= 2.0 * short + 1e-6 {
+        if within(cm, 2.0 * short) {
             ("within 1 M", Some(m("target within 1 M", 1)))
-        } else if from_on(cm, 4.0 * short) {
+        } else if from(cm, 4.0 * short) {
             ("2 M to 3 M", Some(m("target at 2 M to 3 M", -1)))
         } else {
             ("1 M to 2 M", None)
         }
-    } else if cm <= short + 1e-6 {
+    } else if within(cm, short) {
         ("short range", Some(m("short range", 1)))
-    } else if cm > 2.0 * short + 1e-6 {
+    } else if beyond(cm, 2.0 * short) {
         ("long range", Some(m("long range", -1)))
     } else {
         ("medium range", None)
@@ -423,7 +423,7 @@ pub fn shot_terms(s: &State, a: usize, t: usize, cm: f64, aimed: bool) -> ShotTe
     let guns = au.arm() == Arm::Artillery;
     let mut am = vec![m("shooting value", au.troop.shooting)];
     let mut tm = vec![m("shooting value", tu.troop.shooting)];
-    let canister = guns && au.canister && cm <= 2.0 * short + 1e-6;
+    let canister = guns && au.canister && within(cm, 2.0 * short);
     let (band, by_range) = range_band(s, guns, cm);
     am.extend(by_range);
     match ground::cover(&s.scenario.terrain, &s.bases(tu)) {
@@ -559,10 +559,10 @@ pub fn shootable(s: &State, a: usize) -> Vec<(f64, usize)> {
         return Vec::new();
     }
     let au = &s.units[a];
-    let max = f64::from(au.troop.range) * s.short() + 1e-6;
+    let max = f64::from(au.troop.range) * s.short();
     let mut out: Vec<(f64, usize)> = (0..s.units.len())
         .filter(|&k| k != a && s.units[k].placed())
-        .filter(|&k| s.gap_at_least(au, &s.units[k]) <= max)
+        .filter(|&k| within(s.gap_at_least(au, &s.units[k]), max))
         // `can_shoot` less what was asked of `a` once above.
         .filter_map(|k| sight::in_range(s, au, &s.units[k]).map(|d| (d, k)))
         .collect();

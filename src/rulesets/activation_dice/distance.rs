@@ -42,14 +42,6 @@ pub fn in_shorts(cm: f64, short: f64) -> f64 {
 /// Slack for comparing measured lengths.
 pub const EPS: f64 = 1e-6;
 
-/// Whether `cm` is at `edge` or beyond: a band that begins "at" a distance
-/// takes the distance itself ("2 M to 3 M" holds 2 M). Kept here for now:
-/// issue 30 item 22 brings one shared convention for ends that count into
-/// `src/geometry/`, which this should then use.
-pub fn from_on(cm: f64, edge: f64) -> bool {
-    cm >= edge - EPS
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,13 +52,5 @@ mod tests {
         assert_eq!(Band::Medium.of(5.0), 10.0);
         assert_eq!(Band::Long.of(5.0), 15.0);
         assert_eq!(in_shorts(12.5, 5.0), 2.5);
-    }
-
-    #[test]
-    fn a_band_from_an_edge_holds_the_edge() {
-        assert!(from_on(10.0, 10.0));
-        assert!(from_on(10.0 - 1e-9, 10.0), "rounding noise");
-        assert!(!from_on(9.99, 10.0));
-        assert!(from_on(12.0, 10.0));
     }
 }

@@ -137,7 +137,7 @@ fn unit_lines(s: &State, work: &mut State, i: usize) -> Vec<String> {
             out.push(fire_line(s, i, k));
         }
         // A move meets nothing farther than it goes.
-        if gap <= allow + s.short() + 1e-6 {
+        if crate::geometry::limit::within(gap, allow + s.short()) {
             out.extend(charge_line(s, work, i, k, allow));
         }
     }
@@ -269,7 +269,7 @@ fn charge_line(s: &State, work: &mut State, i: usize, ei: usize, allow: f64) -> 
     if t.contact.as_deref() != Some(e.id.as_str()) {
         return None;
     }
-    Some(if t.cm <= allow + 1e-6 {
+    Some(if crate::geometry::limit::within(t.cm, allow) {
         format!(
             "  charge {}: met after {}, within its move (move or seize the initiative)",
             name(e),

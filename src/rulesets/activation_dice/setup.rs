@@ -69,7 +69,7 @@ pub fn refuse(s: &State, side: &SideId, p: &Placement) -> Option<String> {
         .flat_map(|b| b.corners())
         .map(|c| s.from_edge(side, c))
         .fold(f64::NEG_INFINITY, f64::max);
-    if reach > l + 1e-6 {
+    if crate::geometry::limit::beyond(reach, l) {
         return Some(format!(
             "it must stand within 1 L ({l:.1} cm) of your edge; its bases reach {reach:.1} cm from it"
         ));

@@ -115,7 +115,7 @@ pub fn in_range(s: &State, a: &Unit, b: &Unit) -> Option<f64> {
     if a.troop.range == 0 {
         return None;
     }
-    reach(s, a, b).filter(|d| *d <= max + 1e-6)
+    reach(s, a, b).filter(|d| crate::geometry::limit::within(*d, max))
 }
 
 /// Which of arc, sight and range keeps `a` from shooting at `b`.
@@ -171,7 +171,9 @@ pub fn shot_at(s: &State, a: &Unit, b: &Unit) -> Result<f64, NoShot> {
         None => Err(NoShot::Hidden {
             by: blockers(s, a, in_arc[0].1.point()),
         }),
-        Some((cm, _)) if *cm > range + 1e-6 => Err(NoShot::OutOfRange { cm: *cm, range }),
+        Some((cm, _)) if crate::geometry::limit::beyond(*cm, range) => {
+            Err(NoShot::OutOfRange { cm: *cm, range })
+        }
         Some((cm, _)) => Ok(*cm),
     }
 }

@@ -98,7 +98,7 @@ pub fn phase(s: &mut State, side: &SideId, orders: &[ChargeOrder], dice: &mut Di
         }
         let dir = cu.facing.unit_vector();
         let far = reach(cu.troop.light());
-        let Some(d) = ahead(s, &cu, &tu).filter(|d| *d <= far + 1e-6) else {
+        let Some(d) = ahead(s, &cu, &tu).filter(|d| crate::geometry::limit::within(*d, far)) else {
             out.push(refuse(s, c, &out_of_reach(s, &cu, &tu)));
             continue;
         };

@@ -205,7 +205,7 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
         }
         let d = length(&legs);
         let a = allowance(u, f, turns(u, m.facing), road);
-        if d > a + 1e-6 {
+        if crate::geometry::limit::beyond(d, a) {
             let what = if m.via.is_empty() {
                 ""
             } else {
@@ -265,13 +265,19 @@ fn turn(s: &State, side: &SideId, t: &TurnOrders) -> Vec<Violation> {
         let path = ["turn", "commanders", i.as_str()];
         match s.corps.iter().find(|x| x.id == c.corps && &x.side == side) {
             None => r.refuse(&path, &c.corps, OWN, "no such corps of yours"),
-            Some(x) if x.at.distance_to(c.to).get() > super::turn::COMMANDER_RIDE + 1e-6 => r
-                .refuse(
+            Some(x)
+                if crate::geometry::limit::beyond(
+                    x.at.distance_to(c.to).get(),
+                    super::turn::COMMANDER_RIDE,
+                ) =>
+            {
+                r.refuse(
                     &path,
                     &c.corps,
                     "House rule: a corps commander rides at most 60 cm a turn",
                     "too far",
-                ),
+                )
+            }
             _ => {}
         }
     }

@@ -131,7 +131,7 @@ fn another(s: &State, u: usize, range: f64) -> Option<Unit> {
     let mut near: Vec<(f64, &Unit)> = s.enemies(&unit.side).map(|e| (s.gap(unit, e), e)).collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
     near.iter()
-        .find(|(d, _)| *d <= range + 1e-6)
+        .find(|(d, _)| crate::geometry::limit::within(*d, range))
         .or_else(|| {
             near.iter()
                 .find(|(_, e)| in_common_arc(&frame, &s.bases(e)))

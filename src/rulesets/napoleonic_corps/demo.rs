@@ -194,7 +194,7 @@ pub fn turn_orders(s: &State, side: &SideId) -> TurnOrders {
         if u.mods().fire.is_some()
             && let Some(target) = s
                 .enemies(side)
-                .filter(|x| s.gap_at_least(u, x) <= max_range(u))
+                .filter(|x| crate::geometry::limit::within(s.gap_at_least(u, x), max_range(u)))
                 .filter(|x| barrier(s, u, x, &engaged).is_none())
                 .min_by(|a, b| s.gap(u, a).total_cmp(&s.gap(u, b)).then(a.id.cmp(&b.id)))
         {

@@ -260,7 +260,7 @@ pub fn charges(s: &State, side: &SideId) -> Vec<String> {
             .enemies(side)
             .filter(|e| s.gap_at_least(u, e) <= far)
             .filter_map(|e| ahead(s, u, e).map(|d| (d, e)))
-            .filter(|(d, _)| *d <= far + 1e-6)
+            .filter(|(d, _)| crate::geometry::limit::within(*d, far))
             .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)))
         else {
             return Vec::new();

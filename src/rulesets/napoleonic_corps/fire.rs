@@ -12,6 +12,7 @@ use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::dice::table::read;
 use crate::event::{Event, Facts, Modifier};
+use crate::geometry::limit::{beyond, within};
 use crate::geometry::{Frame, TerrainTag, bases_distance, in_common_arc, is_to_flank};
 
 /// Musket range (cm).
@@ -71,11 +72,11 @@ fn m(why: &str, value: i32) -> Modifier {
 /// musket 5 cm; a battery's range, double at -2, triple at -4.
 pub fn range_modifier(f: &Unit, d: f64) -> Option<Option<Modifier>> {
     match f.troop.battery_range() {
-        Some(r) if d <= r + 1e-6 => Some(None),
-        Some(r) if d <= 2.0 * r + 1e-6 => Some(Some(m("artillery range x2", -2))),
-        Some(r) if d <= 3.0 * r + 1e-6 => Some(Some(m("artillery range x3", -4))),
+        Some(r) if within(d, r) => Some(None),
+        Some(r) if within(d, 2.0 * r) => Some(Some(m("artillery range x2", -2))),
+        Some(r) if within(d, 3.0 * r) => Some(Some(m("artillery range x3", -4))),
         Some(_) => None,
-        None if d <= MUSKET + 1e-6 => Some(None),
+        None if within(d, MUSKET) => Some(None),
         None => None,
     }
 }
@@ -92,7 +93,7 @@ pub fn shown(f: &Unit, d: f64) -> f64 {
     };
     if edges
         .iter()
-        .any(|&e| (tenth - e).abs() < 1e-9 && d > e + 1e-6)
+        .any(|&e| (tenth - e).abs() < 1e-9 && beyond(d, e))
     {
         (d * 100.0).round() / 100.0
     } else {
@@ -100,9 +101,10 @@ pub fn shown(f: &Unit, d: f64) -> f64 {
     }
 }
 
-/// The farthest `f` may fire, cm (artillery: three times its range).
+/// The farthest `f` may fire, cm (artillery: three times its range); a
+/// target is in range when [`within`] it.
 pub fn max_range(f: &Unit) -> f64 {
-    f.troop.battery_range().map_or(MUSKET, |r| 3.0 * r) + 1e-6
+    f.troop.battery_range().map_or(MUSKET, |r| 3.0 * r)
 }
 
 /// Why `f` may not fire at `t`, if it may not, in words naming the rule,

@@ -57,7 +57,7 @@ fn standing(s: &State, u: &Unit, r: &Reactions, engaged: &[String]) -> Choice {
         return Choice::Nothing;
     }
     s.enemies(&u.side)
-        .filter(|e| s.gap_at_least(u, e) <= max_range(u))
+        .filter(|e| crate::geometry::limit::within(s.gap_at_least(u, e), max_range(u)))
         .filter(|e| barrier(s, u, e, engaged).is_none())
         .min_by(|a, b| s.gap(u, a).total_cmp(&s.gap(u, b)).then(a.id.cmp(&b.id)))
         .map_or(Choice::Nothing, |e| Choice::Fire(e.id.clone()))

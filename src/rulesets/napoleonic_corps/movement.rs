@@ -315,7 +315,7 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
     // every leg of it.
     let road = m.road && path.windows(2).all(|w| sight::on_road(s, w[0], w[1]));
     let allowed = allowance(&u, to_f, turning, road);
-    if dist > allowed + 1e-6 {
+    if crate::geometry::limit::beyond(dist, allowed) {
         let why = if m.road && !road {
             format!(
                 "{ROAD}; off the road it may move {allowed:.1} cm ({}), not {dist:.1} ({:.1} cm too far)",

@@ -228,7 +228,7 @@ fn charges(s: &State, u: &Unit, n: &Names) -> Vec<String> {
         .enemies(&u.side)
         .filter(|e| s.gap_at_least(u, e) <= far)
         .filter_map(|e| ahead(s, u, e).map(|d| (d, e)))
-        .filter(|(d, _)| *d <= far + 1e-6)
+        .filter(|(d, _)| crate::geometry::limit::within(*d, far))
         // A charge must be straight at its target: one with another enemy
         // across the way is no charge (that enemy, nearer, is offered).
         .filter(|(d, e)| across(s, u, e, *d).is_none())

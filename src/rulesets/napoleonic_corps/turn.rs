@@ -67,7 +67,7 @@ pub fn resolve(
             .corps
             .iter_mut()
             .find(|c| c.id == r.corps && &c.side == phasing)
-            && c.at.distance_to(r.to).get() <= COMMANDER_RIDE + 1e-6
+            && crate::geometry::limit::within(c.at.distance_to(r.to).get(), COMMANDER_RIDE)
         {
             c.at = r.to;
         }
