@@ -757,11 +757,11 @@ mod tests {
     fn the_activation_scaling_battle_resolves_as_pinned() {
         assert_eq!(
             pinned(&ActivationDice, activation_setup, 30),
-            "764ba8c82859"
+            "b78e970bf23f"
         );
         assert_eq!(
             pinned(&ActivationDice, activation_setup, 100),
-            "dca8843eb348"
+            "295a10a85641"
         );
     }
 

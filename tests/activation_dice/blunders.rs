@@ -102,8 +102,9 @@ fn blunder_5_charge_the_first_action_charges_the_nearest_enemy_within_1m() {
     );
     let m = find(&r.events, "melee");
     assert_eq!(m.facts.target.as_ref().unwrap().id, "r-inf");
-    assert_eq!(m.facts.hits, Some(5));
-    assert_eq!(m.facts.count, Some(4));
+    // The totals named for what they are (issue 30, item 23).
+    assert_eq!(m.facts.attacker_total, Some(5));
+    assert_eq!(m.facts.defender_total, Some(4));
     assert!((at(&r.state, "b-inf").y - 50.0).abs() < 1e-6, "in contact");
 }
 
@@ -177,7 +178,8 @@ fn blunder_3_forward_that_meets_an_enemy_is_a_charge_fought_at_once() {
     let m = find(&r.events, "melee");
     assert_eq!(m.facts.target.as_ref().unwrap().id, "r-inf");
     assert_eq!(m.facts.mode.as_deref(), Some("a charge"));
-    assert_eq!(m.facts.hits, Some(5));
-    assert_eq!(m.facts.count, Some(4));
+    // The totals named for what they are (issue 30, item 23).
+    assert_eq!(m.facts.attacker_total, Some(5));
+    assert_eq!(m.facts.defender_total, Some(4));
     assert!(find(&r.events, "move").text.contains("charges Red Foot"));
 }

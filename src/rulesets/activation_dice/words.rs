@@ -215,18 +215,18 @@ pub fn say(what: Said, f: &Facts) -> String {
             "{unit} fires at {target} ({mode}, {:.1} S): {} + ... = {} against {} = {} ({}) — {result}",
             f.distance.unwrap_or(0.0),
             opt(f.rolls.first()),
-            opt(f.hits),
+            opt(f.attacker_total),
             opt(f.rolls.get(1)),
-            opt(f.count),
+            opt(f.defender_total),
             mods(&f.modifiers)
         ),
         Said::Melee => format!(
             "Melee{}: {unit} {} + ... = {} against {target} {} = {} ({}) — {result}",
             tail(&mode, ", "),
             opt(f.rolls.first()),
-            opt(f.hits),
+            opt(f.attacker_total),
             opt(f.rolls.get(1)),
-            opt(f.count),
+            opt(f.defender_total),
             mods(&f.modifiers)
         ),
         Said::Disorder => format!(
