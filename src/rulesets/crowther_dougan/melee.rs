@@ -163,6 +163,9 @@ pub fn fight(st: &mut Step, attacker: &str, defender: &str) {
             of: "man".into(),
         },
     ];
+    // The totals the rules compare: the men each side struck down.
+    f.attacker_total = Some(i64::from(to_d));
+    f.defender_total = Some(i64::from(to_a));
     f.rolls = rolls;
     let wname =
         st.s.unit(winner)

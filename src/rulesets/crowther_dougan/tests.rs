@@ -574,6 +574,12 @@ fn hand_to_hand_attacks_on_routers_are_unopposed_and_winners_pursue() {
         .expect("melee");
     assert_eq!(e.facts.losses[0].amount, 0, "the router hits nobody");
     assert!(e.facts.losses[1].amount > 0);
+    // The totals the rules compare, named for what they are.
+    assert_eq!(e.facts.defender_total, Some(0));
+    assert_eq!(
+        e.facts.attacker_total,
+        Some(i64::from(e.facts.losses[1].amount))
+    );
     assert_eq!(st.s.unit("r-line").expect("r").status, Status::Pursuing);
 }
 
