@@ -698,3 +698,26 @@ fn demo_help_lists_every_ruleset_and_a_stopped_demo_ends_well() {
         "{said}"
     );
 }
+
+/// Issue 31, item 13: the README tells a club where its server key is and
+/// how to publish the fingerprint, and a player how to join with
+/// `ssh-keygen` and `openssl` alone; the signing line it gives works with
+/// the namespace the server checks.
+#[test]
+fn the_readme_tells_the_server_key_and_how_to_join() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    for needed in [
+        "## Joining a game",
+        "ssh-keygen -t ed25519",
+        "openssl rand -hex 32",
+        &format!("ssh-keygen -Y sign -n {}", galloper::sig::ORDERS_NAMESPACE),
+        "/var/lib/galloper/server_key",
+        "ssh-keygen -l -f /var/lib/galloper/server_key.pub",
+        "sudo -u galloper galloper --data /var/lib/galloper new",
+        "/usr/local/share/galloper/games/maurice-lite/hollowbrook.yaml",
+    ] {
+        assert!(readme.contains(needed), "README lacks {needed:?}");
+    }
+    assert!(root.join("games/maurice-lite/hollowbrook.yaml").is_file());
+}
