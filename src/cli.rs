@@ -533,7 +533,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let viewer = reader_of(&server, &game, &reader)?;
             let view = server.report(&game, step, &viewer)?;
             crate::game::report::write_view(&out, &view)?;
-            println!("wrote {}: report.html, report.txt, map.png", out.display());
+            // The template is the one this step's report carried: the
+            // orders for the step after it, under that step's notice.
+            let template = if view.orders_template.is_some() {
+                ", orders-template.yaml (the orders this report asked for)"
+            } else {
+                ""
+            };
+            println!(
+                "wrote {}: report.html, report.txt, map.png{template}",
+                out.display()
+            );
         }
         Command::Gm { file, config, out } => return gm_command(&cli.data, &file, config, &out),
         Command::Audit { dir, server_key } => match audit::audit_with(

@@ -721,3 +721,44 @@ fn the_readme_tells_the_server_key_and_how_to_join() {
     }
     assert!(root.join("games/maurice-lite/hollowbrook.yaml").is_file());
 }
+
+/// Issue 31, item 14: `render --step N` writes the orders template that
+/// step's report carried (the orders for step N + 1 under its notice), not
+/// the open step's.
+#[test]
+fn render_of_an_old_step_writes_that_steps_template() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("demo");
+    let o = galloper(
+        tmp.path(),
+        &["demo", "--max-steps", "4", "--out", &out.to_string_lossy()],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let data = out.join("server");
+    let r = tmp.path().join("r1");
+    let said = ok(&galloper(
+        &data,
+        &[
+            "render",
+            "hollowbrook-demo",
+            "--step",
+            "1",
+            "--reader",
+            "french",
+            "--out",
+            &r.to_string_lossy(),
+        ],
+    ));
+    assert!(said.contains("orders-template.yaml"), "{said}");
+    let t = std::fs::read_to_string(r.join("orders-template.yaml")).unwrap();
+    let notice =
+        std::fs::read(data.join("archive/hollowbrook-demo/step-0002/notice.yaml")).unwrap();
+    assert!(t.contains("\nstep: 2\n"), "{t}");
+    assert!(
+        t.contains(&format!(
+            "notice: {}",
+            galloper::game::archive::sha256_hex(&notice)
+        )),
+        "{t}"
+    );
+}
