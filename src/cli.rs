@@ -619,6 +619,39 @@ fn check_orders(data: &Path, file: &Path, sig: Option<PathBuf>) -> anyhow::Resul
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("orders.yaml");
+    // A template not signed yet still holds the entropy placeholder: the
+    // rules are checked all the same (with entropy drawn here, in memory),
+    // and both answers given, so a player learns what the rules say before
+    // he signs.
+    let text = String::from_utf8_lossy(&bytes);
+    let placeholder = signature.is_none()
+        && text.lines().any(|l| {
+            l.split('#').next().unwrap_or("").trim()
+                == format!("entropy: {}", envelope::ENTROPY_PLACEHOLDER)
+        });
+    if placeholder {
+        let filled = envelope::with_entropy(&text, &fresh_entropy()?);
+        let still = format!(
+            "still to do: the `entropy:` line is the template's placeholder: {}",
+            envelope::ENTROPY_HOW
+        );
+        return Ok(match server.check_orders(name, filled.as_bytes(), None) {
+            Ok(r) => {
+                println!(
+                    "the rules take these orders for {} step {} {}; {still}; then sign the file; nothing was stored",
+                    r.game, r.step, r.side
+                );
+                ExitCode::from(1)
+            }
+            Err(e) => {
+                eprintln!(
+                    "would be refused: {e}
+and {still}"
+                );
+                ExitCode::from(1)
+            }
+        });
+    }
     match server.check_orders(name, &bytes, signature.as_deref()) {
         Ok(r) => {
             if signature.is_some() {

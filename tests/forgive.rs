@@ -771,3 +771,38 @@ fn weak_entropy_is_refused_at_its_line_and_changes_nothing() {
         sha256_hex(strong.as_bytes())
     );
 }
+
+/// Issue 31, item 2: `orders check` on a template not signed yet checks the
+/// rules all the same, and says both what the rules say and that the
+/// entropy placeholder is still to be filled in; nothing is stored.
+#[test]
+fn orders_check_checks_the_rules_before_the_entropy_placeholder() {
+    let g = game();
+    let t = g.template("french");
+    let file = g.dir.join("fr.yaml");
+    std::fs::write(&file, &t).unwrap();
+    let o = galloper(&g.data, &["orders", "check", &file.to_string_lossy()]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "not sendable as it is");
+    assert!(
+        said.contains("the rules take these orders") && said.contains("placeholder"),
+        "{said}"
+    );
+    // A rules problem is told with the placeholder still there.
+    let bad = t.replacen("unit: fr-i1,", "unit: fr-zz,", 1);
+    std::fs::write(&file, &bad).unwrap();
+    let o = galloper(&g.data, &["orders", "check", &file.to_string_lossy()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("fr-zz is not a unit of this side") && err.contains("placeholder"),
+        "{err}"
+    );
+    assert!(
+        g.server()
+            .store()
+            .latest_orders("g1", 1)
+            .unwrap()
+            .is_empty(),
+        "nothing stored"
+    );
+}
