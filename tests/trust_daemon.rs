@@ -844,3 +844,37 @@ fn a_file_of_thousands_of_bad_entries_gets_a_short_answer_in_linear_time() {
     );
     assert!(took < std::time::Duration::from_secs(20), "{took:?}");
 }
+
+/// Issue 31, item 2: a mail with `check` in its subject is answered as
+/// `galloper orders check` answers, stores nothing, and counts against the
+/// sender's reply allowance.
+#[test]
+fn a_check_by_mail_answers_as_orders_check_and_stores_nothing() {
+    let mut c = club("");
+    c.game("g1");
+    let alice = "french-g1@players.test";
+    let (t, s) = c.orders("g1", "french", "checked", &c.keys["french"].clone());
+    let mail = String::from_utf8(orders_mail(alice, "check-1@players.test", &t, &s))
+        .unwrap()
+        .replace("Subject: orders", "Subject: check");
+    c.md.deliver(mail.as_bytes()).unwrap();
+    c.batch();
+    let replies = c.mails_to(alice);
+    assert_eq!(replies.len(), 1);
+    let said = body(&replies[0]);
+    assert!(
+        said.contains("would be accepted for game g1 step 1 (french)")
+            && said.contains("nothing was stored"),
+        "{said}"
+    );
+    assert_eq!(replies[0].kind, "reply", "counted against the allowance");
+    assert!(
+        c.server.store().latest_orders("g1", 1).unwrap().is_empty(),
+        "nothing stored"
+    );
+    // The same file sent as orders is then accepted.
+    c.md.deliver(&orders_mail(alice, "send-1@players.test", &t, &s))
+        .unwrap();
+    c.batch();
+    assert_eq!(c.server.store().latest_orders("g1", 1).unwrap().len(), 1);
+}

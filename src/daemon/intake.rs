@@ -96,7 +96,24 @@ pub fn handle(
             lines.push(no_such_game(r.game()));
         }
     }
-    for sub in &subs {
+    // `check` in the subject: each file answered as `orders check` would,
+    // nothing stored; the answer counts against the sender's allowance.
+    let checking = route::request(&inb) == Some(route::Request::Check);
+    for sub in subs.iter().filter(|_| checking) {
+        lines.push(
+            match server.check_orders(&sub.file_name, &sub.orders, Some(&sub.signature)) {
+                Ok(r) => format!(
+                    "{}: would be accepted for game {} step {} ({}), sha256 {} (checked only: nothing was stored; send it again without `check` in the subject to submit it)",
+                    sub.file_name, r.game, r.step, r.side, r.sha256
+                ),
+                Err(e) => format!(
+                    "{}: would be refused: {e} (checked only: nothing was stored)",
+                    sub.file_name
+                ),
+            },
+        );
+    }
+    for sub in subs.iter().filter(|_| !checking) {
         let result = server.prepare_after(&sub.file_name, &sub.orders, &sub.signature, &accepted);
         match (result, &routed) {
             (Ok(row), Some(r)) if r.game() != row.game => {
@@ -180,6 +197,9 @@ pub fn handle(
                     &mut extra_mails,
                 )?);
             }
+            route::Request::Check => lines.push(
+                "Nothing to check: attach your orders file and its .sig, with `check` in the subject.".into(),
+            ),
         }
     } else if !subs_or_commands {
         let (unsigned_commands, unsigned) =
@@ -199,6 +219,8 @@ pub fn handle(
         "accepted"
     } else if applied > 0 {
         "command"
+    } else if checking && !subs.is_empty() {
+        "checked"
     } else if request.is_some() && !subs_or_commands && routed.is_some() {
         "request"
     } else {

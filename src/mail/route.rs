@@ -112,6 +112,9 @@ pub enum Request {
     Report,
     /// Tell me the state of the game (whose orders are awaited).
     Status,
+    /// Check the attached orders as `galloper orders check` would, and
+    /// store nothing.
+    Check,
 }
 
 /// A request is the first word of the subject once `[…]` tags are taken out,
@@ -135,6 +138,7 @@ pub fn request(inb: &Inbound) -> Option<Request> {
     match word.as_str() {
         "report" => Some(Request::Report),
         "status" => Some(Request::Status),
+        "check" => Some(Request::Check),
         _ => None,
     }
 }
