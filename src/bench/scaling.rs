@@ -757,11 +757,11 @@ mod tests {
     fn the_activation_scaling_battle_resolves_as_pinned() {
         assert_eq!(
             pinned(&ActivationDice, activation_setup, 30),
-            "b78e970bf23f"
+            "c7f2fc5499fd"
         );
         assert_eq!(
             pinned(&ActivationDice, activation_setup, 100),
-            "295a10a85641"
+            "a1f70e715868"
         );
     }
 

@@ -214,19 +214,14 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .rev()
         .find_map(|s| s.result.map(|r| r.state_after));
+    // The winner named as the scenario names its side ("the Austrians
+    // win"), not by its id.
     let outcome = match last {
-        Some(state) => ruleset.outcome(&state)?,
+        Some(state) => crate::game::ended_words(ruleset, &state)?,
         None => None,
     };
     match &outcome {
-        Some(o) => println!(
-            "Outcome: {} ({})",
-            o.winner
-                .as_ref()
-                .map(|w| format!("{w} wins"))
-                .unwrap_or_else(|| "a draw".into()),
-            o.reason
-        ),
+        Some(words) => println!("Outcome: {words}"),
         None => println!("Outcome: not decided"),
     }
     let verdict = match audit::audit(&archive) {

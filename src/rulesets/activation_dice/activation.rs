@@ -253,7 +253,14 @@ pub fn activate(
                 s,
                 i,
                 action.name(),
-                format!("it costs {cost} and {left} success(es) are left"),
+                format!(
+                    "it costs {cost} and {} left",
+                    if left == 1 {
+                        "1 success is".to_string()
+                    } else {
+                        format!("{left} successes are")
+                    }
+                ),
             ));
             break;
         }

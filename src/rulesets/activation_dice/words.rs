@@ -160,13 +160,14 @@ pub fn say(what: Said, f: &Facts) -> String {
         .unwrap_or_else(|| "?".into());
     match what {
         Said::Placed => format!(
-            "{unit} is placed at {} facing {}, in {mode} (placement {})",
+            "{unit} is placed at {} facing {}, {} (placement {})",
             at(f.to),
             opt(f.facing.map(|x| format!("{x:.0}"))),
+            standing(&mode),
             opt(f.round)
         ),
         Said::FirstMove => format!(
-            "Roll for the first move: {}: {side} moves first",
+            "Roll for the first move: {}: {} first",
             f.rolls
                 .chunks(2)
                 .map(|c| c
@@ -175,15 +176,20 @@ pub fn say(what: Said, f: &Facts) -> String {
                     .collect::<Vec<_>>()
                     .join(" against "))
                 .collect::<Vec<_>>()
-                .join(", then ")
+                .join(", then "),
+            crate::words::subject_verb(&side, "moves", "move"),
         ),
-        Said::TurnBegins => format!("Turn {}: {side} activates", opt(f.round)),
+        Said::TurnBegins => format!(
+            "Turn {}: {}",
+            opt(f.round),
+            crate::words::subject_verb(&side, "activates", "activate")
+        ),
         Said::Activation => format!(
-            "{unit} rolls {} activation dice needing {}+: {} — {} success(es){}",
+            "{unit} rolls {} activation dice needing {}+: {} — {}{}",
             opt(f.count),
             opt(f.needed),
             dice(f),
-            opt(f.hits),
+            crate::words::count(f.hits.unwrap_or(0), "success", "successes"),
             tail(&result, ", ")
         ),
         Said::Blunder => format!(
@@ -204,13 +210,13 @@ pub fn say(what: Said, f: &Facts) -> String {
             tail(&result, ", ")
         ),
         Said::Pivot => format!(
-            "{unit} pivots to face {} ({} action(s))",
+            "{unit} pivots to face {} ({})",
             opt(f.facing.map(|x| format!("{x:.0}"))),
-            opt(f.count)
+            crate::words::count(f.count.unwrap_or(0), "action", "actions")
         ),
         Said::Formation => format!("{unit}: {mode}"),
         Said::Reform => format!("{unit} spends its first action reforming its lines"),
-        Said::Refused => format!("{unit} cannot {mode}: {reason}"),
+        Said::Refused => format!("{unit} cannot {}: {reason}", act(&mode)),
         Said::Fire => format!(
             "{unit} fires at {target} ({mode}, {:.1} S): {} + ... = {} against {} = {} ({}) — {result}",
             f.distance.unwrap_or(0.0),
@@ -262,6 +268,25 @@ pub fn say(what: Said, f: &Facts) -> String {
     }
 }
 
+/// A formation as a unit stands in it: "in line", but "mounted".
+fn standing(formation: &str) -> String {
+    match formation {
+        "mounted" | "limbered" | "unlimbered" => formation.to_string(),
+        "" => "in its formation".into(),
+        f => format!("in {f}"),
+    }
+}
+
+/// An action as what a unit cannot do: "take an aimed shot", not
+/// "aimed shot".
+fn act(action: &str) -> &str {
+    match action {
+        "aimed shot" => "take an aimed shot",
+        "double time" => "move at the double",
+        a => a,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,8 +311,53 @@ mod tests {
         assert_eq!(e.kind, Kind::Activation);
         assert_eq!(
             e.text,
-            "1st Foot rolls 3 activation dice needing 4+: 5 1* 2 — 1 success(es), turnover"
+            "1st Foot rolls 3 activation dice needing 4+: 5 1* 2 — 1 success, turnover"
         );
         assert_eq!(Said::from_name("activation"), Some(Said::Activation));
+    }
+
+    /// Issue 31, item 14: the words read as English: a plural side moves,
+    /// a count takes its noun's number, an action is something done, a
+    /// formation is stood in.
+    #[test]
+    fn activation_words_read_as_english() {
+        let unit = Some(UnitRef {
+            id: "a".into(),
+            name: "1st Foot".into(),
+            side: "red".into(),
+        });
+        let first = Facts {
+            side_name: Some("Allies".into()),
+            rolls: vec![5, 2],
+            ..Facts::default()
+        };
+        let said = event(Said::FirstMove, first, vec![]).text;
+        assert!(said.ends_with("the Allies move first"), "{said}");
+        let two = Facts {
+            unit: unit.clone(),
+            count: Some(2),
+            needed: Some(4),
+            rolls: vec![5, 6],
+            hits: Some(2),
+            ..Facts::default()
+        };
+        let said = event(Said::Activation, two, vec![0, 1]).text;
+        assert!(said.contains("— 2 successes"), "{said}");
+        let refused = Facts {
+            unit: unit.clone(),
+            mode: Some("aimed shot".into()),
+            reason: Some("out of range".into()),
+            ..Facts::default()
+        };
+        let said = event(Said::Refused, refused, vec![]).text;
+        assert_eq!(said, "1st Foot cannot take an aimed shot: out of range");
+        let placed = Facts {
+            unit,
+            mode: Some("mounted".into()),
+            round: Some(1),
+            ..Facts::default()
+        };
+        let said = event(Said::Placed, placed, vec![]).text;
+        assert!(said.contains(", mounted (placement 1)"), "{said}");
     }
 }

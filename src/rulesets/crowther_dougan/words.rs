@@ -376,9 +376,9 @@ pub fn say(what: Said, f: &Facts) -> String {
         Said::Refused if f.target.is_some() => format!("{u}, against {t}: {reason}"),
         Said::Refused => format!("{u}: {reason}"),
         Said::Pledge => format!(
-            "{} pledges {} command points to {u}",
+            "{} pledges {} to {u}",
             f.group.clone().unwrap_or_default(),
-            f.count.unwrap_or(0)
+            crate::words::count(f.count.unwrap_or(0), "command point", "command points")
         ),
         Said::Recall => format!(
             "{} spends 2 command points on a new order: {u} stops its pursuit",

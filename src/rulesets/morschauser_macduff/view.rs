@@ -232,7 +232,10 @@ pub fn company_line_as(c: &Company, name: &str, id: &str) -> String {
 pub fn sight(s: &State, viewer: &Viewer) -> Sight {
     let mut status = vec![heading(s)];
     if let Some(f) = &s.first {
-        status.push(format!("{} moves first", s.side_name(f)));
+        status.push(format!(
+            "{} first",
+            crate::words::subject_verb(&s.side_name(f), "moves", "move")
+        ));
     }
     for side in &s.scenario.sides {
         status.push(format!(

@@ -197,9 +197,9 @@ pub fn say(what: What, f: &Facts) -> String {
             f.rolls.get(1).copied().unwrap_or(0)
         ),
         ChoosesOrder => format!(
-            "{name} chooses to move {}: {} moves first{}",
+            "{name} chooses to move {}: {} first{}",
             f.mode.clone().unwrap_or_default(),
-            note(0),
+            crate::words::subject_verb(&note(0), "moves", "move"),
             note(1)
         ),
         NothingLeft => format!("{me} has no company left on the table: nothing happens"),
