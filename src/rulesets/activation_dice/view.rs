@@ -24,16 +24,28 @@ const LETTERS: [(&str, &str); 6] = [
 ];
 
 pub fn heading(s: &State) -> String {
+    use crate::words::subject_verb;
     match &s.phase {
         Phase::Deploy { placement } => format!(
-            "Set-up, placement {placement} of 3: {} places",
-            s.side_name(&placer(s, *placement))
+            "Set-up, placement {placement} of 3: {}",
+            subject_verb(&s.side_name(&placer(s, *placement)), "places", "place")
         ),
-        Phase::Turn { turn, side } => format!("Turn {turn}: {} activates", s.side_name(side)),
-        Phase::Consult { turn, side } => format!(
-            "Turn {turn}: {} is consulted for its next activation",
-            s.side_name(side)
+        Phase::Turn { turn, side } => format!(
+            "Turn {turn}: {}",
+            subject_verb(&s.side_name(side), "activates", "activate")
         ),
+        Phase::Consult { turn, side } => {
+            let name = s.side_name(side);
+            format!(
+                "Turn {turn}: {} consulted for {} next activation",
+                subject_verb(&name, "is", "are"),
+                if crate::words::is_plural(&name) {
+                    "their"
+                } else {
+                    "its"
+                }
+            )
+        }
         Phase::Over(o) => format!("Game over: {}", o.reason),
     }
 }
