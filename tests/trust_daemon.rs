@@ -878,3 +878,32 @@ fn a_check_by_mail_answers_as_orders_check_and_stores_nothing() {
     c.batch();
     assert_eq!(c.server.store().latest_orders("g1", 1).unwrap().len(), 1);
 }
+
+/// Issue 31, item 3: a mail to the bare club address, with no game and no
+/// orders, is answered with the sender's games, each with its open step
+/// and the address that reaches it.
+#[test]
+fn the_bare_club_address_answers_with_the_senders_games() {
+    let mut c = club("");
+    c.game("g1");
+    let alice = "french-g1@players.test";
+    let hello = |from: &str, id: &str| {
+        format!(
+            "From: <{from}>\r\nTo: club@pbem.test\r\nSubject: hello\r\nMessage-ID: <{id}>\r\n\r\nWhat are my games?\r\n"
+        )
+        .into_bytes()
+    };
+    c.md.deliver(&hello(alice, "hello-1@players.test")).unwrap();
+    c.md.deliver(&hello("nobody@players.test", "hello-2@players.test"))
+        .unwrap();
+    c.batch();
+    let said = body(&c.mails_to(alice)[0]);
+    assert!(
+        said.contains("Your games on this server")
+            && said.contains("g1 (maurice-lite), you play french: step 1 open")
+            && said.contains("club+g1@pbem.test"),
+        "{said}"
+    );
+    let said = body(&c.mails_to("nobody@players.test")[0]);
+    assert!(said.contains("plays no game on this server"), "{said}");
+}

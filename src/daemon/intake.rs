@@ -208,6 +208,13 @@ pub fn handle(
         lines.extend(unsigned_commands);
         if unsigned.is_empty() && !any_command {
             lines.push("No orders found: attach your orders file and its .sig (made with `galloper sign` or `ssh-keygen -Y sign -n galloper-orders`).".into());
+            // Mail to the bare club address: the sender's games, and how
+            // to write to each.
+            if routed.is_none()
+                && let Some(from) = sender.as_deref()
+            {
+                lines.push(your_games(server, from, &club_local, &domain)?);
+            }
         } else if !unsigned.is_empty() {
             lines.push(format!(
                 "{}: refused: unsigned. Sign it with `galloper sign FILE --key KEY` or `ssh-keygen -Y sign -n galloper-orders -f KEY FILE` and attach FILE.sig beside it.",
@@ -490,6 +497,47 @@ fn answerable(email: &str) -> bool {
 
 /// Who owes orders in a game, and the deadline in the asking player's own
 /// zone, for a player's `status` request.
+/// The games `from` plays on this server, each with its open step and the
+/// address that reaches it: the answer to mail sent to the bare club
+/// address.
+fn your_games(server: &Server, from: &str, local: &str, domain: &str) -> anyhow::Result<String> {
+    let mailbox = crate::mail::address::mailbox(from);
+    let mut out = Vec::new();
+    for g in server.store().games()? {
+        let Some(p) = server
+            .players(&g.id)?
+            .into_iter()
+            .find(|p| crate::mail::address::mailbox(&p.email) == mailbox)
+        else {
+            continue;
+        };
+        let open = match (g.status, server.due(&g.id)?) {
+            (GameStatus::Over, _) | (_, None) => "over".to_string(),
+            (_, Some((step, due))) => {
+                let owes = due
+                    .owed
+                    .iter()
+                    .find(|o| o.side == p.side)
+                    .map_or("nothing asked of you".to_string(), |o| {
+                        format!("you owe {}", o.note)
+                    });
+                format!("step {} open ({}): {owes}", step.step, due.heading)
+            }
+        };
+        out.push(format!(
+            "  {} ({}), you play {}: {open}. Write to {local}+{}@{domain}, or put [{}] in the subject.",
+            g.id, g.ruleset, p.side, g.id, g.id
+        ));
+    }
+    Ok(if out.is_empty() {
+        format!(
+            "{from} plays no game on this server: the game master adds players when he creates a game."
+        )
+    } else {
+        format!("Your games on this server:\n{}", out.join("\n"))
+    })
+}
+
 fn status_text(server: &Server, game: &str, sender: Option<&str>) -> anyhow::Result<String> {
     match server.due(game) {
         Ok(Some((step, due))) => {
