@@ -15,7 +15,7 @@ use crate::rulesets;
 use std::path::Path;
 
 /// A folder's files by name.
-type Files = std::collections::BTreeMap<String, Vec<u8>>;
+pub(in crate::game) type Files = std::collections::BTreeMap<String, Vec<u8>>;
 
 impl Server {
     /// Undo the last resolved step: its result and the step after it go;
@@ -165,8 +165,10 @@ impl Server {
         Ok((files, bytes))
     }
 
-    /// Write the undone run and its signed reason into `step-N/rollback-K/`.
-    fn write_rollback(
+    /// Write a withdrawn run's files and its signed note (`rollback.yaml`)
+    /// into `step-N/rollback-K/`: a rolled-back run, or a beacon step's
+    /// run opened again unanswered (`life/reopen.rs`).
+    pub(in crate::game) fn write_rollback(
         &self,
         game: &str,
         step: u32,

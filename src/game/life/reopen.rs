@@ -11,7 +11,7 @@
 use super::Life;
 use super::warnings::life_mail;
 use crate::game::Server;
-use crate::game::archive::{self, Notice, RollbackNote, sha256_hex};
+use crate::game::archive::{Notice, RollbackNote, sha256_hex};
 use crate::game::store::{GameRow, StepRow};
 use crate::ruleset::Due;
 use std::collections::BTreeMap;
@@ -121,7 +121,6 @@ impl Server {
         notice: &str,
         notice_sig: &str,
     ) -> anyhow::Result<Vec<u8>> {
-        let rdir = archive::rollback_dir(&self.archive_dir(game), step, run);
         let files: BTreeMap<String, Vec<u8>> = [
             ("notice.yaml".to_string(), notice.as_bytes().to_vec()),
             (
@@ -130,7 +129,6 @@ impl Server {
             ),
         ]
         .into();
-        archive::write_files(&rdir, &files)?;
         let note = RollbackNote {
             game: game.into(),
             step,
@@ -141,7 +139,7 @@ impl Server {
             follows: sha256_hex(notice.as_bytes()),
         };
         let bytes = crate::yaml::to_string(&note)?.into_bytes();
-        archive::write_signed(&rdir, "rollback.yaml", &bytes, self.private_key())?;
+        self.write_rollback(game, step, run, &files, &bytes)?;
         Ok(bytes)
     }
 }
