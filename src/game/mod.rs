@@ -629,18 +629,12 @@ impl Server {
             open.step,
             run_of(&open.notice)?,
         )];
+        // Only the notice: this runs at every batch, and a step's row holds
+        // its states, events and dice.
         if open.step > 1
-            && let Some(last) = self
-                .store
-                .steps(game)?
-                .into_iter()
-                .find(|s| s.step == open.step - 1)
+            && let Some(last) = self.store.step_notice(game, open.step - 1)?
         {
-            stale.push(archive::rollback_dir(
-                &root,
-                last.step,
-                run_of(&last.notice)?,
-            ));
+            stale.push(archive::rollback_dir(&root, open.step - 1, run_of(&last)?));
         }
         for dir in stale.iter().filter(|d| d.exists()) {
             tracing::warn!(

@@ -358,6 +358,16 @@ impl Store {
             .next())
     }
 
+    /// The signed notice of one step, without the rest of its row (states,
+    /// events and dice can be megabytes).
+    pub fn step_notice(&self, game: &str, step: u32) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT notice FROM steps WHERE game = ?1 AND step = ?2")?
+            .query_row(params![game, step], |r| r.get(0))
+            .optional()?)
+    }
+
     /// Record accepted orders; returns the sha256 of the orders they replace.
     pub fn accept_orders(&mut self, o: &OrdersRow) -> Result<Option<String>> {
         let tx = self.conn.savepoint()?;
