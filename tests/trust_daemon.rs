@@ -879,6 +879,36 @@ fn a_check_by_mail_answers_as_orders_check_and_stores_nothing() {
     assert_eq!(c.server.store().latest_orders("g1", 1).unwrap().len(), 1);
 }
 
+/// Issue 31, item 2: a `check: true` line in the text of the mail asks for
+/// the same check as `check` in the subject; a file sent without it is
+/// submitted.
+#[test]
+fn a_check_true_line_in_the_text_checks_and_stores_nothing() {
+    let mut c = club("");
+    c.game("g1");
+    let alice = "french-g1@players.test";
+    let (t, s) = c.orders("g1", "french", "checked", &c.keys["french"].clone());
+    let mail = String::from_utf8(orders_mail(alice, "line-1@players.test", &t, &s))
+        .unwrap()
+        .replace("\r\n\r\nHere.\r\n", "\r\n\r\nHere.\r\nCheck: true\r\n");
+    c.md.deliver(mail.as_bytes()).unwrap();
+    c.batch();
+    let said = body(&c.mails_to(alice)[0]);
+    assert!(
+        said.contains("would be accepted for game g1 step 1 (french)")
+            && said.contains("nothing was stored"),
+        "{said}"
+    );
+    assert!(c.server.store().latest_orders("g1", 1).unwrap().is_empty());
+    // `check: false` is no request: the file is submitted.
+    let mail = String::from_utf8(orders_mail(alice, "line-2@players.test", &t, &s))
+        .unwrap()
+        .replace("\r\n\r\nHere.\r\n", "\r\n\r\nHere.\r\ncheck: false\r\n");
+    c.md.deliver(mail.as_bytes()).unwrap();
+    c.batch();
+    assert_eq!(c.server.store().latest_orders("g1", 1).unwrap().len(), 1);
+}
+
 /// Issue 31, item 3: a mail to the bare club address, with no game and no
 /// orders, is answered with the sender's games, each with its open step
 /// and the address that reaches it.
@@ -899,11 +929,68 @@ fn the_bare_club_address_answers_with_the_senders_games() {
     c.batch();
     let said = body(&c.mails_to(alice)[0]);
     assert!(
-        said.contains("Your games on this server")
+        said.contains("passed on to the game master")
+            && said.contains("Your games on this server")
             && said.contains("g1 (maurice-lite), you play french: step 1 open")
             && said.contains("club+g1@pbem.test"),
         "{said}"
     );
     let said = body(&c.mails_to("nobody@players.test")[0]);
     assert!(said.contains("plays no game on this server"), "{said}");
+}
+
+/// Issue 31, item 3: a mail that is neither orders nor a request goes on to
+/// the game master, with the player as its Reply-To, and the player is told
+/// so; strangers cannot flood him through the club: what goes on to him is
+/// within his allowance.
+#[test]
+fn a_mail_that_is_neither_orders_nor_a_request_goes_to_the_game_master() {
+    let mut c = club("replies_per_hour: 3\n");
+    c.game("g1");
+    let alice = "french-g1@players.test";
+    let note = |from: &str, id: &str| {
+        format!(
+            "From: <{from}>\r\nTo: club+g1@pbem.test\r\nSubject: Away next week\r\nMessage-ID: <{id}>\r\n\r\nI shall be away from Monday; please extend.\r\n"
+        )
+        .into_bytes()
+    };
+    c.md.deliver(&note(alice, "away-1@players.test")).unwrap();
+    c.batch();
+    let said = body(&c.mails_to(alice)[0]);
+    assert!(
+        said.contains("passed on to the game master (gm@pbem.test)"),
+        "{said}"
+    );
+    let to_gm = c.mails_to("gm@pbem.test");
+    assert_eq!(to_gm.len(), 1);
+    assert_eq!(to_gm[0].kind, "pass-on");
+    let raw = String::from_utf8_lossy(&to_gm[0].bytes).into_owned();
+    assert!(raw.contains("Reply-To: french-g1@players.test"), "{raw}");
+    assert!(
+        raw.contains("Subject: From french-g1@players.test: Away next week"),
+        "{raw}"
+    );
+    assert!(body(&to_gm[0]).contains("please extend"));
+    // A request is no message for him, nor are orders.
+    let status = String::from_utf8(note(alice, "status-1@players.test"))
+        .unwrap()
+        .replace("Subject: Away next week", "Subject: status");
+    c.md.deliver(status.as_bytes()).unwrap();
+    c.batch();
+    assert_eq!(c.mails_to("gm@pbem.test").len(), 1);
+    // Ten strangers: the game master gets what his allowance holds.
+    for i in 0..10 {
+        c.md.deliver(&note(
+            &format!("s{i}@else.test"),
+            &format!("s{i}@else.test"),
+        ))
+        .unwrap();
+    }
+    c.batch();
+    assert_eq!(c.mails_to("gm@pbem.test").len(), 3, "replies_per_hour: 3");
+    let said = body(&c.mails_to("s9@else.test")[0]);
+    assert!(
+        said.contains("not passed on to the game master now"),
+        "{said}"
+    );
 }

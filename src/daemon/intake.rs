@@ -96,14 +96,15 @@ pub fn handle(
             lines.push(no_such_game(r.game()));
         }
     }
-    // `check` in the subject: each file answered as `orders check` would,
-    // nothing stored; the answer counts against the sender's allowance.
-    let checking = route::request(&inb) == Some(route::Request::Check);
+    // `check` in the subject (or a `check: true` line): each file answered
+    // as `orders check` would, nothing stored; the answer counts against
+    // the sender's allowance.
+    let checking = route::wants_check(&inb);
     for sub in subs.iter().filter(|_| checking) {
         lines.push(
             match server.check_orders(&sub.file_name, &sub.orders, Some(&sub.signature)) {
                 Ok(r) => format!(
-                    "{}: would be accepted for game {} step {} ({}), sha256 {} (checked only: nothing was stored; send it again without `check` in the subject to submit it)",
+                    "{}: would be accepted for game {} step {} ({}), sha256 {} (checked only: nothing was stored; send it again without `check` in the subject or text to submit it)",
                     sub.file_name, r.game, r.step, r.side, r.sha256
                 ),
                 Err(e) => format!(
@@ -183,6 +184,9 @@ pub fn handle(
     let subs_or_commands = !subs.is_empty() || !commands.is_empty();
     let request = route::request(&inb);
     let mut extra_mails = Vec::new();
+    // A message passed on to the game master goes whether or not the
+    // sender's answer is held back: both allowances were asked first.
+    let mut passed_on = Vec::new();
     if let (false, Some(req), Some(r)) = (subs_or_commands, &request, &routed) {
         match req {
             route::Request::Status => lines.push(status_text(server, r.game(), sender.as_deref())?),
@@ -206,7 +210,29 @@ pub fn handle(
             super::commands::unsigned(&inb, inbound::unsigned_orders(&inb));
         let any_command = unsigned_commands.is_some();
         lines.extend(unsigned_commands);
-        if unsigned.is_empty() && !any_command {
+        let passed = match (
+            unsigned.is_empty() && !any_command && request.is_none(),
+            &sender,
+        ) {
+            (true, Some(from)) => super::pass_on::to_game_master(
+                server.store(),
+                cfg,
+                &inb,
+                from,
+                &key,
+                (now, date),
+                &mut passed_on,
+            )?,
+            _ => None,
+        };
+        if let Some(said) = passed {
+            lines.push(format!("Your message has no orders. {said}"));
+            if routed.is_none()
+                && let Some(from) = sender.as_deref()
+            {
+                lines.push(your_games(server, from, &club_local, &domain)?);
+            }
+        } else if unsigned.is_empty() && !any_command {
             lines.push("No orders found: attach your orders file and its .sig (made with `galloper sign` or `ssh-keygen -Y sign -n galloper-orders`).".into());
             // Mail to the bare club address: the sender's games, and how
             // to write to each.
@@ -230,6 +256,8 @@ pub fn handle(
         "checked"
     } else if request.is_some() && !subs_or_commands && routed.is_some() {
         "request"
+    } else if !passed_on.is_empty() {
+        "passed-on"
     } else {
         "refused"
     };
@@ -297,6 +325,7 @@ pub fn handle(
     if answered {
         mails.extend(extra_mails);
     }
+    mails.extend(passed_on);
     // The registered address hears of orders accepted from another one,
     // whatever the reply limit: accepted orders are never kept quiet.
     mails.extend(super::copies::to_registered(

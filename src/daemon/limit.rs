@@ -25,8 +25,9 @@ pub enum Mail<'a> {
     /// A refusal, an answer to `status` or `report`, orders sent again
     /// unchanged: limited.
     Answer,
-    /// A copy of a report (a `report` request): limited, counted as a mail
-    /// of its own beside the answer that announces it.
+    /// A copy of a report (a `report` request), or a message passed on to
+    /// the game master: limited, counted as a mail of its own beside the
+    /// answer that announces it.
     Copy,
     /// An alert to the game master that a mail of kind `about` was given up.
     /// Limited when strangers can cause the mail (replies, copies); an
@@ -40,13 +41,15 @@ impl Mail<'_> {
         match self {
             Mail::Acknowledgement => false,
             Mail::Answer | Mail::Copy => true,
-            Mail::Alert { about } => matches!(about, "reply" | "report-again" | "alert"),
+            Mail::Alert { about } => {
+                matches!(about, "reply" | "report-again" | "alert" | "pass-on")
+            }
         }
     }
 }
 
 /// The outbox kinds that count against an address's allowance.
-pub const COUNTED: [&str; 3] = ["reply", "report-again", "alert"];
+pub const COUNTED: [&str; 4] = ["reply", "report-again", "alert", "pass-on"];
 
 /// How many more limited mails `to` may get now (0 when none).
 pub fn left(store: &Store, per_hour: u32, to: &str, now: i64) -> anyhow::Result<u32> {

@@ -7,5 +7,6 @@ pub mod config;
 pub mod copies;
 pub mod intake;
 pub mod limit;
+pub mod pass_on;
 pub mod sender;
 pub mod serve;

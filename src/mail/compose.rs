@@ -216,6 +216,7 @@ pub fn report(m: &ReportMail) -> Result<Vec<u8>, ComposeError> {
         // Reports are generated, not answers: RFC 3834 asks responders to
         // stay quiet for both, and the value tells a human which it was.
         auto_submitted: "auto-generated",
+        reply_to: None,
     };
 
     let html = html_with_map(m.html);
@@ -269,11 +270,36 @@ pub fn reply(m: &ReplyMail) -> Result<Vec<u8>, ComposeError> {
         message_id: own,
         date: checked_date(m.date.as_deref())?,
         auto_submitted: "auto-replied",
+        reply_to: None,
     };
     // lettre ends a single-part body with a line break of its own; dropping
     // one from the text keeps the body exactly the text the caller wrote.
     let text = m.text.strip_suffix('\n').unwrap_or(&m.text);
     let text = text.strip_suffix('\r').unwrap_or(text);
+    let message = head
+        .builder()
+        .singlepart(SinglePart::plain(text.to_owned()))
+        .map_err(|e| ComposeError::Build(e.to_string()))?;
+    Ok(head.finish(message))
+}
+
+/// A message passed on to the game master: a reply's form, sent to him,
+/// with `Reply-To:` the player, so that his answer goes to the player and
+/// not back to the club. Marked `auto-generated`: it answers nobody.
+pub fn passed_on(m: &ReplyMail, player: &Party) -> Result<Vec<u8>, ComposeError> {
+    let own = bracketed("Message-ID", &m.message_id)?;
+    let head = Head {
+        from: mailbox("From", m.from)?,
+        to: mailbox("To", m.to)?,
+        subject: line("Subject", &m.subject)?,
+        references: Vec::new(),
+        in_reply_to: None,
+        message_id: own,
+        date: checked_date(m.date.as_deref())?,
+        auto_submitted: "auto-generated",
+        reply_to: Some(mailbox("Reply-To", player)?),
+    };
+    let text = m.text.strip_suffix('\n').unwrap_or(&m.text);
     let message = head
         .builder()
         .singlepart(SinglePart::plain(text.to_owned()))
@@ -292,6 +318,9 @@ struct Head {
     references: Vec<String>,
     date: Option<String>,
     auto_submitted: &'static str,
+    /// Where answers go when not to the sender (a message passed on to
+    /// the game master: his answer goes to the player).
+    reply_to: Option<Mailbox>,
 }
 
 impl Head {
@@ -306,6 +335,9 @@ impl Head {
             .message_id(Some(self.message_id.clone()));
         if let Some(id) = &self.in_reply_to {
             b = b.in_reply_to(id.clone());
+        }
+        if let Some(r) = &self.reply_to {
+            b = b.reply_to(r.clone());
         }
         if !self.references.is_empty() {
             b = b.references(self.references.join(" "));

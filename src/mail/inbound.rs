@@ -91,7 +91,7 @@ pub enum AutoKind {
 const AUTOREPLY_HEADERS: [&str; 2] = ["X-Autoreply", "X-Autorespond"];
 
 /// One incoming message, read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Inbound {
     /// Without angle brackets; `sha256-<hex>@galloper.invalid` (the content
     /// hash) when the message has none or an unusable one.

@@ -117,6 +117,24 @@ pub enum Request {
     Check,
 }
 
+/// Whether the sender asks only to have his orders checked: `check` as the
+/// request of the subject, or a line `check: true` in the message's text
+/// (for mail programs that make the subject hard to set). Orders pasted in
+/// the text come after that line: what follows their `galloper:` line is
+/// orders, not a request.
+pub fn wants_check(inb: &Inbound) -> bool {
+    request(inb) == Some(Request::Check)
+        || inb.body_text.as_deref().is_some_and(|t| {
+            t.lines()
+                .take_while(|l| !l.trim_start().starts_with("galloper:"))
+                .any(|l| {
+                    let l = l.trim().to_ascii_lowercase();
+                    l.strip_prefix("check:")
+                        .is_some_and(|v| matches!(v.trim(), "true" | "yes"))
+                })
+        })
+}
+
 /// A request is the first word of the subject once `[…]` tags are taken out,
 /// in any case: "report", "Status please", "[g1] REPORT". A reply ("Re:
 /// [g1] Report of step 3") starts with another word and is no request.
