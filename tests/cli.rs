@@ -762,3 +762,82 @@ fn render_of_an_old_step_writes_that_steps_template() {
         "{t}"
     );
 }
+
+/// Issue 31, item 13: the README's install of the scenarios (a folder of
+/// mode 755 and `cp -r games`) leaves them readable by another user, and
+/// that user creates a game from them, as `sudo -u galloper galloper new`
+/// does on a club server. As root (CI) the game is created as `nobody`;
+/// otherwise the modes alone are checked.
+#[cfg(unix)]
+#[test]
+fn another_user_creates_a_game_from_the_installed_scenarios() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path();
+    std::fs::set_permissions(base, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let share = base.join("share");
+    let install = |args: &[&str]| {
+        let st = Command::new(args[0]).args(&args[1..]).status().unwrap();
+        assert!(st.success(), "{args:?}");
+    };
+    let s = share.to_string_lossy().into_owned();
+    install(&["install", "-d", "-m", "755", &s]);
+    install(&[
+        "cp",
+        "-r",
+        &root.join("games").to_string_lossy(),
+        &root.join("deploy/schedule.yaml").to_string_lossy(),
+        &s,
+    ]);
+    let scenario = share.join("games/maurice-lite/hollowbrook.yaml");
+    for p in [&share, &share.join("games"), &scenario] {
+        let mode = std::fs::metadata(p).unwrap().permissions().mode();
+        assert_eq!(
+            mode & 0o004,
+            0o004,
+            "{} is not readable by all",
+            p.display()
+        );
+    }
+    let root_user = String::from_utf8(Command::new("id").arg("-u").output().unwrap().stdout)
+        .unwrap()
+        .trim()
+        == "0";
+    if !root_user {
+        return;
+    }
+    for side in ["alice", "bob"] {
+        let key = galloper::sig::keygen(side).unwrap();
+        std::fs::write(share.join(format!("{side}.pub")), key.public_line).unwrap();
+    }
+    let bin = base.join("galloper");
+    std::fs::copy(env!("CARGO_BIN_EXE_galloper"), &bin).unwrap();
+    let data = base.join("data");
+    std::fs::create_dir(&data).unwrap();
+    install(&["chown", "nobody", &data.to_string_lossy()]);
+    let o = Command::new("runuser")
+        .args(["-u", "nobody", "--"])
+        .arg(&bin)
+        .arg("--data")
+        .arg(&data)
+        .arg("new")
+        .arg(&scenario)
+        .args(["--game", "hb-1", "--player"])
+        .arg(format!(
+            "french:alice@example.org:{}",
+            share.join("alice.pub").display()
+        ))
+        .arg("--player")
+        .arg(format!(
+            "austrians:bob@example.org:{}",
+            share.join("bob.pub").display()
+        ))
+        .arg("--schedule")
+        .arg(share.join("schedule.yaml"))
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let said = ok(&o);
+    assert!(said.contains("hb-1 (maurice-lite): step 1"), "{said}");
+}
