@@ -283,29 +283,12 @@ fn log_colours(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
     terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
-/// A scenario file, refused unread when it is bigger than any scenario may be.
-pub fn read_scenario(path: &Path) -> anyhow::Result<String> {
-    use std::io::Read as _;
-    let limit = crate::scenario_check::MAX_BYTES;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.len() > limit {
-        bail!(
-            "{}: the scenario is more than the limit of {limit} bytes: split the battle or trim its units and terrain",
-            path.display()
-        );
-    }
-    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
-}
-
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Keygen { file, comment } => {
             refuse_existing_key(&file)?;
             let k = sig::keygen(&comment)?;
-            write_key(&file, &k)?;
+            crate::files::write_key(&file, &k)?;
             println!(
                 "wrote {} and {}.pub ({})",
                 file.display(),
@@ -327,7 +310,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 "first" => false,
                 other => bail!("--map-edge is `first` or `own`, not {other:?}"),
             };
-            let text = read_scenario(&scenario)?;
+            let text = crate::scenario_check::read(&scenario)?;
             // Checked before the game exists, so a bad file creates nothing.
             let schedule = match &schedule {
                 Some(p) => {
@@ -422,7 +405,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("cannot read {}", file.display()))?;
             let mut text = sign_fields(&cli.data, &file, &read, notice.as_deref())?;
             if !keep_entropy {
-                text = envelope::with_entropy(&text, &fresh_entropy()?);
+                text = envelope::with_entropy(&text, &envelope::fresh_entropy()?);
             }
             // A file the server cannot read would only come back refused:
             // say where and what to fix now, before anything is signed.
@@ -630,7 +613,7 @@ fn check_orders(data: &Path, file: &Path, sig: Option<PathBuf>) -> anyhow::Resul
                 == format!("entropy: {}", envelope::ENTROPY_PLACEHOLDER)
         });
     if placeholder {
-        let filled = envelope::with_entropy(&text, &fresh_entropy()?);
+        let filled = envelope::with_entropy(&text, &envelope::fresh_entropy()?);
         let still = format!(
             "still to do: the `entropy:` line is the template's placeholder: {}",
             envelope::ENTROPY_HOW
@@ -754,34 +737,10 @@ fn words(sides: &[SideId], none: &str) -> String {
     }
 }
 
-/// 32 bytes of fresh entropy, hex.
-pub fn fresh_entropy() -> anyhow::Result<String> {
-    let mut b = [0u8; 32];
-    getrandom::fill(&mut b).map_err(|e| anyhow!("the OS gave no randomness: {e}"))?;
-    Ok(hex::encode(b))
-}
-
 pub fn sig_path(file: &Path) -> PathBuf {
     let mut s = file.as_os_str().to_owned();
     s.push(".sig");
     PathBuf::from(s)
-}
-
-/// Write a key pair: the private key 0600 from its first byte (never a
-/// wider file made narrower afterwards), and FILE.pub beside it (0600
-/// too: it is shared by copying it).
-pub fn write_key(file: &Path, k: &sig::KeyPair) -> anyhow::Result<()> {
-    crate::files::write_private(file, k.private_openssh.as_bytes())
-        .with_context(|| format!("cannot write the key {}", file.display()))?;
-    let mut public = file.as_os_str().to_owned();
-    public.push(".pub");
-    // Never world-writable, whatever the umask: a .pub that another user
-    // could rewrite would register his key instead.
-    crate::files::write_private(
-        &PathBuf::from(public),
-        format!("{}\n", k.public_line).as_bytes(),
-    )?;
-    Ok(())
 }
 
 /// `render --reader`: a side of the game, `public` or `umpire`; anything
@@ -965,7 +924,7 @@ pub fn template(server: &Server, game: &str, side: &SideId) -> anyhow::Result<St
                 due.heading
             )
         })?;
-    let body = crate::enemy::with_enemy(
+    let body = crate::view::enemy::with_enemy(
         &body,
         &rules
             .view(&step.state_before, &crate::view::Viewer::Side(side.clone()))?

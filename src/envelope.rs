@@ -629,6 +629,13 @@ pub fn with_hint(text: &str, line: Option<usize>, message: String) -> String {
 /// What to say when a signature fails over a file with CRLF line endings.
 pub const CRLF_HINT: &str = "the file has CRLF (Windows) line endings: it was probably mailed as text and its line endings changed in transit, so the signature no longer matches the bytes that were signed. Attach the file and its .sig instead of pasting them (or sign the file again as it is now)";
 
+/// 32 bytes of fresh entropy, hex.
+pub fn fresh_entropy() -> anyhow::Result<String> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).map_err(|e| anyhow::anyhow!("the OS gave no randomness: {e}"))?;
+    Ok(hex::encode(b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -785,7 +792,7 @@ mod tests {
         }
         // What `galloper sign` writes passes its own check.
         for _ in 0..100 {
-            let signed = crate::cli::fresh_entropy().unwrap();
+            let signed = crate::envelope::fresh_entropy().unwrap();
             assert!(parse("o.yaml", GOOD.replace(GOOD_ENTROPY, &signed).as_bytes()).is_ok());
         }
         // Exactly 8 different values, in no pattern: enough.

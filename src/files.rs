@@ -89,3 +89,21 @@ pub fn mode(path: &Path) -> io::Result<u32> {
     use std::os::unix::fs::PermissionsExt;
     Ok(std::fs::symlink_metadata(path)?.permissions().mode() & 0o7777)
 }
+
+/// Write a key pair: the private key 0600 from its first byte (never a
+/// wider file made narrower afterwards), and FILE.pub beside it (0600
+/// too: it is shared by copying it).
+pub fn write_key(file: &Path, k: &crate::sig::KeyPair) -> anyhow::Result<()> {
+    anyhow::Context::with_context(write_private(file, k.private_openssh.as_bytes()), || {
+        format!("cannot write the key {}", file.display())
+    })?;
+    let mut public = file.as_os_str().to_owned();
+    public.push(".pub");
+    // Never world-writable, whatever the umask: a .pub that another user
+    // could rewrite would register his key instead.
+    write_private(
+        &std::path::PathBuf::from(public),
+        format!("{}\n", k.public_line).as_bytes(),
+    )?;
+    Ok(())
+}

@@ -9,7 +9,6 @@ pub mod cli;
 pub mod daemon;
 pub mod demo;
 pub mod dice;
-pub mod enemy;
 pub mod envelope;
 pub mod event;
 pub mod files;

@@ -148,7 +148,7 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<()> {
         scenario: Head,
     }
     let scenario = match &args.scenario {
-        Some(p) => Some(crate::cli::read_scenario(p)?),
+        Some(p) => Some(crate::scenario_check::read(p)?),
         None => None,
     };
     let state_text = match &args.state {

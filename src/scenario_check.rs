@@ -180,6 +180,24 @@ fn string(s: &str, path: &str, key: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
+/// A scenario file, refused unread when it is bigger than any scenario may be.
+pub fn read(path: &std::path::Path) -> anyhow::Result<String> {
+    use anyhow::{Context as _, bail};
+    use std::io::Read as _;
+    let limit = MAX_BYTES;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() > limit {
+        bail!(
+            "{}: the scenario is more than the limit of {limit} bytes: split the battle or trim its units and terrain",
+            path.display()
+        );
+    }
+    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

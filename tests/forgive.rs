@@ -726,7 +726,7 @@ fn weak_entropy_is_refused_at_its_line_and_changes_nothing() {
     // `galloper sign --keep-entropy` will not sign it; without the flag it
     // draws fresh entropy, which passes.
     let key = g.dir.join("french.key");
-    galloper::cli::write_key(&key, &g.keys["french"]).unwrap();
+    galloper::files::write_key(&key, &g.keys["french"]).unwrap();
     let (file, key) = (f.to_string_lossy(), key.to_string_lossy());
     let o = galloper(&g.data, &["sign", &file, "--key", &key, "--keep-entropy"]);
     assert!(!o.status.success());

@@ -697,7 +697,7 @@ fn a_map_turned_to_the_second_sides_edge_puts_it_at_the_bottom_with_text_upright
 #[test]
 fn a_report_shows_the_enemy_the_deadline_and_its_notices_in_html_and_text() {
     let mut r = sample();
-    r.enemy = galloper::enemy::seen_by(&r.map, &SideId::new("french"));
+    r.enemy = galloper::view::enemy::seen_by(&r.map, &SideId::new("french"));
     assert!(!r.enemy.is_empty(), "the sample has British units");
     r.deadline =
         vec!["Deadline for step 5: Wed 04 Mar 2026 21:00 CET (Europe/Paris), 20:00 UTC".into()];

@@ -110,7 +110,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let mut players = Vec::new();
     for side in &sides {
         let k = sig::keygen(&format!("{side}@demo"))?;
-        crate::cli::write_key(&out.join("players").join(side.to_string()), &k)?;
+        crate::files::write_key(&out.join("players").join(side.to_string()), &k)?;
         players.push(PlayerSpec {
             side: side.clone(),
             email: format!("{side}@players.example"),
@@ -279,7 +279,7 @@ fn submit(
     };
     let text = envelope::compose(
         &head,
-        &crate::cli::fresh_entropy()?,
+        &crate::envelope::fresh_entropy()?,
         &crate::yaml::to_string(body)?,
     );
     let signature = sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, text.as_bytes())?;

@@ -109,7 +109,7 @@ impl Server {
             let viewer = Viewer::Side(player.side.clone());
             let mut sight = state.view(&viewer);
             if own_edge {
-                crate::enemy::turn_to_own_edge(&mut sight.map, &player.side);
+                crate::view::enemy::turn_to_own_edge(&mut sight.map, &player.side);
             }
             if let Some(p) = scenario_panel(&g.scenario, &sight.panels) {
                 sight.panels.insert(0, p);
@@ -119,7 +119,7 @@ impl Server {
                 open.step, due.heading
             );
             let template = state.orders_template(&player.side).map(|body| {
-                let body = crate::enemy::with_enemy(&body, &sight.map, &player.side);
+                let body = crate::view::enemy::with_enemy(&body, &sight.map, &player.side);
                 let head = crate::envelope::Head {
                     game,
                     step: open.step,
@@ -131,7 +131,7 @@ impl Server {
                 // fill in the entropy without `galloper sign`.
                 crate::envelope::template(&head, rules.name(), &body)
             });
-            let enemy = crate::enemy::seen_by(&sight.map, &player.side);
+            let enemy = crate::view::enemy::seen_by(&sight.map, &player.side);
             let enemy_note = enemy.is_empty().then(|| {
                 "None of the enemy's units is on your map yet: he deploys in secret, or stands where your troops cannot see him. His units appear in your reports once they are seen.".to_string()
             });

@@ -213,7 +213,7 @@ impl<'a> StepReading<'a> {
     pub fn report(&self, viewer: &Viewer) -> anyhow::Result<ReportView> {
         let mut sight = self.after.view(viewer);
         if let (true, Viewer::Side(me)) = (self.own_edge, viewer) {
-            crate::enemy::turn_to_own_edge(&mut sight.map, me);
+            crate::view::enemy::turn_to_own_edge(&mut sight.map, me);
         }
         let mut next_lines = Vec::new();
         let mut template = None;
@@ -230,8 +230,8 @@ impl<'a> StepReading<'a> {
                 {
                     // The enemy as comments, from the state the orders are for.
                     let body = match separate {
-                        Some(s) => crate::enemy::with_enemy(&body, &s.view(viewer).map, me),
-                        None => crate::enemy::with_enemy(&body, &sight.map, me),
+                        Some(s) => crate::view::enemy::with_enemy(&body, &s.view(viewer).map, me),
+                        None => crate::view::enemy::with_enemy(&body, &sight.map, me),
                     };
                     let head = envelope::Head {
                         game: self.game,
@@ -253,7 +253,7 @@ impl<'a> StepReading<'a> {
             }
         }
         let enemy = match viewer {
-            Viewer::Side(me) => crate::enemy::seen_by(&sight.map, me),
+            Viewer::Side(me) => crate::view::enemy::seen_by(&sight.map, me),
             _ => Vec::new(),
         };
         let enemy_note = match viewer {

@@ -4,9 +4,9 @@
 //! that side alone, so a ruleset that hides a unit from a side hides it here
 //! too, and every ruleset gets the list without code of its own.
 
+use super::{MapView, UnitView};
 use crate::geometry::Point;
 use crate::side::SideId;
-use crate::view::{MapView, UnitView};
 use serde::{Deserialize, Serialize};
 
 /// One enemy unit as a report lists it.

@@ -1,6 +1,8 @@
 //! What one reader may see of a game: plain data that the renderer turns into
 //! HTML, SVG, PNG and text. Rulesets build it; they never write markup.
 
+pub mod enemy;
+
 use crate::geometry::Point;
 use crate::side::SideId;
 use serde::{Deserialize, Serialize};
@@ -247,10 +249,10 @@ pub struct ReportView {
     pub keys: Vec<String>,
     /// YAML orders template for the next step, if this reader owes orders.
     pub orders_template: Option<String>,
-    /// The enemy units this reader sees ([`crate::enemy::seen_by`]): a
+    /// The enemy units this reader sees ([`crate::view::enemy::seen_by`]): a
     /// side's report only.
     #[serde(default)]
-    pub enemy: Vec<crate::enemy::EnemyUnit>,
+    pub enemy: Vec<crate::view::enemy::EnemyUnit>,
     /// Why a side's enemy list is empty, said where the list would be.
     #[serde(default)]
     pub enemy_note: Option<String>,
