@@ -77,3 +77,11 @@ fn rulesets_import_nothing_of_the_server() {
     );
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// The server (games, store, life, reports) does not import the daemon
+/// that drives it: mail formatting such as dates lives under `mail/`.
+#[test]
+fn the_server_does_not_import_the_daemon() {
+    let found = imports("game", &["crate::daemon"]);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

@@ -123,7 +123,7 @@ fn email(side: &str) -> String {
 }
 
 fn date() -> String {
-    serve::rfc2822(NOW)
+    galloper::mail::date::rfc2822(NOW)
 }
 
 /// A player's mail: the orders file and its signature attached, or (no

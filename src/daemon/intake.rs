@@ -639,8 +639,8 @@ fn report_again(
     {
         return Ok(format!(
             "A copy of your latest report (step {step}) was already sent at {}; it is not sent again within the hour. Ask again after {}.",
-            super::serve::rfc2822(at),
-            super::serve::rfc2822(at + limit::WINDOW_SECONDS)
+            crate::mail::date::rfc2822(at),
+            crate::mail::date::rfc2822(at + limit::WINDOW_SECONDS)
         ));
     }
     if !limit::allows(

@@ -113,7 +113,7 @@ pub fn daily_alert(
         in_reply_to: None,
         thread: None,
         text: text.into(),
-        date: Some(super::serve::rfc2822(now)),
+        date: Some(crate::mail::date::rfc2822(now)),
     })?;
     let game = (game != "club").then(|| game.to_string());
     server
@@ -180,7 +180,7 @@ fn alert(
         in_reply_to: None,
         thread: None,
         text,
-        date: Some(super::serve::rfc2822(now)),
+        date: Some(crate::mail::date::rfc2822(now)),
     })?;
     server
         .store_mut()

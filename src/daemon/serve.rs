@@ -18,29 +18,7 @@ fn now() -> (i64, String) {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0);
-    (secs, rfc2822(secs))
-}
-
-/// RFC 2822 date in UTC for a unix time.
-pub fn rfc2822(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
-    let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
-    let mon = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ][(month - 1) as usize];
-    format!("{weekday}, {d:02} {mon} {year} {h:02}:{m:02}:{s:02} +0000")
+    (secs, crate::mail::date::rfc2822(secs))
 }
 
 /// Open the server with mail settings from the configuration.
@@ -399,16 +377,4 @@ pub fn serve(cfg: &Config) -> anyhow::Result<()> {
     }
     tracing::info!("stopped");
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn rfc2822_dates() {
-        assert_eq!(super::rfc2822(0), "Thu, 01 Jan 1970 00:00:00 +0000");
-        assert_eq!(
-            super::rfc2822(1_795_000_000),
-            "Wed, 18 Nov 2026 11:06:40 +0000"
-        );
-    }
 }

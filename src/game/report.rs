@@ -531,7 +531,7 @@ pub fn mails(
 ) -> anyhow::Result<Vec<super::store::OutboxRow>> {
     use crate::mail::compose::{self, Party, ReportMail, Thread};
     let now = server.mail_time();
-    let date = crate::daemon::serve::rfc2822(now);
+    let date = crate::mail::date::rfc2822(now);
     let mut out = Vec::new();
     for player in server.store().players(&g.id)? {
         let Some(Rendered {

@@ -2,6 +2,7 @@
 
 pub mod address;
 pub mod compose;
+pub mod date;
 pub mod imap;
 pub mod inbound;
 pub mod maildir;

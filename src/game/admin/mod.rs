@@ -359,7 +359,7 @@ impl Server {
                 parent: None,
             }),
             text: format!("{text}\n\n-- \nGalloper, for the game master of {game}\n"),
-            date: Some(crate::daemon::serve::rfc2822(c.now)),
+            date: Some(crate::mail::date::rfc2822(c.now)),
         })
         .map_err(server_err)?;
         Ok(Some(OutboxRow {

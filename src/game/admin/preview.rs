@@ -76,7 +76,7 @@ impl Server {
                         html: &r.html,
                         png: &r.png,
                         attachments: Vec::new(),
-                        date: Some(crate::daemon::serve::rfc2822(c.now)),
+                        date: Some(crate::mail::date::rfc2822(c.now)),
                     })
                     .map_err(server_err)?;
                     mails.push(OutboxRow {

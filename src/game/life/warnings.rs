@@ -148,7 +148,7 @@ pub(crate) fn life_mail(
             parent: None,
         }),
         text,
-        date: Some(crate::daemon::serve::rfc2822(now)),
+        date: Some(crate::mail::date::rfc2822(now)),
     })?;
     Ok(OutboxRow {
         game: Some(game.into()),
