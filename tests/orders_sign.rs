@@ -11,8 +11,9 @@
 //! entropy the page was given, and its public line and fingerprint are the
 //! `.pub` file's and `ssh-keygen -l`'s. A key that is not the side's is
 //! refused by fingerprint (before any passphrase is asked), a wrong
-//! passphrase, RSA and ECDSA keys, a public key, a hardware-token key and
-//! an orders file answering another notice are refused in plain words;
+//! passphrase, RSA (OpenSSH and PEM), ECDSA and PuTTY keys, a public key, a
+//! hardware-token key, a key file cut short and an orders file answering
+//! another notice are refused in plain words;
 //! fresh entropy is 64 hex digits and never the same twice; the page's
 //! `field`/`withField` write lines as src/envelope.rs does. In Chromium no
 //! request leaves `file://`, and the passphrase key's opening is timed.
@@ -100,7 +101,10 @@ impl Fixture {
             ok(&format!("ssh-keygen for {name}"), &ssh_keygen(&args));
         };
         key("plain", &["-t", "ed25519", "-N", ""]);
-        key("pass", &["-t", "ed25519", "-a", "16", "-N", "horse and musket"]);
+        key(
+            "pass",
+            &["-t", "ed25519", "-a", "16", "-N", "horse and musket"],
+        );
         key(
             "gcm",
             &[
@@ -115,9 +119,21 @@ impl Fixture {
             ],
         );
         key("rsa", &["-t", "rsa", "-b", "2048", "-N", ""]);
-        key("rsa-pem", &["-t", "rsa", "-b", "2048", "-m", "PEM", "-N", ""]);
+        key(
+            "rsa-pem",
+            &["-t", "rsa", "-b", "2048", "-m", "PEM", "-N", ""],
+        );
         key("ecdsa", &["-t", "ecdsa", "-N", ""]);
         std::fs::write(f.path("sk"), hardware_key()).unwrap();
+        std::fs::write(
+            f.path("putty.ppk"),
+            "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: player\n",
+        )
+        .unwrap();
+        let plain = std::fs::read_to_string(f.path("plain")).unwrap();
+        let mut cut: Vec<&str> = plain.lines().collect();
+        cut.remove(3);
+        std::fs::write(f.path("cut"), cut.join("\n")).unwrap();
         std::fs::write(f.path("orders.yaml"), ORDERS).unwrap();
         std::fs::write(
             f.path("answered.yaml"),
@@ -177,6 +193,8 @@ impl Fixture {
                 case("ecdsa", "ecdsa", "", "ecdsa", "orders.yaml"),
                 case("public key", "plain.pub", "", "plain", "orders.yaml"),
                 case("hardware key", "sk", "", "", "orders.yaml"),
+                case("putty key", "putty.ppk", "", "", "orders.yaml"),
+                case("cut key", "cut", "", "plain", "orders.yaml"),
                 case("another notice", "plain", "", "plain", "answered.yaml"),
             ],
             "fields": [
@@ -243,7 +261,8 @@ fn run(f: &Fixture, browser: bool) -> Value {
     }
     let out = cmd.output().expect("node runs");
     let stdout = ok("tests/browser/sign.mjs", &out);
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("sign.mjs printed no JSON ({e}):\n{stdout}"))
+    serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("sign.mjs printed no JSON ({e}):\n{stdout}"))
 }
 
 fn case<'r>(result: &'r Value, name: &str) -> &'r Value {
@@ -282,7 +301,10 @@ fn check_signed(f: &Fixture, result: &Value, name: &str, key: &str, passphrase: 
         ),
         entropy,
     );
-    assert_eq!(orders, rust, "{name}: filled in as galloper sign fills a file");
+    assert_eq!(
+        orders, rust,
+        "{name}: filled in as galloper sign fills a file"
+    );
     let env = galloper::envelope::parse("orders.yaml", orders.as_bytes())
         .unwrap_or_else(|e| panic!("{name}: the filled file is a valid envelope: {e}"));
     assert_eq!(env.notice.as_deref(), Some(NOTICE));
@@ -377,17 +399,27 @@ fn check_all(f: &Fixture, result: &Value) {
         &["not the key registered for french", &plain, &pass],
     );
     check_refused(result, "wrong passphrase", &["the passphrase is wrong"]);
-    check_refused(result, "wrong passphrase, gcm", &["the passphrase is wrong"]);
+    check_refused(
+        result,
+        "wrong passphrase, gcm",
+        &["the passphrase is wrong"],
+    );
     check_refused(result, "no passphrase", &["protected by a passphrase"]);
     check_refused(result, "rsa", &["this is an RSA key", "ed25519 keys only"]);
     check_refused(result, "rsa pem", &["RSA key (PEM format)"]);
     check_refused(result, "ecdsa", &["this is an ECDSA key"]);
-    check_refused(result, "public key", &["this is a public key (the .pub file)"]);
+    check_refused(
+        result,
+        "public key",
+        &["this is a public key (the .pub file)"],
+    );
     check_refused(
         result,
         "hardware key",
         &["held on a hardware token", "cannot use it"],
     );
+    check_refused(result, "putty key", &["this is a PuTTY key"]);
+    check_refused(result, "cut key", &["the key file is damaged"]);
     check_refused(
         result,
         "another notice",
@@ -398,7 +430,10 @@ fn check_all(f: &Fixture, result: &Value) {
     let e = result["entropy"].as_array().unwrap();
     for v in e {
         let v = v.as_str().unwrap();
-        assert!(v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()), "{v}");
+        assert!(
+            v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{v}"
+        );
     }
     assert_ne!(e[0], e[1], "fresh entropy differs between two draws");
     assert_ne!(
@@ -415,7 +450,11 @@ fn check_all(f: &Fixture, result: &Value) {
         .iter()
         .zip(result["fields"].as_array().unwrap())
     {
-        let (t, k, v) = (text(asked, "text"), text(asked, "key"), text(asked, "value"));
+        let (t, k, v) = (
+            text(asked, "text"),
+            text(asked, "key"),
+            text(asked, "value"),
+        );
         assert_eq!(
             text(got, "text"),
             galloper::envelope::with_field(t, k, v),
