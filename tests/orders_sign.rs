@@ -3,7 +3,8 @@
 //! `tests/browser/sign.mjs`, once in Node and once in Debian's Chromium
 //! from `file://` (playwright-core), over keys made by `ssh-keygen -t
 //! ed25519`: unencrypted, passphrase-protected at 16 bcrypt rounds
-//! (aes256-ctr, ssh-keygen's default) and with aes256-gcm@openssh.com.
+//! (aes256-ctr, ssh-keygen's default) and with aes256-gcm@openssh.com (its
+//! passphrase beyond ASCII).
 //! For each, the signature the page makes is byte-identical to
 //! `ssh-keygen -Y sign -n galloper-orders` over the same filled-in file,
 //! `ssh-keygen -Y verify` and galloper's own check accept it, the file
@@ -12,7 +13,8 @@
 //! `.pub` file's and `ssh-keygen -l`'s. A key that is not the side's is
 //! refused by fingerprint (before any passphrase is asked), a wrong
 //! passphrase, RSA (OpenSSH and PEM), ECDSA and PuTTY keys, a public key, a
-//! hardware-token key, a key file cut short and an orders file answering
+//! hardware-token key, a key file cut short, a key stretched over minutes
+//! of bcrypt rounds and an orders file answering
 //! another notice are refused in plain words;
 //! fresh entropy is 64 hex digits and never the same twice; the page's
 //! `field`/`withField` write lines as src/envelope.rs does. In Chromium no
@@ -115,7 +117,7 @@ impl Fixture {
                 "-Z",
                 "aes256-gcm@openssh.com",
                 "-N",
-                "gcm pass",
+                "gcm pässe",
             ],
         );
         key("rsa", &["-t", "rsa", "-b", "2048", "-N", ""]);
@@ -125,6 +127,9 @@ impl Fixture {
         );
         key("ecdsa", &["-t", "ecdsa", "-N", ""]);
         std::fs::write(f.path("sk"), hardware_key()).unwrap();
+        let (slow, slow_pub) = slow_key(5000);
+        std::fs::write(f.path("slow"), slow).unwrap();
+        std::fs::write(f.path("slow.pub"), format!("{slow_pub}\n")).unwrap();
         std::fs::write(
             f.path("putty.ppk"),
             "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: player\n",
@@ -134,6 +139,8 @@ impl Fixture {
         let mut cut: Vec<&str> = plain.lines().collect();
         cut.remove(3);
         std::fs::write(f.path("cut"), cut.join("\n")).unwrap();
+        // Saved on Windows, or passed through a mail program.
+        std::fs::write(f.path("crlf"), plain.replace('\n', "\r\n")).unwrap();
         std::fs::write(f.path("orders.yaml"), ORDERS).unwrap();
         std::fs::write(
             f.path("answered.yaml"),
@@ -182,7 +189,7 @@ impl Fixture {
             "cases": [
                 case("plain", "plain", "", "plain", "orders.yaml"),
                 case("pass", "pass", "horse and musket", "pass", "orders.yaml"),
-                case("gcm", "gcm", "gcm pass", "gcm", "orders.yaml"),
+                case("gcm", "gcm", "gcm pässe", "gcm", "orders.yaml"),
                 case("wrong key", "plain", "", "pass", "orders.yaml"),
                 case("wrong key, no passphrase asked", "pass", "", "plain", "orders.yaml"),
                 case("wrong passphrase", "pass", "horse and muskets", "pass", "orders.yaml"),
@@ -195,6 +202,8 @@ impl Fixture {
                 case("hardware key", "sk", "", "", "orders.yaml"),
                 case("putty key", "putty.ppk", "", "", "orders.yaml"),
                 case("cut key", "cut", "", "plain", "orders.yaml"),
+                case("crlf key", "crlf", "", "plain", "orders.yaml"),
+                case("slow key", "slow", "any", "slow", "orders.yaml"),
                 case("another notice", "plain", "", "plain", "answered.yaml"),
             ],
             "fields": [
@@ -213,10 +222,6 @@ impl Fixture {
 /// (a FIDO token's handle), as `ssh-keygen -t ed25519-sk` writes one: no
 /// token is needed to make the file, only to use it.
 fn hardware_key() -> String {
-    fn string(out: &mut Vec<u8>, b: &[u8]) {
-        out.extend_from_slice(&(b.len() as u32).to_be_bytes());
-        out.extend_from_slice(b);
-    }
     let kind = b"sk-ssh-ed25519@openssh.com";
     let mut public = Vec::new();
     string(&mut public, kind);
@@ -236,13 +241,44 @@ fn hardware_key() -> String {
         private.push(pad);
         pad += 1;
     }
+    key_file(b"none", b"none", b"", &public, &private)
+}
+
+/// A passphrase-protected ed25519 key file stretched over `rounds` bcrypt
+/// rounds, and its public line. Its secret part is noise: the page must
+/// refuse the key before spending minutes on it.
+fn slow_key(rounds: u32) -> (String, String) {
+    let pk = ed25519_dalek::SigningKey::from_bytes(&[5u8; 32])
+        .verifying_key()
+        .to_bytes();
+    let mut public = Vec::new();
+    string(&mut public, b"ssh-ed25519");
+    string(&mut public, &pk);
+    let mut options = Vec::new();
+    string(&mut options, &[3u8; 16]);
+    options.extend_from_slice(&rounds.to_be_bytes());
+    let file = key_file(b"aes256-ctr", b"bcrypt", &options, &public, &[8u8; 48]);
+    (
+        file,
+        format!("ssh-ed25519 {}", base64::b64(&public).trim_end()),
+    )
+}
+
+/// SSH wire encoding: a string is its length then its bytes.
+fn string(out: &mut Vec<u8>, b: &[u8]) {
+    out.extend_from_slice(&(b.len() as u32).to_be_bytes());
+    out.extend_from_slice(b);
+}
+
+/// An OpenSSH private key file ("openssh-key-v1") holding one key.
+fn key_file(cipher: &[u8], kdf: &[u8], options: &[u8], public: &[u8], secret: &[u8]) -> String {
     let mut blob = b"openssh-key-v1\0".to_vec();
-    string(&mut blob, b"none");
-    string(&mut blob, b"none");
-    string(&mut blob, b"");
+    string(&mut blob, cipher);
+    string(&mut blob, kdf);
+    string(&mut blob, options);
     blob.extend_from_slice(&1u32.to_be_bytes());
-    string(&mut blob, &public);
-    string(&mut blob, &private);
+    string(&mut blob, public);
+    string(&mut blob, secret);
     format!(
         "-----BEGIN OPENSSH PRIVATE KEY-----\n{}\n-----END OPENSSH PRIVATE KEY-----\n",
         base64::b64(&blob).trim_end()
@@ -386,7 +422,7 @@ fn check_refused(result: &Value, name: &str, words: &[&str]) {
 fn check_all(f: &Fixture, result: &Value) {
     check_signed(f, result, "plain", "plain", "");
     check_signed(f, result, "pass", "pass", "horse and musket");
-    check_signed(f, result, "gcm", "gcm", "gcm pass");
+    check_signed(f, result, "gcm", "gcm", "gcm pässe");
     let (plain, pass) = (f.fingerprint("plain"), f.fingerprint("pass"));
     check_refused(
         result,
@@ -418,7 +454,24 @@ fn check_all(f: &Fixture, result: &Value) {
         "hardware key",
         &["held on a hardware token", "cannot use it"],
     );
+    let crlf = case(result, "crlf key");
+    assert_eq!(
+        crlf["ok"], true,
+        "a key file with CRLF line ends signs: {crlf}"
+    );
+    galloper::sig::verify(
+        &f.public_line("plain"),
+        galloper::sig::ORDERS_NAMESPACE,
+        text(crlf, "orders").as_bytes(),
+        text(crlf, "signature"),
+    )
+    .unwrap_or_else(|e| panic!("the CRLF key's signature is the plain key's: {e}"));
     check_refused(result, "putty key", &["this is a PuTTY key"]);
+    check_refused(
+        result,
+        "slow key",
+        &["5000 bcrypt rounds", "ssh-keygen -p -a 16"],
+    );
     check_refused(result, "cut key", &["the key file is damaged"]);
     check_refused(
         result,
