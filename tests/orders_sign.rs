@@ -204,6 +204,7 @@ impl Fixture {
                 case("cut key", "cut", "", "plain", "orders.yaml"),
                 case("crlf key", "crlf", "", "plain", "orders.yaml"),
                 case("slow key", "slow", "any", "slow", "orders.yaml"),
+                case("no key on record", "plain", "", "", "orders.yaml"),
                 case("another notice", "plain", "", "plain", "answered.yaml"),
             ],
             "fields": [
@@ -467,6 +468,7 @@ fn check_all(f: &Fixture, result: &Value) {
     )
     .unwrap_or_else(|e| panic!("the CRLF key's signature is the plain key's: {e}"));
     check_refused(result, "putty key", &["this is a PuTTY key"]);
+    check_refused(result, "no key on record", &["no key on record"]);
     check_refused(
         result,
         "slow key",

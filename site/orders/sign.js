@@ -150,8 +150,9 @@
       fail('this is a public key (the .pub file): drop the private key file beside it, the one with the same name without .pub');
     }
     if (t.startsWith('-----BEGIN SSH SIGNATURE-----')) fail('this is a signature, not a key: drop your private key file');
-    if (/^-----BEGIN (RSA|DSA|EC|ENCRYPTED|) ?PRIVATE KEY-----/.test(t)) {
-      const what = /RSA/.test(t.slice(0, 40)) ? 'an RSA key' : /EC/.test(t.slice(0, 40)) ? 'an ECDSA key' : /DSA/.test(t.slice(0, 40)) ? 'a DSA key' : 'a key in an older format';
+    const pem = /^-----BEGIN (RSA |DSA |EC |ENCRYPTED )?PRIVATE KEY-----/.exec(t);
+    if (pem) {
+      const what = { 'RSA ': 'an RSA key', 'DSA ': 'a DSA key', 'EC ': 'an ECDSA key' }[pem[1]] || 'a key in another format';
       fail(`this is ${what} (PEM format), and galloper takes OpenSSH ed25519 keys only: ${NEW_KEY}`);
     }
     if (t.startsWith('PuTTY-User-Key-File')) {
@@ -259,25 +260,38 @@
         // check numbers below catch.
         plain = null;
       }
+      k.fill(0);
       block = c.block;
     }
-    const wrong = 'the passphrase is wrong: type the passphrase of this key (the one ssh-keygen asked you to choose for it)';
+    if (plain === null) fail(WRONG_PASSPHRASE);
+    try {
+      return readSecret(plain, key, block);
+    } finally {
+      // The opened copy of an encrypted key is ours to wipe; an unencrypted
+      // key's bytes are the caller's (key.secret), left as they are.
+      if (key.encrypted) plain.fill(0);
+    }
+  }
+
+  const WRONG_PASSPHRASE = 'the passphrase is wrong: type the passphrase of this key (the one ssh-keygen asked you to choose for it)';
+
+  // The opened secret part: check numbers, the key, its comment, padding.
+  // Returns copies, so that the caller may wipe `plain`.
+  function readSecret(plain, key, block) {
     const damaged = 'the key file is damaged (its secret part does not read): drop the file exactly as ssh-keygen wrote it';
-    if (plain === null) fail(wrong);
-    const r = new Reader(plain, key.encrypted ? wrong : damaged);
-    if (r.u32() !== r.u32()) fail(key.encrypted ? wrong : damaged);
+    const r = new Reader(plain, key.encrypted ? WRONG_PASSPHRASE : damaged);
+    if (r.u32() !== r.u32()) fail(key.encrypted ? WRONG_PASSPHRASE : damaged);
     if (r.text() !== 'ssh-ed25519') fail(damaged);
     const publicKey = r.string();
     const both = r.string();
     const comment = r.text();
-    if (plain.length % block !== 0) fail(damaged);
-    const seed = both.subarray(0, 32);
-    const derived = V().ed25519.getPublicKey(seed);
-    if (both.length !== 64 || !same(publicKey, key.publicKey) || !same(both.subarray(32), publicKey) || !same(derived, publicKey)) {
+    if (plain.length % block !== 0 || both.length !== 64) fail(damaged);
+    const seed = Uint8Array.from(both.subarray(0, 32));
+    if (!same(publicKey, key.publicKey) || !same(both.subarray(32), publicKey) || !same(V().ed25519.getPublicKey(seed), publicKey)) {
       fail(damaged);
     }
     return {
-      seed: Uint8Array.from(seed),
+      seed,
       publicKey: Uint8Array.from(publicKey),
       publicBlob: key.publicBlob,
       comment,
@@ -302,6 +316,7 @@
    */
   function requireKey(key, expectedFingerprint, side) {
     const want = String(expectedFingerprint || '').trim();
+    if (want === '') fail('the page carries no key on record for your side, so it cannot check yours: ask the game master for a new page');
     if (key.fingerprint !== want) {
       const whose = side ? `the key registered for ${side}` : 'the key registered for your side';
       fail(`this is not ${whose}: this key is ${key.fingerprint}, the one on record is ${want}. Drop the key whose .pub you gave the game master (\`ssh-keygen -l -f KEYFILE\` shows a key's fingerprint)`);
@@ -420,13 +435,19 @@
   function signOrders({ keyText, passphrase, expectedFingerprint, side, orders, notice, revision }) {
     const key = requireKey(readKey(keyText), expectedFingerprint, side);
     const unlocked = unlockKey(key, passphrase);
-    const filled = fillOrders(orders, { notice, revision });
-    return {
-      orders: filled,
-      signature: sign(unlocked, filled, NAMESPACE),
-      publicLine: unlocked.publicLine,
-      fingerprint: unlocked.fingerprint,
-    };
+    try {
+      const filled = fillOrders(orders, { notice, revision });
+      return {
+        orders: filled,
+        signature: sign(unlocked, filled, NAMESPACE),
+        publicLine: unlocked.publicLine,
+        fingerprint: unlocked.fingerprint,
+      };
+    } finally {
+      // Nothing of the key outlives the call but what the page still holds
+      // of the dropped file's text.
+      unlocked.seed.fill(0);
+    }
   }
 
   globalThis.GalloperSign = {
