@@ -32,6 +32,10 @@ pub const FILES: &[(&str, &str)] = &[
         "LICENSES/yaml.LICENSE",
         include_str!("../../site/vendor/LICENSES/yaml.LICENSE"),
     ),
+    (
+        "LICENSES/bcrypt-pbkdf.LICENSE",
+        include_str!("../../site/vendor/LICENSES/bcrypt-pbkdf.LICENSE"),
+    ),
 ];
 
 /// Write every asset into `dir`.
@@ -56,7 +60,13 @@ mod tests {
             .find(|(n, _)| *n == "galloper-vendor.js")
             .map(|(_, t)| *t)
             .unwrap();
-        for p in ["@noble/hashes", "@noble/ciphers", "@noble/curves", "yaml"] {
+        for p in [
+            "@noble/hashes",
+            "@noble/ciphers",
+            "@noble/curves",
+            "yaml",
+            "bcrypt-pbkdf",
+        ] {
             assert!(vendor[..400].contains(p), "the bundle's banner names {p}");
             let licence = format!("LICENSES/{}.LICENSE", p.replace('@', "").replace('/', "-"));
             let text = FILES.iter().find(|(n, _)| *n == licence).map(|(_, t)| *t);
