@@ -527,6 +527,7 @@
     // the paths of every file the page has read so far.
     told: (n) => (byN.get(n) || {}).told || null,
     mapUnits: (n) => (((byN.get(n) || {}).map || {}).units || []).length,
+    loadAll: () => ensureAll(),
     loadedSteps: () => [...loaded.keys()].sort((a, b) => a - b),
     carried: () => Object.keys(gameFiles).concat(...[...loaded.values()].map((d) => Object.keys(d.files || {}))),
   };

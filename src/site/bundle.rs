@@ -168,7 +168,10 @@ impl Listing {
         self.entries
             .iter()
             .filter_map(|e| {
-                let n = e.path.strip_prefix("step-")?.strip_suffix("/manifest.yaml")?;
+                let n = e
+                    .path
+                    .strip_prefix("step-")?
+                    .strip_suffix("/manifest.yaml")?;
                 (n.len() == 4).then(|| n.parse().ok()).flatten()
             })
             .collect()
@@ -232,7 +235,9 @@ impl Listing {
             return Err(changed("became something else than a plain file"));
         }
         if meta.dev() != e.dev || meta.ino() != e.ino {
-            return Err(changed("is another file (a folder above it became a link?)"));
+            return Err(changed(
+                "is another file (a folder above it became a link?)",
+            ));
         }
         if meta.len() != e.len {
             return Err(changed("changed size"));

@@ -101,7 +101,11 @@ mod tests {
         assert_eq!(heading(None, None), "");
         let m = one("g", 2, &view_with_unit_at(2.0), heading(Some(notice), None));
         assert_eq!(m.heading, "Round 1, French active");
-        assert_eq!(m.after.as_deref(), Some("Round 1"), "the view's own, kept apart");
+        assert_eq!(
+            m.after.as_deref(),
+            Some("Round 1"),
+            "the view's own, kept apart"
+        );
         assert!(m.svg.contains("step 2 \u{2014} Round 1, French active"));
     }
 

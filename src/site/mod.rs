@@ -108,7 +108,10 @@ fn write_steps(
 ) -> anyhow::Result<(Vec<u32>, Vec<u32>)> {
     site.dir(&s.dir)?;
     if !game.binary.is_empty() {
-        site.write(&page::files_script_name(s, 0), page::files_script(s, 0, game).as_bytes())?;
+        site.write(
+            &page::files_script_name(s, 0),
+            page::files_script(s, 0, game).as_bytes(),
+        )?;
     }
     let rules = game
         .get("game.yaml")
@@ -121,7 +124,10 @@ fn write_steps(
     for n in listing.parts().into_iter().filter(|n| *n > 0) {
         let part = listing.part(n)?;
         let in_force = resolved.contains(&n);
-        let heading = maps::heading(part.get(&format!("step-{n:04}/notice.yaml")), before.as_deref());
+        let heading = maps::heading(
+            part.get(&format!("step-{n:04}/notice.yaml")),
+            before.as_deref(),
+        );
         let map = part
             .get(&maps::view_path(n))
             .filter(|_| in_force)
@@ -143,7 +149,10 @@ fn write_steps(
         )
         .with_context(|| format!("{}: step {n}", listing.root.display()))?;
         if !part.binary.is_empty() {
-            site.write(&page::files_script_name(s, n), page::files_script(s, n, &part).as_bytes())?;
+            site.write(
+                &page::files_script_name(s, n),
+                page::files_script(s, n, &part).as_bytes(),
+            )?;
         }
         parts.push(n);
     }

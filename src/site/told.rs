@@ -34,10 +34,16 @@ mod tests {
         let mut part = Bundle::default();
         part.text
             .insert("step-0003/rollback-1/events.yaml".into(), "[]\n".into());
-        assert!(lines(rules, &part, 3).is_none(), "a rolled-back run is not told");
+        assert!(
+            lines(rules, &part, 3).is_none(),
+            "a rolled-back run is not told"
+        );
         part.text
             .insert("step-0003/events.yaml".into(), "[]\n".into());
         assert_eq!(lines(rules, &part, 3).map(|l| l.len()), Some(0));
-        assert!(lines(None, &part, 3).is_none(), "an unknown ruleset tells nothing");
+        assert!(
+            lines(None, &part, 3).is_none(),
+            "an unknown ruleset tells nothing"
+        );
     }
 }
