@@ -1024,6 +1024,8 @@ fn a_game_in_progress_shows_its_public_steps_only_and_audits_so_far() {
 }
 
 /// `galloper site` run with its peak memory (the child's maxrss, KiB).
+/// (Reaped by `wait4`, which std's `Child` does not see.)
+#[allow(clippy::zombie_processes)]
 fn site_with_peak(args: &[&str]) -> (Output, u64) {
     let dir = tempfile::tempdir().unwrap();
     let (o, e) = (dir.path().join("out"), dir.path().join("err"));
@@ -1217,7 +1219,8 @@ fn links_in_the_archive_are_refused_and_links_planted_in_out_are_not_followed() 
     std::fs::write(outside.join("step/view.yaml"), format!("x: {marker}\n")).unwrap();
 
     // A link in the archive: to a file, then to a folder.
-    let cases: [(&str, fn(&Path, &Path)); 2] = [
+    type Plant = fn(&Path, &Path);
+    let cases: [(&str, Plant); 2] = [
         ("a file", |a: &Path, o: &Path| {
             std::fs::remove_file(a.join("step-0002/view.yaml")).unwrap();
             std::os::unix::fs::symlink(o.join("secret.yaml"), a.join("step-0002/view.yaml"))
