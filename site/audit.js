@@ -1028,7 +1028,7 @@
   // cannot run on a part of the archive.
   function notLoaded(scripts, step) {
     const failure = {
-      place: scripts[0],
+      place: step == null ? scripts[0] : `step ${step}`,
       what: `the page's file${scripts.length > 1 ? 's' : ''} ${scripts.join(', ')} did not load: put the whole site where this page is, and audit again`,
       step: step == null ? null : step,
     };

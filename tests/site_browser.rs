@@ -21,7 +21,15 @@
 //! another server's archive in `galloper audit --server-key`'s words.
 //! A game in progress (Crowther-Dougan stopped after three steps) shows its
 //! public steps only, with none of the server's unrevealed secrets, and its
-//! page audits it "so far" as the command line does. Screenshots of the
+//! page audits it "so far" as the command line does. A site missing one
+//! step's script fails its audit at that step, naming the file. Each page
+//! opens with its first step's script only and loads the others as the
+//! reader moves, each step titled with its own notice's heading; the index
+//! carries the club's name and the server keys' fingerprints. Without a
+//! browser: a game's page with its first step is under 2 MB and its site at
+//! most twice its archive, in less memory than the archive; links in an
+//! archive are refused and links planted in `--out` never followed.
+//! Screenshots of the
 //! index, a game page and a phone-sized page are kept in
 //! `target/site-shots/`.
 //!
@@ -882,6 +890,36 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         c.summary.contains(&format!("not by the pinned key {fp}")),
         "{}",
         c.summary
+    );
+
+    // A site put online without one step's script: the page says the step
+    // did not load, and its audit, which reads every step, fails naming
+    // the missing file at that step, not passing on what it has.
+    let partial = work.join("site-partial");
+    copy_dir(&site, &partial);
+    std::fs::remove_file(partial.join(format!("games/{game}/step-0005.js"))).unwrap();
+    let verdicts = browse(
+        &browser,
+        serde_json::json!({
+            "shots": work.join("partial-shots"),
+            "missing_allowed": true,
+            "pages": [{
+                "file": partial.join(format!("{game}.html")),
+                "game": game,
+                "steps": steps(archive),
+                "quick": true,
+                "expect": {"fail": 5},
+            }],
+        }),
+        &work,
+    );
+    assert_eq!(verdicts.len(), 1);
+    assert!(
+        verdicts[0].summary.contains(&format!(
+            "games/{game}/step-0005.js did not load: put the whole site"
+        )),
+        "{}",
+        verdicts[0].summary
     );
 }
 
