@@ -41,6 +41,8 @@ pub struct Listing {
     pub root: PathBuf,
     /// By path.
     pub entries: Vec<Entry>,
+    /// The entries of each part (see [`part_of`]), by their index.
+    by_part: BTreeMap<u32, Vec<usize>>,
 }
 
 /// Some files of an archive: text as text, anything else as bytes.
@@ -151,16 +153,21 @@ pub fn list(dir: &Path) -> anyhow::Result<Listing> {
         }
     }
     entries.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut by_part: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        by_part.entry(part_of(&e.path)).or_default().push(i);
+    }
     Ok(Listing {
         root: dir.to_path_buf(),
         entries,
+        by_part,
     })
 }
 
 impl Listing {
     /// The parts that hold any file, in order (0, the game's own, first).
     pub fn parts(&self) -> BTreeSet<u32> {
-        self.entries.iter().map(|e| part_of(&e.path)).collect()
+        self.by_part.keys().copied().collect()
     }
 
     /// The steps resolved in force: those with `step-NNNN/manifest.yaml`.
@@ -195,7 +202,13 @@ impl Listing {
     /// Every file of part `n` (see [`part_of`]).
     pub fn part(&self, n: u32) -> anyhow::Result<Bundle> {
         let mut b = Bundle::default();
-        for e in self.entries.iter().filter(|e| part_of(&e.path) == n) {
+        for e in self
+            .by_part
+            .get(&n)
+            .into_iter()
+            .flatten()
+            .map(|i| &self.entries[*i])
+        {
             match String::from_utf8(self.read(e)?) {
                 Ok(t) => {
                     b.text.insert(e.path.clone(), t);
