@@ -18,6 +18,18 @@
     for (let i = 0; i < out.length; i++) out[i] = parseInt(s.substr(2 * i, 2), 16);
     return out;
   }
+  // Standard base64, as galloper site writes the binary files.
+  function unbase64(s) {
+    let b;
+    try {
+      b = atob(s);
+    } catch (e) {
+      return null;
+    }
+    const out = new Uint8Array(b.length);
+    for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
+    return out;
+  }
   function concat(...parts) {
     const bs = parts.map((p) => (typeof p === 'string' ? enc.encode(p) : p));
     const out = new Uint8Array(bs.reduce((n, b) => n + b.length, 0));
@@ -54,8 +66,8 @@
   class Archive {
     constructor(data) {
       this.text = data.files || {};
-      // Binary files (the maps' PNGs) come from the game's .files.js,
-      // loaded by the page before its audit runs.
+      // Binary files (the maps' PNGs), as base64, come from the game's
+      // files-NNNN.js, loaded by the page before its audit runs.
       this.binary = data.binary || {};
       const binary = new Set(Object.keys(this.binary).concat(data.binary_paths || []));
       this.binaryPaths = binary;
@@ -69,7 +81,7 @@
     }
     bytes(p) {
       if (p in this.text) return enc.encode(this.text[p]);
-      if (p in this.binary) return unhex(this.binary[p]);
+      if (p in this.binary) return unbase64(this.binary[p]) || fail(p, "cannot read: not base64 in the page's files script");
       if (this.binaryPaths.has(p)) return fail(p, "cannot read: the page's files script did not load");
       return fail(p, 'cannot read: No such file or directory');
     }
@@ -998,6 +1010,32 @@
     return v;
   }
 
+  // The archive whole, for the audit, from what the page carries itself
+  // (the game's own files) and its steps' scripts (`GalloperStep`'s) and
+  // files scripts (`GalloperFiles`'s), as galloper site splits it.
+  function assemble(data, steps, binaries) {
+    const files = Object.assign({}, data.files || {});
+    const binaryPaths = (data.binary_paths || []).slice();
+    for (const d of steps) {
+      Object.assign(files, d.files || {});
+      binaryPaths.push(...(d.binary_paths || []));
+    }
+    const binary = Object.assign({}, ...binaries);
+    return Object.assign({}, data, { files, binary, binary_paths: binaryPaths });
+  }
+
+  // The verdict when some of the page's own files did not load: the audit
+  // cannot run on a part of the archive.
+  function notLoaded(scripts, step) {
+    const failure = {
+      place: step == null ? scripts[0] : `step ${step}`,
+      what: `the page's file${scripts.length > 1 ? 's' : ''} ${scripts.join(', ')} did not load: put the whole site where this page is, and audit again`,
+      step: step == null ? null : step,
+    };
+    failure.message = `AUDIT FAILED at ${failure.place}: ${failure.what}`;
+    return { passed: false, summary: failure.message, lines: [], failure };
+  }
+
   // Run the audit, never throwing: { passed, summary, lines, failure }.
   function run(data) {
     try {
@@ -1011,5 +1049,5 @@
     }
   }
 
-  globalThis.GalloperAudit = { run, stepOf, receipts, sealedOrders, jsonTree, jsonLine, floatText, appliedText, appliedEntropy, checkStream, seedOf, commit, sshsigVerify, fingerprint, Stream, hex, unhex, verifyRound };
+  globalThis.GalloperAudit = { run, assemble, notLoaded, stepOf, receipts, sealedOrders, jsonTree, jsonLine, floatText, appliedText, appliedEntropy, checkStream, seedOf, commit, sshsigVerify, fingerprint, Stream, hex, unhex, verifyRound };
 })();

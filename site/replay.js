@@ -5,8 +5,15 @@
 (function () {
   'use strict';
   const V = globalThis.GalloperVendor;
+  const A = globalThis.GalloperAudit;
+  // The game's own files and the list of its steps; each step's files come
+  // in a script of their own (games/GAME/step-NNNN.js), loaded as the
+  // reader comes to the step: a classic script, which loads from file://
+  // too, where fetch() cannot.
   const data = JSON.parse(document.getElementById('archive').textContent);
-  const files = data.files || {};
+  const gameFiles = data.files || {};
+  const stepNumbers = (data.steps || []).slice().sort((a, b) => a - b);
+  const parts = data.parts || [];
   const $ = (id) => document.getElementById(id);
   const pad4 = (n) => String(n).padStart(4, '0');
   const el = (tag, attrs, ...kids) => {
@@ -20,24 +27,69 @@
     for (const k of kids) if (k != null) e.append(k);
     return e;
   };
-  const yaml = (path) => {
-    if (!(path in files)) return null;
+  const parse = (text) => {
+    if (typeof text !== 'string') return null;
     try {
-      return V.parseYaml(files[path]);
+      return V.parseYaml(text);
     } catch (e) {
       return null;
     }
   };
 
+  // ---------- loading the steps' scripts ----------
+  const loaded = new Map(); // part -> what its step script carries
+  const binaries = new Map(); // part -> its binary files, base64
+  const pending = new Map(); // script -> the promise of its loading
+  const stepScript = (n) => `${data.dir}/step-${pad4(n)}.js`;
+  const filesScript = (n) => `${data.dir}/files-${pad4(n)}.js`;
+  // Called by each step's script; a script of another game is ignored.
+  globalThis.GalloperStep = (d) => {
+    if (!d || d.game !== data.game || loaded.has(d.step)) return;
+    loaded.set(d.step, d);
+    if (stepNumbers.includes(d.step)) addStep(d);
+  };
+  globalThis.GalloperFiles = (d) => {
+    if (d && d.game === data.game) binaries.set(d.step, d.files || {});
+  };
+  function loadScript(src) {
+    if (!pending.has(src)) {
+      pending.set(src, new Promise((resolve) => {
+        const s = document.createElement('script');
+        s.src = src;
+        s.onload = () => resolve(true);
+        s.onerror = () => {
+          pending.delete(src);
+          resolve(false);
+        };
+        document.head.append(s);
+      }));
+    }
+    return pending.get(src);
+  }
+  const ensure = (n) => (loaded.has(n) ? Promise.resolve(true) : loadScript(stepScript(n)).then(() => loaded.has(n)));
+  // Load many, a few at a time, saying how far it got.
+  async function loadMany(srcs, progress) {
+    let done = 0;
+    const queue = srcs.slice();
+    const worker = async () => {
+      while (queue.length) {
+        await loadScript(queue.shift());
+        done += 1;
+        progress(done, srcs.length);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+  }
+  // Every step's script (for a unit's story and for the audit).
+  const ensureAll = (progress) => loadMany(parts.filter((n) => !loaded.has(n)).map(stepScript), progress || (() => {}));
+
   // ---------- the steps ----------
-  const stepNumbers = Object.keys(files)
-    .map((p) => /^step-(\d{4})\/manifest\.yaml$/.exec(p))
-    .filter(Boolean)
-    .map((m) => Number(m[1]))
-    .sort((a, b) => a - b);
-  const sealed = Object.keys(files).some((p) => p.startsWith('sealed/'));
-  const end = yaml('end.yaml');
-  const steps = stepNumbers.map((n) => {
+  const end = parse(gameFiles['end.yaml']);
+  const byN = new Map();
+  function makeStep(d) {
+    const n = d.step;
+    const files = d.files || {};
+    const yaml = (p) => parse(files[p]);
     const dir = `step-${pad4(n)}`;
     const view = yaml(`${dir}/view.yaml`) || {};
     const notice = yaml(`${dir}/notice.yaml`) || {};
@@ -45,8 +97,10 @@
     return {
       n,
       dir,
-      // As the step's mail titles it: the step that was played, not the one after.
-      heading: notice.heading || view.heading || '',
+      files,
+      // As the step's mail titles it: the step that was played, its own
+      // notice's heading (the view's names the step after).
+      heading: d.heading != null ? d.heading : notice.heading || '',
       panels: view.panels || [],
       units: ((view.map || {}).units || []),
       sides: ((view.map || {}).sides || []),
@@ -54,10 +108,10 @@
       dice: yaml(`${dir}/dice.yaml`) || [],
       reveal: yaml(`${dir}/reveal.yaml`) || {},
       orders: (yaml(`${dir}/orders.yaml`) || {}).sides || [],
-      map: (data.maps || {})[n] || null,
+      map: d.map || null,
       // The ruleset's own telling of the public events (the public report's lines).
-      told: (data.told || {})[n] || null,
-      sealed: sealed && `${sdir}/hidden.yaml` in files
+      told: d.told || null,
+      sealed: `${sdir}/hidden.yaml` in files
         ? {
           hidden: yaml(`${sdir}/hidden.yaml`) || {},
           events: (yaml(`${sdir}/events.yaml`) || []).filter((e) => e.visibility !== 'public'),
@@ -66,10 +120,10 @@
         }
         : null,
     };
-  });
-  const byN = new Map(steps.map((s) => [s.n, s]));
+  }
 
   // ---------- units across steps ----------
+  // Learnt from each step as it loads; a unit's story reads every step.
   const unitNames = new Map();
   const stories = new Map();
   const tell = (id, step, text) => {
@@ -80,7 +134,9 @@
     const f = e.facts || {};
     return [f.unit, f.target, ...(f.units || [])].filter(Boolean);
   };
-  for (const s of steps) {
+  function addStep(d) {
+    const s = makeStep(d);
+    byN.set(s.n, s);
     for (const u of s.units) unitNames.set(u.id, u.label);
     for (const e of s.events) {
       const seen = new Set();
@@ -94,7 +150,7 @@
   }
 
   // ---------- drawing a step ----------
-  let current = steps.length ? steps[0].n : 0;
+  let current = stepNumbers.length ? stepNumbers[0] : 0;
   let followed = null;
   let auditResult = null;
 
@@ -166,10 +222,17 @@
   }
 
   function drawStep() {
+    $('slider').value = String(stepNumbers.indexOf(current) + 1);
+    $('step-label').textContent = `Step ${current} of ${stepNumbers.length}`;
     const s = byN.get(current);
-    if (!s) return;
-    $('slider').value = String(steps.indexOf(s) + 1);
-    $('step-label').textContent = `Step ${s.n} of ${steps.length}`;
+    if (!s) {
+      // Its script is on its way (or failed to load: said so).
+      document.body.setAttribute('data-loading', String(current));
+      document.body.classList.add('loading');
+      return;
+    }
+    document.body.removeAttribute('data-loading');
+    document.body.classList.remove('loading');
     $('heading').textContent = `Step ${s.n}: ${s.heading}`;
     document.body.setAttribute('data-step', String(s.n));
     if (location.hash !== `#step-${s.n}`) history.replaceState(null, '', `#step-${s.n}`);
@@ -186,7 +249,7 @@
       cards.append(ul);
     }
     const outcome = s.events.filter((e) => e.kind === 'outcome');
-    const last = s.n === steps[steps.length - 1].n;
+    const last = s.n === stepNumbers[stepNumbers.length - 1];
     if (outcome.length || (last && end)) {
       cards.append(el('h3', {}, 'Outcome'));
       for (const e of outcome) cards.append(el('p', { class: 'outcome' }, e.text));
@@ -263,7 +326,7 @@
         sec.append(ul);
       }
       for (const p of s.sealed.orders) {
-        const d = el('details', { class: 'orders' }, el('summary', {}, p.split('/').pop()), el('pre', {}, files[p]));
+        const d = el('details', { class: 'orders' }, el('summary', {}, p.split('/').pop()), el('pre', {}, s.files[p]));
         sec.append(d);
       }
     } else {
@@ -273,18 +336,46 @@
     if (followed) drawStory();
   }
 
-  function go(n) {
-    const i = Math.max(0, Math.min(steps.length - 1, n));
-    if (!steps[i]) return;
-    current = steps[i].n;
+  // Show step `current`, loading its script first if need be, then the
+  // next one's, so that moving on is quick.
+  function show() {
+    const n = current;
     drawStep();
+    const after = () => {
+      const next = stepNumbers[stepNumbers.indexOf(n) + 1];
+      if (next != null) ensure(next);
+    };
+    if (byN.has(n)) return after();
+    $('heading').textContent = `Step ${n}: loading\u2026`;
+    ensure(n).then((ok) => {
+      if (current !== n) return;
+      if (!ok) {
+        $('heading').textContent = `Step ${n}: its file ${stepScript(n)} did not load`;
+        return;
+      }
+      drawStep();
+      after();
+    });
   }
-  const index = () => steps.findIndex((s) => s.n === current);
+  function go(i) {
+    const k = Math.max(0, Math.min(stepNumbers.length - 1, i));
+    if (stepNumbers[k] == null) return;
+    current = stepNumbers[k];
+    show();
+  }
+  const index = () => stepNumbers.indexOf(current);
 
   // ---------- a unit's story ----------
   function follow(id) {
     followed = id;
     drawStep();
+    // Its story is told from every step: read them all (once).
+    if (loaded.size < parts.length) {
+      $('story-title').textContent = `${unitNames.get(followed) || followed}: reading every step for its story\u2026`;
+      ensureAll().then(() => {
+        if (followed === id) drawStory();
+      });
+    }
   }
   function drawStory() {
     const box = $('story');
@@ -292,7 +383,8 @@
     $('story-title').textContent = `${unitNames.get(followed) || followed}: its story`;
     const ol = $('story-lines');
     ol.textContent = '';
-    const lines = stories.get(followed) || [];
+    // Steps load in any order; a story goes in the game's.
+    const lines = (stories.get(followed) || []).slice().sort((a, b) => a.step - b.step);
     for (const l of lines) {
       const b = el('button', { type: 'button', class: 'story-step', 'data-step': l.step }, `Step ${l.step}`);
       ol.append(el('li', { class: l.step === current ? 'now' : '' }, b, ' ', l.text));
@@ -313,19 +405,19 @@
     const badge = !f ? 'pass' : f.step === current ? 'fail' : f.step != null && current > f.step ? 'unchecked' : 'pass';
     $('step-label').setAttribute('data-audit', badge);
   }
-  // The binary files (the maps' PNGs) wait in GAME.files.js until an audit
-  // needs them: a classic script, which loads from file:// too.
-  function loadBinary(then) {
-    if (data.binary || !(data.binary_paths || []).length) return then();
-    const s = document.createElement('script');
-    s.src = data.binary_script;
-    const done = () => {
-      data.binary = ((globalThis.GalloperBinary || {})[data.game]) || {};
-      then();
-    };
-    s.onload = done;
-    s.onerror = done;
-    document.head.append(s);
+  // The audit reads every file: every step's script, then the binary
+  // files (the maps' PNGs) that wait in games/GAME/files-NNNN.js until an
+  // audit needs them. Classic scripts, which load from file:// too. Then
+  // the archive whole, or what did not load.
+  async function loadArchive() {
+    const say = (t) => { $('audit-progress').textContent = t; };
+    await ensureAll((k, n) => say(`Reading the steps\u2019 files: ${k} of ${n}\u2026`));
+    const withBinary = [0, ...parts].filter((n) => (n === 0 ? data.binary_paths || [] : (loaded.get(n) || {}).binary_paths || []).length);
+    await loadMany(withBinary.filter((n) => !binaries.has(n)).map(filesScript), (k, n) => say(`Reading the maps\u2019 files: ${k} of ${n}\u2026`));
+    say('');
+    const missing = parts.filter((n) => !loaded.has(n)).map(stepScript)
+      .concat(withBinary.filter((n) => !binaries.has(n)).map(filesScript));
+    return { archive: A.assemble(data, [...loaded.values()], [...binaries.values()]), missing };
   }
   // The command line's verdict when the site was made: a failure there is
   // the page's headline, as loud as the page's own, even where the page
@@ -348,7 +440,7 @@
   function failedLine(f, text) {
     const li = el('li', { class: 'failed', 'data-step': f.step == null ? '' : String(f.step) },
       f.step != null ? `step ${f.step}: ` : '', text);
-    if (f.step != null && byN.has(f.step)) {
+    if (f.step != null && stepNumbers.includes(f.step)) {
       li.append(' ', el('button', { type: 'button', class: 'story-step', 'data-step': f.step }, `Show step ${f.step}`));
     }
     return li;
@@ -358,9 +450,11 @@
     const own = $('page-verdict');
     if (!cliFailed) setVerdict(verdict, 'running', null, 'Auditing\u2026');
     setVerdict(own, 'running', null, cliFailed ? 'This page\u2019s own audit: auditing\u2026' : '');
-    loadBinary(() => setTimeout(() => {
+    loadArchive().then(({ archive, missing }) => setTimeout(() => {
       const t0 = performance.now();
-      const r = globalThis.GalloperAudit.run(data);
+      const r = missing.length
+        ? A.notLoaded(missing, parts.filter((n) => !loaded.has(n))[0])
+        : A.run(archive);
       auditResult = r;
       const ms = Math.round(performance.now() - t0);
       const ownStep = r.failure ? r.failure.step : null;
@@ -392,7 +486,7 @@
 
   // ---------- wiring ----------
   const slider = $('slider');
-  slider.max = String(Math.max(1, steps.length));
+  slider.max = String(Math.max(1, stepNumbers.length));
   slider.addEventListener('input', () => go(Number(slider.value) - 1));
   $('prev').addEventListener('click', () => go(index() - 1));
   $('next').addEventListener('click', () => go(index() + 1));
@@ -402,7 +496,7 @@
     if (e.key === 'ArrowRight' || e.key === 'j') go(index() + 1);
     else if (e.key === 'ArrowLeft' || e.key === 'k') go(index() - 1);
     else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(steps.length - 1);
+    else if (e.key === 'End') go(stepNumbers.length - 1);
     else return;
     e.preventDefault();
   });
@@ -410,7 +504,7 @@
     const u = e.target.closest('[data-unit]');
     if (u) return follow(u.getAttribute('data-unit'));
     const s = e.target.closest('button.story-step');
-    if (s) go(steps.findIndex((x) => x.n === Number(s.getAttribute('data-step'))));
+    if (s) go(stepNumbers.indexOf(Number(s.getAttribute('data-step'))));
   });
   document.addEventListener('mouseover', (e) => {
     const u = e.target.closest && e.target.closest('[data-unit]');
@@ -421,7 +515,20 @@
     if (u) highlight(u.getAttribute('data-unit'), false);
   });
   const fromHash = /^#step-(\d+)$/.exec(location.hash);
-  if (fromHash && byN.has(Number(fromHash[1]))) current = Number(fromHash[1]);
-  drawStep();
-  globalThis.GalloperPage = { go, steps: () => steps.map((s) => s.n), current: () => current, follow, runAudit };
+  if (fromHash && stepNumbers.includes(Number(fromHash[1]))) current = Number(fromHash[1]);
+  show();
+  globalThis.GalloperPage = {
+    go,
+    steps: () => stepNumbers.slice(),
+    current: () => current,
+    follow,
+    runAudit,
+    // What a test reads: a loaded step's told lines and unit boxes, and
+    // the paths of every file the page has read so far.
+    told: (n) => (byN.get(n) || {}).told || null,
+    mapUnits: (n) => (((byN.get(n) || {}).map || {}).units || []).length,
+    loadAll: () => ensureAll(),
+    loadedSteps: () => [...loaded.keys()].sort((a, b) => a - b),
+    carried: () => Object.keys(gameFiles).concat(...[...loaded.values()].map((d) => Object.keys(d.files || {}))),
+  };
 })();

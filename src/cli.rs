@@ -181,6 +181,9 @@ enum Command {
         /// to compare with the one the club publishes.
         #[arg(long, value_name = "FINGERPRINT|KEY|KEYFILE")]
         server_key: Option<String>,
+        /// The club's name, for the index's title (none when not given).
+        #[arg(long, value_name = "NAME")]
+        club: Option<String>,
     },
     /// Print a JSON Schema.
     Schema {
@@ -553,9 +556,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             archives,
             out,
             server_key,
+            club,
         } => {
             let opts = crate::site::Options {
                 server_key: server_key.map(|k| pinned_key(&k)).transpose()?,
+                club: club.map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
             };
             let built = crate::site::build(&archives, &out, &opts)?;
             for (s, path) in &built.pages {

@@ -21,7 +21,15 @@
 //! another server's archive in `galloper audit --server-key`'s words.
 //! A game in progress (Crowther-Dougan stopped after three steps) shows its
 //! public steps only, with none of the server's unrevealed secrets, and its
-//! page audits it "so far" as the command line does. Screenshots of the
+//! page audits it "so far" as the command line does. A site missing one
+//! step's script fails its audit at that step, naming the file. Each page
+//! opens with its first step's script only and loads the others as the
+//! reader moves, each step titled with its own notice's heading; the index
+//! carries the club's name and the server keys' fingerprints. Without a
+//! browser: a game's page with its first step is under 2 MB and its site at
+//! most twice its archive, in less memory than the archive; links in an
+//! archive are refused and links planted in `--out` never followed.
+//! Screenshots of the
 //! index, a game page and a phone-sized page are kept in
 //! `target/site-shots/`.
 //!
@@ -85,6 +93,40 @@ fn steps(archive: &Path) -> u32 {
     (1..)
         .take_while(|n| archive.join(format!("step-{n:04}/manifest.yaml")).exists())
         .count() as u32
+}
+
+/// Each resolved step's own heading, as its notice gives it (the step that
+/// was played; its view's heading names the step after).
+fn headings(archive: &Path) -> Vec<String> {
+    (1..=steps(archive))
+        .map(|n| {
+            let text =
+                std::fs::read_to_string(archive.join(format!("step-{n:04}/notice.yaml"))).unwrap();
+            let v: serde_json::Value = galloper::yaml::from_str(&text).unwrap();
+            v["heading"].as_str().unwrap_or_default().to_string()
+        })
+        .collect()
+}
+
+/// Every plain file under `dir`, with its size.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn bytes_under(dir: &Path) -> u64 {
+    files_under(dir)
+        .iter()
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -323,6 +365,9 @@ fn browse(dir: &Path, plan: serde_json::Value, work: &Path) -> Vec<PageVerdict> 
         .collect()
 }
 
+/// The club's name the demo games' site is made with (`--club`).
+const CLUB: &str = "The Holl Brook Wargames Club";
+
 #[test]
 fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_step() {
     let browser = node_ready();
@@ -396,6 +441,7 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
     let mut args = vec!["site".to_string()];
     args.extend(archives.iter().map(|(_, a)| a.display().to_string()));
     args.extend(["--out".to_string(), site.display().to_string()]);
+    args.extend(["--club".to_string(), CLUB.to_string()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     ok("galloper site", &galloper(&args));
     assert!(site.join("index.html").exists());
@@ -416,6 +462,7 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
                 "file": site.join(format!("{game}.html")),
                 "game": game,
                 "steps": steps(archive),
+                "headings": headings(archive),
                 "expect": "pass",
                 "shot": if i == 0 { Some("game") } else { None },
             })
@@ -426,6 +473,7 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         serde_json::json!({
             "index": site.join("index.html"),
             "index_shot": "index.png",
+            "index_expect": {"club": CLUB},
             "shots": shots,
             "pages": pages,
             "phone": true,
@@ -788,6 +836,8 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         &browser,
         serde_json::json!({
             "shots": work.join("pinned-shots"),
+            "index": pinned_site.join("index.html"),
+            "index_expect": {"key": fp},
             "pages": [
                 {
                     "file": pinned_site.join(format!("{game}.html")),
@@ -840,6 +890,36 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
         c.summary.contains(&format!("not by the pinned key {fp}")),
         "{}",
         c.summary
+    );
+
+    // A site put online without one step's script: the page says the step
+    // did not load, and its audit, which reads every step, fails naming
+    // the missing file at that step, not passing on what it has.
+    let partial = work.join("site-partial");
+    copy_dir(&site, &partial);
+    std::fs::remove_file(partial.join(format!("games/{game}/step-0005.js"))).unwrap();
+    let verdicts = browse(
+        &browser,
+        serde_json::json!({
+            "shots": work.join("partial-shots"),
+            "missing_allowed": true,
+            "pages": [{
+                "file": partial.join(format!("{game}.html")),
+                "game": game,
+                "steps": steps(archive),
+                "quick": true,
+                "expect": {"fail": 5},
+            }],
+        }),
+        &work,
+    );
+    assert_eq!(verdicts.len(), 1);
+    assert!(
+        verdicts[0].summary.contains(&format!(
+            "games/{game}/step-0005.js did not load: put the whole site"
+        )),
+        "{}",
+        verdicts[0].summary
     );
 }
 
@@ -935,10 +1015,10 @@ fn a_game_in_progress_shows_its_public_steps_only_and_audits_so_far() {
             site.to_str().unwrap(),
         ]),
     );
-    // Nothing of the secrets in any file of the site.
-    for e in std::fs::read_dir(&site).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_file() {
+    // Nothing of the secrets in any file of the site (its steps' scripts
+    // included).
+    for p in files_under(&site) {
+        {
             let text = std::fs::read_to_string(&p).unwrap_or_default();
             for x in &secrets {
                 assert!(
@@ -978,5 +1058,325 @@ fn a_game_in_progress_shows_its_public_steps_only_and_audits_so_far() {
         verdicts[0].summary.starts_with(&cli_summary),
         "the page's verdict is galloper audit's: {} / {cli_summary}",
         verdicts[0].summary
+    );
+}
+
+/// `galloper site` run with its peak memory (the child's maxrss, KiB).
+/// (Reaped by `wait4`, which std's `Child` does not see.)
+#[allow(clippy::zombie_processes)]
+fn site_with_peak(args: &[&str]) -> (Output, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, e) = (dir.path().join("out"), dir.path().join("err"));
+    let child = Command::new(env!("CARGO_BIN_EXE_galloper"))
+        .arg("site")
+        .args(args)
+        .stdout(std::fs::File::create(&o).unwrap())
+        .stderr(std::fs::File::create(&e).unwrap())
+        .spawn()
+        .expect("galloper runs");
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid, and wait4 reaps our own child
+    // (std's Child is dropped without waiting for it).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "waited for galloper site");
+    use std::os::unix::process::ExitStatusExt;
+    let out = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: std::fs::read(&o).unwrap(),
+        stderr: std::fs::read(&e).unwrap(),
+    };
+    (out, usage.ru_maxrss as u64)
+}
+
+/// Issue 31, item 11: a game's page opens with its first step in under
+/// 2 MB (the page, its scripts and style, and step 1's script), each other
+/// step is a script of its own, the maps' PNGs wait in scripts the audit
+/// alone loads (base64), and the whole game is at most twice its archive;
+/// no file grows with the number of steps beyond the step's own data.
+/// Item 7: memory is a step's, not the archive's: an archive made 58 MB
+/// bigger (3 MB of extra bytes in each step) is made into a site in less
+/// memory than the archive's size, where holding it all (as hex, as the
+/// site once did) takes several times it.
+#[test]
+fn a_games_page_opens_with_its_first_step_under_2_mb_and_the_site_is_at_most_twice_its_archive() {
+    let work = tempfile::tempdir().unwrap();
+    let demo = work.path().join("demo");
+    ok(
+        "galloper demo --battle",
+        &galloper(&["demo", "--battle", "--out", demo.to_str().unwrap()]),
+    );
+    let game = "hollowbrook-battle";
+    let archive = demo.join("server/archive").join(game);
+    let site = work.path().join("site");
+    ok(
+        "galloper site",
+        &galloper(&[
+            "site",
+            archive.to_str().unwrap(),
+            "--out",
+            site.to_str().unwrap(),
+        ]),
+    );
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len();
+    let page = site.join(format!("{game}.html"));
+    let dir = site.join("games").join(game);
+    let assets = bytes_under(&site.join("assets"))
+        - size(&site.join("assets/LICENSES/noble-hashes.LICENSE"))
+        - size(&site.join("assets/LICENSES/noble-ciphers.LICENSE"))
+        - size(&site.join("assets/LICENSES/noble-curves.LICENSE"))
+        - size(&site.join("assets/LICENSES/yaml.LICENSE"));
+    let first = size(&page) + size(&dir.join("step-0001.js")) + assets;
+    assert!(
+        first < 2 << 20,
+        "the page with its first step is {first} bytes, more than 2 MB"
+    );
+    let n = steps(&archive);
+    assert!(n > 10, "a long enough game: {n} steps");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let step_bytes = |k: u32| -> u64 {
+        let mut b = 0;
+        for d in [
+            archive.join(format!("step-{k:04}")),
+            archive.join(format!("sealed/step-{k:04}")),
+        ] {
+            if d.is_dir() {
+                b += bytes_under(&d);
+            }
+        }
+        b
+    };
+    for k in 1..=n {
+        let script = dir.join(format!("step-{k:04}.js"));
+        let text = std::fs::read_to_string(&script).unwrap();
+        assert!(
+            text.starts_with("GalloperStep({") && !text.contains('<'),
+            "step {k}: a script of its own, no `<` in it"
+        );
+        assert!(
+            !html.contains(&format!("step-{k:04}/")),
+            "step {k}'s files are not in the page"
+        );
+        let dice = std::fs::read_to_string(archive.join(format!("step-{k:04}/dice.yaml"))).unwrap();
+        assert!(
+            text.contains(
+                &serde_json::to_string(&dice)
+                    .unwrap()
+                    .replace('<', "\\u003c")
+            ),
+            "step {k}'s script carries its dice file as it is"
+        );
+        // A step's scripts are its own data: text as JSON with its map
+        // drawn (some KB), the PNG in base64 (4/3) apart.
+        let png = size(&archive.join(format!("step-{k:04}/map.png")));
+        let files = size(&dir.join(format!("files-{k:04}.js")));
+        assert!(
+            files <= png * 4 / 3 + 256,
+            "step {k}: the PNG's script is {files} bytes for a {png}-byte PNG"
+        );
+        let own = step_bytes(k) - png;
+        assert!(
+            size(&script) <= 3 * own + (64 << 10),
+            "step {k}: its script is {} bytes for {own} bytes of text",
+            size(&script)
+        );
+        assert!(
+            !text.contains(&format!("step-{:04}/", k + 1)),
+            "step {k}'s script carries no other step's file"
+        );
+    }
+    let game_bytes = bytes_under(&archive) - (1..=n).map(step_bytes).sum::<u64>();
+    assert!(
+        size(&page) <= 64 * 1024 + 2 * game_bytes,
+        "the page is {} bytes: it carries the game's own files ({game_bytes} bytes), not its steps'",
+        size(&page)
+    );
+    let total = size(&page) + bytes_under(&dir);
+    let archive_bytes = bytes_under(&archive);
+    assert!(
+        total <= 2 * archive_bytes,
+        "the game's site is {total} bytes for a {archive_bytes}-byte archive"
+    );
+
+    // The same archive with 3 MB more in each step: the site's memory
+    // stays below the archive's size.
+    let big = work.path().join("big").join(game);
+    copy_dir(&archive, &big);
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for k in 1..=n {
+        let bytes: Vec<u8> = (0..3_000_000)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed as u8
+            })
+            .collect();
+        std::fs::write(big.join(format!("step-{k:04}/extra.bin")), bytes).unwrap();
+    }
+    let big_bytes = bytes_under(&big);
+    let big_site = work.path().join("big-site");
+    let (out, peak_kib) =
+        site_with_peak(&[big.to_str().unwrap(), "--out", big_site.to_str().unwrap()]);
+    ok("galloper site on the bigger archive", &out);
+    assert!(
+        peak_kib * 1024 < big_bytes,
+        "galloper site took {peak_kib} KiB for a {big_bytes}-byte archive: more than the archive"
+    );
+    let big_total =
+        bytes_under(&big_site.join("games")) + size(&big_site.join(format!("{game}.html")));
+    assert!(
+        big_total <= 2 * big_bytes,
+        "{big_total} bytes of site for a {big_bytes}-byte archive"
+    );
+}
+
+/// Issue 31, item 7: `galloper site` reads no file through a link (a link
+/// in the archive, to a file or a folder, is refused before anything is
+/// read, and nothing of what it names reaches the site), and writes nothing
+/// outside `--out`: a link planted there as a file (`index.html`, a page, a
+/// step's script) is replaced by the file, the file it named left as it
+/// was; a link planted as a folder (`assets`, `games`) is refused, with the
+/// operator told what to do, and nothing written where it points.
+#[test]
+fn links_in_the_archive_are_refused_and_links_planted_in_out_are_not_followed() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let demo = w.join("demo");
+    ok(
+        "galloper demo",
+        &galloper(&["demo", "--out", demo.to_str().unwrap()]),
+    );
+    let game = "hollowbrook-demo";
+    let archive = demo.join("server/archive").join(game);
+    let marker = "A SECRET OUTSIDE THE ARCHIVE";
+    let outside = w.join("outside");
+    std::fs::create_dir_all(outside.join("step")).unwrap();
+    std::fs::write(outside.join("secret.yaml"), format!("x: {marker}\n")).unwrap();
+    copy_dir(&archive.join("step-0002"), &outside.join("step"));
+    std::fs::write(outside.join("step/view.yaml"), format!("x: {marker}\n")).unwrap();
+
+    // A link in the archive: to a file, then to a folder.
+    type Plant = fn(&Path, &Path);
+    let cases: [(&str, Plant); 2] = [
+        ("a file", |a: &Path, o: &Path| {
+            std::fs::remove_file(a.join("step-0002/view.yaml")).unwrap();
+            std::os::unix::fs::symlink(o.join("secret.yaml"), a.join("step-0002/view.yaml"))
+                .unwrap();
+        }),
+        ("a folder", |a: &Path, o: &Path| {
+            std::fs::remove_dir_all(a.join("step-0002")).unwrap();
+            std::os::unix::fs::symlink(o.join("step"), a.join("step-0002")).unwrap();
+        }),
+    ];
+    for (what, plant) in cases {
+        let copy = w
+            .join(format!("linked-{}", what.replace(' ', "-")))
+            .join(game);
+        copy_dir(&archive, &copy);
+        plant(&copy, &outside);
+        let out = w.join(format!("site-linked-{}", what.replace(' ', "-")));
+        let made = galloper(&[
+            "site",
+            copy.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let said = String::from_utf8_lossy(&made.stderr);
+        assert!(
+            !made.status.success() && said.contains("step-0002") && said.contains("a link?"),
+            "a link to {what} in the archive is refused, named: {said}"
+        );
+        for p in files_under(&out) {
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            assert!(
+                !text.contains(marker),
+                "{} carries what the link named",
+                p.display()
+            );
+        }
+    }
+
+    // Links planted in --out.
+    let out = w.join("site");
+    let victim = w.join("victim.html");
+    std::fs::write(&victim, "the victim's own").unwrap();
+    let elsewhere = w.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::create_dir_all(out.join("games")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("assets")).unwrap();
+    let made = galloper(&[
+        "site",
+        archive.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let said = String::from_utf8_lossy(&made.stderr);
+    assert!(
+        !made.status.success()
+            && said.contains("assets is a link where the site needs a folder")
+            && said.contains("remove it"),
+        "a link planted as a folder is refused, and the operator told what to do: {said}"
+    );
+    std::fs::remove_file(out.join("assets")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join("games").join(game)).unwrap();
+    let made = galloper(&[
+        "site",
+        archive.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        !made.status.success(),
+        "a link planted as a game's folder is refused"
+    );
+    assert_eq!(
+        std::fs::read_dir(&elsewhere).unwrap().count(),
+        0,
+        "nothing written where the planted folders point"
+    );
+    std::fs::remove_file(out.join("games").join(game)).unwrap();
+    std::fs::create_dir_all(out.join("games").join(game)).unwrap();
+    std::fs::create_dir_all(out.join("assets")).unwrap();
+    let planted = [
+        "index.html".to_string(),
+        format!("{game}.html"),
+        format!("games/{game}/step-0001.js"),
+        format!("games/{game}/files-0001.js"),
+        "assets/site.css".to_string(),
+    ];
+    for p in &planted {
+        // (assets/ was written by the run refused at the game's folder.)
+        let _ = std::fs::remove_file(out.join(p));
+        std::os::unix::fs::symlink(&victim, out.join(p)).unwrap();
+    }
+    ok(
+        "galloper site over planted links",
+        &galloper(&[
+            "site",
+            archive.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]),
+    );
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "the victim's own",
+        "no file written through a planted link"
+    );
+    for p in &planted {
+        let m = std::fs::symlink_metadata(out.join(p)).unwrap();
+        assert!(
+            m.is_file(),
+            "{p}: the planted link is replaced by the site's file"
+        );
+    }
+    assert!(
+        files_under(&out).iter().all(|p| !p
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .ends_with(".tmp")),
+        "no temporary file left"
     );
 }

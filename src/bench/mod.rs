@@ -12,6 +12,7 @@ pub mod primitives;
 pub mod report;
 pub mod scaling;
 pub mod scratch;
+pub mod site_size;
 pub mod stats;
 pub mod throughput;
 
@@ -242,6 +243,7 @@ fn demo_games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<(
                 if v.replayed { ", full replay" } else { "" }
             ),
         );
+        site_size::rows(section, &archive, r)?;
         // 3. The step against its primitives, measured now on its inputs.
         let rasters = ph.maps;
         let prim = primitives::measure(

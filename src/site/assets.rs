@@ -4,9 +4,6 @@
 //! `site/vendor/build/`, committed), so that `galloper site` needs neither
 //! npm nor a network.
 
-use anyhow::Context;
-use std::path::Path;
-
 /// (name under `assets/`, contents).
 pub const FILES: &[(&str, &str)] = &[
     ("site.css", include_str!("../../site/site.css")),
@@ -38,13 +35,10 @@ pub const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Write every asset into `dir`.
-pub fn write(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir.join("LICENSES"))
-        .with_context(|| format!("cannot create {}", dir.display()))?;
+/// Write every asset into the site's `assets/`.
+pub fn write(out: &super::out::Out) -> anyhow::Result<()> {
     for (name, text) in FILES {
-        let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        out.write(&format!("assets/{name}"), text.as_bytes())?;
     }
     Ok(())
 }

@@ -4,10 +4,8 @@
 //! templates, never copied as markup from the archive: a page must not run
 //! what an archive's author slipped into it.
 
-use super::bundle::Bundle;
 use crate::game::archive::PublicView;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// One step's map, or why it cannot be drawn.
 #[derive(Debug, Serialize)]
@@ -17,36 +15,29 @@ pub struct StepMap {
     /// Each unit's box in the SVG's pixels.
     pub units: Vec<crate::render::UnitBox>,
     pub error: Option<String>,
+    /// The view's own heading: the step after this one, which the state
+    /// it shows is ready for (the next step's title when its notice has
+    /// none).
+    #[serde(skip)]
+    pub after: Option<String>,
 }
 
-/// The map of every resolved step (the runs in force, `step-N/view.yaml`).
-pub fn draw(bundle: &Bundle) -> anyhow::Result<BTreeMap<u32, StepMap>> {
-    let game = bundle
-        .get("game.yaml")
-        .and_then(|t| crate::yaml::from_str::<crate::game::archive::GameFile>(t).ok())
-        .map(|g| g.game)
-        .unwrap_or_default();
-    let mut out = BTreeMap::new();
-    for (path, text) in &bundle.text {
-        let Some(step) = step_view(path) else {
-            continue;
-        };
-        let played = bundle
-            .get(&format!("step-{step:04}/notice.yaml"))
-            .and_then(|t| crate::yaml::from_str::<Notice>(t).ok())
-            .map(|n| n.heading)
-            .filter(|h| !h.is_empty());
-        out.insert(step, one(&game, step, text, played));
-    }
-    Ok(out)
+/// The heading a step is titled with: its own notice's (the step that was
+/// played, as its mail titles it), or else the heading the step before's
+/// view gave the state this step was played from; never this step's own
+/// view's, which names the step after.
+pub fn heading(notice: Option<&str>, before: Option<&str>) -> String {
+    notice
+        .and_then(|t| crate::yaml::from_str::<Notice>(t).ok())
+        .map(|n| n.heading)
+        .filter(|h| !h.is_empty())
+        .or_else(|| before.map(str::to_string))
+        .unwrap_or_default()
 }
 
-/// `step-NNNN/view.yaml` gives NNNN; rolled-back runs and sealed files none.
-fn step_view(path: &str) -> Option<u32> {
-    let rest = path.strip_prefix("step-")?.strip_suffix("/view.yaml")?;
-    (rest.len() == 4 && rest.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| rest.parse().ok())
-        .flatten()
+/// `step-NNNN/view.yaml`: the view of the run in force.
+pub fn view_path(step: u32) -> String {
+    format!("step-{step:04}/view.yaml")
 }
 
 /// The heading a step's notice gave it: the step that was played, as its
@@ -57,20 +48,22 @@ struct Notice {
     heading: String,
 }
 
-fn one(game: &str, step: u32, text: &str, played: Option<String>) -> StepMap {
+/// Step `step`'s map from its view's text, titled `heading`.
+pub fn one(game: &str, step: u32, text: &str, heading: String) -> StepMap {
     let broken = |heading: String, e: String| StepMap {
         heading,
         svg: String::new(),
         units: Vec::new(),
         error: Some(e),
+        after: None,
     };
     let view: PublicView = match crate::yaml::from_str(text) {
         Ok(v) => v,
-        Err(e) => return broken(String::new(), format!("view.yaml does not parse: {e}")),
+        Err(e) => return broken(heading, format!("view.yaml does not parse: {e}")),
     };
     let mut map = view.map;
-    let heading = played.unwrap_or(view.heading);
     map.title = crate::render::step_title(game, step, &heading);
+    let after = Some(view.heading).filter(|h| !h.is_empty());
     match (
         crate::render::map_svg(&map),
         crate::render::unit_boxes(&map),
@@ -80,8 +73,12 @@ fn one(game: &str, step: u32, text: &str, played: Option<String>) -> StepMap {
             svg,
             units,
             error: None,
+            after,
         },
-        (Err(e), _) | (_, Err(e)) => broken(heading, e.to_string()),
+        (Err(e), _) | (_, Err(e)) => StepMap {
+            after,
+            ..broken(heading, e.to_string())
+        },
     }
 }
 
@@ -90,11 +87,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_runs_in_force_have_maps() {
-        assert_eq!(step_view("step-0012/view.yaml"), Some(12));
-        assert_eq!(step_view("step-0012/rollback-1/view.yaml"), None);
-        assert_eq!(step_view("sealed/step-0012/view.yaml"), None);
-        assert_eq!(step_view("step-12/view.yaml"), None);
+    fn a_step_is_titled_by_its_own_notice_not_by_its_view_which_names_the_next() {
+        let notice = "game: g\nstep: 2\nheading: Round 1, French active\n";
+        assert_eq!(
+            heading(Some(notice), Some("Round 0")),
+            "Round 1, French active"
+        );
+        // A notice without a heading: the step before's view named this one.
+        assert_eq!(
+            heading(Some("game: g\n"), Some("Round 1, French active")),
+            "Round 1, French active"
+        );
+        assert_eq!(heading(None, None), "");
+        let m = one("g", 2, &view_with_unit_at(2.0), heading(Some(notice), None));
+        assert_eq!(m.heading, "Round 1, French active");
+        assert_eq!(
+            m.after.as_deref(),
+            Some("Round 1"),
+            "the view's own, kept apart"
+        );
+        assert!(m.svg.contains("step 2 \u{2014} Round 1, French active"));
     }
 
     fn view_with_unit_at(x: f64) -> String {
@@ -146,8 +158,8 @@ mod tests {
 
     #[test]
     fn each_unit_has_its_box_where_the_svg_draws_it() {
-        let a = one("g", 3, &view_with_unit_at(2.0), None);
-        let b = one("g", 3, &view_with_unit_at(12.0), None);
+        let a = one("g", 3, &view_with_unit_at(2.0), "Round 1".into());
+        let b = one("g", 3, &view_with_unit_at(12.0), "Round 1".into());
         assert_eq!(a.error, None);
         assert!(
             a.svg.contains("g \u{2014} step 3 \u{2014} Round 1"),
@@ -174,7 +186,7 @@ mod tests {
 
     #[test]
     fn a_view_that_does_not_parse_is_said_not_drawn() {
-        let m = one("g", 1, "heading: [", None);
+        let m = one("g", 1, "heading: [", String::new());
         assert!(m.svg.is_empty());
         assert!(m.error.unwrap().contains("does not parse"));
     }

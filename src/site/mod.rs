@@ -3,15 +3,22 @@
 //! step by step and audits every public die in the reader's browser.
 //!
 //! Each page carries its archive's files as they are (`bundle.rs`), so the
-//! browser checks the very bytes the server signed; the maps are drawn here
-//! from each step's public view (`maps.rs`); the page's scripts and the
-//! vendored primitives are built into the binary (`assets.rs`), so making a
-//! site needs neither npm nor a network, and the site makes no request
-//! outside itself: it works from `file://` as from any static host.
+//! browser checks the very bytes the server signed: the game's own files in
+//! its page, each step's in a script of its own that the page loads as the
+//! reader comes to it, and the maps' PNGs in scripts the audit alone loads
+//! (`page.rs`). A site is made one step at a time, so its memory is a
+//! step's, not the archive's. The maps are drawn here from each step's
+//! public view (`maps.rs`); the page's scripts and the vendored primitives
+//! are built into the binary (`assets.rs`), so making a site needs neither
+//! npm nor a network, and the site makes no request outside itself: it
+//! works from `file://` as from any static host. No file of an archive is
+//! read through a link (`bundle.rs`), and nothing is written outside `--out`
+//! (`out.rs`).
 
 mod assets;
 mod bundle;
 mod maps;
+mod out;
 mod page;
 mod start;
 mod summary;
@@ -39,6 +46,8 @@ pub struct Options {
     /// runs with the pin when the site is made, and each page refuses an
     /// archive signed by another key and shows the pinned fingerprint.
     pub server_key: Option<String>,
+    /// The club's name, for the index's title.
+    pub club: Option<String>,
 }
 
 /// The fingerprint a pin names: a fingerprint as given, or a key line's.
@@ -62,14 +71,14 @@ pub fn build(archives: &[PathBuf], out: &Path, opts: &Options) -> anyhow::Result
         .as_deref()
         .map(pinned_fingerprint)
         .transpose()?;
-    std::fs::create_dir_all(out.join("assets"))
-        .with_context(|| format!("cannot create {}", out.display()))?;
-    assets::write(&out.join("assets"))?;
+    let site = out::Out::open(out)?;
+    assets::write(&site)?;
     let mut seen = BTreeSet::new();
     let mut pages = Vec::new();
     for dir in archives {
-        let bundle = bundle::read(dir)?;
-        let summary = summary::of(dir, &bundle, opts, pinned.as_deref())?;
+        let listing = bundle::list(dir)?;
+        let game = listing.part(0)?;
+        let summary = summary::of(&listing, &game, opts, pinned.as_deref())?;
         if !seen.insert(summary.game.clone()) {
             bail!(
                 "{}: game {} is given twice: give each archive once",
@@ -77,22 +86,77 @@ pub fn build(archives: &[PathBuf], out: &Path, opts: &Options) -> anyhow::Result
                 summary.game
             );
         }
-        let maps = maps::draw(&bundle)
-            .with_context(|| format!("{}: cannot draw the maps", dir.display()))?;
-        let script = out.join(page::binary_script_name(&summary));
-        std::fs::write(&script, page::binary_script(&summary, &bundle))
-            .with_context(|| format!("cannot write {}", script.display()))?;
-        let path = out.join(&summary.file);
-        let told = told::lines(&bundle);
-        let html = page::game(&summary, &bundle, &maps, &told, start::state(&bundle))?;
-        std::fs::write(&path, html).with_context(|| format!("cannot write {}", path.display()))?;
+        let (steps, parts) = write_steps(&site, &listing, &summary, &game)?;
+        let html = page::game(&summary, &game, &steps, &parts, start::state(&game))?;
+        let path = site.write(&summary.file, html.as_bytes())?;
         pages.push((summary, path));
     }
-    let index = out.join("index.html");
     let summaries: Vec<&Summary> = pages.iter().map(|(s, _)| s).collect();
-    std::fs::write(&index, page::index(&summaries)?)
-        .with_context(|| format!("cannot write {}", index.display()))?;
+    let html = page::index(&summaries, opts.club.as_deref(), pinned.as_deref())?;
+    let index = site.write("index.html", html.as_bytes())?;
     Ok(Built { index, pages })
+}
+
+/// Each step's scripts, one step read at a time: (the resolved steps, every
+/// part that has a script). The game's own binary files, if any, go in
+/// part 0's files script.
+fn write_steps(
+    site: &out::Out,
+    listing: &bundle::Listing,
+    s: &Summary,
+    game: &bundle::Bundle,
+) -> anyhow::Result<(Vec<u32>, Vec<u32>)> {
+    site.dir(&s.dir)?;
+    if !game.binary.is_empty() {
+        site.write(
+            &page::files_script_name(s, 0),
+            page::files_script(s, 0, game).as_bytes(),
+        )?;
+    }
+    let rules = game
+        .get("game.yaml")
+        .and_then(|t| crate::yaml::from_str::<crate::game::archive::GameFile>(t).ok())
+        .and_then(|g| crate::rulesets::by_name(&g.ruleset));
+    let resolved: BTreeSet<u32> = listing.resolved().into_iter().collect();
+    let mut parts = Vec::new();
+    // The heading the step before's view gave the state the next is played from.
+    let mut before: Option<String> = None;
+    for n in listing.parts().into_iter().filter(|n| *n > 0) {
+        let part = listing.part(n)?;
+        let in_force = resolved.contains(&n);
+        let heading = maps::heading(
+            part.get(&format!("step-{n:04}/notice.yaml")),
+            before.as_deref(),
+        );
+        let map = part
+            .get(&maps::view_path(n))
+            .filter(|_| in_force)
+            .map(|v| maps::one(&s.game, n, v, heading.clone()));
+        before = map.as_ref().and_then(|m| m.after.clone());
+        let told = if in_force {
+            told::lines(rules, &part, n)
+        } else {
+            None
+        };
+        let step = page::Step {
+            heading: in_force.then_some(heading.as_str()),
+            map: map.as_ref(),
+            told: told.as_deref(),
+        };
+        site.write(
+            &page::step_script_name(s, n),
+            page::step_script(s, n, &part, &step).as_bytes(),
+        )
+        .with_context(|| format!("{}: step {n}", listing.root.display()))?;
+        if !part.binary.is_empty() {
+            site.write(
+                &page::files_script_name(s, n),
+                page::files_script(s, n, &part).as_bytes(),
+            )?;
+        }
+        parts.push(n);
+    }
+    Ok((resolved.into_iter().collect(), parts))
 }
 
 #[cfg(test)]

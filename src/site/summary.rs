@@ -1,7 +1,7 @@
 //! What the index says of a game: title, ruleset, sides, result, dates,
 //! steps, and the verdict of `galloper audit` when the site was made.
 
-use super::bundle::Bundle;
+use super::bundle::{Bundle, Listing};
 use crate::game::archive::{EndFile, GameFile, PublicView};
 use crate::game::audit;
 use anyhow::{Context, bail};
@@ -12,6 +12,9 @@ pub struct Summary {
     pub game: String,
     /// The page's file name in the site.
     pub file: String,
+    /// The folder of its steps' scripts in the site (`games/GAME`: under
+    /// `games/`, no game's name can clash with `assets/`).
+    pub dir: String,
     pub title: String,
     pub ruleset: String,
     /// The sides' names, in scenario order.
@@ -77,11 +80,12 @@ impl Summary {
 /// The summary of the archive in `dir`, audited by `galloper audit` with
 /// the site's pin (`pinned`: the fingerprint `opts.server_key` names).
 pub fn of(
-    dir: &Path,
+    listing: &Listing,
     bundle: &Bundle,
     opts: &super::Options,
     pinned: Option<&str>,
 ) -> anyhow::Result<Summary> {
+    let dir = listing.root.as_path();
     let game: GameFile = crate::yaml::from_str(bundle.get("game.yaml").unwrap_or_default())
         .with_context(|| format!("{}: game.yaml does not parse", dir.display()))?;
     if game.game.is_empty()
@@ -96,22 +100,21 @@ pub fn of(
             game.game
         );
     }
+    if game.game == "index" {
+        bail!(
+            "{}: game id \"index\" would name its page index.html, the site's index: rename the game to put it in a site",
+            dir.display()
+        );
+    }
     let title = bundle
         .get("scenario.yaml")
         .and_then(|t| crate::yaml::from_str::<serde_yaml::Value>(t).ok())
         .and_then(|v| v.get("title").and_then(|t| t.as_str()).map(str::to_string))
         .unwrap_or_else(|| game.game.clone());
-    let steps: Vec<u32> = bundle
-        .text
-        .keys()
-        .filter_map(|p| {
-            let n = p.strip_prefix("step-")?.strip_suffix("/manifest.yaml")?;
-            (n.len() == 4).then(|| n.parse().ok()).flatten()
-        })
-        .collect();
-    let sides = bundle
-        .get("step-0001/view.yaml")
-        .and_then(|t| crate::yaml::from_str::<PublicView>(t).ok())
+    let steps = listing.resolved();
+    let sides = listing
+        .text("step-0001/view.yaml")?
+        .and_then(|t| crate::yaml::from_str::<PublicView>(&t).ok())
         .map(|v| v.map.sides.into_iter().map(|s| s.name).collect())
         .unwrap_or_else(|| game.sides.clone());
     let end = bundle
@@ -132,6 +135,7 @@ pub fn of(
     };
     Ok(Summary {
         file: format!("{}.html", game.game),
+        dir: format!("games/{}", game.game),
         game: game.game,
         title,
         ruleset: game.ruleset,

@@ -1,7 +1,8 @@
 // The page's own audit (site/audit.js) of game pages made by `galloper
 // site`, in Node rather than a browser: the archive the page carries (its
-// `<script id="archive">` JSON and its GAME.files.js), audited by the very
-// script the page runs. For tests that compare it with `galloper audit` on
+// `<script id="archive">` JSON, each step's games/GAME/step-NNNN.js and
+// the binary files' games/GAME/files-NNNN.js), audited by the very script
+// the page runs. For tests that compare it with `galloper audit` on
 // many archives without driving Chromium (tests/site_orders.rs):
 //
 //   node audit.mjs PAGE.html...
@@ -36,11 +37,20 @@ for (const page of process.argv.slice(2)) {
     process.exit(2);
   }
   const data = JSON.parse(m[1]);
-  const files = join(dirname(page), data.binary_script);
-  if (existsSync(files)) {
-    vm.runInThisContext(readFileSync(files, 'utf8'), { filename: files });
-    data.binary = (globalThis.GalloperBinary || {})[data.game] || {};
-  }
-  const r = globalThis.GalloperAudit.run(data);
+  // Each script calls the page's register functions, as in the browser.
+  const steps = [];
+  const binaries = [];
+  globalThis.GalloperStep = (d) => steps.push(d);
+  globalThis.GalloperFiles = (d) => binaries.push(d.files || {});
+  const run = (rel) => {
+    const f = join(dirname(page), rel);
+    if (existsSync(f)) vm.runInThisContext(readFileSync(f, 'utf8'), { filename: f });
+  };
+  const pad4 = (n) => String(n).padStart(4, '0');
+  for (const n of data.parts || []) run(`${data.dir}/step-${pad4(n)}.js`);
+  if ((data.binary_paths || []).length) run(`${data.dir}/files-0000.js`);
+  for (const d of steps) if ((d.binary_paths || []).length) run(`${data.dir}/files-${pad4(d.step)}.js`);
+  const archive = globalThis.GalloperAudit.assemble(data, steps, binaries);
+  const r = globalThis.GalloperAudit.run(archive);
   console.log(JSON.stringify({ game: data.game, passed: r.passed, summary: r.summary, lines: r.lines.map((l) => l.text), failure: r.failure }));
 }

@@ -3,11 +3,15 @@
 //
 //   node site.mjs PLAN.json
 //
-// PLAN: { index?, index_shot?, shots, phone?, pages: [{ file, game, steps,
-//   expect: "pass" | "fail" | { fail: STEP }, quick?, running?: { public_dice, secrets } }] }.
+// PLAN: { index?, index_shot?, index_expect?: { club?, key? }, shots, phone?, missing_allowed?,
+//   pages: [{ file, game, steps, headings?, expect: "pass" | "fail" | { fail: STEP },
+//   quick?, running?: { public_dice, secrets } }] }.
 // For each page: step through the game (slider, keys, buttons), checking
-// that the map and the events change with the step; follow a unit; run the
-// in-browser audit and read its verdict. A `quick` page (a tampered copy)
+// that the map and the events change with the step, that each step is
+// titled with its own heading (`headings[n - 1]`, its notice's), and that
+// the page opened with its first step's script only and loads the others
+// as the reader moves; follow a unit; run the in-browser audit (which
+// reads every step's script) and read its verdict. A `quick` page (a tampered copy)
 // is only audited. A `running` page (a game in progress) must show, at
 // every step, its public dice only (`public_dice[i]` rows at step i+1),
 // no sealed file and none of the `secrets` (the server's unrevealed
@@ -54,13 +58,25 @@ if (plan.index) {
     JSON.stringify([...cards].sort()) === JSON.stringify(plan.pages.map((p) => p.game).sort()),
     `the index lists ${cards.join(', ')}, not the games given`,
   );
+  const ie = plan.index_expect || {};
+  const head = await page.$eval('header', (h) => h.textContent);
+  if (ie.club) check(head.includes(ie.club), `the index carries the club's name ${ie.club}: ${head}`);
+  if (ie.key) check(head.includes(ie.key), `the index carries the pinned key ${ie.key}: ${head}`);
+  const keys = await page.$$eval('.game-card dd.server-key', (ds) => ds.map((d) => d.textContent));
+  check(keys.length === plan.pages.length && keys.every((k) => k.startsWith('SHA256:')), `each game's card shows its server key's fingerprint (${keys.join(', ')})`);
   if (plan.index_shot) await page.screenshot({ path: `${plan.shots}/${plan.index_shot}`, fullPage: true });
 }
-const toStep = (n) =>
-  page.$eval('#slider', (s, n) => {
+// A step is shown once its script has loaded and it is drawn.
+const settle = (n) =>
+  page.waitForFunction((n) => document.body.getAttribute('data-step') === String(n) && !document.body.hasAttribute('data-loading'), n, { timeout: 30000 })
+    .then(() => true, () => false);
+const toStep = async (n) => {
+  await page.$eval('#slider', (s, n) => {
     s.value = String(n);
     s.dispatchEvent(new Event('input', { bubbles: true }));
   }, n);
+  return settle(n);
+};
 
 const state = async () =>
   page.evaluate(() => ({
@@ -81,14 +97,20 @@ for (const p of plan.pages) {
 }
 
 async function replay(p) {
+  // The page opens with its first step's script (and the next one's,
+  // fetched ahead), not the game's.
+  const early = await page.evaluate(() => GalloperPage.loadedSteps());
+  check(early[0] === 1 && early.length <= 2 && (p.steps <= 2 || early.length < p.steps), `${p.game}: the page opens with its first step only (loaded ${early.join(', ')} of ${p.steps})`);
   const first = await state();
   check(first.step === '1' && first.mapStep === '1', `${p.game}: the page opens at step 1 (got ${first.step})`);
   check(first.mapTitle.includes('step 1'), `${p.game}: the map of step 1 is titled so (got ${first.mapTitle})`);
   // Keys and buttons move between steps; map and events follow.
   const seen = [first];
   await page.keyboard.press('ArrowRight');
+  await settle(2);
   seen.push(await state());
   await page.click('#next');
+  await settle(3);
   seen.push(await state());
   check(seen[1].step === '2' && seen[2].step === '3', `${p.game}: the right arrow and the next button move on one step (got ${seen[1].step}, ${seen[2].step})`);
   check(seen[1].mapTitle.includes('step 2') && seen[2].mapTitle.includes('step 3'), `${p.game}: the map follows the step`);
@@ -100,42 +122,43 @@ async function replay(p) {
     check(s.mapTitle.includes(played), `${p.game}: step ${s.step} is titled ${played} on the page but ${s.mapTitle} on its map`);
   }
   await page.keyboard.press('ArrowLeft');
+  await settle(2);
   check((await state()).step === '2', `${p.game}: the left arrow goes back`);
-  // The slider reaches the last step.
-  await page.$eval('#slider', (s, n) => {
-    s.value = String(n);
-    s.dispatchEvent(new Event('input', { bubbles: true }));
-  }, p.steps);
+  // The slider reaches the last step, whose script loads then.
+  await toStep(p.steps);
   const last = await state();
   check(last.step === String(p.steps) && last.mapStep === String(p.steps), `${p.game}: the slider reaches step ${p.steps} (got ${last.step})`);
   // Every step's events in the ruleset's own words, as the public report tells them.
-  const told = await page.$eval('#archive', (a) => JSON.parse(a.textContent).told || {});
   const flat = (t) => String(t).replace(/\s+/g, ' ').trim();
   for (let n = 1; n <= p.steps; n++) {
-    const lines = told[n];
+    if (!check(await toStep(n), `${p.game}: step ${n} loads and is shown`)) break;
+    const lines = await page.evaluate((n) => GalloperPage.told(n), n);
     if (!check(Array.isArray(lines), `${p.game}: step ${n} carries its told lines`)) break;
-    await toStep(n);
+    // Each step titled with its own heading, its notice's: not the next step's.
+    if (p.headings) {
+      const heading = await page.$eval('#heading', (h) => h.textContent);
+      if (!check(heading === `Step ${n}: ${p.headings[n - 1]}`, `${p.game}: step ${n} is titled ${heading}, its own notice's heading is ${p.headings[n - 1]}`)) break;
+    }
     const shown = await page.$$eval('#events li:not(.note)', (ls) => ls.map((l) => l.textContent));
     const same = shown.length === lines.length && lines.every((l, k) => flat(shown[k]).includes(flat(l.text)));
     if (!check(same, `${p.game}: step ${n} lists ${JSON.stringify(shown.slice(0, 3))}, not the public report's ${JSON.stringify(lines.slice(0, 3).map((l) => l.text))}`)) break;
   }
   await page.keyboard.press('Home');
+  await settle(1);
   check((await state()).step === '1', `${p.game}: Home goes to the first step`);
   // A unit named by an event can be followed: its story lists steps.
   const unit = await page.$('#events button.unit');
   if (unit) {
     await unit.click();
+    await page.waitForFunction(() => !/reading every step/.test(document.getElementById('story-title').textContent));
     const story = await page.$$eval('#story-lines li', (ls) => ls.length);
     check(story > 0 && (await page.isVisible('#story')), `${p.game}: clicking a unit shows its story`);
   }
   // Every unit of the step's public map is marked (a hidden-troops game may
   // show none while both sides' troops are hidden).
-  const boxes = await page.$eval('#archive', (a) => {
-    const maps = JSON.parse(a.textContent).maps || {};
-    return Object.fromEntries(Object.entries(maps).map(([n, m]) => [n, (m.units || []).length]));
-  });
+  const boxes = await page.evaluate(() => GalloperPage.mapUnits(1));
   const hits = await page.$$eval('#map .unit-hit', (r) => r.length);
-  check(hits === boxes[1], `${p.game}: the map marks its ${boxes[1]} units for hover and click (${hits} marked)`);
+  check(hits === boxes, `${p.game}: the map marks its ${boxes} units for hover and click (${hits} marked)`);
   // (Whether any step shows a unit is the game's: a hidden-troops game may
   // end with none public at any step.)
 }
@@ -143,12 +166,15 @@ async function replay(p) {
 // A game in progress: the public steps only, and nothing sealed or secret
 // at any step, in what the page shows nor in what it carries.
 async function secrecy(p) {
-  const carried = await page.$eval('#archive', (a) => Object.keys(JSON.parse(a.textContent).files));
+  const carried = await page.evaluate(async () => {
+    await GalloperPage.loadAll();
+    return GalloperPage.carried();
+  });
   check(!carried.some((f) => f.startsWith('sealed/') || f === 'end.yaml'), `${p.game}: a game in progress carries no sealed file nor end (${carried.filter((f) => f.startsWith('sealed/')).join(', ')})`);
   const max = await page.$eval('#slider', (s) => Number(s.max));
   check(max === p.running.public_dice.length, `${p.game}: the slider has the ${p.running.public_dice.length} resolved steps only (max ${max})`);
   for (let n = 1; n <= p.running.public_dice.length; n++) {
-    await toStep(n);
+    check(await toStep(n), `${p.game}: step ${n} loads and is shown`);
     const shown = await page.evaluate(() => ({
       step: document.body.getAttribute('data-step'),
       secrets: document.getElementById('secrets').textContent,
@@ -176,6 +202,9 @@ async function audit(p) {
     check(before.verdict === 'fail' && before.summary.startsWith('AUDIT FAILED'), `${p.game}: before its own audit runs, the headline says the command line failed the game (${before.summary})`);
   await page.click('#audit-run');
   await page.waitForFunction(() => ['pass', 'fail'].includes(document.getElementById('page-verdict').getAttribute('data-verdict')), null, { timeout: 120000 });
+  // The audit read every step's script.
+  const all = await page.evaluate(() => GalloperPage.loadedSteps().length);
+  check(all >= p.steps || plan.missing_allowed, `${p.game}: the audit read every step's script (${all} of ${p.steps} at least)`);
   const verdict = await page.$eval('#verdict', (v) => ({
     verdict: v.getAttribute('data-verdict'),
     step: v.getAttribute('data-step'),
@@ -233,7 +262,10 @@ if (plan.phone) {
 
 await browser.close();
 check(outside.length === 0, `requests outside the site: ${outside.join(', ')}`);
-check(errors.length === 0, `script errors: ${errors.join('; ')}`);
+// (A plan that removed a script on purpose expects the browser's word
+// that it is not there, and no other error.)
+const unexpected = errors.filter((e) => !(plan.missing_allowed && /ERR_FILE_NOT_FOUND/.test(e)));
+check(unexpected.length === 0, `script errors: ${unexpected.join('; ')}`);
 if (problems.length) {
   console.error(problems.map((p) => `FAILED: ${p}`).join('\n'));
   process.exit(1);
