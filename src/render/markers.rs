@@ -24,6 +24,8 @@ pub(crate) struct MarkerShape {
     pub label: Label,
     /// From the label moved away from its marker to the marker.
     pub leader: Option<Line>,
+    /// False when the table had no room left for it ([`super::placement`]).
+    pub label_shown: bool,
     /// The label's box, text position and anchor before placement, the
     /// places it may go, and the marker's centre.
     pub(crate) label_box: BoxPx,
@@ -108,6 +110,7 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     stroke: rgb.darken(0.35).hex(),
                     label: Label::new(label_at, text, "start"),
                     leader: None,
+                    label_shown: true,
                     label_box: b,
                     label_at,
                     // Right of the star, left of it, above, below.
@@ -159,6 +162,7 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     stroke: if smoke { "#6f6f6f" } else { "#222222" }.into(),
                     label: Label::new(label_at, text, "middle"),
                     leader: None,
+                    label_shown: true,
                     label_box: b,
                     label_at,
                     // Below the ring, above it, to its sides.

@@ -115,13 +115,23 @@ pub(crate) fn labelled(
     }));
     // Bases first: a label may not cover a unit, nor another label.
     let bases: Vec<placement::BoxPx> = units.labels.iter().map(|l| l.geom.unit_box).collect();
-    let placed = placement::place(&bases, &wanted);
+    // The table, where every label stays.
+    let (table_w, table_h) = frame.table_px();
+    let table = placement::BoxPx {
+        x: MARGIN_LEFT,
+        y: super::frame::TITLE_BAND,
+        w: table_w,
+        h: table_h,
+    };
+    let placed = placement::place(table, &bases, &wanted);
     let (for_units, for_markers) = placed.split_at(units.labels.len());
     for (l, p) in units.labels.iter_mut().zip(for_units) {
         l.moved(p.offset, p.moved);
+        l.shown = p.shown;
     }
     for (m, p) in markers.iter_mut().zip(for_markers) {
         m.moved(p.offset, p.moved);
+        m.label_shown = p.shown;
     }
     Ok((units, markers))
 }
@@ -131,7 +141,7 @@ pub(crate) fn label_boxes(map: &MapView) -> Result<Vec<placement::BoxPx>, Render
     let frame = super::frame::Frame::new(map)?;
     let (units, markers) = labelled(&frame, map)?;
     let mut out = Vec::new();
-    for l in &units.labels {
+    for l in units.labels.iter().filter(|l| l.shown) {
         let r = &l.backdrop;
         out.push(placement::BoxPx {
             x: r.x.parse().unwrap_or(0.0),
@@ -140,7 +150,7 @@ pub(crate) fn label_boxes(map: &MapView) -> Result<Vec<placement::BoxPx>, Render
             h: r.h.parse().unwrap_or(0.0),
         });
     }
-    for m in &markers {
+    for m in markers.iter().filter(|m| m.label_shown) {
         let dx = m.label.x.parse::<f64>().unwrap_or(0.0) - m.label_at.0;
         let dy = m.label.y.parse::<f64>().unwrap_or(0.0) - m.label_at.1;
         out.push(m.label_box.shifted((dx, dy)));

@@ -32,6 +32,8 @@ pub(crate) struct UnitLabel {
     pub note: Option<Label>,
     /// From the label moved away from its unit to the unit.
     pub leader: Option<Line>,
+    /// False when the table had no room left for it ([`super::placement`]).
+    pub shown: bool,
     /// Where it stands before placement ([`super::placement`]).
     pub(crate) geom: LabelGeom,
 }
@@ -321,6 +323,7 @@ fn unit(
         colour: rgb.darken(0.6).hex(),
         note: None,
         leader: None,
+        shown: true,
         geom: LabelGeom {
             bbox,
             name_at: (anchor.0, label_y),
