@@ -70,7 +70,7 @@ pub(crate) struct Placed {
 
 const CELL: f64 = 64.0;
 /// Pixels kept clear round each label.
-const SPARE: f64 = 0.5;
+const CLEAR: f64 = 0.5;
 
 #[derive(Default)]
 struct Filed {
@@ -122,7 +122,7 @@ impl Room {
     fn fits(&self, b: &BoxPx, clear_of_bases: bool) -> bool {
         // A hair of room all round, so that boxes drawn to a tenth of a
         // pixel ([`super::frame::num`]) neither touch nor leave the table.
-        let b = b.grown(SPARE);
+        let b = b.grown(CLEAR);
         self.bounds.holds(&b) && self.labels.free(&b) && (!clear_of_bases || self.bases.free(&b))
     }
 }
