@@ -752,8 +752,33 @@ fn labels_at_a_busy_place_never_overlap_nor_leave_the_table() {
                 );
             }
         }
+        // Every label is read somewhere: whole on the table, or as a
+        // number near its unit that the legend explains.
+        let svg = map_svg(&map).unwrap();
+        assert!(
+            svg.contains(">Labels by number:</text>"),
+            "too busy for all whole"
+        );
+        for name in map
+            .units
+            .iter()
+            .map(|u| u.label.clone())
+            .chain(map.markers.iter().map(|m| m.label.clone()))
+        {
+            // The legend's line: ">12 Provincial Battalion 0-15 L".
+            let numbered = svg.match_indices(&format!(" {name}")).any(|(i, _)| {
+                let head = svg[..i].trim_end_matches(|c: char| c.is_ascii_digit());
+                head.ends_with('>') && head.len() < i
+            });
+            assert!(
+                svg.contains(&format!(">{name} <tspan"))
+                    || svg.contains(&format!(">{name}</text>"))
+                    || numbered,
+                "{name} is nowhere (turned: {turned})"
+            );
+        }
         assert_eq!(
-            map_svg(&map).unwrap(),
+            svg,
             map_svg(&busy_map(turned)).unwrap(),
             "one view, one map"
         );

@@ -47,6 +47,52 @@ impl MarkerShape {
     }
 }
 
+impl MarkerShape {
+    /// The box of the label's short form, a number of `digits` digits.
+    pub fn short_box(&self, digits: usize) -> BoxPx {
+        label_box(self.label_at, &"0".repeat(digits), self.label.anchor)
+    }
+
+    /// The places the short form may go, as the whole label's.
+    pub fn short_candidates(&self, digits: usize) -> Vec<(f64, f64)> {
+        let b = self.short_box(digits);
+        if self.star {
+            round_star(&b)
+        } else {
+            round_ring(&b)
+        }
+    }
+
+    /// Make the label its short form, `number`, which the legend explains,
+    /// and return the whole label; then [`MarkerShape::moved`] draws it.
+    pub fn shorten(&mut self, number: usize, digits: usize) -> String {
+        self.label_box = self.short_box(digits);
+        std::mem::replace(&mut self.label.text, number.to_string())
+    }
+}
+
+/// The places a label's box `b` may take round a star, its text starting
+/// right of it: right of the star, left of it, above, below.
+fn round_star(b: &BoxPx) -> Vec<(f64, f64)> {
+    vec![
+        (0.0, 0.0),
+        (-(b.w + 30.0), 0.0),
+        (-(b.w / 2.0) - 15.0, -20.0),
+        (-(b.w / 2.0) - 15.0, 22.0),
+    ]
+}
+
+/// The places a label's box `b` may take round a ring or smoke, its text
+/// centred below: below, above, to its sides.
+fn round_ring(b: &BoxPx) -> Vec<(f64, f64)> {
+    vec![
+        (0.0, 0.0),
+        (0.0, -36.0),
+        (b.w / 2.0 + 14.0, -19.0),
+        (-(b.w / 2.0) - 14.0, -19.0),
+    ]
+}
+
 /// The box of a bold 13 px label with its baseline at `at`.
 fn label_box(at: (f64, f64), text: &str, anchor: &str) -> BoxPx {
     let w = super::legend::text_width(text, 13.0) * 1.12 + 4.0;
@@ -113,13 +159,7 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     label_shown: true,
                     label_box: b,
                     label_at,
-                    // Right of the star, left of it, above, below.
-                    candidates: vec![
-                        (0.0, 0.0),
-                        (-(b.w + 30.0), 0.0),
-                        (-(b.w / 2.0) - 15.0, -20.0),
-                        (-(b.w / 2.0) - 15.0, 22.0),
-                    ],
+                    candidates: round_star(&b),
                     at,
                 }
             }
@@ -165,13 +205,7 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     label_shown: true,
                     label_box: b,
                     label_at,
-                    // Below the ring, above it, to its sides.
-                    candidates: vec![
-                        (0.0, 0.0),
-                        (0.0, -36.0),
-                        (b.w / 2.0 + 14.0, -19.0),
-                        (-(b.w / 2.0) - 14.0, -19.0),
-                    ],
+                    candidates: round_ring(&b),
                     at,
                 }
             }
