@@ -48,6 +48,7 @@ pub(crate) struct LabelGeom {
     pub target: (f64, f64),
     /// The unit's own upright box, which no label should cover.
     pub unit_box: BoxPx,
+    /// Which side of the unit the label tries first.
     pub side: Side,
     pub candidates: Vec<(f64, f64)>,
     pub name: String,
@@ -73,9 +74,7 @@ impl UnitLabel {
         };
         self.leader = leader.then(|| Line::new(nearest_on(&b, g.target), g.target));
     }
-}
 
-impl UnitLabel {
     /// The box of the label's short form, a number of `digits` digits
     /// where its name goes.
     pub fn short_box(&self, digits: usize) -> BoxPx {
