@@ -672,6 +672,123 @@ fn no_two_labels_overlap_on_a_crowded_map_either_way_round() {
     }
 }
 
+/// Issue 31, item 15: a busy place on a 180 x 120 cm table, twenty units
+/// within 5 cm of the far right corner and twenty within 5 cm of the
+/// table's middle, a general with every fourth: the labels crowd each
+/// other and the table's edge.
+fn busy_map(turned: bool) -> MapView {
+    let mut map = crowded_map(turned);
+    map.units.clear();
+    map.markers.clear();
+    map.unit = "cm".into();
+    map.width = 180.0;
+    map.height = 120.0;
+    for (place, (x0, y0)) in [(175.0, 115.0), (88.0, 58.0)].into_iter().enumerate() {
+        for i in 0..20 {
+            let side = i % 2;
+            let (x, y) = (x0 + f64::from(i % 5), y0 + f64::from(i / 5));
+            let mut u = unit(
+                &format!("u-{place}-{i}"),
+                &format!("Provincial Battalion {place}-{i}"),
+                side as usize,
+                "line",
+                if side == 0 { 0.0 } else { 180.0 },
+                &[],
+                0,
+                false,
+                Some("480 men, unloaded"),
+            );
+            u.bases.push(base(side as usize, x, y, u.facing, 2.0, 1.0));
+            u.anchor = p(x, y);
+            map.units.push(u);
+            if i % 4 == 0 {
+                map.markers.push(MarkerView {
+                    kind: MarkerKind::General,
+                    side: Some(side as usize),
+                    at: p(x, y),
+                    label: format!("Colonel {place}-{i} (with Provincial Battalion {place}-{i})"),
+                });
+            }
+        }
+    }
+    map
+}
+
+/// The table's box in the SVG, as (x, y, width, height).
+fn table_box(svg: &str) -> (f64, f64, f64, f64) {
+    let rect = svg
+        .split("<rect")
+        .map(|r| r.split('>').next().unwrap_or(""))
+        .find(|r| r.contains("fill=\"#d3e2ab\""))
+        .expect("the table's cloth");
+    let attr = |name: &str| -> f64 {
+        let at = rect.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+        rect[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    (attr("x"), attr("y"), attr("width"), attr("height"))
+}
+
+#[test]
+fn labels_at_a_busy_place_never_overlap_nor_leave_the_table() {
+    for turned in [false, true] {
+        let map = busy_map(turned);
+        let (tx, ty, tw, th) = table_box(&map_svg(&map).unwrap());
+        let boxes = galloper::render::label_boxes(&map).unwrap();
+        assert_eq!(
+            boxes.len(),
+            40 + 10,
+            "every unit's and general's label shown"
+        );
+        for (i, b) in boxes.iter().enumerate() {
+            assert!(
+                b.0 >= tx && b.1 >= ty && b.0 + b.2 <= tx + tw && b.1 + b.3 <= ty + th,
+                "label {i} leaves the table {:?} (turned: {turned}): {b:?}",
+                (tx, ty, tw, th)
+            );
+            for (j, c) in boxes.iter().enumerate().skip(i + 1) {
+                assert!(
+                    !(b.0 < c.0 + c.2 && c.0 < b.0 + b.2 && b.1 < c.1 + c.3 && c.1 < b.1 + b.3),
+                    "labels {i} and {j} overlap (turned: {turned}): {b:?} {c:?}"
+                );
+            }
+        }
+        // Every label is read somewhere: whole on the table, or as a
+        // number near its unit that the legend explains.
+        let svg = map_svg(&map).unwrap();
+        assert!(
+            svg.contains(">Labels by number:</text>"),
+            "too busy for all whole"
+        );
+        for name in map
+            .units
+            .iter()
+            .map(|u| u.label.clone())
+            .chain(map.markers.iter().map(|m| m.label.clone()))
+        {
+            // The legend's line: ">12 Provincial Battalion 0-15 L".
+            let numbered = svg.match_indices(&format!(" {name}")).any(|(i, _)| {
+                let head = svg[..i].trim_end_matches(|c: char| c.is_ascii_digit());
+                head.ends_with('>') && head.len() < i
+            });
+            assert!(
+                svg.contains(&format!(">{name} <tspan"))
+                    || svg.contains(&format!(">{name}</text>"))
+                    || numbered,
+                "{name} is nowhere (turned: {turned})"
+            );
+        }
+        assert_eq!(
+            svg,
+            map_svg(&busy_map(turned)).unwrap(),
+            "one view, one map"
+        );
+    }
+    if let Ok(dir) = std::env::var("GALLOPER_KEEP_MAPS") {
+        let png = map_png(&busy_map(false)).unwrap();
+        std::fs::write(std::path::Path::new(&dir).join("busy.png"), png).unwrap();
+    }
+}
+
 #[test]
 fn a_map_turned_to_the_second_sides_edge_puts_it_at_the_bottom_with_text_upright() {
     let mut map = sample_map();

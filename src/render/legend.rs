@@ -60,8 +60,10 @@ impl Flow {
 }
 
 impl Legend {
-    /// Lays out the legend below the table, starting after the scale bar.
-    pub fn new(frame: &Frame, map: &MapView, start_x: f64) -> Legend {
+    /// Lays out the legend below the table, starting after the scale bar;
+    /// `numbered` (each "number, whole label") explains the labels drawn as
+    /// numbers at a busy place, on rows of their own at the end.
+    pub fn new(frame: &Frame, map: &MapView, start_x: f64, numbered: &[String]) -> Legend {
         let mut flow = Flow {
             x: start_x,
             row: 0,
@@ -146,6 +148,18 @@ impl Legend {
                 head,
             });
             texts.push(Label::new((x + 50.0, y + 4.0), name, "start"));
+        }
+
+        if !numbered.is_empty() {
+            flow.new_row();
+            let head = "Labels by number:";
+            let (x, y) = flow.take(text_width(head, 12.0));
+            texts.push(Label::new((x, y + 4.0), head, "start"));
+            for n in numbered {
+                let n = super::clean::line(n);
+                let (x, y) = flow.take(text_width(&n, 12.0));
+                texts.push(Label::new((x, y + 4.0), n, "start"));
+            }
         }
 
         Legend {

@@ -24,6 +24,8 @@ pub(crate) struct MarkerShape {
     pub label: Label,
     /// From the label moved away from its marker to the marker.
     pub leader: Option<Line>,
+    /// False when the table had no room left for it ([`super::placement`]).
+    pub label_shown: bool,
     /// The label's box, text position and anchor before placement, the
     /// places it may go, and the marker's centre.
     pub(crate) label_box: BoxPx,
@@ -43,6 +45,52 @@ impl MarkerShape {
         );
         self.leader = leader.then(|| Line::new(super::units::nearest_on(&b, self.at), self.at));
     }
+}
+
+impl MarkerShape {
+    /// The box of the label's short form, a number of `digits` digits.
+    pub fn short_box(&self, digits: usize) -> BoxPx {
+        label_box(self.label_at, &"0".repeat(digits), self.label.anchor)
+    }
+
+    /// The places the short form may go, as the whole label's.
+    pub fn short_candidates(&self, digits: usize) -> Vec<(f64, f64)> {
+        let b = self.short_box(digits);
+        if self.star {
+            round_star(&b)
+        } else {
+            round_ring(&b)
+        }
+    }
+
+    /// Make the label its short form, `number`, which the legend explains,
+    /// and return the whole label; then [`MarkerShape::moved`] draws it.
+    pub fn shorten(&mut self, number: usize, digits: usize) -> String {
+        self.label_box = self.short_box(digits);
+        std::mem::replace(&mut self.label.text, number.to_string())
+    }
+}
+
+/// The places a label's box `b` may take round a star, its text starting
+/// right of it: right of the star, left of it, above, below.
+fn round_star(b: &BoxPx) -> Vec<(f64, f64)> {
+    vec![
+        (0.0, 0.0),
+        (-(b.w + 30.0), 0.0),
+        (-(b.w / 2.0) - 15.0, -20.0),
+        (-(b.w / 2.0) - 15.0, 22.0),
+    ]
+}
+
+/// The places a label's box `b` may take round a ring or smoke, its text
+/// centred below: below, above, to its sides.
+fn round_ring(b: &BoxPx) -> Vec<(f64, f64)> {
+    vec![
+        (0.0, 0.0),
+        (0.0, -36.0),
+        (b.w / 2.0 + 14.0, -19.0),
+        (-(b.w / 2.0) - 14.0, -19.0),
+    ]
 }
 
 /// The box of a bold 13 px label with its baseline at `at`.
@@ -108,15 +156,10 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     stroke: rgb.darken(0.35).hex(),
                     label: Label::new(label_at, text, "start"),
                     leader: None,
+                    label_shown: true,
                     label_box: b,
                     label_at,
-                    // Right of the star, left of it, above, below.
-                    candidates: vec![
-                        (0.0, 0.0),
-                        (-(b.w + 30.0), 0.0),
-                        (-(b.w / 2.0) - 15.0, -20.0),
-                        (-(b.w / 2.0) - 15.0, 22.0),
-                    ],
+                    candidates: round_star(&b),
                     at,
                 }
             }
@@ -159,15 +202,10 @@ pub(crate) fn shapes(frame: &Frame, map: &MapView) -> Result<Vec<MarkerShape>, R
                     stroke: if smoke { "#6f6f6f" } else { "#222222" }.into(),
                     label: Label::new(label_at, text, "middle"),
                     leader: None,
+                    label_shown: true,
                     label_box: b,
                     label_at,
-                    // Below the ring, above it, to its sides.
-                    candidates: vec![
-                        (0.0, 0.0),
-                        (0.0, -36.0),
-                        (b.w / 2.0 + 14.0, -19.0),
-                        (-(b.w / 2.0) - 14.0, -19.0),
-                    ],
+                    candidates: round_ring(&b),
                     at,
                 }
             }

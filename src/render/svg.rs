@@ -43,7 +43,11 @@ struct MapSvg {
 pub fn map_svg(map: &MapView) -> Result<String, RenderError> {
     let frame = Frame::new(map)?;
     let grid = Grid::new(&frame, &map.unit);
-    let legend = Legend::new(&frame, map, grid.bar_end);
+    // Labels first: those too crowded to stand whole are numbered, and the
+    // legend explains the numbers. The table's place in the picture does
+    // not depend on the legend's rows.
+    let (units, markers, numbered) = labelled(&frame, map)?;
+    let legend = Legend::new(&frame, map, grid.bar_end, &numbered);
     let frame = frame.with_rows(legend.rows);
     let (table_w, table_h) = frame.table_px();
     let (terrain, terrain_labels) = terrain::shapes(&frame, &map.terrain)?;
@@ -61,7 +65,6 @@ pub fn map_svg(map: &MapView) -> Result<String, RenderError> {
         )
     });
     let title = super::clean::line(&map.title);
-    let (units, markers) = labelled(&frame, map)?;
     let page = MapSvg {
         width: num(frame.width),
         height: num(frame.height),
@@ -93,45 +96,71 @@ pub fn map_svg(map: &MapView) -> Result<String, RenderError> {
 }
 
 /// The units and markers with every label placed so that none overlaps
-/// another ([`super::placement`]): units' labels first, in the view's
-/// order, then the markers'.
+/// another nor leaves the table ([`super::placement`]): units' labels
+/// first, in the view's order, then the markers'. A label placed in its
+/// short form is numbered, in that order; the numbered labels' whole
+/// texts come third, for the legend.
 pub(crate) fn labelled(
     frame: &super::frame::Frame,
     map: &MapView,
-) -> Result<(UnitLayers, Vec<MarkerShape>), RenderError> {
+) -> Result<(UnitLayers, Vec<MarkerShape>, Vec<String>), RenderError> {
     let mut units = units::layers(frame, map)?;
     let mut markers = markers::shapes(frame, map)?;
+    // Numbers as wide as the largest there could be.
+    let digits = (units.labels.len() + markers.len()).to_string().len();
     let mut wanted: Vec<Wanted> = units
         .labels
         .iter()
         .map(|l| Wanted {
             at: l.geom.bbox,
             candidates: l.geom.candidates.clone(),
+            short: Some((l.short_box(digits), l.short_candidates(digits))),
         })
         .collect();
     wanted.extend(markers.iter().map(|m| Wanted {
         at: m.label_box,
         candidates: m.candidates.clone(),
+        short: Some((m.short_box(digits), m.short_candidates(digits))),
     }));
     // Bases first: a label may not cover a unit, nor another label.
     let bases: Vec<placement::BoxPx> = units.labels.iter().map(|l| l.geom.unit_box).collect();
-    let placed = placement::place(&bases, &wanted);
+    // The table, where every label stays.
+    let (table_w, table_h) = frame.table_px();
+    let table = placement::BoxPx {
+        x: MARGIN_LEFT,
+        y: super::frame::TITLE_BAND,
+        w: table_w,
+        h: table_h,
+    };
+    let placed = placement::place(table, &bases, &wanted);
     let (for_units, for_markers) = placed.split_at(units.labels.len());
+    let mut numbered = Vec::new();
     for (l, p) in units.labels.iter_mut().zip(for_units) {
+        if p.short {
+            let whole = l.whole();
+            l.shorten(numbered.len() + 1, digits);
+            numbered.push(format!("{} {whole}", numbered.len() + 1));
+        }
         l.moved(p.offset, p.moved);
+        l.shown = p.shown;
     }
     for (m, p) in markers.iter_mut().zip(for_markers) {
+        if p.short {
+            let whole = m.shorten(numbered.len() + 1, digits);
+            numbered.push(format!("{} {whole}", numbered.len() + 1));
+        }
         m.moved(p.offset, p.moved);
+        m.label_shown = p.shown;
     }
-    Ok((units, markers))
+    Ok((units, markers, numbered))
 }
 
 /// Every label's box as placed: for tests that no two overlap.
 pub(crate) fn label_boxes(map: &MapView) -> Result<Vec<placement::BoxPx>, RenderError> {
     let frame = super::frame::Frame::new(map)?;
-    let (units, markers) = labelled(&frame, map)?;
+    let (units, markers, _) = labelled(&frame, map)?;
     let mut out = Vec::new();
-    for l in &units.labels {
+    for l in units.labels.iter().filter(|l| l.shown) {
         let r = &l.backdrop;
         out.push(placement::BoxPx {
             x: r.x.parse().unwrap_or(0.0),
@@ -140,7 +169,7 @@ pub(crate) fn label_boxes(map: &MapView) -> Result<Vec<placement::BoxPx>, Render
             h: r.h.parse().unwrap_or(0.0),
         });
     }
-    for m in &markers {
+    for m in markers.iter().filter(|m| m.label_shown) {
         let dx = m.label.x.parse::<f64>().unwrap_or(0.0) - m.label_at.0;
         let dy = m.label.y.parse::<f64>().unwrap_or(0.0) - m.label_at.1;
         out.push(m.label_box.shifted((dx, dy)));

@@ -32,6 +32,8 @@ pub(crate) struct UnitLabel {
     pub note: Option<Label>,
     /// From the label moved away from its unit to the unit.
     pub leader: Option<Line>,
+    /// False when the table had no room left for it ([`super::placement`]).
+    pub shown: bool,
     /// Where it stands before placement ([`super::placement`]).
     pub(crate) geom: LabelGeom,
 }
@@ -46,6 +48,8 @@ pub(crate) struct LabelGeom {
     pub target: (f64, f64),
     /// The unit's own upright box, which no label should cover.
     pub unit_box: BoxPx,
+    /// Which side of the unit the label tries first.
+    pub side: Side,
     pub candidates: Vec<(f64, f64)>,
     pub name: String,
     pub note: Option<String>,
@@ -69,6 +73,35 @@ impl UnitLabel {
             _ => None,
         };
         self.leader = leader.then(|| Line::new(nearest_on(&b, g.target), g.target));
+    }
+
+    /// The box of the label's short form, a number of `digits` digits
+    /// where its name goes.
+    pub fn short_box(&self, digits: usize) -> BoxPx {
+        label_backdrop(self.geom.name_at, &"0".repeat(digits), None)
+    }
+
+    /// The places the short form may go, as the whole label's.
+    pub fn short_candidates(&self, digits: usize) -> Vec<(f64, f64)> {
+        around(&self.short_box(digits), &self.geom.unit_box, self.geom.side)
+    }
+
+    /// Make the label its short form, `number`, which the legend explains;
+    /// then [`UnitLabel::moved`] draws it.
+    pub fn shorten(&mut self, number: usize, digits: usize) {
+        self.geom.bbox = self.short_box(digits);
+        self.geom.name = number.to_string();
+        self.geom.note = None;
+        self.geom.note_at = None;
+        self.formation = String::new();
+    }
+
+    /// What the legend says of the label's number: the whole label.
+    pub fn whole(&self) -> String {
+        match self.formation.as_str() {
+            "" => self.geom.name.clone(),
+            f => format!("{} {f}", self.geom.name),
+        }
     }
 }
 
@@ -295,25 +328,17 @@ fn unit(
         &format!("{name} {formation}"),
         note.as_deref().map(|n| (note_y, n)),
     );
-    // Behind the unit first, then in front, beside it, and further back.
-    let (top, bottom) = (bbox.y, bbox.y + bbox.h);
-    let above = min_y - 3.0 - bottom;
-    let below = max_y + 3.0 - top;
-    let mid = (min_y + max_y) / 2.0 - (top + bbox.h / 2.0);
-    let counter = if u.disruption > 0 { 22.0 } else { 0.0 };
-    let behind_first = forward_y <= 1e-9;
-    let (back, front) = if behind_first {
-        (below, above)
-    } else {
-        (above, below)
+    let unit_box = BoxPx {
+        x: min_x,
+        y: min_y,
+        w: max_x - min_x,
+        h: max_y - min_y,
     };
-    let sign = if behind_first { 1.0 } else { -1.0 };
-    let mut candidates = vec![(0.0, 0.0), (0.0, back), (0.0, front)];
-    candidates.push((min_x - 4.0 - (bbox.x + bbox.w), mid));
-    candidates.push((max_x + 4.0 + counter - bbox.x, mid));
-    for k in 1..=2 {
-        candidates.push((0.0, back + sign * f64::from(k) * (bbox.h + 1.0)));
-    }
+    let side = Side {
+        counter: if u.disruption > 0 { 22.0 } else { 0.0 },
+        behind_first: forward_y <= 1e-9,
+    };
+    let candidates = around(&bbox, &unit_box, side);
     let mut label = UnitLabel {
         backdrop: Rect::new(bbox.x, bbox.y, bbox.w, bbox.h, "#ffffff"),
         label: Label::new((anchor.0, label_y), name.clone(), "middle"),
@@ -321,17 +346,14 @@ fn unit(
         colour: rgb.darken(0.6).hex(),
         note: None,
         leader: None,
+        shown: true,
         geom: LabelGeom {
             bbox,
             name_at: (anchor.0, label_y),
             note_at: note.as_ref().map(|_| (anchor.0, note_y)),
             target: anchor,
-            unit_box: BoxPx {
-                x: min_x,
-                y: min_y,
-                w: max_x - min_x,
-                h: max_y - min_y,
-            },
+            unit_box,
+            side,
             candidates,
             name,
             note,
@@ -340,6 +362,38 @@ fn unit(
     label.moved((0.0, 0.0), false);
     out.labels.push(label);
     Ok(())
+}
+
+/// Which side of its unit a label goes first, and the room its
+/// disruption counter takes on the right.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Side {
+    pub counter: f64,
+    /// The label's first place is below the unit (behind it, for a unit
+    /// facing up the picture), not above.
+    pub behind_first: bool,
+}
+
+/// The offsets a label's box `b` may take round its unit's box `unit`:
+/// where it stands (behind the unit), then behind it clear of the unit, in
+/// front, beside it, and further back.
+fn around(b: &BoxPx, unit: &BoxPx, side: Side) -> Vec<(f64, f64)> {
+    let (top, bottom) = (b.y, b.y + b.h);
+    let above = unit.y - 3.0 - bottom;
+    let below = unit.y + unit.h + 3.0 - top;
+    let mid = unit.y + unit.h / 2.0 - (top + b.h / 2.0);
+    let (back, front, sign) = if side.behind_first {
+        (below, above, 1.0)
+    } else {
+        (above, below, -1.0)
+    };
+    let mut candidates = vec![(0.0, 0.0), (0.0, back), (0.0, front)];
+    candidates.push((unit.x - 4.0 - (b.x + b.w), mid));
+    candidates.push((unit.x + unit.w + 4.0 + side.counter - b.x, mid));
+    for k in 1..=2 {
+        candidates.push((0.0, back + sign * f64::from(k) * (b.h + 1.0)));
+    }
+    candidates
 }
 
 /// The box under a unit's name (bold, 13 px, baseline at `at`, centred)

@@ -90,20 +90,21 @@ impl Unit {
     pub fn mv(&self) -> f64 {
         self.troop.rating().mv
     }
-    /// Its footprint: figures 1.5 cm across in their ranks (guns 4 cm).
     /// How far from its centre the unit's base reaches: half its diagonal.
     pub fn reach(&self) -> f64 {
         let base = self.base();
         base.width.get().hypot(base.depth.get()) / 2.0 + 1e-6
     }
 
+    /// Its footprint: figures [`FIGURE`] across in their ranks, in open
+    /// order [`OPEN_ORDER_FILE`] apart (horse 2.5 cm, guns 4 cm).
     pub fn base(&self) -> Base {
         let (front, ranks) = self.formation.shape(self.figures());
         let (fw, rd) = match self.troop {
             Troop::Artillery => (4.0, 4.0),
             Troop::Cavalry => (2.5, 3.0),
-            t if t.open_order() => (3.0, 1.5),
-            _ => (1.5, 1.5),
+            t if t.open_order() => (OPEN_ORDER_FILE, FIGURE),
+            _ => (FIGURE, FIGURE),
         };
         Base::new(
             self.at,
@@ -113,6 +114,42 @@ impl Unit {
         )
     }
 }
+
+impl Unit {
+    /// The bases the map draws: its footprint, but in open order each
+    /// figure on its own, a figure's width, the first and last flush with
+    /// the ends of the footprint's front and the rest evenly between. The
+    /// drawing spans the frontage the rules measure from (contact, fire,
+    /// obstacles) and reads as men spread out, not as a solid bar.
+    pub fn drawn(&self) -> Vec<Base> {
+        let base = self.base();
+        let (front, _) = self.formation.shape(self.figures());
+        if self.formation != Formation::Open || front < 2 {
+            return vec![base];
+        }
+        let (left, right) = base.front_edge();
+        let width = base.width.get();
+        let gap = (width - FIGURE) / f64::from(front - 1);
+        (0..front)
+            .map(|i| {
+                let along = (FIGURE / 2.0 + f64::from(i) * gap) / width;
+                Base::from_front_center(
+                    left.lerp(right, along),
+                    base.facing,
+                    Distance(FIGURE),
+                    base.depth,
+                )
+            })
+            .collect()
+    }
+}
+
+/// House rule (the source's "Scales" are cut off): a foot figure stands
+/// 1.5 cm across and 1.5 cm deep...
+pub const FIGURE: f64 = 1.5;
+/// ...and in open order takes twice its width of the front, one rank
+/// deep: ten figures of skirmishers hold 30 cm.
+pub const OPEN_ORDER_FILE: f64 = 3.0;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Person {

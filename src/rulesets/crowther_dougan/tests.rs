@@ -783,3 +783,49 @@ fn template_examples_are_orders_the_check_takes_now() {
         assert!(check(&s, &red(), &o).is_empty(), "{line}");
     }
 }
+
+/// Issue 31, item 15: a unit in open order is drawn over its frontage, the
+/// one the rules measure from, as its figures spread out rather than one
+/// solid bar. The source's "Scales" are cut off, so the frontage is the
+/// house rule's (`state.rs` `OPEN_ORDER_FILE`): 3 cm a figure, one rank.
+#[test]
+fn scales_house_rule_open_order_is_drawn_as_its_figures_over_its_3_cm_a_figure_frontage() {
+    let mut s = state();
+    let width_of = |u: &crate::view::UnitView| {
+        let xs: Vec<f64> = u
+            .bases
+            .iter()
+            .flat_map(|b| b.corners.iter().map(|c| c.x))
+            .collect();
+        xs.iter().copied().fold(f64::MIN, f64::max) - xs.iter().copied().fold(f64::MAX, f64::min)
+    };
+    for (lost, figures) in [(0, 8), (50, 6)] {
+        s.unit_mut("r-rang").expect("rangers").men_lost = lost;
+        let map = sight(&s, &Viewer::Side(red())).map;
+        let rangers = map.units.iter().find(|u| u.id == "r-rang").expect("seen");
+        assert_eq!(rangers.formation, "open order");
+        // Facing up the table: the front runs along x.
+        let frontage = f64::from(figures) * 3.0;
+        assert!(
+            (width_of(rangers) - frontage).abs() < 1e-9,
+            "{figures} figures"
+        );
+        assert!((s.unit("r-rang").expect("rangers").base().width.get() - frontage).abs() < 1e-9);
+        assert_eq!(rangers.bases.len(), figures as usize, "one base a figure");
+        // Spread out: no figure touches the next.
+        for pair in rangers.bases.windows(2) {
+            let gap = pair[1].corners[0].x - pair[0].corners[1].x;
+            assert!(gap > 1.0, "a gap of {gap} cm between figures");
+        }
+        // Close order stays one base: 20 figures in two ranks, 15 cm.
+        let line = map.units.iter().find(|u| u.id == "r-line").expect("line");
+        assert_eq!(line.bases.len(), 1);
+        assert!((width_of(line) - 15.0).abs() < 1e-9);
+        // The map draws both as given: the rangers' box is their frontage
+        // to the line's 15 cm.
+        let boxes = crate::render::unit_boxes(&map).expect("drawn");
+        let drawn = |id: &str| boxes.iter().find(|b| b.0 == id).expect("a box").3;
+        let ratio = drawn("r-rang") / drawn("r-line");
+        assert!((ratio - frontage / 15.0).abs() < 1e-9, "ratio {ratio}");
+    }
+}

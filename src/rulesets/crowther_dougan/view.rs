@@ -88,16 +88,19 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
         .iter()
         .filter(|u| shows(s, viewer, u))
         .map(|u| {
-            let b = u.base();
             let side = index(&u.side);
             UnitView {
                 id: u.id.clone(),
                 label: u.name.clone(),
                 side,
-                bases: vec![BaseView {
-                    corners: b.corners(),
-                    side,
-                }],
+                bases: u
+                    .drawn()
+                    .iter()
+                    .map(|b| BaseView {
+                        corners: b.corners(),
+                        side,
+                    })
+                    .collect(),
                 anchor: u.at,
                 facing: u.facing,
                 formation: u.formation.name().into(),
