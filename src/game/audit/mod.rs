@@ -70,6 +70,12 @@ pub struct Verdict {
     pub open_step: Option<u32>,
     /// Whether the server key was compared with a pinned one.
     pub pinned: bool,
+    /// How many states the replay read from their text: one for each run
+    /// of steps a core replays in a row (each step after the first starts
+    /// from the state the one before ended with, kept parsed), and one
+    /// more for each step whose kept state did not give the archive's
+    /// bytes and was replayed again from its text.
+    pub state_parses: usize,
 }
 
 impl Verdict {

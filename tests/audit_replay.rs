@@ -1,0 +1,56 @@
+//! The audit's replay keeps each step's state parsed for the next (issue
+//! 33, item 7): a core that replays steps in a row reads a state from its
+//! text only for the first of them, and the state it keeps gives the
+//! archive's bytes in every ruleset, so that no step is replayed twice.
+
+use galloper::game::audit;
+use std::path::PathBuf;
+
+/// Play a demo of `ruleset` to its end and give its archive.
+fn demo(ruleset: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("demo");
+    let args = galloper::demo::DemoArgs {
+        out: out.clone(),
+        max_steps: 400,
+        battle: false,
+        ruleset: ruleset.into(),
+    };
+    galloper::demo::run(&args).expect("demo runs");
+    let archive = std::fs::read_dir(out.join("server/archive"))
+        .expect("archive folder")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.is_dir())
+        .expect("one game");
+    (tmp, archive)
+}
+
+#[test]
+fn the_replay_reads_one_state_a_core_and_keeps_the_rest_parsed() {
+    // One run of steps in a row for each core (the audit's own count).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for ruleset in galloper::rulesets::names() {
+        let (_tmp, archive) = demo(ruleset);
+        let v =
+            audit::audit(&archive).unwrap_or_else(|f| panic!("{ruleset}: the audit fails: {f}"));
+        assert!(
+            v.replayed && v.over.is_some(),
+            "{ruleset}: a finished game, replayed"
+        );
+        assert!(
+            v.steps as usize > cores,
+            "{ruleset}: {} steps are too few to show the parses saved",
+            v.steps
+        );
+        // One parse more would be a step whose kept state did not give the
+        // archive's bytes (replayed again from its text), or a step read
+        // from its text where it follows one replayed on the same core.
+        assert_eq!(
+            v.state_parses,
+            cores.min(v.steps as usize),
+            "{ruleset}: {} states read from their text for {} steps on {cores} core(s)",
+            v.state_parses,
+            v.steps
+        );
+    }
+}
