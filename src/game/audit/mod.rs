@@ -71,11 +71,14 @@ pub struct Verdict {
     /// Whether the server key was compared with a pinned one.
     pub pinned: bool,
     /// How many states the replay read from their text: one for each run
-    /// of steps a core replays in a row (each step after the first starts
-    /// from the state the one before ended with, kept parsed), and one
-    /// more for each step whose kept state did not give the archive's
-    /// bytes and was replayed again from its text.
+    /// of steps a core replays in a row, each step after the first starting
+    /// from the state the one before ended with, kept parsed.
     pub state_parses: usize,
+    /// Steps replayed again from their state's text, as the server resolved
+    /// them, because the state kept parsed did not give the archive's bytes
+    /// (or their state does not parse): none where a ruleset's state reads
+    /// back as it was written.
+    pub replayed_from_text: usize,
 }
 
 impl Verdict {

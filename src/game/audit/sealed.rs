@@ -11,9 +11,10 @@ use crate::game::store::{OrdersRow, StepRow};
 use crate::ruleset::{LoadedState, TextResolution};
 use crate::side::{BySide, SideId};
 use crate::sig;
+use std::collections::VecDeque;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Condvar, Mutex};
 
 /// The sealed secrets of every run, the state commitments, the players'
 /// signatures and the full replay of the runs in force.
@@ -38,7 +39,7 @@ pub(super) fn check(
     // step order, while the steps already checked are replayed beside, on
     // the other cores: each core takes a run of steps in a row and keeps
     // the state each step ends with parsed for the next (`replay_lane`).
-    let (gathered, results, parses) =
+    let (gathered, results, reads) =
         replays_beside(dir, rules, sides, walked.current.len(), |lanes| {
             let mut sent = 0;
             gather(
@@ -47,7 +48,8 @@ pub(super) fn check(
             .map(|()| sent)
             .map_err(|f| (sent, f))
         });
-    v.state_parses = parses;
+    v.state_parses = reads.parses;
+    v.replayed_from_text = reads.again;
     let mut results: BTreeMap<usize, Done> = results.into_iter().collect();
     // The first failure in step order, as a replay one step after another
     // would meet it: a step's inputs are checked before its replay.
@@ -188,18 +190,78 @@ struct Done {
     result: Result<(), Failure>,
 }
 
-/// Where the gathered steps go: step `i` of `n` to the lane of its run of
-/// steps in a row, so that each lane replays steps that follow each other.
-struct Lanes<'a> {
-    n: usize,
-    senders: Vec<Sender<(usize, Replay<'a>)>>,
+/// One lane's steps, gathered and not yet replayed, in step order.
+#[derive(Default)]
+struct Lane<'a> {
+    queue: Mutex<(VecDeque<(usize, Replay<'a>)>, bool)>,
+    ready: Condvar,
 }
 
-impl<'a> Lanes<'a> {
+impl<'a> Lane<'a> {
+    fn push(&self, i: usize, job: Replay<'a>) -> bool {
+        let Ok(mut q) = self.queue.lock() else {
+            return false;
+        };
+        q.0.push_back((i, job));
+        self.ready.notify_one();
+        true
+    }
+    /// No more steps come: the lane ends once its queue is empty.
+    fn close(&self) {
+        if let Ok(mut q) = self.queue.lock() {
+            q.1 = true;
+        }
+        self.ready.notify_all();
+    }
+    /// The next step, waiting for it; none once the lane is closed and empty.
+    fn next(&self) -> Option<(usize, Replay<'a>)> {
+        let mut q = self.queue.lock().ok()?;
+        loop {
+            if let Some(job) = q.0.pop_front() {
+                return Some(job);
+            }
+            if q.1 {
+                return None;
+            }
+            q = self.ready.wait(q).ok()?;
+        }
+    }
+    /// How many steps wait.
+    fn waiting(&self) -> usize {
+        self.queue.lock().map_or(0, |q| q.0.len())
+    }
+    /// Take the later steps that wait, `share` of them (rounded up): they
+    /// follow each other, and the lane keeps replaying the earlier ones.
+    fn split_off(&self, share: f64) -> Vec<(usize, Replay<'a>)> {
+        let Ok(mut q) = self.queue.lock() else {
+            return Vec::new();
+        };
+        let take = (q.0.len() as f64 * share).ceil() as usize;
+        let at = q.0.len() - take.min(q.0.len());
+        q.0.split_off(at).into_iter().collect()
+    }
+}
+
+/// Where the gathered steps go: step `i` of `n` to the lane of its run of
+/// steps in a row, so that each lane replays steps that follow each other.
+struct Lanes<'l, 'a> {
+    n: usize,
+    lanes: &'l [Lane<'a>],
+}
+
+impl Drop for Lanes<'_, '_> {
+    /// Whether `produce` ends or fails, no more steps come: the lanes end
+    /// once they are empty.
+    fn drop(&mut self) {
+        self.lanes.iter().for_each(Lane::close);
+    }
+}
+
+impl<'a> Lanes<'_, 'a> {
     /// Send the `i`th step's replay to its lane; false when none listens.
     fn send(&self, i: usize, job: Replay<'a>) -> bool {
-        match self.senders.get(lane_of(i, self.n, self.senders.len())) {
-            Some(tx) => tx.send((i, job)).is_ok(),
+        match self.lanes.get(lane_of(i, self.n, self.lanes.len())) {
+            Some(lane) => lane.push(i, job),
             None => false,
         }
     }
@@ -212,47 +274,65 @@ fn lane_of(i: usize, n: usize, lanes: usize) -> usize {
     (i * used / n.max(1)).min(used - 1)
 }
 
-/// Run `produce` (which sends the `n` replays to its lanes) on this thread
-/// while the lanes' replays run on the other cores; this thread replays
-/// the last lane once `produce` is done. The replays come back with their
-/// numbers, and the count of states read from their text.
+/// Run `produce` (which sends the `n` replays to their lanes) on this
+/// thread while each lane's replays run on a core of its own. Once
+/// `produce` is done, this thread takes the later half of what the fullest
+/// lane has left (all of it on one core) and replays it, so that the cores
+/// end about together. The replays come back with their numbers, and the
+/// count of states read from their text.
 fn replays_beside<'a, T>(
     dir: &Path,
     rules: &'static dyn crate::ruleset::AnyRuleset,
     sides: &[SideId],
     n: usize,
-    produce: impl FnOnce(Lanes<'a>) -> T,
-) -> (T, Vec<(usize, Done)>, usize) {
-    use std::sync::Mutex;
+    produce: impl FnOnce(Lanes<'_, 'a>) -> T,
+) -> (T, Vec<(usize, Done)>, Reads) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (senders, mut receivers): (Vec<_>, Vec<_>) =
-        (0..cores).map(|_| std::sync::mpsc::channel()).unzip();
+    // The other cores' lanes; one lane still on one core, replayed here.
+    let lanes: Vec<Lane<'a>> = (0..cores.saturating_sub(1).max(1))
+        .map(|_| Lane::default())
+        .collect();
     let results: Mutex<Vec<(usize, Done)>> = Mutex::new(Vec::new());
     let parses = AtomicUsize::new(0);
-    let lane = |rx: Receiver<(usize, Replay<'a>)>| {
-        let (done, read) = replay_lane(dir, rules, sides, rx);
-        parses.fetch_add(read, Ordering::Relaxed);
+    let again = AtomicUsize::new(0);
+    let replay_all = |jobs: &mut dyn Iterator<Item = (usize, Replay<'a>)>| {
+        let (done, read) = replay_lane(dir, rules, sides, jobs);
+        parses.fetch_add(read.parses, Ordering::Relaxed);
+        again.fetch_add(read.again, Ordering::Relaxed);
         if let Ok(mut all) = results.lock() {
             all.extend(done);
         }
     };
-    let last = receivers.pop();
     let out = std::thread::scope(|s| {
-        for rx in receivers {
-            s.spawn(|| lane(rx));
+        if cores > 1 {
+            for lane in &lanes {
+                s.spawn(|| replay_all(&mut std::iter::from_fn(|| lane.next())));
+            }
         }
-        let out = produce(Lanes { n, senders });
-        if let Some(rx) = last {
-            lane(rx);
+        let out = produce(Lanes { n, lanes: &lanes });
+        let fullest = lanes.iter().max_by_key(|l| l.waiting());
+        if let Some(lane) = fullest {
+            let share = if cores > 1 { 0.5 } else { 1.0 };
+            replay_all(&mut lane.split_off(share).into_iter());
         }
         out
     });
-    (
-        out,
-        results.into_inner().unwrap_or_default(),
-        parses.into_inner(),
-    )
+    let read = Reads {
+        parses: parses.into_inner(),
+        again: again.into_inner(),
+    };
+    (out, results.into_inner().unwrap_or_default(), read)
+}
+
+/// How many states the replay read from their text.
+#[derive(Clone, Copy, Default)]
+struct Reads {
+    /// The first step of each run of steps a core replayed in a row.
+    parses: usize,
+    /// The steps replayed again from their text, their kept state not
+    /// giving the archive's bytes.
+    again: usize,
 }
 
 /// Replay the steps of one lane as they come, in order. A step that
@@ -266,17 +346,17 @@ fn replay_lane(
     dir: &Path,
     rules: &'static dyn crate::ruleset::AnyRuleset,
     sides: &[SideId],
-    rx: Receiver<(usize, Replay<'_>)>,
-) -> (Vec<(usize, Done)>, usize) {
+    jobs: &mut dyn Iterator<Item = (usize, Replay<'_>)>,
+) -> (Vec<(usize, Done)>, Reads) {
     let mut done = Vec::new();
-    let mut parses = 0;
+    let mut read = Reads::default();
     // The state the lane's last step ended with, and that step's number.
     let mut kept: Option<(usize, Box<dyn LoadedState>)> = None;
-    for (i, job) in rx {
+    for (i, job) in jobs {
         let state = match kept.take() {
             Some((last, state)) if last + 1 == i => Some(state),
             _ => {
-                parses += 1;
+                read.parses += 1;
                 rules.load(&job.row.state_before).ok()
             }
         };
@@ -287,12 +367,12 @@ fn replay_lane(
                     Ok(())
                 }
                 Err(_) => {
-                    parses += 1;
+                    read.again += 1;
                     replay(dir, rules, sides, &job)
                 }
             },
             None => {
-                parses += 1;
+                read.again += 1;
                 replay(dir, rules, sides, &job)
             }
         };
@@ -306,7 +386,7 @@ fn replay_lane(
             },
         ));
     }
-    (done, parses)
+    (done, read)
 }
 
 /// Replay one step from `state`, the state it starts from kept parsed,
@@ -428,7 +508,7 @@ fn gather<'a>(
     keys: &[archive::KeyChange],
     walked: &'a Walked,
     named: &mut BTreeSet<PathBuf>,
-    lanes: &Lanes<'a>,
+    lanes: &Lanes<'_, 'a>,
     sent: &mut usize,
 ) -> Result<(), Failure> {
     let mut before = start.as_bytes().to_vec();
