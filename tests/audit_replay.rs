@@ -4,10 +4,14 @@
 //! archive's bytes in every ruleset's demo, so that no step is replayed
 //! twice.
 
+#[path = "support/resign.rs"]
+mod resign;
+
 use galloper::game::audit;
 use std::path::PathBuf;
 
-/// Play a demo of `ruleset` to its end and give its archive.
+/// Play a demo of `ruleset` to its end and give its temporary folder (the
+/// server's data folder is `demo/server` in it) and its archive.
 fn demo(ruleset: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().expect("tmp");
     let out = tmp.path().join("demo");
@@ -60,4 +64,47 @@ fn the_replay_reads_one_state_a_core_and_keeps_the_rest_parsed() {
             "{ruleset}: steps replayed again from their text"
         );
     }
+}
+
+/// A dishonest server's sealed events for step 2, signed: step 2 follows
+/// step 1 on the same core, so its replay starts from the state kept
+/// parsed, which does not give the archive's bytes; the step is replayed
+/// again from its text, and the audit fails there with the words a replay
+/// from the text gives.
+#[test]
+fn a_step_whose_kept_state_fails_is_judged_by_its_replay_from_the_text() {
+    let (tmp, archive) = demo("maurice-lite");
+    let events = archive.join("sealed/step-0002/events.yaml");
+    let text = std::fs::read_to_string(&events).expect("sealed events");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.len() / 2;
+    let forged: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == at {
+                format!("{l} # forged")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(&events, forged.join("\n") + "\n").expect("write");
+    let key = std::fs::read_to_string(tmp.path().join("demo/server/server_key")).expect("key");
+    resign::resign(&archive.join("sealed/step-0002"), &key);
+    let f = audit::audit(&archive).expect_err("forged events");
+    assert_eq!(
+        f.place,
+        format!("sealed step 2: events.yaml line {}", at + 1),
+        "{f}"
+    );
+    assert_eq!(
+        f.what,
+        format!(
+            "replay gives {:?}, archive has {:?}",
+            lines[at],
+            format!("{} # forged", lines[at])
+        ),
+        "{f}"
+    );
 }
