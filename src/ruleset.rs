@@ -365,6 +365,16 @@ pub trait LoadedState: Send + Sync {
     ) -> Result<TextResolution, RulesetError>;
     /// [`Ruleset::conceal`], as YAML text.
     fn concealed(&self, dice: &mut Dice) -> Result<String, RulesetError>;
+    /// [`LoadedState::resolve`], after which this is the state the step
+    /// ended with, kept parsed: a replay of step after step (the audit)
+    /// then parses no state but the first. The state kept is the one
+    /// resolved, not its text read back; the audit compares that text
+    /// with the archive's and falls back to reading it should they differ.
+    fn advance(
+        &mut self,
+        orders: &BySide<serde_yaml::Value>,
+        dice: &mut Dice,
+    ) -> Result<TextResolution, RulesetError>;
 }
 
 struct Loaded<'a, R: Ruleset> {
@@ -402,20 +412,41 @@ impl<R: Ruleset> LoadedState for Loaded<'_, R> {
         orders: &BySide<serde_yaml::Value>,
         dice: &mut Dice,
     ) -> Result<TextResolution, RulesetError> {
+        Ok(self.resolved(orders, dice)?.0)
+    }
+    fn concealed(&self, dice: &mut Dice) -> Result<String, RulesetError> {
+        state_to_yaml(&Ruleset::conceal(self.rules, &self.state, dice))
+    }
+    fn advance(
+        &mut self,
+        orders: &BySide<serde_yaml::Value>,
+        dice: &mut Dice,
+    ) -> Result<TextResolution, RulesetError> {
+        let (text, state) = self.resolved(orders, dice)?;
+        self.state = state;
+        Ok(text)
+    }
+}
+
+impl<R: Ruleset> Loaded<'_, R> {
+    /// The step resolved from this state: as text, and its state typed.
+    fn resolved(
+        &self,
+        orders: &BySide<serde_yaml::Value>,
+        dice: &mut Dice,
+    ) -> Result<(TextResolution, R::State), RulesetError> {
         let mut typed = BySide::new();
         for (side, v) in orders {
             typed.insert(side.clone(), parse_orders::<R>(v)?);
         }
         let res = Ruleset::resolve(self.rules, &self.state, &typed, dice);
-        Ok(TextResolution {
+        let text = TextResolution {
             state: state_to_yaml(&res.state)?,
             events: res.events,
             dice: dice.take_log(),
             outcome: res.outcome,
-        })
-    }
-    fn concealed(&self, dice: &mut Dice) -> Result<String, RulesetError> {
-        state_to_yaml(&Ruleset::conceal(self.rules, &self.state, dice))
+        };
+        Ok((text, res.state))
     }
 }
 

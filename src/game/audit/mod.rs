@@ -70,6 +70,15 @@ pub struct Verdict {
     pub open_step: Option<u32>,
     /// Whether the server key was compared with a pinned one.
     pub pinned: bool,
+    /// How many states the replay read from their text: one for each run
+    /// of steps a core replays in a row, each step after the first starting
+    /// from the state the one before ended with, kept parsed.
+    pub state_parses: usize,
+    /// Steps replayed again from their state's text, as the server resolved
+    /// them, because the state kept parsed did not give the archive's bytes
+    /// (or their state does not parse): none where a ruleset's state reads
+    /// back as it was written.
+    pub replayed_from_text: usize,
 }
 
 impl Verdict {

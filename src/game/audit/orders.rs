@@ -30,7 +30,8 @@ pub(super) struct File<'a> {
 }
 
 /// Check one sealed orders file, then remember a player's own orders as
-/// his standing orders for the steps after.
+/// his standing orders for the steps after. Gives the file's `orders:`
+/// block, which the replay resolves without parsing the file again.
 pub(super) fn check(
     f: &File,
     game: &GameFile,
@@ -38,7 +39,7 @@ pub(super) fn check(
     rules: &dyn AnyRuleset,
     before: &str,
     standing: &mut Standing,
-) -> Result<(), Failure> {
+) -> Result<serde_yaml::Value, Failure> {
     let env = envelope::parse_stored(f.name, f.text)
         .map_err(|p| fail(&f.place, format!("does not parse: {p}")))?;
     if env.game != game.game || env.step != run.step || env.side.as_str() != f.entry.side {
@@ -66,7 +67,10 @@ pub(super) fn check(
         }
     }
     match (&f.entry.applied, env.revision) {
-        (Some(_), Some(0)) => applied(f, game, run, rules, before, &env.orders, standing),
+        (Some(_), Some(0)) => {
+            applied(f, game, run, rules, before, &env.orders, standing)?;
+            Ok(env.orders)
+        }
         (Some(_), r) => Err(fail(
             &f.place,
             format!(
@@ -75,8 +79,8 @@ pub(super) fn check(
             ),
         )),
         (None, Some(r)) if r >= 1 => {
-            standing.0.insert(f.entry.side.clone(), env.orders);
-            Ok(())
+            standing.0.insert(f.entry.side.clone(), env.orders.clone());
+            Ok(env.orders)
         }
         (None, r) => Err(fail(
             &f.place,

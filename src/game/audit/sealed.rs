@@ -8,10 +8,13 @@ use crate::dice::{DieRecord, StreamKind, check_stream, protocol};
 use crate::event::Event;
 use crate::game::archive::{self, HiddenReveal, sha256_hex};
 use crate::game::store::{OrdersRow, StepRow};
-use crate::side::SideId;
+use crate::ruleset::{LoadedState, TextResolution};
+use crate::side::{BySide, SideId};
 use crate::sig;
+use std::collections::VecDeque;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex};
 
 /// The sealed secrets of every run, the state commitments, the players'
 /// signatures and the full replay of the runs in force.
@@ -32,23 +35,21 @@ pub(super) fn check(
     // that state is shown to be the one its published commitment names.
     // Every step's replay is then compared byte for byte with what the
     // archive holds, so by induction the whole game replays as one run
-    // from the start would; the steps need not wait for each other. The
-    // inputs of each step are checked here, in step order, while the
-    // replays of the steps already checked run beside, on the other cores.
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Replay)>();
-    let (gathered, results) = replays_beside(
-        dir,
-        rules,
-        sides,
-        rx,
-        |tx| {
+    // from the start would. The inputs of each step are checked here, in
+    // step order, while the steps already checked are replayed beside, on
+    // the other cores: each core takes a run of steps in a row and keeps
+    // the state each step ends with parsed for the next (`replay_lane`).
+    let (gathered, results, reads) =
+        replays_beside(dir, rules, sides, walked.current.len(), |lanes| {
             let mut sent = 0;
-            gather(dir, game, rules, start, keys, walked, named, &tx, &mut sent)
-                .map(|()| sent)
-                .map_err(|f| (sent, f))
-        },
-        tx,
-    );
+            gather(
+                dir, game, rules, start, keys, walked, named, &lanes, &mut sent,
+            )
+            .map(|()| sent)
+            .map_err(|f| (sent, f))
+        });
+    v.state_parses = reads.parses;
+    v.replayed_from_text = reads.again;
     let mut results: BTreeMap<usize, Done> = results.into_iter().collect();
     // The first failure in step order, as a replay one step after another
     // would meet it: a step's inputs are checked before its replay.
@@ -175,6 +176,8 @@ struct Replay<'a> {
     run: &'a Run,
     row: StepRow,
     orders: BTreeMap<SideId, OrdersRow>,
+    /// Each side's `orders:` block, as read when its file was checked.
+    blocks: BySide<serde_yaml::Value>,
     hidden: Hidden,
     applied: String,
 }
@@ -187,63 +190,240 @@ struct Done {
     result: Result<(), Failure>,
 }
 
-/// Run `produce` (which sends replays to its sender) on this thread while
-/// the replays it sends run on the other cores; this thread joins them
-/// once `produce` is done. The replays come back with their numbers.
+/// One lane's steps, gathered and not yet replayed, in step order.
+#[derive(Default)]
+struct Lane<'a> {
+    queue: Mutex<(VecDeque<(usize, Replay<'a>)>, bool)>,
+    ready: Condvar,
+}
+
+impl<'a> Lane<'a> {
+    fn push(&self, i: usize, job: Replay<'a>) -> bool {
+        let Ok(mut q) = self.queue.lock() else {
+            return false;
+        };
+        q.0.push_back((i, job));
+        self.ready.notify_one();
+        true
+    }
+    /// No more steps come: the lane ends once its queue is empty.
+    fn close(&self) {
+        if let Ok(mut q) = self.queue.lock() {
+            q.1 = true;
+        }
+        self.ready.notify_all();
+    }
+    /// The next step, waiting for it; none once the lane is closed and empty.
+    fn next(&self) -> Option<(usize, Replay<'a>)> {
+        let mut q = self.queue.lock().ok()?;
+        loop {
+            if let Some(job) = q.0.pop_front() {
+                return Some(job);
+            }
+            if q.1 {
+                return None;
+            }
+            q = self.ready.wait(q).ok()?;
+        }
+    }
+    /// How many steps wait.
+    fn waiting(&self) -> usize {
+        self.queue.lock().map_or(0, |q| q.0.len())
+    }
+    /// Take the later steps that wait, `share` of them (rounded up): they
+    /// follow each other, and the lane keeps replaying the earlier ones.
+    fn split_off(&self, share: f64) -> Vec<(usize, Replay<'a>)> {
+        let Ok(mut q) = self.queue.lock() else {
+            return Vec::new();
+        };
+        let take = (q.0.len() as f64 * share).ceil() as usize;
+        let at = q.0.len() - take.min(q.0.len());
+        q.0.split_off(at).into_iter().collect()
+    }
+}
+
+/// Where the gathered steps go: step `i` of `n` to the lane of its run of
+/// steps in a row, so that each lane replays steps that follow each other.
+struct Lanes<'l, 'a> {
+    n: usize,
+    lanes: &'l [Lane<'a>],
+}
+
+impl Drop for Lanes<'_, '_> {
+    /// Whether `produce` ends or fails, no more steps come: the lanes end
+    /// once they are empty.
+    fn drop(&mut self) {
+        self.lanes.iter().for_each(Lane::close);
+    }
+}
+
+impl<'a> Lanes<'_, 'a> {
+    /// Send the `i`th step's replay to its lane; false when none listens.
+    fn send(&self, i: usize, job: Replay<'a>) -> bool {
+        match self.lanes.get(lane_of(i, self.n, self.lanes.len())) {
+            Some(lane) => lane.push(i, job),
+            None => false,
+        }
+    }
+}
+
+/// The lane of step `i` of `n` among `lanes`: the steps cut into runs in a
+/// row, as even as they go, the first run to the first lane.
+fn lane_of(i: usize, n: usize, lanes: usize) -> usize {
+    let used = lanes.min(n).max(1);
+    (i * used / n.max(1)).min(used - 1)
+}
+
+/// Run `produce` (which sends the `n` replays to their lanes) on this
+/// thread while each lane's replays run on a core of its own. Once
+/// `produce` is done, this thread takes the later half of what the fullest
+/// lane has left (all of it on one core) and replays it, so that the cores
+/// end about together. The replays come back with their numbers, and the
+/// count of states read from their text.
 fn replays_beside<'a, T>(
     dir: &Path,
     rules: &'static dyn crate::ruleset::AnyRuleset,
     sides: &[SideId],
-    rx: std::sync::mpsc::Receiver<(usize, Replay<'a>)>,
-    produce: impl FnOnce(std::sync::mpsc::Sender<(usize, Replay<'a>)>) -> T,
-    tx: std::sync::mpsc::Sender<(usize, Replay<'a>)>,
-) -> (T, Vec<(usize, Done)>) {
-    use std::sync::Mutex;
+    n: usize,
+    produce: impl FnOnce(Lanes<'_, 'a>) -> T,
+) -> (T, Vec<(usize, Done)>, Reads) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let rx = Mutex::new(rx);
+    // The other cores' lanes; one lane still on one core, replayed here.
+    let lanes: Vec<Lane<'a>> = (0..cores.saturating_sub(1).max(1))
+        .map(|_| Lane::default())
+        .collect();
     let results: Mutex<Vec<(usize, Done)>> = Mutex::new(Vec::new());
-    let work = || {
-        loop {
-            // The lock is held while waiting: one thread waits for the
-            // next replay, the others for the lock.
-            let next = match rx.lock() {
-                Ok(rx) => rx.recv(),
-                Err(_) => break,
-            };
-            let Ok((i, job)) = next else { break };
-            let done = Done {
-                step: job.row.step,
-                orders: job.orders.len(),
-                result: replay(dir, rules, sides, &job),
-                applied: job.applied,
-            };
-            if let Ok(mut all) = results.lock() {
-                all.push((i, done));
-            }
+    let parses = AtomicUsize::new(0);
+    let again = AtomicUsize::new(0);
+    let replay_all = |jobs: &mut dyn Iterator<Item = (usize, Replay<'a>)>| {
+        let (done, read) = replay_lane(dir, rules, sides, jobs);
+        parses.fetch_add(read.parses, Ordering::Relaxed);
+        again.fetch_add(read.again, Ordering::Relaxed);
+        if let Ok(mut all) = results.lock() {
+            all.extend(done);
         }
     };
     let out = std::thread::scope(|s| {
-        for _ in 1..cores {
-            s.spawn(work);
+        if cores > 1 {
+            for lane in &lanes {
+                s.spawn(|| replay_all(&mut std::iter::from_fn(|| lane.next())));
+            }
         }
-        let out = produce(tx);
-        work();
+        let out = produce(Lanes { n, lanes: &lanes });
+        let fullest = lanes.iter().max_by_key(|l| l.waiting());
+        if let Some(lane) = fullest {
+            let share = if cores > 1 { 0.5 } else { 1.0 };
+            replay_all(&mut lane.split_off(share).into_iter());
+        }
         out
     });
-    (out, results.into_inner().unwrap_or_default())
+    let read = Reads {
+        parses: parses.into_inner(),
+        again: again.into_inner(),
+    };
+    (out, results.into_inner().unwrap_or_default(), read)
 }
 
-/// Replay one step and compare it with the archive, byte for byte.
+/// How many states the replay read from their text.
+#[derive(Clone, Copy, Default)]
+struct Reads {
+    /// The first step of each run of steps a core replayed in a row.
+    parses: usize,
+    /// The steps replayed again from their text, their kept state not
+    /// giving the archive's bytes.
+    again: usize,
+}
+
+/// Replay the steps of one lane as they come, in order. A step that
+/// follows the lane's last one starts from the state that step ended with,
+/// kept parsed; any other starts from the sealed state's text, parsed.
+/// Should a kept state not give the archive's bytes, the step is replayed
+/// again from the text, as the server resolved it, and that replay's
+/// verdict stands. Gives each step's replay and how many states were read
+/// from their text.
+fn replay_lane(
+    dir: &Path,
+    rules: &'static dyn crate::ruleset::AnyRuleset,
+    sides: &[SideId],
+    jobs: &mut dyn Iterator<Item = (usize, Replay<'_>)>,
+) -> (Vec<(usize, Done)>, Reads) {
+    let mut done = Vec::new();
+    let mut read = Reads::default();
+    // The state the lane's last step ended with, and that step's number.
+    let mut kept: Option<(usize, Box<dyn LoadedState>)> = None;
+    for (i, job) in jobs {
+        let state = match kept.take() {
+            Some((last, state)) if last + 1 == i => Some(state),
+            _ => {
+                read.parses += 1;
+                rules.load(&job.row.state_before).ok()
+            }
+        };
+        let result = match state {
+            Some(mut state) => match replay_kept(dir, sides, &job, &mut *state) {
+                Ok(()) => {
+                    kept = Some((i, state));
+                    Ok(())
+                }
+                Err(_) => {
+                    read.again += 1;
+                    replay(dir, rules, sides, &job)
+                }
+            },
+            None => {
+                read.again += 1;
+                replay(dir, rules, sides, &job)
+            }
+        };
+        done.push((
+            i,
+            Done {
+                step: job.row.step,
+                orders: job.orders.len(),
+                result,
+                applied: job.applied,
+            },
+        ));
+    }
+    (done, read)
+}
+
+/// Replay one step from `state`, the state it starts from kept parsed,
+/// which becomes the state it ends with; compare it with the archive.
+fn replay_kept(
+    dir: &Path,
+    sides: &[SideId],
+    job: &Replay,
+    state: &mut dyn LoadedState,
+) -> Result<(), Failure> {
+    // The seeds as `game::resolve_step` mixes them, from the same rows.
+    let inputs = crate::game::dice_inputs_for(&job.row, &job.orders, sides);
+    let mut dice = crate::dice::Dice::from_seeds(inputs.public_seed, inputs.hidden_seed);
+    let res = state
+        .advance(&job.blocks, &mut dice)
+        .map_err(|e| fail(&job.splace, format!("replay failed: {e}")))?;
+    compare_all(dir, job, &res)
+}
+
+/// Replay one step from its state's text, as the server resolved it, and
+/// compare it with the archive, byte for byte.
 fn replay(
     dir: &Path,
     rules: &'static dyn crate::ruleset::AnyRuleset,
     sides: &[SideId],
     job: &Replay,
 ) -> Result<(), Failure> {
+    let (res, _) = crate::game::resolve_step(rules, sides, &job.row, &job.orders)
+        .map_err(|e| fail(&job.splace, format!("replay failed: {e}")))?;
+    compare_all(dir, job, &res)
+}
+
+/// A step's replay against the archive, byte for byte: its state, events
+/// and dice as sealed, and its public events as published.
+fn compare_all(dir: &Path, job: &Replay, res: &TextResolution) -> Result<(), Failure> {
     let splace = job.splace.as_str();
     let sd = dir.join("sealed").join(format!("step-{:04}", job.row.step));
-    let (res, _) = crate::game::resolve_step(rules, sides, &job.row, &job.orders)
-        .map_err(|e| fail(splace, format!("replay failed: {e}")))?;
     compare(
         splace,
         "state.yaml",
@@ -261,12 +441,23 @@ fn replay(
     compare(splace, "dice.yaml", all_dice.as_bytes(), &job.hidden.dice)?;
     let place = format!("step {}", job.row.step);
     let public_events: Vec<Event> = archive::public_events(&res.events, &res.dice);
+    // Where every event is public and its dice keep their numbers (no
+    // hidden die before them), the public events are the events, written
+    // already.
+    let same = public_events.len() == res.events.len()
+        && public_events
+            .iter()
+            .zip(&res.events)
+            .all(|(p, e)| p.dice == e.dice);
+    let public = if same {
+        events
+    } else {
+        crate::yaml::to_string(&public_events).unwrap_or_default()
+    };
     compare(
         &place,
         "events.yaml",
-        crate::yaml::to_string(&public_events)
-            .unwrap_or_default()
-            .as_bytes(),
+        public.as_bytes(),
         &read(&dir.join(&job.run.dir).join("events.yaml"))?,
     )
 }
@@ -306,7 +497,7 @@ fn key_at<'a>(
 
 /// Check the inputs of every step in force, in step order (its sealed
 /// manifest, hidden part, orders and their signatures), and send each
-/// step's replay to `tx` once they check. `sent` counts
+/// step's replay to its lane once they check. `sent` counts
 /// the steps sent, so that a failure tells how many were.
 #[allow(clippy::too_many_arguments)]
 fn gather<'a>(
@@ -317,7 +508,7 @@ fn gather<'a>(
     keys: &[archive::KeyChange],
     walked: &'a Walked,
     named: &mut BTreeSet<PathBuf>,
-    tx: &std::sync::mpsc::Sender<(usize, Replay<'a>)>,
+    lanes: &Lanes<'_, 'a>,
     sent: &mut usize,
 ) -> Result<(), Failure> {
     let mut before = start.as_bytes().to_vec();
@@ -330,6 +521,7 @@ fn gather<'a>(
         let sd = dir.join(&rel);
         let hidden = hidden_part(&sd, game, run, &splace)?;
         let mut orders = BTreeMap::new();
+        let mut blocks = BySide::new();
         let mut applied = String::new();
         for e in &run.public.index.sides {
             let name = format!("orders-{}.yaml", e.side);
@@ -369,7 +561,8 @@ fn gather<'a>(
                 text: &text,
                 entry: e,
             };
-            super::orders::check(&file, game, run, rules, &state_before, &mut standing)?;
+            let block =
+                super::orders::check(&file, game, run, rules, &state_before, &mut standing)?;
             if let Some(why) = &e.applied {
                 applied.push_str(&format!(
                     "; {} orders applied by the server ({why})",
@@ -377,6 +570,7 @@ fn gather<'a>(
                 ));
             }
             let side = SideId::new(e.side.as_str());
+            blocks.insert(side.clone(), block);
             orders.insert(
                 side.clone(),
                 OrdersRow {
@@ -411,13 +605,40 @@ fn gather<'a>(
             run,
             row,
             orders,
+            blocks,
             hidden,
             applied,
         };
-        if tx.send((*sent, job)).is_err() {
+        if !lanes.send(*sent, job) {
             break;
         }
         *sent += 1;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lane_of;
+
+    #[test]
+    fn each_lane_takes_one_run_of_steps_in_a_row() {
+        for lanes in 1..6 {
+            for n in 1..40 {
+                let of: Vec<usize> = (0..n).map(|i| lane_of(i, n, lanes)).collect();
+                // In order, never skipping a lane: each lane's steps follow
+                // each other, so only its first is read from its text.
+                assert_eq!(of[0], 0);
+                assert!(of.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+                // Every lane used once there are steps enough.
+                assert_eq!(of[n - 1] + 1, lanes.min(n), "{n} steps, {lanes} lanes");
+                // As even as they go: no lane holds two steps more than another.
+                let sizes: Vec<usize> = (0..lanes.min(n))
+                    .map(|l| of.iter().filter(|x| **x == l).count())
+                    .collect();
+                let (lo, hi) = (sizes.iter().min(), sizes.iter().max());
+                assert!(hi.zip(lo).is_some_and(|(h, l)| h - l <= 1), "{sizes:?}");
+            }
+        }
+    }
 }
