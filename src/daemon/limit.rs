@@ -1,7 +1,8 @@
 //! The reply limit: how much mail any one address gets from the daemon
 //! because of mail that anybody may send. A `From:` line proves nothing, so
 //! a stranger can make us write to anybody: every mail he can cause
-//! (refusals, answers to requests, copies of reports, alerts about mail
+//! (refusals, answers to requests, copies of reports, archive files sent on
+//! request, alerts about mail
 //! that could not be delivered) counts against its recipient's allowance,
 //! `replies_per_hour`. What only a player's own key can cause (orders
 //! accepted that change what the server holds, a signed command applied)
@@ -25,8 +26,9 @@ pub enum Mail<'a> {
     /// A refusal, an answer to `status` or `report`, orders sent again
     /// unchanged: limited.
     Answer,
-    /// A copy of a report (a `report` request): limited, counted as a mail
-    /// of its own beside the answer that announces it.
+    /// A copy of a report (a `report` request), or a step's archive files
+    /// (an `archive` request): limited, counted as a mail of its own beside
+    /// the answer that announces it.
     Copy,
     /// An alert to the game master that a mail of kind `about` was given up.
     /// Limited when strangers can cause the mail (replies, copies); an
@@ -40,13 +42,15 @@ impl Mail<'_> {
         match self {
             Mail::Acknowledgement => false,
             Mail::Answer | Mail::Copy => true,
-            Mail::Alert { about } => matches!(about, "reply" | "report-again" | "alert"),
+            Mail::Alert { about } => {
+                matches!(about, "reply" | "report-again" | "archive-again" | "alert")
+            }
         }
     }
 }
 
 /// The outbox kinds that count against an address's allowance.
-pub const COUNTED: [&str; 3] = ["reply", "report-again", "alert"];
+pub const COUNTED: [&str; 4] = ["reply", "report-again", "archive-again", "alert"];
 
 /// How many more limited mails `to` may get now (0 when none).
 pub fn left(store: &Store, per_hour: u32, to: &str, now: i64) -> anyhow::Result<u32> {
