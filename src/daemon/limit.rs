@@ -1,13 +1,13 @@
 //! The reply limit: how much mail any one address gets from the daemon
 //! because of mail that anybody may send. A `From:` line proves nothing, so
 //! a stranger can make us write to anybody: every mail he can cause
-//! (refusals, answers to requests, copies of reports, archive files sent on
-//! request, alerts about mail
-//! that could not be delivered) counts against its recipient's allowance,
-//! `replies_per_hour`. What only a player's own key can cause (orders
-//! accepted that change what the server holds, a signed command applied)
-//! is never held back: forged mail that used up the allowance must not
-//! silence the acknowledgement of her real orders.
+//! (refusals, answers to requests, copies of reports, archive files sent
+//! on request, alerts about mail that could not be delivered) counts
+//! against its recipient's allowance, `replies_per_hour`. What only a
+//! player's own key can cause (orders accepted that change what the server
+//! holds, a signed command applied) is never held back: forged mail that
+//! used up the allowance must not silence the acknowledgement of her real
+//! orders.
 //!
 //! Every caller asks here, and nowhere else, whether a mail may go out.
 
