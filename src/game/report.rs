@@ -539,7 +539,7 @@ pub fn archive_lines(
     step: u32,
 ) -> Vec<String> {
     let mut lines = vec![format!(
-        "The archive files of step {step} (its notice, orders index, revealed secret, dice, events, public view and signed manifest, which `galloper audit` checks) are not attached to this mail."
+        "The archive files of step {step} (its notice, orders index, revealed secret, dice, events, public view, map and signed manifest, which galloper audit checks) are not attached to this mail."
     )];
     if let Some(site) = site_url {
         lines.push(format!(
