@@ -8,10 +8,12 @@
 //! map of 30 units a side this took the PNG from 132 KB to 48 KB, and the
 //! side colours, the table and the text stay exact.
 
-use std::collections::HashMap;
-
 /// Most colours a palette holds.
 const MAX: usize = 256;
+
+/// Slots of the colour table: an image with more than half as many colours
+/// is no map, and keeps its RGBA.
+const SLOTS: usize = 1 << 16;
 
 /// An opaque image as palette indices.
 pub(super) struct Indexed {
@@ -21,49 +23,89 @@ pub(super) struct Indexed {
     pub pixels: Vec<u8>,
 }
 
+/// The colours of an image and how many pixels each has, in a table of
+/// its own (open addressing): the general hash maps are many times slower
+/// in a debug build, which every test's map goes through.
+struct Colours {
+    /// The colour in each slot, `EMPTY` when none.
+    keys: Vec<u32>,
+    counts: Vec<u64>,
+    len: usize,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+impl Colours {
+    fn new() -> Colours {
+        Colours {
+            keys: vec![EMPTY; SLOTS],
+            counts: vec![0; SLOTS],
+            len: 0,
+        }
+    }
+
+    /// The slot of `c`, taken for it if new; `None` when the table is full.
+    fn slot(&mut self, c: u32) -> Option<usize> {
+        let mut at = (c.wrapping_mul(0x9E37_79B1) >> 16) as usize % SLOTS;
+        loop {
+            if self.keys[at] == c {
+                return Some(at);
+            }
+            if self.keys[at] == EMPTY {
+                if self.len >= SLOTS / 2 {
+                    return None;
+                }
+                self.keys[at] = c;
+                self.len += 1;
+                return Some(at);
+            }
+            at = (at + 1) % SLOTS;
+        }
+    }
+}
+
 /// The palette form of straight-alpha RGBA pixels, or `None` when a pixel
-/// is not opaque (the PNG then keeps its alpha). The same pixels always
-/// give the same palette and indices.
+/// is not opaque or the image has too many colours (the PNG then keeps its
+/// RGBA). The same pixels always give the same palette and indices.
 pub(super) fn index(rgba: &[u8]) -> Option<Indexed> {
-    let colour = |p: &[u8]| u32::from_be_bytes([0, p[0], p[1], p[2]]);
-    // Runs of one colour are counted once: a map is mostly long runs.
-    let mut counts: HashMap<u32, u64> = HashMap::new();
-    let mut run: Option<(u32, u64)> = None;
-    for p in rgba.chunks_exact(4) {
-        if p[3] != 255 {
+    // Each pixel as one word, alpha included.
+    let word = |i: usize| u32::from_be_bytes([rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]]);
+    let end = rgba.len() - rgba.len() % 4;
+    let mut colours = Colours::new();
+    // Runs of one colour: a map is mostly long runs, each looked up once.
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < end {
+        let w = word(i);
+        if w & 0xff != 0xff {
             return None;
         }
-        let c = colour(p);
-        run = match run {
-            Some((r, n)) if r == c => Some((r, n + 1)),
-            Some((r, n)) => {
-                *counts.entry(r).or_default() += n;
-                Some((c, 1))
-            }
-            None => Some((c, 1)),
-        };
-    }
-    if let Some((r, n)) = run {
-        *counts.entry(r).or_default() += n;
+        let start = i;
+        i += 4;
+        while i < end && word(i) == w {
+            i += 4;
+        }
+        let at = colours.slot(w >> 8)?;
+        colours.counts[at] += ((i - start) / 4) as u64;
+        runs.push((i, at));
     }
     // Most used first; equal counts by colour, so the order is fixed.
-    let mut by_use: Vec<(u32, u64)> = counts.into_iter().collect();
-    by_use.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let kept: Vec<u32> = by_use.iter().take(MAX).map(|(c, _)| *c).collect();
-    let slot: HashMap<u32, u8> = by_use
-        .iter()
-        .map(|(c, _)| (*c, nearest(*c, &kept)))
+    let mut by_use: Vec<(u64, u32, usize)> = (0..SLOTS)
+        .filter(|&at| colours.keys[at] != EMPTY)
+        .map(|at| (colours.counts[at], colours.keys[at], at))
         .collect();
-    let mut pixels = Vec::with_capacity(rgba.len() / 4);
-    let mut last: Option<(u32, u8)> = None;
-    for p in rgba.chunks_exact(4) {
-        let c = colour(p);
-        let i = match last {
-            Some((l, i)) if l == c => i,
-            _ => slot.get(&c).copied().unwrap_or(0),
-        };
-        last = Some((c, i));
-        pixels.push(i);
+    by_use.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let kept: Vec<u32> = by_use.iter().take(MAX).map(|&(_, c, _)| c).collect();
+    // Each slot's palette index, reusing the counts' table.
+    let mut index_of = vec![0u8; SLOTS];
+    for &(_, c, at) in &by_use {
+        index_of[at] = nearest(c, &kept);
+    }
+    let mut pixels = vec![0u8; end / 4];
+    let mut from = 0;
+    for (to, at) in runs {
+        pixels[from / 4..to / 4].fill(index_of[at]);
+        from = to;
     }
     let palette = kept
         .iter()
@@ -128,6 +170,18 @@ mod tests {
         let mut px = rgba(&[[1, 2, 3], [4, 5, 6]]);
         px[7] = 128;
         assert!(index(&px).is_none());
+    }
+
+    #[test]
+    fn an_image_of_too_many_colours_keeps_its_rgba() {
+        let many: Vec<[u8; 3]> = (0..40_000u32)
+            .map(|n| {
+                let [_, r, g, b] = n.to_be_bytes();
+                [r, g, b]
+            })
+            .collect();
+        assert!(index(&rgba(&many)).is_none());
+        assert!(index(&rgba(&many[..30_000])).is_some());
     }
 
     #[test]
