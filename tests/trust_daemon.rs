@@ -994,20 +994,22 @@ fn the_archive_request_mails_the_latest_steps_files_once_an_hour_to_a_player_onl
         let e = e.unwrap();
         if e.file_type().unwrap().is_file() {
             let name = e.file_name().to_string_lossy().into_owned();
-            on_disk.insert(
-                format!("archive-step-1-{name}"),
-                std::fs::read(e.path()).unwrap(),
-            );
+            on_disk.insert(name, std::fs::read(e.path()).unwrap());
         }
     }
     assert_eq!(files, on_disk, "every file of step 1, byte for byte");
+    assert!(
+        body(&sent[0]).contains("Save them in a folder step-0001/"),
+        "{}",
+        body(&sent[0])
+    );
     for f in [
         "manifest.yaml.sig",
         "notice.yaml",
         "orders.yaml",
         "dice.yaml",
     ] {
-        assert!(files.contains_key(&format!("archive-step-1-{f}")), "{f}");
+        assert!(files.contains_key(f), "{f}");
     }
     let reply = c
         .mails_to(alice)

@@ -92,7 +92,7 @@ pub fn answer(
     );
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     let text = format!(
-        "The archive files of step {step} of game {game}, as you asked, each as the server wrote it ({} files):\n  {}\n\nPut them in a folder step-{step:04}/ beside the game's other steps and game.yaml, and `galloper audit` checks them; the files carry the server's signatures (manifest.yaml.sig, notice.yaml.sig).\n\n-- \nGalloper, for {}\n",
+        "The archive files of step {step} of game {game}, as you asked, each as the server wrote it ({} files):\n  {}\n\nSave them in a folder step-{step:04}/ beside the game's game.yaml and its other steps, and `galloper audit` checks them with the rest; the server's signatures are among them (manifest.yaml.sig, notice.yaml.sig). The whole archive is on the club site when the club publishes one.\n\n-- \nGalloper, for {}\n",
         names.len(),
         names.join("\n  "),
         cfg.club_address
@@ -117,10 +117,7 @@ pub fn answer(
             text,
             date: Some(date.to_string()),
         },
-        &files
-            .iter()
-            .map(|(n, b)| (format!("archive-step-{step}-{n}"), b.clone()))
-            .collect::<Vec<_>>(),
+        &files,
     )?;
     mails.push(OutboxRow {
         game: Some(game.into()),
