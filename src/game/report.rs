@@ -296,7 +296,11 @@ impl<'a> StepReading<'a> {
                 .cloned()
                 .unwrap_or_default(),
             notices: self.notices.clone(),
-            archive: self.archive.clone(),
+            // Only a side's report is mailed.
+            archive: match viewer {
+                Viewer::Side(_) => self.archive.clone(),
+                _ => Vec::new(),
+            },
         })
     }
 
@@ -553,7 +557,7 @@ pub fn archive_lines(
         .rsplit_once('@')
         .map_or(mail.from.email.as_str(), |(l, _)| l);
     lines.push(format!(
-        "Send a mail with the subject \"archive\" to {local}+{game}@{} (or with [{game}] in the subject) and the archive files of the game's latest step come back to you, once an hour at most.",
+        "Send a mail with the subject \"archive\" to {local}+{game}@{} (or with [{game}] in the subject) and the archive files of the game's latest resolved step come back to you, once an hour at most.",
         mail.domain
     ));
     lines
