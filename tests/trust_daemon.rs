@@ -956,6 +956,20 @@ fn a_report_mail_names_the_archive_files_and_attaches_none() {
             "the request: {text}"
         );
     }
+    // The files asked for by mail name the site too.
+    let alice = "french-g1@players.test";
+    request(&c, alice, "archive", "ask-site@players.test");
+    c.batch();
+    let files = c
+        .mails_to(alice)
+        .into_iter()
+        .find(|m| m.kind == "archive-again")
+        .expect("the files");
+    assert!(
+        body(&files).contains("on the game's page: https://club.pbem.test/games/g1.html"),
+        "{}",
+        body(&files)
+    );
 }
 
 #[test]

@@ -92,9 +92,15 @@ pub fn answer(
     );
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     let text = format!(
-        "The archive files of step {step} of game {game}, as you asked, each as the server wrote it ({} files):\n  {}\n\nSave them in a folder step-{step:04}/ beside the game's game.yaml and its other steps, and `galloper audit` checks them with the rest; the server's signatures are among them (manifest.yaml.sig, notice.yaml.sig). The whole archive is on the club site when the club publishes one.\n\n-- \nGalloper, for {}\n",
+        "The archive files of step {step} of game {game}, as you asked, each as the server wrote it ({} files):\n  {}\n\nSave them in a folder step-{step:04}/ beside the game's game.yaml and its other steps, and `galloper audit` checks them with the rest; the server's signatures are among them (manifest.yaml.sig, notice.yaml.sig).{}\n\n-- \nGalloper, for {}\n",
         names.len(),
         names.join("\n  "),
+        cfg.site_url
+            .as_deref()
+            .map_or(String::new(), |site| format!(
+                " The whole archive is on the club site, on the game's page: {}",
+                crate::game::report::site_page(site, game)
+            )),
         cfg.club_address
     );
     let bytes = compose::reply_with_files(

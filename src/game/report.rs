@@ -547,8 +547,8 @@ pub fn archive_lines(
     )];
     if let Some(site) = site_url {
         lines.push(format!(
-            "They are on the club site, on the game's page: {}/{game}.html",
-            site.trim_end_matches('/')
+            "They are on the club site, on the game's page: {}",
+            site_page(site, game)
         ));
     }
     let local = mail
@@ -561,6 +561,12 @@ pub fn archive_lines(
         mail.domain
     ));
     lines
+}
+
+/// A game's page on the club site at `site` (`galloper site` names each
+/// game's page `GAME.html`).
+pub fn site_page(site: &str, game: &str) -> String {
+    format!("{}/{game}.html", site.trim_end_matches('/'))
 }
 
 /// Every player's report mail for a resolved step, ready for the outbox:
