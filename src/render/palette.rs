@@ -99,8 +99,12 @@ pub(super) fn index(rgba: &[u8]) -> Option<Indexed> {
     let kept: Vec<u32> = by_use.iter().take(MAX).map(|&(_, c, _)| c).collect();
     // Each slot's palette index, reusing the counts' table.
     let mut index_of = vec![0u8; SLOTS];
-    for &(_, c, at) in &by_use {
-        index_of[at] = nearest(c, &kept);
+    for (n, &(_, c, at)) in by_use.iter().enumerate() {
+        // A kept colour is its own entry; only the others are looked for.
+        index_of[at] = match u8::try_from(n) {
+            Ok(i) if n < MAX => i,
+            _ => nearest(c, &kept),
+        };
     }
     let mut pixels = vec![0u8; end / 4];
     let mut from = 0;
