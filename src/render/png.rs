@@ -84,9 +84,9 @@ pub(super) fn draw(tree: &usvg::Tree) -> Result<tiny_skia::Pixmap, RenderError> 
 /// level 3 (flat colours in long runs compress best unfiltered): a third
 /// of the bytes for a few milliseconds more, since the map is most of a
 /// report mail (issue 31 item 10). Measured in one release process on the
-/// bench's maps of 30 units a side (1400x406 and 1400x411 pixels), against
-/// RGBA at level 1: 38 KB in 7.2 ms against 111 KB in 3.5 ms (maurice-lite),
-/// 67 KB in 11.7 ms against 186 KB in 8.7 ms (morschauser). An image with
+/// bench's two maps of 30 units a side (1400x406 and 1400x411 pixels),
+/// against RGBA at level 1: 38 KB in 7.2 ms against 111 KB in 3.5 ms, and
+/// 67 KB in 11.7 ms against 186 KB in 8.7 ms. An image with
 /// alpha, or too many colours, is written RGBA at level 1 (on a demo map of
 /// 1400x1043 pixels: level 6 32 ms, 218 KB; level 1 8.5 ms, 282 KB).
 pub(super) fn encode(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
