@@ -665,3 +665,45 @@ fn security_reads_from_config_names() {
     assert_eq!(cfg.security, Security::StartTls);
     assert_eq!(cfg.user, None);
 }
+
+#[test]
+fn a_reply_with_files_carries_each_byte_for_byte_and_is_stable() {
+    let (from, to) = (club(), player());
+    let m = reply_mail(&from, &to);
+    let files = attachments();
+    let bytes = compose::reply_with_files(&m, &files).unwrap();
+    let msg = MessageParser::default().parse(&bytes).unwrap();
+    assert_eq!(ctype(msg.root_part()), "multipart/mixed");
+    assert_eq!(
+        msg.body_text(0).unwrap().replace("\r\n", "\n"),
+        "Orders accepted.\nSHA-256: 0a1b2c3d\n"
+    );
+    let got: Vec<(String, Vec<u8>)> = msg
+        .attachments()
+        .map(|a| {
+            (
+                a.attachment_name().unwrap().to_string(),
+                a.contents().to_vec(),
+            )
+        })
+        .collect();
+    assert_eq!(got, files, "every file, in order, byte for byte");
+    assert!(bytes.is_ascii(), "base64 keeps the message ASCII");
+    assert_eq!(
+        raw_header(&msg, "Auto-Submitted").as_deref(),
+        Some("auto-replied")
+    );
+    assert_eq!(
+        text_list(msg.references()),
+        [
+            "galloper.waterloo@club.example",
+            "CAF123.abc@mail.example.org"
+        ]
+    );
+    assert_eq!(bytes, compose::reply_with_files(&m, &files).unwrap());
+    let bad = vec![("../notice.yaml".to_string(), b"x".to_vec())];
+    assert!(matches!(
+        compose::reply_with_files(&m, &bad),
+        Err(ComposeError::AttachmentName { .. })
+    ));
+}

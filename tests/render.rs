@@ -349,6 +349,7 @@ fn sample() -> ReportView {
         enemy: vec![],
         deadline: vec![],
         notices: vec![],
+        archive: vec![],
     }
 }
 

@@ -994,3 +994,176 @@ fn a_mail_that_is_neither_orders_nor_a_request_goes_to_the_game_master() {
         "{said}"
     );
 }
+
+// ---- Issue 31 item 10: report mails are light; archive files on request ----
+
+/// A one-line request from `from` to `club+g1@`.
+fn request(c: &Club, from: &str, subject: &str, id: &str) {
+    c.md.deliver(
+        format!("From: <{from}>\r\nTo: club+g1@pbem.test\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\n\r\nplease\r\n")
+            .as_bytes(),
+    )
+    .unwrap();
+}
+
+/// Every attachment of a mail by file name, with its bytes.
+fn attachments(m: &OutboxRow) -> BTreeMap<String, Vec<u8>> {
+    use mail_parser::MimeHeaders;
+    let parsed = mail_parser::MessageParser::default()
+        .parse(&m.bytes)
+        .unwrap();
+    parsed
+        .attachments()
+        .filter_map(|a| Some((a.attachment_name()?.to_string(), a.contents().to_vec())))
+        .collect()
+}
+
+#[test]
+fn a_report_mail_names_the_archive_files_and_attaches_none() {
+    let mut c = club("site_url: https://club.pbem.test/games/\n");
+    c.game("g1");
+    c.submit_all("g1");
+    c.batch();
+    for side in SIDES {
+        let mails = c.mails_to(&format!("{side}-g1@players.test"));
+        let report = mails.iter().find(|m| m.kind == "report").expect("a report");
+        let names: Vec<String> = attachments(report).into_keys().collect();
+        assert!(
+            names.iter().all(|n| !n.starts_with("archive-step-")),
+            "no archive file: {names:?}"
+        );
+        let text = body(report);
+        assert!(text.contains("Archive files"), "{text}");
+        assert!(
+            text.contains("https://club.pbem.test/games/g1.html"),
+            "the game's page on the club site: {text}"
+        );
+        assert!(
+            text.contains("subject \"archive\" to club+g1@pbem.test"),
+            "the request: {text}"
+        );
+    }
+    // The files asked for by mail name the site too.
+    let alice = "french-g1@players.test";
+    request(&c, alice, "archive", "ask-site@players.test");
+    c.batch();
+    let files = c
+        .mails_to(alice)
+        .into_iter()
+        .find(|m| m.kind == "archive-again")
+        .expect("the files");
+    assert!(
+        body(&files).contains("on the game's page: https://club.pbem.test/games/g1.html"),
+        "{}",
+        body(&files)
+    );
+}
+
+#[test]
+fn the_archive_request_mails_the_latest_steps_files_once_an_hour_to_a_player_only() {
+    let mut c = club("");
+    c.game("g1");
+    c.submit_all("g1");
+    c.batch();
+    let alice = "french-g1@players.test";
+    // Without a site the report names only the request.
+    let report = c.mails_to(alice).remove(0);
+    assert!(!body(&report).contains("club site"), "{}", body(&report));
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
+    };
+    let left = |c: &Club| {
+        galloper::daemon::limit::left(c.server.store(), c.cfg.replies_per_hour, alice, now())
+            .unwrap()
+    };
+    assert_eq!(left(&c), 20, "reports do not count");
+    request(&c, alice, "Archive", "ask-1@players.test");
+    c.batch();
+    let sent: Vec<OutboxRow> = c
+        .mails_to(alice)
+        .into_iter()
+        .filter(|m| m.kind == "archive-again")
+        .collect();
+    assert_eq!(sent.len(), 1, "one mail with the files");
+    let files = attachments(&sent[0]);
+    let dir = c.server.archive_dir("g1").join("step-0001");
+    let mut on_disk = BTreeMap::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_file() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            on_disk.insert(name, std::fs::read(e.path()).unwrap());
+        }
+    }
+    assert_eq!(files, on_disk, "every file of step 1, byte for byte");
+    assert!(
+        body(&sent[0]).contains("Save them in a folder step-0001/"),
+        "{}",
+        body(&sent[0])
+    );
+    for f in [
+        "manifest.yaml.sig",
+        "notice.yaml",
+        "orders.yaml",
+        "dice.yaml",
+    ] {
+        assert!(files.contains_key(f), "{f}");
+    }
+    let reply = c
+        .mails_to(alice)
+        .into_iter()
+        .find(|m| m.kind == "reply")
+        .expect("the answer");
+    assert!(
+        body(&reply).contains("The archive files of step 1 are sent in a separate mail"),
+        "{}",
+        body(&reply)
+    );
+    assert_eq!(left(&c), 18, "the answer and the files both count");
+    // Again within the hour: an answer, no files.
+    request(&c, alice, "archive", "ask-2@players.test");
+    c.batch();
+    let mails = c.mails_to(alice);
+    assert_eq!(
+        mails.iter().filter(|m| m.kind == "archive-again").count(),
+        1,
+        "not sent twice within the hour"
+    );
+    let last = mails.iter().rfind(|m| m.kind == "reply").unwrap();
+    assert!(
+        body(last).contains("were already sent to you at"),
+        "{}",
+        body(last)
+    );
+    assert_eq!(left(&c), 17);
+    // A stranger, and a player of no game of this id, get nothing.
+    let mallory = "mallory@evil.test";
+    request(&c, mallory, "[g1] archive", "ask-3@evil.test");
+    c.batch();
+    let to_mallory = c.mails_to(mallory);
+    assert_eq!(to_mallory.len(), 1, "an answer only");
+    assert!(
+        body(&to_mallory[0]).contains("There are no archive files of game g1 for this address"),
+        "{}",
+        body(&to_mallory[0])
+    );
+}
+
+#[test]
+fn the_archive_request_before_any_step_is_resolved_sends_nothing() {
+    let mut c = club("");
+    c.game("g1");
+    let alice = "french-g1@players.test";
+    request(&c, alice, "archive", "early@players.test");
+    c.batch();
+    let mails = c.mails_to(alice);
+    assert!(mails.iter().all(|m| m.kind == "reply"), "no files");
+    assert!(
+        body(&mails[0]).contains("There are no archive files of game g1 for this address yet"),
+        "{}",
+        body(&mails[0])
+    );
+}

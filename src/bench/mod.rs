@@ -5,6 +5,7 @@
 pub mod chromium;
 pub mod generate;
 pub mod hostile;
+pub mod mail_size;
 pub mod mailgen;
 pub mod phases;
 pub mod play;
@@ -338,6 +339,7 @@ fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
         let mut author = player(ruleset, true)?;
         let (mut p, _) = play::open_game(Scratch::new("step30")?, &scenario, "thirty")?;
         p.play(author.as_mut(), plan.step_game_steps, true)?;
+        mail_size::row(&p, ruleset, plan.step_units, r)?;
         let section = format!("{ruleset}, {} units a side", plan.step_units);
         for (what, s) in &phases::measure(&p, plan.reps.min(10))?.rows {
             r.add(

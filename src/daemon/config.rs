@@ -55,6 +55,12 @@ pub struct Config {
     /// `DATA/beacon/CHAIN/` by the operator (`galloper beacon add`).
     #[serde(default)]
     pub beacon_relay: Option<String>,
+    /// Where the club publishes its site (`galloper site --out`), such as
+    /// `https://club.example.org/games/`: report mails name each game's
+    /// page there (`SITE/GAME.html`) as the place of the step's archive
+    /// files, which they no longer carry.
+    #[serde(default)]
+    pub site_url: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -202,6 +208,14 @@ impl Config {
                 self.club_address
             );
         }
+        if let Some(u) = &self.site_url {
+            let scheme = u.starts_with("https://") || u.starts_with("http://");
+            if !scheme || u.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                anyhow::bail!(
+                    "site_url must be the address of the club's site, such as https://club.example.org/games/, not {u:?}"
+                );
+            }
+        }
         if let Some(i) = &self.imap {
             if i.host.trim().is_empty() || i.user.trim().is_empty() || i.mailbox.trim().is_empty() {
                 anyhow::bail!("imap: host, user and mailbox must not be empty");
@@ -291,5 +305,27 @@ mod tests {
             (i.security, i.port, i.idle),
             (Security::Tls, Some(993), true)
         );
+    }
+
+    #[test]
+    fn site_url_is_an_http_address_or_absent() {
+        let dir = tempfile::tempdir().unwrap();
+        let load = |extra: &str| {
+            let text = format!("data: /tmp/x\nclub_address: club@example.org\n{extra}");
+            std::fs::write(dir.path().join("c.yaml"), text).unwrap();
+            Config::load(&dir.path().join("c.yaml"))
+        };
+        assert_eq!(load("").unwrap().site_url, None);
+        assert_eq!(
+            load("site_url: https://club.example.org/games/\n")
+                .unwrap()
+                .site_url
+                .as_deref(),
+            Some("https://club.example.org/games/")
+        );
+        for bad in ["club.example.org", "ftp://x", "\"https://a b\""] {
+            let e = load(&format!("site_url: {bad}\n")).unwrap_err().to_string();
+            assert!(e.contains("site_url must be the address"), "{bad}: {e}");
+        }
     }
 }

@@ -201,6 +201,15 @@ pub fn handle(
                     &mut extra_mails,
                 )?);
             }
+            route::Request::Archive => lines.push(super::archive_request::answer(
+                server,
+                cfg,
+                r.game(),
+                sender.as_deref(),
+                (&key, &inb.message_id),
+                (now, date),
+                &mut extra_mails,
+            )?),
             route::Request::Check => lines.push(
                 "Nothing to check: attach your orders file and its .sig, with `check` in the subject.".into(),
             ),

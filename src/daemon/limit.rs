@@ -1,12 +1,13 @@
 //! The reply limit: how much mail any one address gets from the daemon
 //! because of mail that anybody may send. A `From:` line proves nothing, so
 //! a stranger can make us write to anybody: every mail he can cause
-//! (refusals, answers to requests, copies of reports, alerts about mail
-//! that could not be delivered) counts against its recipient's allowance,
-//! `replies_per_hour`. What only a player's own key can cause (orders
-//! accepted that change what the server holds, a signed command applied)
-//! is never held back: forged mail that used up the allowance must not
-//! silence the acknowledgement of her real orders.
+//! (refusals, answers to requests, copies of reports, archive files sent
+//! on request, alerts about mail that could not be delivered) counts
+//! against its recipient's allowance, `replies_per_hour`. What only a
+//! player's own key can cause (orders accepted that change what the server
+//! holds, a signed command applied) is never held back: forged mail that
+//! used up the allowance must not silence the acknowledgement of her real
+//! orders.
 //!
 //! Every caller asks here, and nowhere else, whether a mail may go out.
 
@@ -25,9 +26,10 @@ pub enum Mail<'a> {
     /// A refusal, an answer to `status` or `report`, orders sent again
     /// unchanged: limited.
     Answer,
-    /// A copy of a report (a `report` request), or a message passed on to
-    /// the game master: limited, counted as a mail of its own beside the
-    /// answer that announces it.
+    /// A copy of a report (a `report` request), a step's archive files (an
+    /// `archive` request), or a message passed on to the game master:
+    /// limited, counted as a mail of its own beside the answer that
+    /// announces it.
     Copy,
     /// An alert to the game master that a mail of kind `about` was given up.
     /// Limited when strangers can cause the mail (replies, copies); an
@@ -42,14 +44,17 @@ impl Mail<'_> {
             Mail::Acknowledgement => false,
             Mail::Answer | Mail::Copy => true,
             Mail::Alert { about } => {
-                matches!(about, "reply" | "report-again" | "alert" | "pass-on")
+                matches!(
+                    about,
+                    "reply" | "report-again" | "archive-again" | "alert" | "pass-on"
+                )
             }
         }
     }
 }
 
 /// The outbox kinds that count against an address's allowance.
-pub const COUNTED: [&str; 4] = ["reply", "report-again", "alert", "pass-on"];
+pub const COUNTED: [&str; 5] = ["reply", "report-again", "archive-again", "alert", "pass-on"];
 
 /// How many more limited mails `to` may get now (0 when none).
 pub fn left(store: &Store, per_hour: u32, to: &str, now: i64) -> anyhow::Result<u32> {

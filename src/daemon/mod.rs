@@ -1,6 +1,7 @@
 //! The batch daemon a club runs: orders in from a Maildir, replies and
 //! reports out through SMTP, each step resolved when it has all it needs.
 
+pub mod archive_request;
 pub mod beacon;
 pub mod commands;
 pub mod config;

@@ -47,6 +47,7 @@ pub fn open(cfg: &Config) -> anyhow::Result<Server> {
         domain,
         game_master: cfg.game_master.clone(),
     }));
+    server.set_site_url(cfg.site_url.clone());
     Ok(server)
 }
 

@@ -170,6 +170,7 @@ impl Server {
                 orders_template: template,
                 deadline: self.open_deadline_lines(game, Some(&player.side))?,
                 notices,
+                archive: Vec::new(),
             };
             out.push((player, view));
         }

@@ -197,6 +197,9 @@ pub struct Server {
     store: Store,
     key: sig::KeyPair,
     mail: Option<MailSettings>,
+    /// The club site's address (`site_url:`), named by report mails as
+    /// the place of the step's archive files.
+    site_url: Option<String>,
     states: states::States,
     /// The latest time the server knows has passed (a tick's, a verified
     /// beacon round's): a beacon game's new step takes its deadline from it.
@@ -295,6 +298,7 @@ impl Server {
             store,
             key,
             mail: None,
+            site_url: None,
             states: states::States::default(),
             clock: None,
             fixed: None,
@@ -323,6 +327,7 @@ impl Server {
             store: Store::open(&db)?,
             key: read_key(dir)?,
             mail: None,
+            site_url: None,
             states: states::States::default(),
             clock: None,
             fixed: None,
@@ -365,6 +370,11 @@ impl Server {
     /// Queue report mails when steps resolve (the daemon), or not (the command line).
     pub fn set_mail(&mut self, mail: Option<MailSettings>) {
         self.mail = mail;
+    }
+
+    /// The club site's address, for report mails to name (`site_url:`).
+    pub fn set_site_url(&mut self, url: Option<String>) {
+        self.site_url = url;
     }
     pub fn store_mut(&mut self) -> &mut Store {
         &mut self.store
@@ -1049,6 +1059,10 @@ impl Server {
         // A step resolved again after a rollback says so first.
         let runs = archive::rollback_runs(&self.archive_dir(game), open.step);
         let reading = reading.with_own_edge(self.store.own_edge(game)?);
+        let reading = reading.with_archive(match &self.mail {
+            Some(m) => report::archive_lines(m, self.site_url.as_deref(), game, open.step),
+            None => Vec::new(),
+        });
         let reading = reading.with_notices(if runs > 0 {
             vec![format!(
                 "This is step {} resolved again after a rollback (run {}): the result mailed before for this step is withdrawn; the archive keeps it in step-{:04}/rollback-{runs}/ with the game master's reason.",
@@ -1120,7 +1134,7 @@ impl Server {
         // when the failure is reported and the next game goes on.
         let finished = (|| -> anyhow::Result<()> {
             let mut mails = match &self.mail {
-                Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered, &files)?,
+                Some(m) => report::mails(self, m, &g, &open, next.as_ref(), &rendered)?,
                 None => Vec::new(),
             };
             admin::rerun_ids(&self.archive_dir(game), open.step, &mut mails);

@@ -92,6 +92,8 @@ pub struct StepReading<'a> {
     notices: Vec<String>,
     /// Each side's map drawn from its own table edge.
     own_edge: bool,
+    /// Where the step's archive files are ([`archive_lines`]).
+    archive: Vec<String>,
 }
 
 /// The keys on record, one line each, as every report shows them: the
@@ -171,6 +173,7 @@ impl<'a> StepReading<'a> {
             deadlines: std::collections::BTreeMap::new(),
             notices: Vec::new(),
             own_edge: false,
+            archive: Vec::new(),
         })
     }
 
@@ -183,6 +186,13 @@ impl<'a> StepReading<'a> {
     /// Lines every reader sees first ([`ReportView::notices`]).
     pub fn with_notices(mut self, notices: Vec<String>) -> StepReading<'a> {
         self.notices = notices;
+        self
+    }
+
+    /// Where the step's archive files are, said in every report
+    /// ([`ReportView::archive`]).
+    pub fn with_archive(mut self, lines: Vec<String>) -> StepReading<'a> {
+        self.archive = lines;
         self
     }
 
@@ -286,6 +296,11 @@ impl<'a> StepReading<'a> {
                 .cloned()
                 .unwrap_or_default(),
             notices: self.notices.clone(),
+            // Only a side's report is mailed.
+            archive: match viewer {
+                Viewer::Side(_) => self.archive.clone(),
+                _ => Vec::new(),
+            },
         })
     }
 
@@ -518,8 +533,46 @@ fn rendered_files(r: &Rendered) -> std::collections::BTreeMap<String, Vec<u8>> {
     files
 }
 
-/// Every player's report mail for a resolved step, ready for the outbox.
-#[allow(clippy::too_many_arguments)]
+/// Where a report's reader finds the step's archive files, which the report
+/// mail does not carry: the game's page on the club site (`site_url`),
+/// when the club has one, and the `archive` request by mail.
+pub fn archive_lines(
+    mail: &super::MailSettings,
+    site_url: Option<&str>,
+    game: &str,
+    step: u32,
+) -> Vec<String> {
+    let mut lines = vec![format!(
+        "The archive files of step {step} (its notice, orders index, revealed secret, dice, events, public view, map and signed manifest, which galloper audit checks) are not attached to this mail."
+    )];
+    if let Some(site) = site_url {
+        lines.push(format!(
+            "They are on the club site, on the game's page: {}",
+            site_page(site, game)
+        ));
+    }
+    let local = mail
+        .from
+        .email
+        .rsplit_once('@')
+        .map_or(mail.from.email.as_str(), |(l, _)| l);
+    lines.push(format!(
+        "Send a mail with the subject \"archive\" to {local}+{game}@{} (or with [{game}] in the subject) and the archive files of the game's latest resolved step come back to you, once an hour at most.",
+        mail.domain
+    ));
+    lines
+}
+
+/// A game's page on the club site at `site` (`galloper site` names each
+/// game's page `GAME.html`).
+pub fn site_page(site: &str, game: &str) -> String {
+    format!("{}/{game}.html", site.trim_end_matches('/'))
+}
+
+/// Every player's report mail for a resolved step, ready for the outbox:
+/// the report (text and HTML), its map and the orders template, nothing
+/// more. The step's archive files stay on the club site or come by the
+/// `archive` request ([`archive_lines`]), so that a report mail stays small.
 pub fn mails(
     server: &Server,
     mail: &super::MailSettings,
@@ -527,7 +580,6 @@ pub fn mails(
     step: &StepRow,
     next: Option<&StepRow>,
     rendered: &std::collections::BTreeMap<String, Rendered>,
-    files: &std::collections::BTreeMap<String, Vec<u8>>,
 ) -> anyhow::Result<Vec<super::store::OutboxRow>> {
     use crate::mail::compose::{self, Party, ReportMail, Thread};
     let now = server.mail_time();
@@ -550,9 +602,6 @@ pub fn mails(
                 format!("{}-step-{n}-{}.yaml", g.id, player.side),
                 t.clone().into_bytes(),
             ));
-        }
-        for (name, bytes) in files.iter().filter(|(n, _)| n.as_str() != "map.png") {
-            attachments.push((format!("archive-step-{}-{name}", step.step), bytes.clone()));
         }
         let reader = player.side.to_string();
         let message_id = compose::message_id(&mail.domain, &g.id, step.step, &reader, "report");

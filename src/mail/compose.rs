@@ -59,8 +59,8 @@ pub struct ReportMail<'a> {
     pub html: &'a str,
     /// The map as PNG, attached inline with Content-ID [`MAP_CID`].
     pub png: &'a [u8],
-    /// Files attached after the report (orders template, the step's archive
-    /// files), as (file name, bytes); always sent base64, byte for byte.
+    /// Files attached after the report (the orders template), as (file
+    /// name, bytes); always sent base64, byte for byte.
     pub attachments: Vec<(String, Vec<u8>)>,
     /// The `Date` header as an RFC 2822 date, supplied by the caller. `None`
     /// leaves the header out (the submission server then adds one).
@@ -303,6 +303,60 @@ pub fn passed_on(m: &ReplyMail, player: &Party) -> Result<Vec<u8>, ComposeError>
     let message = head
         .builder()
         .singlepart(SinglePart::plain(text.to_owned()))
+        .map_err(|e| ComposeError::Build(e.to_string()))?;
+    Ok(head.finish(message))
+}
+
+/// Composes a reply that carries files (the `archive` request's answer):
+/// `multipart/mixed` of the text and each file, base64 byte for byte, marked
+/// `Auto-Submitted: auto-replied` like [`reply`]. The same input always
+/// gives the same bytes.
+pub fn reply_with_files(
+    m: &ReplyMail,
+    files: &[(String, Vec<u8>)],
+) -> Result<Vec<u8>, ComposeError> {
+    for (name, _) in files {
+        check_file_name(name)?;
+    }
+    let own = bracketed("Message-ID", &m.message_id)?;
+    let in_reply_to = match &m.in_reply_to {
+        Some(id) => Some(bracketed("In-Reply-To", id)?),
+        None => None,
+    };
+    let root = match &m.thread {
+        Some(t) => Some(bracketed("thread root", &t.root)?),
+        None => None,
+    };
+    let head = Head {
+        from: mailbox("From", m.from)?,
+        to: mailbox("To", m.to)?,
+        subject: line("Subject", &m.subject)?,
+        references: chain(&own, [root, in_reply_to.clone()]),
+        in_reply_to: in_reply_to.filter(|id| *id != own),
+        message_id: own,
+        date: checked_date(m.date.as_deref())?,
+        auto_submitted: "auto-replied",
+        reply_to: None,
+    };
+    let mut h = Sha256::new();
+    for part in [m.message_id.as_bytes(), m.text.as_bytes()]
+        .into_iter()
+        .chain(files.iter().flat_map(|(n, b)| [n.as_bytes(), b.as_slice()]))
+    {
+        h.update((part.len() as u64).to_be_bytes());
+        h.update(part);
+    }
+    let boundary = format!("galloper-mixed-{}", &hex::encode(h.finalize())[..32]);
+    let mut body = MultiPart::mixed()
+        .boundary(boundary)
+        .singlepart(SinglePart::plain(m.text.clone()));
+    for (name, bytes) in files {
+        let part = Attachment::new(name.clone()).body(base64(bytes.clone()), file_type(name)?);
+        body = body.singlepart(part);
+    }
+    let message = head
+        .builder()
+        .multipart(body)
         .map_err(|e| ComposeError::Build(e.to_string()))?;
     Ok(head.finish(message))
 }

@@ -115,6 +115,9 @@ pub enum Request {
     /// Check the attached orders as `galloper orders check` would, and
     /// store nothing.
     Check,
+    /// Send me the archive files of the latest resolved step (report mails
+    /// do not carry them).
+    Archive,
 }
 
 /// Whether the sender asks only to have his orders checked: `check` as the
@@ -157,6 +160,7 @@ pub fn request(inb: &Inbound) -> Option<Request> {
         "report" => Some(Request::Report),
         "status" => Some(Request::Status),
         "check" => Some(Request::Check),
+        "archive" => Some(Request::Archive),
         _ => None,
     }
 }

@@ -81,6 +81,7 @@ struct ReportHtml {
     enemy_note: Option<String>,
     deadline: Vec<String>,
     notices: Vec<String>,
+    archive: Vec<String>,
 }
 
 /// Renders the report as one HTML page with inline CSS and the map as inline SVG.
@@ -130,6 +131,7 @@ pub fn report_html_with_map(report: &ReportView, svg: &str) -> Result<String, Re
         enemy_note: report.enemy_note.as_deref().map(clean::line),
         deadline: report.deadline.iter().map(|l| clean::line(l)).collect(),
         notices: report.notices.iter().map(|l| clean::line(l)).collect(),
+        archive: report.archive.iter().map(|l| clean::line(l)).collect(),
     };
     Ok(page.render()?)
 }

@@ -13,6 +13,7 @@ mod grid;
 mod html;
 mod legend;
 mod markers;
+mod palette;
 mod placement;
 mod png;
 mod shapes;

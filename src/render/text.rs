@@ -131,6 +131,16 @@ pub fn report_text(report: &ReportView) -> Result<String, RenderError> {
             .map(|l| format!("  {}", clean::line(l)))
             .collect(),
     ));
+    if !report.archive.is_empty() {
+        let mut lines = Vec::new();
+        for l in &report.archive {
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.extend(wrap(&clean::line(l), WIDTH, "", ""));
+        }
+        sections.push(Section::new("Archive files", lines));
+    }
     if !report.keys.is_empty() {
         // Fingerprints are kept whole, as `ssh-keygen -l` prints them.
         let mut keys = wrap(KEYS_NOTE, WIDTH, "", "");

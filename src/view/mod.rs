@@ -263,6 +263,10 @@ pub struct ReportView {
     /// again after a rollback.
     #[serde(default)]
     pub notices: Vec<String>,
+    /// Where the step's archive files are, which a report mail does not
+    /// carry: the club site, and the `archive` request by mail.
+    #[serde(default)]
+    pub archive: Vec<String>,
 }
 
 /// The map's look of each side, from a scenario's sides as (id, name,
