@@ -81,9 +81,8 @@ fn a_report_mail_of_30_units_a_side_is_under_150_kb_with_report_map_and_template
 }
 
 /// The generated Morschauser game marches both lines into one melee of 30
-/// pairs: its reports' own text (every die of 180, every target of every
-/// unit) is past the goal before any attachment, and `galloper bench`
-/// reports it beside the goal. Its mails carry the same parts, and the map
+/// pairs: its busiest report (180 dice, 60 labels on the map) stays past
+/// the goal (206 KB), and `galloper bench` reports it beside the goal. Its mails carry the same parts, and the map
 /// as a palette image.
 #[test]
 fn a_morschauser_report_mail_carries_the_same_parts_and_a_palette_map() {

@@ -441,9 +441,27 @@ fn text_has_every_event_and_die() {
     let flat = squash(&text);
     for e in &report.events {
         assert!(flat.contains(&squash(&e.text)), "missing event {}", e.text);
+        // A run of dice for one purpose is one line with every value
+        // (`[2d6: 5 2]`); a die alone is `[d6=5]`.
         for d in &e.dice {
-            let shown = format!("[d{}={}] {} ({})", d.sides, d.value, d.purpose, d.position);
-            assert!(flat.contains(&shown), "missing die {shown}");
+            let alone = format!("[d{}={}] {} ({})", d.sides, d.value, d.purpose, d.position);
+            let run = e
+                .dice
+                .iter()
+                .filter(|o| o.purpose == d.purpose && o.sides == d.sides)
+                .map(|o| o.value.to_string())
+                .collect::<Vec<_>>();
+            let joined = format!(
+                "[{}d{}: {}] {}",
+                run.len(),
+                d.sides,
+                run.join(" "),
+                d.purpose
+            );
+            assert!(
+                flat.contains(&alone) || flat.contains(&joined),
+                "missing die {alone}"
+            );
         }
     }
     for l in report
@@ -455,7 +473,9 @@ fn text_has_every_event_and_die() {
     {
         assert!(text.contains(l.as_str()), "missing line {l}");
     }
-    assert!(text.contains("moves:\n  fr-1: hold   # line, 4 bases\n  fr-2: advance\n"));
+    // The template is the mail's attachment, not repeated in its text.
+    assert!(!text.contains("fr-2: advance"));
+    assert!(text.contains("Your orders template is the .yaml file attached"));
     assert!(text.contains("attached as a PNG"));
     assert!(!text.contains("<svg"));
     let audit_and_orders = text.find("Dice audit").unwrap();
@@ -486,11 +506,11 @@ fn html_has_every_part() {
     assert!(html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(html.contains("Waterloo by post \u{2014} step 4 \u{2014} Round 4, French active"));
     assert!(html.contains(
-        "<span class=\"die\">[d6=5]</span> to hit the Guards: needs 4+, +1 dense target"
+        "<span class=\"die\">[2d6: 5 2]</span> to hit the Guards: needs 4+, +1 dense target"
     ));
-    assert!(html.contains("<span class=\"pos\">public #17</span>"));
+    assert!(html.contains("<span class=\"pos\">public #17-#18</span>"));
     assert!(html.contains("You owe orders for step 5 (round 5)."));
-    assert!(html.contains("<pre>moves:\n  fr-1: hold   # line, 4 bases\n  fr-2: advance\n</pre>"));
+    assert!(html.contains("<h2>Your orders</h2>") && !html.contains("fr-2: advance"));
     for l in &report.audit {
         assert!(html.contains(l.as_str()));
     }

@@ -48,15 +48,54 @@ pub(crate) fn events(lines: &[EventLine]) -> Vec<EventOut> {
         .iter()
         .map(|e| EventOut {
             text: clean::line(&e.text),
-            dice: e
-                .dice
-                .iter()
-                .map(|d| DieOut {
-                    roll: format!("[d{}={}]", d.sides, d.value),
-                    purpose: clean::line(&d.purpose),
-                    position: clean::line(&d.position),
-                })
-                .collect(),
+            dice: joined(&e.dice),
+        })
+        .collect()
+}
+
+/// An event's dice, each run of dice of one kind thrown for one purpose at
+/// consecutive places of one stream written as one line ("[d6: 5 3 3] ...
+/// (public #0-#2)"): the same facts as a line a die, in a third of the
+/// room, so that a step of many dice still makes a light mail.
+fn joined(dice: &[crate::view::DieLine]) -> Vec<DieOut> {
+    let mut out: Vec<(Vec<u32>, &crate::view::DieLine, Option<(String, u64, u64)>)> = Vec::new();
+    for d in dice {
+        let place = d
+            .position
+            .rsplit_once(" #")
+            .and_then(|(s, i)| Some((s.to_string(), i.parse::<u64>().ok()?)));
+        if let Some((values, first, Some((stream, _, hi)))) = out.last_mut()
+            && first.sides == d.sides
+            && first.purpose == d.purpose
+            && place
+                .as_ref()
+                .is_some_and(|(s, i)| s == stream && *i == *hi + 1)
+        {
+            values.push(d.value);
+            *hi += 1;
+            continue;
+        }
+        out.push((vec![d.value], d, place.map(|(s, i)| (s, i, i))));
+    }
+    out.into_iter()
+        .map(|(values, d, place)| DieOut {
+            roll: match values.as_slice() {
+                [one] => format!("[d{}={one}]", d.sides),
+                many => format!(
+                    "[{}d{}: {}]",
+                    many.len(),
+                    d.sides,
+                    many.iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            },
+            purpose: clean::line(&d.purpose),
+            position: clean::line(&match place {
+                Some((s, lo, hi)) if lo < hi => format!("{s} #{lo}-#{hi}"),
+                _ => d.position.clone(),
+            }),
         })
         .collect()
 }
@@ -134,4 +173,47 @@ pub fn report_html_with_map(report: &ReportView, svg: &str) -> Result<String, Re
         archive: report.archive.iter().map(|l| clean::line(l)).collect(),
     };
     Ok(page.render()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::DieLine;
+
+    fn die(stream_index: u64, sides: u32, value: u32, purpose: &str) -> DieLine {
+        DieLine {
+            position: format!("public #{stream_index}"),
+            sides,
+            value,
+            purpose: purpose.into(),
+        }
+    }
+
+    /// Issue 31 item 10: a run of dice of one kind for one purpose at
+    /// consecutive places is one line with every value; a die of another
+    /// purpose, kind or place starts a line of its own.
+    #[test]
+    fn a_run_of_dice_for_one_purpose_is_one_line_with_every_value() {
+        let lines = joined(&[
+            die(0, 6, 5, "A attacks B: hits on 1-2"),
+            die(1, 6, 6, "A attacks B: hits on 1-2"),
+            die(2, 6, 3, "A attacks B: hits on 1-2"),
+            die(3, 6, 2, "B fights back"),
+            die(5, 6, 1, "B fights back"),
+            die(6, 10, 7, "B fights back"),
+        ]);
+        let said: Vec<String> = lines
+            .iter()
+            .map(|d| format!("{} {} ({})", d.roll, d.purpose, d.position))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "[3d6: 5 6 3] A attacks B: hits on 1-2 (public #0-#2)",
+                "[d6=2] B fights back (public #3)",
+                "[d6=1] B fights back (public #5)",
+                "[d10=7] B fights back (public #6)",
+            ]
+        );
+    }
 }
