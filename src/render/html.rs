@@ -58,7 +58,9 @@ pub(crate) fn events(lines: &[EventLine]) -> Vec<EventOut> {
 /// (public #0-#2)"): the same facts as a line a die, in a third of the
 /// room, so that a step of many dice still makes a light mail.
 fn joined(dice: &[crate::view::DieLine]) -> Vec<DieOut> {
-    let mut out: Vec<(Vec<u32>, &crate::view::DieLine, Option<(String, u64, u64)>)> = Vec::new();
+    /// A run's values, its first die, and its stream with first and last place.
+    type Run<'a> = (Vec<u32>, &'a crate::view::DieLine, Option<(String, u64, u64)>);
+    let mut out: Vec<Run> = Vec::new();
     for d in dice {
         let place = d
             .position
