@@ -150,7 +150,14 @@ fn orders_by_smtp_are_read_over_imap_resolved_and_reported() {
             .find(|p| String::from_utf8_lossy(&p.raw).contains("alice-1@"))
             .expect("alice's mail");
         let now = 1_795_000_000;
-        let h = intake::handle(&mut server, &cfg, &alices.raw, now, &galloper::mail::date::rfc2822(now)).unwrap();
+        let h = intake::handle(
+            &mut server,
+            &cfg,
+            &alices.raw,
+            now,
+            &galloper::mail::date::rfc2822(now),
+        )
+        .unwrap();
         assert_eq!(h.outcome, "accepted");
     }
 

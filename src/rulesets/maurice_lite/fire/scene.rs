@@ -294,6 +294,29 @@ impl<'a> Scene<'a> {
         }
     }
 
+    /// The enemy bases of `near` (from [`Scene::near`] with `zones`) whose
+    /// boxes may meet the box of the zones: a superset of the enemy bases
+    /// [`Scene::look_among`] measures for any of them.
+    pub fn enemies_near<'s>(&'s self, eye: &Eye, zones: &[Zone], near: &[usize]) -> Vec<&'s Other> {
+        let all = crate::geometry::Bounds::of_points(zones.iter().flat_map(|z| z.corners()));
+        near.iter()
+            .map(|i| &self.others[*i])
+            .filter(|o| o.side != eye.unit.side)
+            .filter(|o| all.is_none_or(|r| o.bounds.within(&r, 1e-3)))
+            .collect()
+    }
+
+    /// Whether any of `bases` enters `zone`, by the same tests
+    /// [`Scene::look_among`] makes: when none does, the zone cannot show
+    /// one of them.
+    pub fn any_enters(&self, zone: &Zone, bases: &[&Other]) -> bool {
+        let reach = crate::geometry::Bounds::of_points(zone.corners());
+        bases.iter().any(|o| {
+            reach.is_none_or(|r| o.bounds.within(&r, 1e-3))
+                && zone.entry_of_corners(&o.corners).is_some()
+        })
+    }
+
     /// The bases of `near` that may be in the zone, with a lower bound on
     /// where each would first appear in it, least first.
     fn pending<'s>(&'s self, eye: &Eye, full: &Zone, near: &[usize]) -> Vec<(f64, &'s Other)> {
