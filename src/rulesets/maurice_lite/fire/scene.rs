@@ -198,7 +198,12 @@ impl<'a> Scene<'a> {
                 y: r.max.y + 1e-3,
             },
         };
-        let mut v: Vec<usize> = cells(&grown)
+        self.near_box(&grown)
+    }
+
+    /// Indices into `others` of the bases in the grid cells under `b`.
+    fn near_box(&self, b: &crate::geometry::Bounds) -> Vec<usize> {
+        let mut v: Vec<usize> = cells(b)
             .filter_map(|c| self.grid.get(&c))
             .flatten()
             .copied()
@@ -292,6 +297,31 @@ impl<'a> Scene<'a> {
                 .filter(|(d, _)| d + PAST_OBSTRUCTION < length)
                 .map(|(_, t)| t.name.clone()),
         }
+    }
+
+    /// Whether an enemy base may stand in any zone of `eye` reaching
+    /// `range`, turned or not. Every point of such a zone lies within
+    /// `range` and 2.5 base widths of the base's front centre (its near
+    /// corner is at most 1.5 widths from it, the zone one width across and
+    /// at most `range` long): a box a little larger than that holds them
+    /// all, so no base clear of the box can enter one.
+    pub fn enemy_around(&self, eye: &Eye, range: f64) -> bool {
+        let c = eye.base.front_center();
+        let r = range + 3.0 * eye.base.width.0 + 1e-2;
+        let around = crate::geometry::Bounds {
+            min: Point {
+                x: c.x - r,
+                y: c.y - r,
+            },
+            max: Point {
+                x: c.x + r,
+                y: c.y + r,
+            },
+        };
+        self.near_box(&around)
+            .into_iter()
+            .map(|i| &self.others[i])
+            .any(|o| o.side != eye.unit.side && o.bounds.within(&around, 1e-3))
     }
 
     /// The enemy bases of `near` (from [`Scene::near`] with `zones`) whose

@@ -46,6 +46,11 @@ pub fn choose(scene: &Scene, eye: &Eye, length: f64, aim: Option<&str>) -> Resul
         (_, Some(o)) => format!("nothing in reach straight ahead ({o} obstructs)"),
         _ => "no enemy in reach straight ahead".to_string(),
     };
+    // A base with no enemy anywhere near has nothing to turn to: spared
+    // the 180 turned zones (most bases behind the front rank).
+    if !scene.enemy_around(eye, length) {
+        return Err(format!("{ahead}, and no target within 45 degrees"));
+    }
     // Best look per enemy unit: nearest, then most nearly ahead, then the
     // left-hand turn (a fixed tie-break so the choice is deterministic).
     let mut best: BTreeMap<String, (f64, Look)> = BTreeMap::new();
