@@ -300,14 +300,14 @@ impl<'a> Scene<'a> {
     }
 
     /// Whether an enemy base may stand in any zone of `eye` reaching
-    /// `range`, turned or not. Every point of such a zone lies within
-    /// `range` and 2.5 base widths of the base's front centre (its near
-    /// corner is at most 1.5 widths from it, the zone one width across and
-    /// at most `range` long): a box a little larger than that holds them
-    /// all, so no base clear of the box can enter one.
+    /// `range`, turned or not. Every zone lies within `range` of the
+    /// base's front edge ([`Zone::ahead_of`] shortens swung ones so), so
+    /// within `range` and half a width of its front centre: an enemy base
+    /// whose box is farther (with a margin far above rounding) cannot
+    /// enter one.
     pub fn enemy_around(&self, eye: &Eye, range: f64) -> bool {
         let c = eye.base.front_center();
-        let r = range + 3.0 * eye.base.width.0 + 1e-2;
+        let r = range + eye.base.width.0 / 2.0 + 1e-2;
         let around = crate::geometry::Bounds {
             min: Point {
                 x: c.x - r,
@@ -318,10 +318,15 @@ impl<'a> Scene<'a> {
                 y: c.y + r,
             },
         };
-        self.near_box(&around)
-            .into_iter()
-            .map(|i| &self.others[i])
-            .any(|o| o.side != eye.unit.side && o.bounds.within(&around, 1e-3))
+        cells(&around)
+            .filter_map(|cell| self.grid.get(&cell))
+            .flatten()
+            .map(|i| &self.others[*i])
+            .any(|o| {
+                let dx = (o.bounds.min.x - c.x).max(c.x - o.bounds.max.x).max(0.0);
+                let dy = (o.bounds.min.y - c.y).max(c.y - o.bounds.max.y).max(0.0);
+                o.side != eye.unit.side && dx * dx + dy * dy <= r * r
+            })
     }
 
     /// The enemy bases of `near` (from [`Scene::near`] with `zones`) whose
