@@ -8,11 +8,27 @@ use geo::{Distance as _, Euclidean};
 /// Closest approach, edge to edge, between any base of `a` and any base of
 /// `b`; zero when they touch or overlap. Infinite if either is empty.
 pub fn bases_distance(a: &[Base], b: &[Base]) -> Distance {
-    let d = a
-        .iter()
-        .flat_map(|x| b.iter().map(move |y| base_distance(x, y).0))
-        .fold(f64::INFINITY, f64::min);
-    Distance(d)
+    // The least of `base_distance` over every pair, as folding them all
+    // would give; a pair whose centres are farther apart than the nearest
+    // found so far plus both half-diagonals (and a margin far above
+    // rounding) cannot be nearer, so it is not measured; nothing is
+    // nearer than touching.
+    let reach = |x: &Base| (x.width.0 / 2.0).hypot(x.depth.0 / 2.0);
+    let mut least = f64::INFINITY;
+    for x in a {
+        let rx = reach(x);
+        for y in b {
+            if least == 0.0 {
+                return Distance(least);
+            }
+            let apart = x.center.distance_to(y.center).0 - rx - reach(y);
+            if apart > least + 1e-6 {
+                continue;
+            }
+            least = least.min(base_distance(x, y).0);
+        }
+    }
+    Distance(least)
 }
 
 /// Closest approach between two bases; zero when they touch or overlap.
