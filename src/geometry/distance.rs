@@ -31,6 +31,21 @@ pub fn bases_distance(a: &[Base], b: &[Base]) -> Distance {
     Distance(least)
 }
 
+/// Whether some base of `a` and some base of `b` are at most `d` apart,
+/// edge to edge: the same answer as `bases_distance(a, b) <= d`, found
+/// without measuring pairs whose centres are too far apart to be that near
+/// (a 1e-6 margin above rounding) and stopping at the first near enough.
+pub fn bases_within(a: &[Base], b: &[Base], d: f64) -> bool {
+    let reach = |x: &Base| (x.width.0 / 2.0).hypot(x.depth.0 / 2.0);
+    a.iter().any(|x| {
+        let rx = reach(x);
+        b.iter().any(|y| {
+            x.center.distance_to(y.center).0 - rx - reach(y) <= d + 1e-6
+                && base_distance(x, y).0 <= d
+        })
+    })
+}
+
 /// Closest approach between two bases; zero when they touch or overlap.
 pub fn base_distance(a: &Base, b: &Base) -> Distance {
     if penetration(a, b) >= 0.0 {
