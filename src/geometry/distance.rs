@@ -117,6 +117,38 @@ mod tests {
     use crate::geometry::formation::{Layout, lay_out};
     use crate::geometry::measure::Angle;
 
+    /// Bases scattered at many angles and distances, some overlapping.
+    fn scattered(n: usize, seed: f64) -> Vec<Base> {
+        (0..n)
+            .map(|i| {
+                let k = i as f64 + seed;
+                Base::new(
+                    Point::new((k * 7.31).sin() * 6.0, (k * 3.17).cos() * 6.0),
+                    Angle((k * 53.0) % 360.0),
+                    Distance(0.5 + (k * 1.3).sin().abs() * 2.0),
+                    Distance(0.3 + (k * 2.1).cos().abs()),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pruned_distances_are_the_ones_measuring_every_pair_gives() {
+        for seed in 0..40 {
+            let a = scattered(1 + seed % 4, seed as f64);
+            let b = scattered(1 + seed % 3, seed as f64 * 0.37 + 100.0);
+            let all = a
+                .iter()
+                .flat_map(|x| b.iter().map(move |y| base_distance(x, y).0))
+                .fold(f64::INFINITY, f64::min);
+            let pruned = bases_distance(&a, &b).0;
+            assert_eq!(pruned.to_bits(), all.to_bits(), "seed {seed}");
+            for d in [0.0, 0.5, all, all - 1e-9, all + 1e-9, 3.0, 20.0] {
+                assert_eq!(bases_within(&a, &b, d), all <= d, "seed {seed}, d {d}");
+            }
+        }
+    }
+
     fn sq(x: f64, y: f64, facing: f64) -> Base {
         Base::new(
             Point::new(x, y),
