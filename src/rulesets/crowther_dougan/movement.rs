@@ -134,7 +134,9 @@ fn first_block(
         .filter(|e| e.live() && e.side != u.side && Some(e.id.as_str()) != allow)
         .filter(|e| e.at.distance_to(a).get() < len + keep + 40.0)
         .collect();
-    let start_gaps: Vec<f64> = enemies.iter().map(|e| s.gap(u, e)).collect();
+    // Each enemy's gap at the start, measured only for an enemy the path
+    // comes near enough to ask about (most never are).
+    let mut start_gaps: Vec<Option<f64>> = vec![None; enemies.len()];
     // `gap_at_least` of the probe, its sizes worked out once: the probe
     // only moves, and each enemy stands still.
     let reaches: Vec<f64> = enemies.iter().map(|e| e.reach()).collect();
@@ -144,11 +146,12 @@ fn first_block(
     for i in 1..=steps {
         let t = i as f64 / steps as f64;
         probe.at = a.lerp(b, t);
-        for ((e, &start_gap), &reach) in enemies.iter().zip(&start_gaps).zip(&reaches) {
+        for ((e, start_gap), &reach) in enemies.iter().zip(start_gaps.iter_mut()).zip(&reaches) {
             if probe.at.distance_to(e.at).get() - own - reach >= keep {
                 continue;
             }
             let gap = s.gap(&probe, e);
+            let start_gap = *start_gap.get_or_insert_with(|| s.gap(u, e));
             // A unit already closer may stand or move away, not closer.
             if gap < keep && gap < start_gap - 1e-6 {
                 return Some((prev * len, e.id.clone()));
