@@ -35,7 +35,9 @@ pub use detour::Detour;
 pub fn union_of(polygons: Vec<geo::Polygon<f64>>) -> geo::MultiPolygon<f64> {
     convert::union_all(polygons)
 }
-pub use distance::{base_distance, bases_distance, overlaps, point_to_bases, touching};
+pub use distance::{
+    base_distance, bases_distance, bases_within, overlaps, point_to_bases, touching,
+};
 pub use error::GeometryError;
 pub use formation::{Layout, lay_out};
 pub use frame::Frame;

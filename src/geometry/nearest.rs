@@ -13,10 +13,35 @@ pub fn nearest<'a, T>(
     exact: impl Fn(&T) -> f64,
     id: impl Fn(&T) -> &str,
 ) -> Option<&'a T> {
-    let mut by_bound: Vec<(f64, &T)> = candidates.map(|c| (bound(c), c)).collect();
-    by_bound.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Least bound first, from a heap rather than a sort: only the few
+    // candidates tried are ordered. Which of equal bounds comes first does
+    // not matter: every candidate whose bound is below the answer's
+    // distance is measured whatever the order, and the answer is the least
+    // (distance, id) of those.
+    struct Low<'a, T>(f64, usize, &'a T);
+    impl<T> PartialEq for Low<'_, T> {
+        fn eq(&self, o: &Self) -> bool {
+            self.cmp(o).is_eq()
+        }
+    }
+    impl<T> Eq for Low<'_, T> {}
+    impl<T> PartialOrd for Low<'_, T> {
+        fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(o))
+        }
+    }
+    impl<T> Ord for Low<'_, T> {
+        fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+            // Reversed: the std heap gives its greatest first.
+            o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
+        }
+    }
+    let mut by_bound: std::collections::BinaryHeap<Low<T>> = candidates
+        .enumerate()
+        .map(|(i, c)| Low(bound(c), i, c))
+        .collect();
     let mut best: Option<(f64, &T)> = None;
-    for (low, c) in by_bound {
+    while let Some(Low(low, _, c)) = by_bound.pop() {
         if best.is_some_and(|(d, _)| low > d) {
             break;
         }

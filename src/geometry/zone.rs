@@ -123,7 +123,7 @@ impl Zone {
     /// [`Zone::entry_of_base`] for a base given by its corners
     /// ([`Base::corners`]), for callers that keep them.
     pub fn entry_of_corners(&self, corners: &[Point; 4]) -> Option<Distance> {
-        self.first_along(&[corners.to_vec()], true, |p| convex_holds(corners, p))
+        self.first_along(&[&corners[..]], true, |p| convex_holds(corners, p))
     }
 
     /// Where the terrain `feature` first appears in the zone, if it does.
@@ -165,36 +165,47 @@ impl Zone {
     /// rectangle is found at one of: a vertex of the shape inside the
     /// rectangle, a corner of the rectangle inside the shape, or a crossing
     /// of their edges; so only those are tried.
-    fn first_along(
+    fn first_along<R: AsRef<[Point]>>(
         &self,
-        rings: &[Vec<Point>],
+        rings: &[R],
         closed: bool,
         shape_holds: impl Fn(Point) -> bool,
     ) -> Option<Distance> {
         let axes = self.axes();
         let rect = self.inner(axes);
-        let mut candidates: Vec<Point> = Vec::new();
+        // The candidates are taken in a fixed order (each ring's vertices
+        // inside, then its crossings; then the rectangle's corners inside
+        // the shape) and the least kept as they come, with no list built:
+        // this runs for every base a zone may reach.
+        let mut least: Option<f64> = None;
+        let mut take = |p: Point| {
+            let a = self.local_on(&axes, p).0;
+            least = Some(least.map_or(a, |m| m.min(a)));
+        };
         for ring in rings {
-            candidates.extend(ring.iter().copied().filter(|p| self.holds_on(&axes, *p)));
+            let ring = ring.as_ref();
+            ring.iter()
+                .copied()
+                .filter(|p| self.holds_on(&axes, *p))
+                .for_each(&mut take);
             let n = ring.len();
             let edges = if closed { n } else { n.saturating_sub(1) };
             for i in 0..edges {
                 let (a, b) = (ring[i], ring[(i + 1) % n]);
                 for k in 0..4 {
                     if let Some(p) = crossing(a, b, rect[k], rect[(k + 1) % 4]) {
-                        candidates.push(p);
+                        take(p);
                     }
                 }
             }
         }
         if closed {
-            candidates.extend(rect.iter().copied().filter(|p| shape_holds(*p)));
+            rect.iter()
+                .copied()
+                .filter(|p| shape_holds(*p))
+                .for_each(&mut take);
         }
-        candidates
-            .iter()
-            .map(|p| self.local_on(&axes, *p).0)
-            .fold(None, |m: Option<f64>, a| Some(m.map_or(a, |m| m.min(a))))
-            .map(|a| Distance(a.max(0.0)))
+        least.map(|a| Distance(a.max(0.0)))
     }
 }
 

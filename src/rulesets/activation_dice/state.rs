@@ -422,11 +422,28 @@ impl State {
     }
 
     /// Every pair of units in contact now, each pair once, sorted.
+    ///
+    /// A pair is in contact when the unit of the lesser id has the other
+    /// among its [`State::contacts`]. Units are swept along x, so only
+    /// pairs no farther apart across x than contact and both reaches (a
+    /// margin above rounding) are asked: `gap_at_least` lets no other by.
     pub fn melee_pairs(&self) -> Vec<(String, String)> {
+        let mut placed: Vec<(&Unit, f64)> = self
+            .units
+            .iter()
+            .filter(|u| u.placed())
+            .filter_map(|u| u.at.map(|p| (u, p.x)))
+            .collect();
+        placed.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let reach = self.gap_at_least_slack() + CONTACT + 1e-6;
         let mut out = Vec::new();
-        for a in self.units.iter().filter(|u| u.placed()) {
-            for b in self.contacts(a) {
-                if a.id < b.id {
+        for (k, &(x, xa)) in placed.iter().enumerate() {
+            for &(y, ya) in &placed[k + 1..] {
+                if ya - xa > reach {
+                    break;
+                }
+                let (a, b) = if x.id < y.id { (x, y) } else { (y, x) };
+                if a.side != b.side && a.id < b.id && self.within(a, b, CONTACT) {
                     out.push((a.id.clone(), b.id.clone()));
                 }
             }
@@ -442,5 +459,46 @@ pub fn pair(a: &str, b: &str) -> (String, String) {
         (a.into(), b.into())
     } else {
         (b.into(), a.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The melees found by the sweep are the pairs asking every unit's
+    /// contacts finds, on the bench battle after its fighting turn.
+    #[test]
+    fn melee_pairs_are_the_pairs_each_units_contacts_give() {
+        use crate::ruleset::AnyRuleset;
+        let f = crate::bench::scaling::activation_setup(40).expect("set up");
+        let mut d = crate::dice::Dice::from_seeds([f.seed; 32], [f.seed.wrapping_add(1); 32]);
+        let mut text = f.state.clone();
+        let mut found = 0;
+        // The fighting turn and the next few: melees begin, go on and end.
+        for _ in 0..4 {
+            let s: State = crate::yaml::from_str(&text).expect("state");
+            let mut every = Vec::new();
+            for a in s.units.iter().filter(|u| u.placed()) {
+                for b in s.contacts(a) {
+                    if a.id < b.id {
+                        every.push((a.id.clone(), b.id.clone()));
+                    }
+                }
+            }
+            every.sort();
+            assert_eq!(s.melee_pairs(), every);
+            found += every.len();
+            let Ok(res) = AnyRuleset::resolve(
+                &crate::rulesets::activation_dice::ActivationDice,
+                &text,
+                &f.orders,
+                &mut d,
+            ) else {
+                break;
+            };
+            text = res.state;
+        }
+        assert!(found > 0, "some units met in melee");
     }
 }

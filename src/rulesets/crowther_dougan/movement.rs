@@ -134,17 +134,24 @@ fn first_block(
         .filter(|e| e.live() && e.side != u.side && Some(e.id.as_str()) != allow)
         .filter(|e| e.at.distance_to(a).get() < len + keep + 40.0)
         .collect();
-    let start_gaps: Vec<f64> = enemies.iter().map(|e| s.gap(u, e)).collect();
+    // Each enemy's gap at the start, measured only for an enemy the path
+    // comes near enough to ask about (most never are).
+    let mut start_gaps: Vec<Option<f64>> = vec![None; enemies.len()];
+    // `gap_at_least` of the probe, its sizes worked out once: the probe
+    // only moves, and each enemy stands still.
+    let reaches: Vec<f64> = enemies.iter().map(|e| e.reach()).collect();
+    let mut probe = u.clone();
+    let own = probe.reach();
     let mut prev = 0.0;
     for i in 1..=steps {
         let t = i as f64 / steps as f64;
-        let mut probe = u.clone();
         probe.at = a.lerp(b, t);
-        for (e, &start_gap) in enemies.iter().zip(&start_gaps) {
-            if s.gap_at_least(&probe, e) >= keep {
+        for ((e, start_gap), &reach) in enemies.iter().zip(start_gaps.iter_mut()).zip(&reaches) {
+            if probe.at.distance_to(e.at).get() - own - reach >= keep {
                 continue;
             }
             let gap = s.gap(&probe, e);
+            let start_gap = *start_gap.get_or_insert_with(|| s.gap(u, e));
             // A unit already closer may stand or move away, not closer.
             if gap < keep && gap < start_gap - 1e-6 {
                 return Some((prev * len, e.id.clone()));
@@ -488,9 +495,11 @@ pub fn nearest_known(s: &State, u: &Unit) -> Option<f64> {
     // Whether the side sees an enemy is asked only of those near enough
     // to matter: the unseen count as infinitely far.
     let known = |e: &Unit| s.sees(&u.side, e);
+    // `gap_at_least`, the unit's own size worked out once.
+    let own = u.reach();
     crate::geometry::nearest::nearest(
         s.units.iter().filter(|e| e.live() && e.side != u.side),
-        |e| s.gap_at_least(u, e),
+        |e| u.at.distance_to(e.at).get() - own - e.reach(),
         |e| if known(e) { s.gap(u, e) } else { f64::INFINITY },
         |e| e.id.as_str(),
     )

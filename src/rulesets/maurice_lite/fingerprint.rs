@@ -40,3 +40,46 @@ fn the_fighting_bench_battle_at_100_a_side_resolves_as_pinned() {
         "d3c0c86a1db8603217756dedb5506f8311338574eb386f50ed57ec5b4f42419e",
     );
 }
+
+/// The view asks one set of paths round the enemy for its options panel
+/// and its units: the panel and each unit's distance from the CinC are
+/// those that searches of their own give, on the bench battle after its
+/// fighting step.
+#[test]
+fn the_views_shared_paths_answer_as_searches_of_their_own() {
+    use super::forces::activation_distance;
+    use super::state::State;
+    use crate::ruleset::Ruleset;
+    use crate::view::Viewer;
+    let f = maurice_fight_setup(30).expect("the bench battle is set up");
+    let mut d = crate::dice::Dice::from_seeds([f.seed; 32], [f.seed.wrapping_add(1); 32]);
+    let after = crate::ruleset::AnyRuleset::resolve(&MauriceLite, &f.state, &f.orders, &mut d)
+        .expect("resolves")
+        .state;
+    let s: State = crate::yaml::from_str(&after).expect("state");
+    let mut asked = 0;
+    for me in s.armies.keys() {
+        let sight = Ruleset::view(&MauriceLite, &s, &Viewer::Side(me.clone()));
+        let panel = |title: &str| {
+            sight
+                .panels
+                .iter()
+                .find(|p| p.title == title)
+                .unwrap_or_else(|| panic!("a panel {title}"))
+        };
+        let options = super::options::panel(&s, me).expect("an options panel");
+        assert_eq!(panel("What you can do now").lines, options.lines);
+        let units = &panel("Your units").lines;
+        for (u, line) in s.live_units(me).zip(units) {
+            let own = activation_distance(&s, me, &[u])
+                .map(|d| format!("{d:.1} BW"))
+                .unwrap_or_else(|| "cut off".into());
+            assert!(
+                line.ends_with(&format!(", {own} from the CinC")),
+                "{line} (alone: {own})"
+            );
+            asked += 1;
+        }
+    }
+    assert!(asked >= 60, "every live unit of both sides is asked");
+}

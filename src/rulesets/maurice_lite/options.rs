@@ -19,6 +19,12 @@ use crate::view::Panel;
 /// The panel "What you can do now" for `me`; none while the armies deploy
 /// or once the game is over.
 pub fn panel(s: &State, me: &SideId) -> Option<Panel> {
+    panel_with(s, me, &mut Paths::new(s, me))
+}
+
+/// [`panel`], asking `paths` (made by [`Paths::new`] for `s` and `me`) for
+/// the CinC's distances, so that a view asks one set of searches.
+pub fn panel_with(s: &State, me: &SideId, paths: &mut Option<Paths>) -> Option<Panel> {
     if matches!(s.phase, Phase::Deployment | Phase::Over(_)) {
         return None;
     }
@@ -33,7 +39,7 @@ pub fn panel(s: &State, me: &SideId) -> Option<Panel> {
     lines.extend(volleys(&now, &enemy, "The enemy can volley"));
     lines.extend(bombards(&now, me));
     lines.extend(charges(&now, me));
-    let forces = forces(&now, me);
+    let forces = forces_with(&now, me, paths);
     for f in &forces {
         lines.push(f.line(&now));
     }
@@ -162,6 +168,13 @@ impl Force {
 /// when they may march together (same arm, formation and ground, within
 /// 2 BW), and a group is kept whole only if the rules take it whole.
 pub fn forces(s: &State, me: &SideId) -> Vec<Force> {
+    forces_with(s, me, &mut Paths::new(s, me))
+}
+
+/// [`forces`], asking `paths` for the costs. The paths round the enemy
+/// do not depend on which units have fired, so the view's paths serve the
+/// panel's state made ready for the next round.
+fn forces_with(s: &State, me: &SideId, paths: &mut Option<Paths>) -> Vec<Force> {
     let units: Vec<&Unit> = s.live_units(me).collect();
     let n = units.len();
     let mut group: Vec<usize> = (0..n).collect();
@@ -193,7 +206,6 @@ pub fn forces(s: &State, me: &SideId) -> Vec<Force> {
         let r = root(&mut group, i);
         sets.entry(r).or_default().push(u.id.clone());
     }
-    let mut paths = Paths::new(s, me);
     let mut out = Vec::new();
     for ids in sets.into_values() {
         let parts: Vec<Vec<String>> = if check_force(s, me, &ids).is_ok() {

@@ -185,15 +185,14 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
         });
     }
     if let Viewer::Side(me) = viewer {
-        panels.extend(super::options::panel(s, me));
+        // One set of paths round the enemy serves the options panel's
+        // forces and every unit below (the searches it has made are kept).
+        let mut paths = Paths::new(s, me);
+        panels.extend(super::options::panel_with(s, me, &mut paths));
         panels.push(Panel {
             title: "Your standing reactions (in force until you replace them)".into(),
             lines: standing_lines(s, me),
         });
-    }
-    if let Viewer::Side(me) = viewer {
-        // One set of paths round the enemy serves every unit.
-        let mut paths = Paths::new(s, me);
         let lines = s
             .live_units(me)
             .map(|u| {

@@ -55,8 +55,9 @@ pub fn groups(s: &State) -> Vec<Vec<usize>> {
     let live: Vec<usize> = (0..s.units.len()).filter(|&i| s.units[i].live()).collect();
     let mut group: Vec<Option<usize>> = vec![None; s.units.len()];
     let mut out: Vec<Vec<usize>> = Vec::new();
+    let contacts = s.all_contacts();
     for &i in &live {
-        if group[i].is_some() || s.contacts(&s.units[i]).is_empty() {
+        if group[i].is_some() || contacts[i].is_empty() {
             continue;
         }
         let g = out.len();
@@ -64,11 +65,8 @@ pub fn groups(s: &State) -> Vec<Vec<usize>> {
         group[i] = Some(g);
         let mut k = 0;
         while k < members.len() {
-            let u = s.units[members[k]].clone();
-            for e in s.contacts(&u) {
-                if let Some(j) = s.unit_index(&e.id)
-                    && group[j].is_none()
-                {
+            for &j in &contacts[members[k]] {
+                if group[j].is_none() {
                     group[j] = Some(g);
                     members.push(j);
                 }

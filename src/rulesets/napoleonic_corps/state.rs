@@ -7,7 +7,7 @@ use super::orders::{Reactions, TurnOrders};
 use super::scenario::{GeneralArm, Scenario};
 use super::tables::{Arm, Mods, Nation, Troop, mods};
 use crate::event::UnitRef;
-use crate::geometry::{Angle, Base, Frame, Point, bases_distance};
+use crate::geometry::{Angle, Base, Frame, Point, bases_distance, bases_within};
 use crate::ruleset::Outcome;
 use crate::side::{BySide, SideId};
 use serde::{Deserialize, Serialize};
@@ -324,14 +324,67 @@ impl State {
     /// Whether `a` and `b` are at most `d` apart, edge to edge; units far
     /// apart are not laid out (a big battle asks this of every pair).
     pub fn within(&self, a: &Unit, b: &Unit, d: f64) -> bool {
-        self.gap_at_least(a, b) <= d && self.gap(a, b) <= d
+        self.gap_at_least(a, b) <= d && bases_within(&self.bases(a), &self.bases(b), d)
     }
 
-    /// Live enemies touching `u` (in contact).
+    /// Live enemies touching `u` (in contact). `u` is laid out once for
+    /// all of them, and only for an enemy near enough to ask.
     pub fn contacts(&self, u: &Unit) -> Vec<&Unit> {
+        let mut ub: Option<Vec<Base>> = None;
         self.enemies(&u.side)
-            .filter(|e| self.within(u, e, CONTACT))
+            .filter(|e| {
+                self.gap_at_least(u, e) <= CONTACT && {
+                    let ub = ub.get_or_insert_with(|| self.bases(u));
+                    bases_within(ub, &self.bases(e), CONTACT)
+                }
+            })
             .collect()
+    }
+
+    /// [`State::contacts`] of every unit at once, as unit indexes in unit
+    /// order (empty for a unit that is gone): units are swept along x, so
+    /// only pairs whose reaches overlap across x are asked, each in the
+    /// order `contacts` asks it.
+    pub fn all_contacts(&self) -> Vec<Vec<usize>> {
+        let n = self.units.len();
+        let reach: Vec<f64> = self.units.iter().map(|u| self.reach(u)).collect();
+        let lo = |i: usize| self.units[i].at.x - reach[i];
+        let mut order: Vec<usize> = (0..n).filter(|&i| self.units[i].live()).collect();
+        order.sort_by(|&a, &b| lo(a).total_cmp(&lo(b)).then(a.cmp(&b)));
+        let mut laid: Vec<Option<Vec<Base>>> = vec![None; n];
+        let mut out = vec![Vec::new(); n];
+        for (k, &i) in order.iter().enumerate() {
+            // A pair `gap_at_least` lets through is no farther apart
+            // across x than both reaches and the contact distance (the
+            // margin is far above rounding).
+            let hi = self.units[i].at.x + reach[i] + CONTACT + 1e-3;
+            for &j in &order[k + 1..] {
+                if lo(j) > hi {
+                    break;
+                }
+                let (a, b) = (&self.units[i], &self.units[j]);
+                if a.side == b.side {
+                    continue;
+                }
+                for (x, y) in [(i, j), (j, i)] {
+                    let (u, e) = (&self.units[x], &self.units[y]);
+                    if self.gap_at_least(u, e) > CONTACT {
+                        continue;
+                    }
+                    let ub = laid[x].take().unwrap_or_else(|| self.bases(u));
+                    let eb = laid[y].take().unwrap_or_else(|| self.bases(e));
+                    if bases_within(&ub, &eb, CONTACT) {
+                        out[x].push(y);
+                    }
+                    laid[x] = Some(ub);
+                    laid[y] = Some(eb);
+                }
+            }
+        }
+        for v in &mut out {
+            v.sort_unstable();
+        }
+        out
     }
 
     /// The live enemy nearest to `u`, edge to edge; ties by id.

@@ -1824,3 +1824,32 @@ fn fire_combat_a_shot_out_of_range_is_refused_on_receipt_as_an_over_long_move_is
     let v = NapoleonicCorps.check(&s, &fr(), &orders_text(text));
     assert!(!v.iter().any(|v| v.rule == check::FIRE), "{v:?}");
 }
+
+/// Every unit's contacts found at once by the sweep along x are the ones
+/// asking each unit of every enemy finds, on the bench's battle after its
+/// fighting step (units in melee, others near).
+#[test]
+fn all_contacts_are_each_units_contacts() {
+    use crate::ruleset::AnyRuleset;
+    let f = crate::bench::scaling::napoleonic_setup(40).expect("set up");
+    let mut d = crate::dice::Dice::from_seeds([f.seed; 32], [f.seed.wrapping_add(1); 32]);
+    let after = AnyRuleset::resolve(&super::NapoleonicCorps, &f.state, &f.orders, &mut d)
+        .expect("resolves")
+        .state;
+    let s: super::state::State = crate::yaml::from_str(&after).expect("state");
+    let all = s.all_contacts();
+    let mut pairs = 0;
+    for (i, u) in s.units.iter().enumerate() {
+        let one: Vec<usize> = if u.live() {
+            s.contacts(u)
+                .iter()
+                .map(|e| s.unit_index(&e.id).expect("a unit"))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        assert_eq!(all[i], one, "{}", u.id);
+        pairs += one.len();
+    }
+    assert!(pairs > 0, "some units are in contact");
+}

@@ -15,10 +15,12 @@ use crate::side::SideId;
 pub const COMMANDER_RIDE: f64 = 60.0;
 
 fn engaged(s: &State) -> Vec<String> {
+    let contacts = s.all_contacts();
     s.units
         .iter()
-        .filter(|u| u.live() && !s.contacts(u).is_empty())
-        .map(|u| u.id.clone())
+        .zip(&contacts)
+        .filter(|(u, c)| u.live() && !c.is_empty())
+        .map(|(u, _)| u.id.clone())
         .collect()
 }
 

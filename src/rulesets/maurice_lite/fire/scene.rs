@@ -198,7 +198,12 @@ impl<'a> Scene<'a> {
                 y: r.max.y + 1e-3,
             },
         };
-        let mut v: Vec<usize> = cells(&grown)
+        self.near_box(&grown)
+    }
+
+    /// Indices into `others` of the bases in the grid cells under `b`.
+    fn near_box(&self, b: &crate::geometry::Bounds) -> Vec<usize> {
+        let mut v: Vec<usize> = cells(b)
             .filter_map(|c| self.grid.get(&c))
             .flatten()
             .copied()
@@ -292,6 +297,59 @@ impl<'a> Scene<'a> {
                 .filter(|(d, _)| d + PAST_OBSTRUCTION < length)
                 .map(|(_, t)| t.name.clone()),
         }
+    }
+
+    /// Whether an enemy base may stand in any zone of `eye` reaching
+    /// `range`, turned or not. Every zone lies within `range` of the
+    /// base's front edge ([`Zone::ahead_of`] shortens swung ones so), so
+    /// within `range` and half a width of its front centre: an enemy base
+    /// whose box is farther (with a margin far above rounding) cannot
+    /// enter one.
+    pub fn enemy_around(&self, eye: &Eye, range: f64) -> bool {
+        let c = eye.base.front_center();
+        let r = range + eye.base.width.0 / 2.0 + 1e-2;
+        let around = crate::geometry::Bounds {
+            min: Point {
+                x: c.x - r,
+                y: c.y - r,
+            },
+            max: Point {
+                x: c.x + r,
+                y: c.y + r,
+            },
+        };
+        cells(&around)
+            .filter_map(|cell| self.grid.get(&cell))
+            .flatten()
+            .map(|i| &self.others[*i])
+            .any(|o| {
+                let dx = (o.bounds.min.x - c.x).max(c.x - o.bounds.max.x).max(0.0);
+                let dy = (o.bounds.min.y - c.y).max(c.y - o.bounds.max.y).max(0.0);
+                o.side != eye.unit.side && dx * dx + dy * dy <= r * r
+            })
+    }
+
+    /// The enemy bases of `near` (from [`Scene::near`] with `zones`) whose
+    /// boxes may meet the box of the zones: a superset of the enemy bases
+    /// [`Scene::look_among`] measures for any of them.
+    pub fn enemies_near<'s>(&'s self, eye: &Eye, zones: &[Zone], near: &[usize]) -> Vec<&'s Other> {
+        let all = crate::geometry::Bounds::of_points(zones.iter().flat_map(|z| z.corners()));
+        near.iter()
+            .map(|i| &self.others[*i])
+            .filter(|o| o.side != eye.unit.side)
+            .filter(|o| all.is_none_or(|r| o.bounds.within(&r, 1e-3)))
+            .collect()
+    }
+
+    /// Whether any of `bases` enters `zone`, by the same tests
+    /// [`Scene::look_among`] makes: when none does, the zone cannot show
+    /// one of them.
+    pub fn any_enters(&self, zone: &Zone, bases: &[&Other]) -> bool {
+        let reach = crate::geometry::Bounds::of_points(zone.corners());
+        bases.iter().any(|o| {
+            reach.is_none_or(|r| o.bounds.within(&r, 1e-3))
+                && zone.entry_of_corners(&o.corners).is_some()
+        })
     }
 
     /// The bases of `near` that may be in the zone, with a lower bound on

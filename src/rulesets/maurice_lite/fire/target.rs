@@ -46,6 +46,11 @@ pub fn choose(scene: &Scene, eye: &Eye, length: f64, aim: Option<&str>) -> Resul
         (_, Some(o)) => format!("nothing in reach straight ahead ({o} obstructs)"),
         _ => "no enemy in reach straight ahead".to_string(),
     };
+    // A base with no enemy anywhere near has nothing to turn to: spared
+    // the 180 turned zones (most bases behind the front rank).
+    if !scene.enemy_around(eye, length) {
+        return Err(format!("{ahead}, and no target within 45 degrees"));
+    }
     // Best look per enemy unit: nearest, then most nearly ahead, then the
     // left-hand turn (a fixed tie-break so the choice is deterministic).
     let mut best: BTreeMap<String, (f64, Look)> = BTreeMap::new();
@@ -62,7 +67,15 @@ pub fn choose(scene: &Scene, eye: &Eye, length: f64, aim: Option<&str>) -> Resul
         .map(|t| Zone::ahead_of(&eye.base, *t, Distance(length)))
         .collect();
     let near = scene.near(&zones);
-    for turn in turns {
+    // Only a zone that some enemy base enters can show a target: the
+    // enemy bases near any of the zones are gathered once, and a turn
+    // that none of them enters is not looked along (most bases behind
+    // the front rank have no enemy within reach at any angle).
+    let enemies = scene.enemies_near(eye, &zones, &near);
+    for (turn, zone) in turns.into_iter().zip(&zones) {
+        if !scene.any_enters(zone, &enemies) {
+            continue;
+        }
         {
             let look = scene.look_among(eye, turn, length, &near);
             let Seen::Target { unit, depth, .. } = &look.seen else {
