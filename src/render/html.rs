@@ -59,7 +59,11 @@ pub(crate) fn events(lines: &[EventLine]) -> Vec<EventOut> {
 /// room, so that a step of many dice still makes a light mail.
 fn joined(dice: &[crate::view::DieLine]) -> Vec<DieOut> {
     /// A run's values, its first die, and its stream with first and last place.
-    type Run<'a> = (Vec<u32>, &'a crate::view::DieLine, Option<(String, u64, u64)>);
+    type Run<'a> = (
+        Vec<u32>,
+        &'a crate::view::DieLine,
+        Option<(String, u64, u64)>,
+    );
     let mut out: Vec<Run> = Vec::new();
     for d in dice {
         let place = d
