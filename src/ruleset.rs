@@ -140,6 +140,12 @@ pub trait Ruleset: Sync {
     ) -> Resolution<Self::State>;
     /// What `viewer` may see of `state`.
     fn view(&self, state: &Self::State, viewer: &Viewer) -> Sight;
+    /// The map alone of [`Ruleset::view`], for what needs no panels (the
+    /// enemy written into an orders template): a ruleset whose panels cost
+    /// much (Maurice Lite's options) draws the map without them.
+    fn map_view(&self, state: &Self::State, viewer: &Viewer) -> MapView {
+        self.view(state, viewer).map
+    }
     /// A ready orders file body (the part under `orders:`), with the side's
     /// units and choices as YAML comments, if it owes orders.
     fn orders_template(&self, state: &Self::State, side: &SideId) -> Option<String>;
@@ -355,6 +361,8 @@ pub trait LoadedState: Send + Sync {
         orders: &serde_yaml::Value,
     ) -> Result<Vec<Violation>, RulesetError>;
     fn view(&self, viewer: &Viewer) -> Sight;
+    /// The map alone of [`LoadedState::view`].
+    fn map_view(&self, viewer: &Viewer) -> MapView;
     fn orders_template(&self, side: &SideId) -> Option<String>;
     fn outcome(&self) -> Option<Outcome>;
     /// Parse each side's `orders:` block and resolve the step from this state.
@@ -400,6 +408,9 @@ impl<R: Ruleset> LoadedState for Loaded<'_, R> {
     }
     fn view(&self, viewer: &Viewer) -> Sight {
         Ruleset::view(self.rules, &self.state, viewer)
+    }
+    fn map_view(&self, viewer: &Viewer) -> MapView {
+        Ruleset::map_view(self.rules, &self.state, viewer)
     }
     fn orders_template(&self, side: &SideId) -> Option<String> {
         Ruleset::orders_template(self.rules, &self.state, side)

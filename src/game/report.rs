@@ -240,7 +240,7 @@ impl<'a> StepReading<'a> {
                 {
                     // The enemy as comments, from the state the orders are for.
                     let body = match separate {
-                        Some(s) => crate::view::enemy::with_enemy(&body, &s.view(viewer).map, me),
+                        Some(s) => crate::view::enemy::with_enemy(&body, &s.map_view(viewer), me),
                         None => crate::view::enemy::with_enemy(&body, &sight.map, me),
                     };
                     let head = envelope::Head {

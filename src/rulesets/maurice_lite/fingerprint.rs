@@ -83,3 +83,28 @@ fn the_views_shared_paths_answer_as_searches_of_their_own() {
     }
     assert!(asked >= 60, "every live unit of both sides is asked");
 }
+
+/// The map an orders template's enemy comments are read from is drawn
+/// without the panels, and is the very map of the whole view, for every
+/// reader, on the bench battle after its fighting step.
+#[test]
+fn the_map_alone_is_the_views_map_for_every_reader() {
+    use super::state::State;
+    use crate::ruleset::Ruleset;
+    use crate::view::Viewer;
+    let f = maurice_fight_setup(10).expect("the bench battle is set up");
+    let mut d = crate::dice::Dice::from_seeds([f.seed; 32], [f.seed.wrapping_add(1); 32]);
+    let after = crate::ruleset::AnyRuleset::resolve(&MauriceLite, &f.state, &f.orders, &mut d)
+        .expect("resolves")
+        .state;
+    let s: State = crate::yaml::from_str(&after).expect("state");
+    let mut readers = vec![Viewer::Umpire, Viewer::Public];
+    readers.extend(s.armies.keys().map(|k| Viewer::Side(k.clone())));
+    for v in &readers {
+        assert_eq!(
+            Ruleset::map_view(&MauriceLite, &s, v),
+            Ruleset::view(&MauriceLite, &s, v).map,
+            "{v:?}"
+        );
+    }
+}

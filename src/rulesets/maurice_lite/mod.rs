@@ -186,6 +186,12 @@ impl Ruleset for MauriceLite {
         view::sight(s, viewer)
     }
 
+    /// Every reader sees the whole table; the map is drawn without the
+    /// panels, whose options and forces are most of a view's time.
+    fn map_view(&self, s: &State, _viewer: &Viewer) -> crate::view::MapView {
+        view::map(s)
+    }
+
     fn orders_template(&self, s: &State, side: &SideId) -> Option<String> {
         template::template(s, side)
     }
