@@ -28,48 +28,11 @@
 mod base64;
 
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+#[path = "support/browser.rs"]
+mod browser;
+use browser::{node_ready, ok};
+use std::path::PathBuf;
 use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn ok(what: &str, out: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-/// node, chromium and the browser tests' npm packages (installed from the
-/// lock file once), as tests/site_browser.rs finds them: missing tools
-/// fail the test, never skip it.
-fn node_ready() -> PathBuf {
-    let dir = root().join("tests/browser");
-    let node = Command::new("node").arg("--version").output();
-    assert!(
-        node.is_ok_and(|o| o.status.success()),
-        "node is needed for the signing test: apt-get install nodejs npm chromium (.ci/run does)"
-    );
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    assert!(
-        Path::new(&chromium).exists(),
-        "{chromium} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM"
-    );
-    if !dir.join("node_modules/playwright-core").is_dir() {
-        let out = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .output()
-            .expect("npm runs");
-        ok("npm ci in tests/browser", &out);
-    }
-    dir
-}
 
 fn ssh_keygen(args: &[&str]) -> Output {
     Command::new("ssh-keygen")

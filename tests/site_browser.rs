@@ -40,6 +40,9 @@
 mod reseal;
 
 use reseal::reseal;
+#[path = "support/browser.rs"]
+mod browser;
+use browser::{node_ready, ok};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -48,44 +51,6 @@ fn galloper(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("galloper runs")
-}
-
-fn ok(what: &str, out: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The browser tests' npm packages, installed from the lock file once.
-fn node_ready() -> PathBuf {
-    let dir = root().join("tests/browser");
-    let node = Command::new("node").arg("--version").output();
-    assert!(
-        node.is_ok_and(|o| o.status.success()),
-        "node is needed for the browser test: apt-get install nodejs npm chromium (.ci/run does)"
-    );
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    assert!(
-        Path::new(&chromium).exists(),
-        "{chromium} is missing: apt-get install chromium (.ci/run does), or set CHROMIUM"
-    );
-    if !dir.join("node_modules/playwright-core").is_dir() {
-        let out = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .output()
-            .expect("npm runs");
-        ok("npm ci in tests/browser", &out);
-    }
-    dir
 }
 
 /// Resolved steps of an archive: its `step-NNNN/manifest.yaml` files.

@@ -105,10 +105,7 @@ pub fn answer(
     );
     let bytes = compose::reply_with_files(
         &ReplyMail {
-            from: &Party {
-                name: Some(cfg.name.clone()),
-                email: cfg.club_address.clone(),
-            },
+            from: &cfg.club_party(),
             to: &Party {
                 name: None,
                 email: player.email.clone(),

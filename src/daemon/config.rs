@@ -177,6 +177,14 @@ impl Config {
         Ok(c)
     }
 
+    /// The club as the sender of every mail: its name and address.
+    pub fn club_party(&self) -> crate::mail::compose::Party {
+        crate::mail::compose::Party {
+            name: Some(self.name.clone()),
+            email: self.club_address.clone(),
+        }
+    }
+
     /// The game master's public key line, read from `game_master_key`.
     pub fn game_master_key_line(&self) -> anyhow::Result<Option<String>> {
         let Some(path) = &self.game_master_key else {

@@ -59,10 +59,7 @@ pub fn to_registered(
             &format!("copy-{}", &sha256_hex(key.as_bytes())[..12]),
         );
         let bytes = compose::reply(&ReplyMail {
-            from: &Party {
-                name: Some(cfg.name.clone()),
-                email: cfg.club_address.clone(),
-            },
+            from: &cfg.club_party(),
             to: &Party {
                 name: None,
                 email: registered.clone(),

@@ -292,10 +292,7 @@ pub fn handle(
         ));
     }
     if let (Some(to), true) = (&sender, answered) {
-        let from = Party {
-            name: Some(cfg.name.clone()),
-            email: cfg.club_address.clone(),
-        };
+        let from = cfg.club_party();
         let to_party = Party {
             name: None,
             email: to.clone(),
@@ -465,10 +462,7 @@ fn refuse_unreadable(
         )?
     {
         let (_, domain) = cfg.club_parts();
-        let from = Party {
-            name: Some(cfg.name.clone()),
-            email: cfg.club_address.clone(),
-        };
+        let from = cfg.club_party();
         let message_id = compose::message_id(
             &domain,
             "club",

@@ -53,10 +53,7 @@ pub fn to_game_master(
     );
     let bytes = compose::passed_on(
         &ReplyMail {
-            from: &Party {
-                name: Some(cfg.name.clone()),
-                email: cfg.club_address.clone(),
-            },
+            from: &cfg.club_party(),
             to: &Party {
                 name: None,
                 email: gm.to_string(),

@@ -100,10 +100,7 @@ pub fn daily_alert(
     let day = now.div_euclid(86_400);
     let message_id = compose::message_id(&domain, game, 0, "gm", &format!("alert-{what}-{day}"));
     let bytes = compose::reply(&ReplyMail {
-        from: &Party {
-            name: Some(cfg.name.clone()),
-            email: cfg.club_address.clone(),
-        },
+        from: &cfg.club_party(),
         to: &Party {
             name: None,
             email: gm.clone(),
@@ -167,10 +164,7 @@ fn alert(
         m.game.as_deref().unwrap_or("-")
     );
     let bytes = compose::reply(&ReplyMail {
-        from: &Party {
-            name: Some(cfg.name.clone()),
-            email: cfg.club_address.clone(),
-        },
+        from: &cfg.club_party(),
         to: &Party {
             name: None,
             email: gm.clone(),

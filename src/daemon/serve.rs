@@ -4,7 +4,6 @@
 use super::config::Config;
 use super::{intake, sender};
 use crate::game::{MailSettings, Server};
-use crate::mail::compose::Party;
 use crate::mail::imap::Inbox;
 use crate::mail::maildir::{Entry, Maildir};
 use crate::mail::smtp::{Security, SendError, Smtp, SmtpConfig};
@@ -40,10 +39,7 @@ pub fn open(cfg: &Config) -> anyhow::Result<Server> {
     }
     let (_, domain) = cfg.club_parts();
     server.set_mail(Some(MailSettings {
-        from: Party {
-            name: Some(cfg.name.clone()),
-            email: cfg.club_address.clone(),
-        },
+        from: cfg.club_party(),
         domain,
         game_master: cfg.game_master.clone(),
     }));
