@@ -8,6 +8,7 @@ use crate::dice::{Dice, DieRecord};
 use crate::event::Event;
 use crate::event::tell::Told;
 use crate::side::{BySide, SideId};
+use crate::view::plan::PagePlan;
 use crate::view::{MapView, Panel, Viewer};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -151,6 +152,14 @@ pub trait Ruleset: Sync {
     fn orders_template(&self, state: &Self::State, side: &SideId) -> Option<String>;
     /// Whether the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+    /// Extension point: what `side` can do now, as data for the orders
+    /// page (`galloper orders page`), with the ruleset's writer script,
+    /// if it owes orders. Built only from what the side sees. Default:
+    /// none, and the page offers the orders template to edit by hand.
+    fn orders_plan(&self, state: &Self::State, side: &SideId) -> Option<PagePlan> {
+        let _ = (state, side);
+        None
+    }
     /// Extension point: the orders the server applies for `side` when it
     /// sent none by the deadline and the game's policy is `default` (or
     /// `standing` found nothing that still fits). None when the ruleset has
@@ -364,6 +373,7 @@ pub trait LoadedState: Send + Sync {
     /// The map alone of [`LoadedState::view`].
     fn map_view(&self, viewer: &Viewer) -> MapView;
     fn orders_template(&self, side: &SideId) -> Option<String>;
+    fn orders_plan(&self, side: &SideId) -> Option<PagePlan>;
     fn outcome(&self) -> Option<Outcome>;
     /// Parse each side's `orders:` block and resolve the step from this state.
     fn resolve(
@@ -414,6 +424,9 @@ impl<R: Ruleset> LoadedState for Loaded<'_, R> {
     }
     fn orders_template(&self, side: &SideId) -> Option<String> {
         Ruleset::orders_template(self.rules, &self.state, side)
+    }
+    fn orders_plan(&self, side: &SideId) -> Option<PagePlan> {
+        Ruleset::orders_plan(self.rules, &self.state, side)
     }
     fn outcome(&self) -> Option<Outcome> {
         Ruleset::outcome(self.rules, &self.state)

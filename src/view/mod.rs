@@ -2,6 +2,7 @@
 //! HTML, SVG, PNG and text. Rulesets build it; they never write markup.
 
 pub mod enemy;
+pub mod plan;
 
 use crate::geometry::Point;
 use crate::side::SideId;

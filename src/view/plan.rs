@@ -1,0 +1,184 @@
+//! What a side can do now, as data for the orders page (issue 32): the
+//! units it may order, how far each may go, the formations and targets
+//! the ruleset offers, and the other choices of the step as form fields.
+//! A ruleset builds it ([`crate::ruleset::Ruleset::orders_plan`]) from what
+//! the side already sees, never from what it may not; the page draws it
+//! over the side's own map and writes the orders file with the ruleset's
+//! writer script, so the page itself holds no rules engine.
+
+use crate::geometry::Point;
+use serde::{Deserialize, Serialize};
+
+/// A side's orders for one step, as the page offers them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    /// The units the side may order this step, in the order the orders
+    /// file lists them.
+    pub units: Vec<UnitPlan>,
+    /// The choices of the step that belong to no one unit (cards, a
+    /// command, standing reactions, "consult"), in the form beside the map.
+    #[serde(default)]
+    pub fields: Vec<Field>,
+    /// Lines of "what you can do now" that no unit owns, in the ruleset's
+    /// words (what shortens moves, what only the server checks).
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// Anything else the ruleset's writer needs, as it likes it (the
+    /// cards in hand, a force's rules): read only by its writer script.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub extra: serde_json::Value,
+}
+
+/// One unit the side may order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnitPlan {
+    pub id: String,
+    pub label: String,
+    /// The point an order's `to:` names for this unit, where it stands now.
+    pub at: Point,
+    /// Facing in degrees, clockwise from table +y.
+    pub facing: f64,
+    pub formation: String,
+    /// How far it may move this step; none when it may not move.
+    pub reach: Option<Reach>,
+    /// The formations it may take (its own first), empty when it has none
+    /// to choose.
+    #[serde(default)]
+    pub formations: Vec<String>,
+    /// What it may aim at, one list per kind of order (fire, charge).
+    #[serde(default)]
+    pub targets: Vec<TargetChoice>,
+    /// Its other choices (a sequence, dice to roll, turning about).
+    #[serde(default)]
+    pub fields: Vec<Field>,
+    /// What it can do now, in the ruleset's words.
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// How far a unit may move, in the table's measure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reach {
+    /// The move as it stands (keeping its facing and formation).
+    pub full: f64,
+    /// The move when it also turns (changes facing) or changes formation,
+    /// where that costs: none when turning costs nothing.
+    #[serde(default)]
+    pub turned: Option<f64>,
+    /// The move along a road the whole way, where a road lengthens it.
+    #[serde(default)]
+    pub road: Option<f64>,
+    /// How the move may go.
+    pub shape: MoveShape,
+    /// What shortens the move (ground, friends, enemy near), in words,
+    /// checked by the server on receipt.
+    #[serde(default)]
+    pub shortened_by: Vec<String>,
+}
+
+/// The geometry a drawn move must keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveShape {
+    /// To any point within reach, facing any way.
+    Free,
+    /// Within 45 degrees of its facing.
+    Forward45,
+    /// Straight ahead or back, turning only in place.
+    Straight,
+}
+
+/// One kind of order that names an enemy, with the enemies it may name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TargetChoice {
+    /// The writer's name for it (`fire`, `charge`, `seize`).
+    pub kind: String,
+    /// How the page labels it ("Fire at", "Charge").
+    pub label: String,
+    pub options: Vec<Choice>,
+}
+
+/// A value a form may take, with its words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Choice {
+    pub value: String,
+    pub label: String,
+}
+
+impl Choice {
+    pub fn new(value: impl Into<String>, label: impl Into<String>) -> Choice {
+        Choice {
+            value: value.into(),
+            label: label.into(),
+        }
+    }
+}
+
+/// A form field the page shows, for the writer to place in the file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Field {
+    /// The writer's name for it.
+    pub name: String,
+    pub label: String,
+    pub kind: FieldKind,
+    /// Its value before the player touches it, as the form holds it
+    /// (`"true"`, a choice's value, a number as text, values joined by
+    /// commas for a `Many`).
+    #[serde(default)]
+    pub default: String,
+    /// A line under it: what it does, what it costs.
+    #[serde(default)]
+    pub help: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum FieldKind {
+    /// One of the choices.
+    One {
+        options: Vec<Choice>,
+    },
+    /// Any of the choices, in the order ticked.
+    Many {
+        options: Vec<Choice>,
+    },
+    Yes,
+    /// A whole number between the bounds.
+    Number {
+        min: i64,
+        max: i64,
+    },
+    /// A point on the table, picked on the map.
+    Point,
+}
+
+impl Field {
+    pub fn new(name: &str, label: &str, kind: FieldKind) -> Field {
+        Field {
+            name: name.into(),
+            label: label.into(),
+            kind,
+            default: String::new(),
+            help: String::new(),
+        }
+    }
+    pub fn default_value(mut self, v: impl Into<String>) -> Field {
+        self.default = v.into();
+        self
+    }
+    pub fn help(mut self, h: impl Into<String>) -> Field {
+        self.help = h.into();
+        self
+    }
+}
+
+/// A ruleset's plan and the script that turns what the player drew into
+/// the `orders:` block of its orders file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PagePlan {
+    pub plan: Plan,
+    /// The writer: a classic script that calls
+    /// `GalloperOrders.register(RULESET, {write, check})` (see
+    /// `site/orders/write.js`), kept in the ruleset's own folder.
+    pub writer: &'static str,
+}
