@@ -218,6 +218,16 @@ enum BeaconCommand {
 enum OrdersCommand {
     /// Print a ready orders file for a side's next step.
     Template { game: String, side: String },
+    /// Write the orders page of a side's next step: one HTML file, opened
+    /// from disk in any browser, where the player draws his orders on the
+    /// map and signs them with nothing installed (docs/ORDERS-PAGE.md).
+    Page {
+        game: String,
+        side: String,
+        /// Where to write it.
+        #[arg(long, default_value = "orders.html")]
+        out: PathBuf,
+    },
     /// Check an orders file against the open step as the server would
     /// (format, game, step, notice, revision, the rules; the signature when
     /// FILE.sig is beside it), storing nothing.
@@ -395,6 +405,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => {
             let server = Server::open_existing(&cli.data)?;
             print!("{}", template(&server, &game, &SideId::new(side))?);
+        }
+        Command::Orders {
+            command: OrdersCommand::Page { game, side, out },
+        } => {
+            let server = Server::open_existing(&cli.data)?;
+            let side = SideId::new(side);
+            let page = server.orders_page(&game, &side, &template(&server, &game, &side)?)?;
+            std::fs::write(&out, page.as_bytes())
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            println!(
+                "wrote {} ({} KB): open it in a browser, draw the orders of {side} for game {game} and sign them there",
+                out.display(),
+                page.len().div_ceil(1024)
+            );
         }
         Command::Sign {
             file,

@@ -11,6 +11,7 @@ pub mod command;
 pub mod folder;
 mod fresh;
 pub mod life;
+pub mod orders_page;
 pub mod report;
 pub mod schedule;
 mod states;

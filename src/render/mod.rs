@@ -13,6 +13,7 @@ mod grid;
 mod html;
 mod legend;
 mod markers;
+pub mod orders_page;
 mod palette;
 mod placement;
 mod png;

@@ -19,7 +19,7 @@ mod assets;
 mod bundle;
 mod maps;
 mod out;
-mod page;
+pub(crate) mod page;
 mod start;
 mod summary;
 mod told;

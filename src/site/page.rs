@@ -132,7 +132,7 @@ pub fn files_script(s: &Summary, n: u32, part: &Bundle) -> String {
 }
 
 /// Standard base64 with padding (the browser's `atob` reads it).
-fn base64(bytes: &[u8], out: &mut String) {
+pub(crate) fn base64(bytes: &[u8], out: &mut String) {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     out.reserve(bytes.len().div_ceil(3) * 4);
     for c in bytes.chunks(3) {

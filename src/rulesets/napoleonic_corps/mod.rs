@@ -23,6 +23,7 @@ pub mod melee;
 pub mod movement;
 pub mod options;
 pub mod orders;
+mod plan;
 pub mod rally;
 pub mod retreat;
 mod roll;
@@ -190,6 +191,13 @@ impl Ruleset for NapoleonicCorps {
 
     fn orders_template(&self, s: &State, side: &SideId) -> Option<String> {
         template::template(s, side)
+    }
+
+    fn orders_plan(&self, s: &State, side: &SideId) -> Option<crate::view::plan::PagePlan> {
+        plan::plan(s, side).map(|plan| crate::view::plan::PagePlan {
+            plan,
+            writer: include_str!("page.js"),
+        })
     }
 
     fn outcome(&self, s: &State) -> Option<Outcome> {

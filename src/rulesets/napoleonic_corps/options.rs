@@ -223,8 +223,27 @@ fn charges(s: &State, u: &Unit, n: &Names) -> Vec<String> {
             "charge: none, its corps has no chips left and no leader is attached".to_string(),
         ];
     }
+    let near = charge_targets(s, u);
+    if near.is_empty() {
+        return vec![format!(
+            "charge: no enemy within its {far:.0} cm charge move straight ahead"
+        )];
+    }
+    vec![format!(
+        "charge: may charge {} (charge move {far:.0} cm straight ahead, no turning)",
+        near.iter()
+            .map(|(d, e)| format!("{} at {d:.1} cm", n.unit(e)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )]
+}
+
+/// The enemies a cavalry unit free to charge may charge now, nearest
+/// first: within its charge move straight ahead, none across the way.
+pub(super) fn charge_targets<'a>(s: &'a State, u: &Unit) -> Vec<(f64, &'a Unit)> {
+    let far = reach(u.troop.light());
     // Beyond this no charge reaches: spares measuring far enemies.
-    let near: Vec<(f64, &Unit)> = s
+    let mut near: Vec<(f64, &Unit)> = s
         .enemies(&u.side)
         .filter(|e| s.gap_at_least(u, e) <= far)
         .filter_map(|e| ahead(s, u, e).map(|d| (d, e)))
@@ -233,20 +252,8 @@ fn charges(s: &State, u: &Unit, n: &Names) -> Vec<String> {
         // across the way is no charge (that enemy, nearer, is offered).
         .filter(|(d, e)| across(s, u, e, *d).is_none())
         .collect();
-    if near.is_empty() {
-        return vec![format!(
-            "charge: no enemy within its {far:.0} cm charge move straight ahead"
-        )];
-    }
-    let mut near = near;
     near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
-    vec![format!(
-        "charge: may charge {} (charge move {far:.0} cm straight ahead, no turning)",
-        near.iter()
-            .map(|(d, e)| format!("{} at {d:.1} cm", n.unit(e)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )]
+    near
 }
 
 /// The enemies ahead of `u`, nearest first (edge to edge), the first
@@ -354,4 +361,14 @@ fn can_fire(s: &State, u: &Unit, e: &Unit, d: f64, n: &Names) -> String {
 
 fn cannot_fire(b: &Bar, e: &Unit, n: &Names) -> String {
     format!("cannot fire at {}: {}", n.unit(e), b.reason_as(&n.name))
+}
+
+/// A unit's facts for its own turn, without its heading: its lines on
+/// the orders page.
+pub(super) fn turn_facts(s: &State, u: &Unit) -> Vec<String> {
+    unit(s, u, Act::Turn, &[], &Names::PLAIN)
+        .into_iter()
+        .skip(1)
+        .map(|l| l.trim().to_string())
+        .collect()
 }
