@@ -438,3 +438,91 @@ fn a_charge_with_shoot_then_move_is_refused_in_the_words_of_the_check() {
         refused[0].message
     );
 }
+
+#[test]
+fn the_fort_assault_offers_the_breach_to_the_siege_gun_and_the_sappers_and_the_mine_to_its_side() {
+    let mut s = scenario_state("fort-assault.yaml");
+    let allies = SideId::new("allies");
+    s.phase = Phase::HalfTurn {
+        turn: 1,
+        active: allies.clone(),
+    };
+    let p = plan_of(&s, &allies);
+    let fields = |id: &str| -> Vec<String> {
+        p.units
+            .iter()
+            .find(|u| u.id == id)
+            .expect("unit")
+            .fields
+            .iter()
+            .map(|f| f.name.clone())
+            .collect()
+    };
+    assert!(
+        fields("al-sg").contains(&"breach".to_string()),
+        "the heavy gun"
+    );
+    assert!(
+        fields("al-e1").contains(&"breach".to_string()),
+        "the engineers"
+    );
+    assert!(
+        !fields("al-a1").contains(&"breach".to_string()),
+        "a field battery"
+    );
+    assert!(
+        !fields("al-1a").contains(&"breach".to_string()),
+        "line infantry"
+    );
+    assert_eq!(p.extra["heavy_guns"], json!(["al-sg"]));
+    let mines = s.scenario.mines.iter().any(|m| m.side == allies);
+    assert_eq!(p.fields.iter().any(|f| f.name == "fire_mines"), mines);
+    // A heavy gun given the wall and a target is told what the check says.
+    let wall = s
+        .scenario
+        .terrain
+        .iter()
+        .find(|t| {
+            matches!(
+                t.kind,
+                super::scenario::TerrainKind::HighWall | super::scenario::TerrainKind::Gate { .. }
+            )
+        })
+        .map(|t| t.id.clone())
+        .expect("a wall");
+    let enemy = s.enemies(&allies).next().expect("an enemy").id.clone();
+    let drawn = json!({
+        "units": {"al-sg": {"move": null, "formation": "", "targets": {"fire": enemy}, "fields": {"breach": wall}}},
+        "fields": {},
+    });
+    let (file, problems) = run_writer(&p, &s, &allies, drawn);
+    let refused = MorschauserMacduff.check(&s, &allies, &parsed(&file));
+    assert_eq!(refused.len(), 1, "{file}");
+    assert!(
+        problems.iter().any(|x| x["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(&refused[0].message))),
+        "{problems:?} / {}",
+        refused[0].message
+    );
+}
+
+#[test]
+fn a_thirty_company_side_s_plan_stays_small() {
+    let scenario =
+        crate::yaml::from_str(&crate::bench::generate::morschauser(30)).expect("scenario");
+    let mut s = MorschauserMacduff.start(&scenario).expect("start");
+    let side = SideId::new("blue");
+    s.phase = Phase::HalfTurn {
+        turn: 1,
+        active: side.clone(),
+    };
+    let p = plan_of(&s, &side);
+    assert_eq!(p.units.len(), 30);
+    assert!(
+        p.units.iter().any(|u| !u.targets.is_empty()),
+        "the lines are in range"
+    );
+    let bytes = serde_json::to_string(&p).expect("json").len();
+    assert!(bytes < 100_000, "the plan is {bytes} bytes");
+}
