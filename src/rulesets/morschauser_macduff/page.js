@@ -188,11 +188,15 @@
       const seq = sequenceOf(p);
       const moves = !['shoot_only', 'hold'].includes(seq);
       const shoots = ['move_then_shoot', 'shoot_then_move', 'shoot_only'].includes(seq);
-      if (!moves && (p.moves || p.charge)) {
+      if (!moves && (p.path.length > 0 || p.charge)) {
         out.push({ unit: id, message: who + ': `' + seq + '` does not move: choose a sequence that moves, or drop the move' });
       }
       if (p.charge && seq === 'shoot_then_move') {
         out.push({ unit: id, message: who + ': a unit which shoots then moves may not charge: choose `move_then_shoot` or `move_only` to charge, or drop the charge' });
+      }
+      if (p.charge && d.move && d.move.facing != null && G.distance(u.at, d.move) > 0.05 &&
+          Math.abs(G.turn(G.bearing(u.at, d.move), d.move.facing)) > 0.5) {
+        out.push({ unit: id, warning: true, message: who + ': a charge ends facing the way it went: the drawn facing is not kept' });
       }
       if (p.fire && !shoots) {
         out.push({ unit: id, warning: true, message: who + ': `' + seq + '` does not shoot: the target is not fired at' });

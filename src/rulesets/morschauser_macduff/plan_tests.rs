@@ -526,3 +526,52 @@ fn a_thirty_company_side_s_plan_stays_small() {
     let bytes = serde_json::to_string(&p).expect("json").len();
     assert!(bytes < 100_000, "the plan is {bytes} bytes");
 }
+
+#[test]
+fn a_turn_on_the_spot_is_a_pivot_alone_and_a_sequence_that_does_not_move_is_a_problem() {
+    let mut s = scenario_state("crossroads.yaml");
+    s.phase = Phase::HalfTurn {
+        turn: 1,
+        active: british(),
+    };
+    let p = plan_of(&s, &british());
+    let c = s.company("br-r1").expect("br-r1").clone();
+    let facing = (c.facing.degrees() + 300.0).rem_euclid(360.0);
+    let drawn = |sequence: &str| {
+        json!({
+            "units": {"br-r1": {"move": {"x": c.at.x, "y": c.at.y, "facing": facing}, "formation": "",
+                                "targets": {}, "fields": {"sequence": sequence}}},
+            "fields": {},
+        })
+    };
+    let (file, problems) = run_writer(&p, &s, &british(), drawn("auto"));
+    assert!(problems.is_empty(), "{problems:?}");
+    let orders = parsed(&file);
+    let Orders::Turn(t) = &orders else {
+        panic!("{file}")
+    };
+    assert_eq!(
+        t.actions[0].path,
+        vec![super::orders::PathStep::Pivot(-60.0)],
+        "{file}"
+    );
+    assert!(MorschauserMacduff.check(&s, &british(), &orders).is_empty());
+    let next = resolve(&s, [(british(), orders)].into(), &[4; 16]);
+    let r1 = next.company("br-r1").expect("br-r1");
+    assert_eq!(r1.at, c.at);
+    assert!(
+        r1.facing
+            .difference_to(crate::geometry::Angle(facing))
+            .abs()
+            < 1e-9
+    );
+
+    let (_, problems) = run_writer(&p, &s, &british(), drawn("shoot_only"));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`shoot_only` does not move")),
+        "{problems:?}"
+    );
+}
