@@ -409,7 +409,7 @@ fn check_action(state: &State, path: &[&str], members: &[String], a: &Action) ->
             ));
         }
         // Even a whole move on a road is at most half as much again.
-        let limit = c.profile.movement.get() * 1.5;
+        let limit = c.profile.movement.get() * super::movement::ROAD_BONUS;
         let asked = a.path_length(c.at, c.facing);
         if asked.get() > limit + 1e-9 {
             out.push(Violation::new(

@@ -22,6 +22,9 @@ mod occupancy;
 pub mod options;
 pub mod orders;
 pub mod outcome;
+pub mod plan;
+#[cfg(test)]
+mod plan_tests;
 pub mod rally;
 pub mod regiment;
 mod retreat;
@@ -144,6 +147,13 @@ impl Ruleset for MorschauserMacduff {
 
     fn orders_template(&self, s: &State, side: &SideId) -> Option<String> {
         template::template(s, side)
+    }
+
+    fn orders_plan(&self, s: &State, side: &SideId) -> Option<crate::view::plan::PagePlan> {
+        Some(crate::view::plan::PagePlan {
+            plan: plan::plan(s, side)?,
+            writer: include_str!("page.js"),
+        })
     }
 
     fn outcome(&self, s: &State) -> Option<Outcome> {

@@ -61,21 +61,16 @@ pub fn carry_out(state: &State, c: &Company, action: &Action, charging: bool) ->
     let s = &state.scenario;
     let normal = c.profile.movement.get();
     let start = c.base(s);
-    let on_road = |b: &Base| {
-        s.terrain
-            .iter()
-            .filter(|t| matches!(t.kind, TerrainKind::Road | TerrainKind::Bridge))
-            .any(|t| t.feature().touches_bases(std::slice::from_ref(b)))
-    };
+    let on_road = |b: &Base| on_road(s.terrain.as_slice(), b);
     let mut road = action.road && on_road(&start);
-    let mut allowance = if road { normal * 1.5 } else { normal };
+    let mut allowance = if road { normal * ROAD_BONUS } else { normal };
     let mut cap = f64::INFINITY;
     let start_level = steep_level(s.terrain.as_slice(), &start);
     // C.4: the halt comes on the move that enters the water. A company that
     // starts in it (it halted there last turn) moves normally; it halts
     // again only if it leaves the water and enters some more.
     let mut wet = in_ford(s.terrain.as_slice(), &start);
-    let near = around(state, c, if road { normal * 1.5 } else { normal });
+    let near = around(state, c, if road { normal * ROAD_BONUS } else { normal });
     let mut m = Moved {
         at: c.at,
         facing: c.facing,
@@ -302,6 +297,18 @@ fn halt_or_close(
         }
     }
 }
+
+/// C.1: whether a base touches a road or a bridge. A move claims the road
+/// bonus only from such a base (the orders page offers it only there).
+pub fn on_road(terrain: &[Terrain], base: &Base) -> bool {
+    terrain
+        .iter()
+        .filter(|t| matches!(t.kind, TerrainKind::Road | TerrainKind::Bridge))
+        .any(|t| touches(t, base))
+}
+
+/// The road bonus (C.1): half as much again as the normal move.
+pub const ROAD_BONUS: f64 = 1.5;
 
 /// Whether an enemy company is within melee range of `base`.
 fn enemy_near(state: &State, c: &Company, base: &Base) -> bool {
