@@ -562,3 +562,23 @@ fn says_in(problems: &[Value], unit: &str, words: &str) -> bool {
         .iter()
         .any(|p| p["unit"] == unit && p["message"].as_str().is_some_and(|t| t.contains(words)))
 }
+
+/// The page must stay under 1.5 MB at 30 units a side: the plan, every
+/// enemy in range and in reach, is a small share of it.
+#[test]
+fn plan_size_at_30_units_a_side_is_small() {
+    let sc: Scenario =
+        crate::yaml::from_str(&crate::bench::generate::crowther(30)).expect("scenario parses");
+    let s = State::new(&sc).expect("state");
+    let red = SideId::new("red");
+    let p = plan(&s, &red).expect("red moves");
+    assert_eq!(p.units.len(), 30);
+    assert!(
+        p.units
+            .iter()
+            .any(|u| u.targets.iter().any(|t| t.options.len() > 5)),
+        "the lines face each other in range"
+    );
+    let size = text(&p).len();
+    assert!(size < 150_000, "{size} bytes");
+}
