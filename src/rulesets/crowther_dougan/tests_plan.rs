@@ -582,3 +582,29 @@ fn plan_size_at_30_units_a_side_is_small() {
     let size = text(&p).len();
     assert!(size < 150_000, "{size} bytes");
 }
+
+/// The ruleset hands the page its plan with the writer that registers
+/// under its own name; a routing unit is offered only an area to observe.
+#[test]
+fn plan_wired_to_the_ruleset_with_its_writer() {
+    let mut s = move_one();
+    s.unit_mut("br-prov").expect("provincials").status = super::state::Status::Routing;
+    let page = CrowtherDougan
+        .orders_plan(&s, &british())
+        .expect("the British owe move 1");
+    let name = CrowtherDougan.name();
+    assert!(
+        page.writer.contains(&format!("G.register('{name}', {{")),
+        "the writer registers as {name}"
+    );
+    let prov = page
+        .plan
+        .units
+        .iter()
+        .find(|u| u.id == "br-prov")
+        .expect("listed");
+    assert!(prov.reach.is_none() && prov.targets.is_empty());
+    let fields: Vec<&str> = prov.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(fields, ["observe"]);
+    assert!(CrowtherDougan.orders_plan(&setup(), &british()).is_none());
+}
