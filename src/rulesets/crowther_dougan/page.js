@@ -204,13 +204,13 @@
 
   // Whether `p` lies inside the polygon `pts` (even-odd rule).
   function inside(p, pts) {
-    let yes = false;
+    let odd = false;
     for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
       const a = pts[i];
       const b = pts[j];
-      if ((a.y > p.y) !== (b.y > p.y) && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) yes = !yes;
+      if ((a.y > p.y) !== (b.y > p.y) && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) odd = !odd;
     }
-    return yes;
+    return odd;
   }
 
   function checkDeploy(page, drawn) {
