@@ -457,7 +457,7 @@ fn observes(m: &MoveOrders, unit: &str, path: &[&str], rule: &str) -> Option<Vio
 /// Fire into an enemy smoke marker: the unit may fire now, sees the smoke
 /// and has it in range (measured to the smoke: whoever stands in it is
 /// unknown).
-fn into_smoke(
+pub(super) fn into_smoke(
     s: &State,
     u: &super::state::Unit,
     marker: &super::state::Smoke,

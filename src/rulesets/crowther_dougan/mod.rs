@@ -20,6 +20,7 @@ pub mod movement;
 pub mod observe;
 pub mod options;
 pub mod orders;
+pub mod plan;
 pub mod scenario;
 pub mod shortfall;
 pub mod state;
@@ -39,6 +40,8 @@ mod tests;
 mod tests_as_written;
 #[cfg(test)]
 mod tests_deploy;
+#[cfg(test)]
+mod tests_plan;
 
 use crate::dice::Dice;
 use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
@@ -166,6 +169,15 @@ impl Ruleset for CrowtherDougan {
 
     fn orders_template(&self, s: &State, side: &SideId) -> Option<String> {
         template::template(s, side)
+    }
+
+    /// The orders page: what the side may do now, from what it knows
+    /// (`plan.rs`), and the writer that turns the drawing into orders.
+    fn orders_plan(&self, s: &State, side: &SideId) -> Option<crate::view::plan::PagePlan> {
+        plan::plan(s, side).map(|plan| crate::view::plan::PagePlan {
+            plan,
+            writer: include_str!("page.js"),
+        })
     }
 
     fn outcome(&self, s: &State) -> Option<Outcome> {

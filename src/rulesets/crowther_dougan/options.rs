@@ -98,7 +98,9 @@ pub fn lines(s: &State, me: &SideId, names: Names) -> Option<Vec<String>> {
     Some(out)
 }
 
-fn unit_lines(s: &State, known: &[&Unit], u: &Unit, names: Names) -> Vec<String> {
+/// One unit's lines: a header, its move, its fire at the nearest known
+/// enemies and the charges within its reach.
+pub(super) fn unit_lines(s: &State, known: &[&Unit], u: &Unit, names: Names) -> Vec<String> {
     let mut out = vec![format!(
         "{}: {}, {}",
         names.unit(u),
@@ -152,6 +154,14 @@ fn unit_lines(s: &State, known: &[&Unit], u: &Unit, names: Names) -> Vec<String>
 /// Its move, and what takes from it.
 fn move_line(s: &State, u: &Unit, names: Names) -> String {
     let mut parts = vec![format!("  move {:.0} cm", u.mv())];
+    parts.extend(move_costs(s, u, names));
+    parts.join("; ")
+}
+
+/// What takes from its move: drill, ground it leaves, what the move
+/// reaches, and firing's share (the orders page's `shortened_by`).
+pub(super) fn move_costs(s: &State, u: &Unit, names: Names) -> Vec<String> {
+    let mut parts = Vec::new();
     let other = match u.formation {
         Formation::Line => Some(Formation::Column),
         Formation::Column => Some(Formation::Line),
@@ -185,7 +195,7 @@ fn move_line(s: &State, u: &Unit, names: Names) -> String {
             u.troop.reload_share() * u.mv()
         ));
     }
-    parts.join("; ")
+    parts
 }
 
 /// One known enemy: the fire at it, or why there is none, and a charge.
