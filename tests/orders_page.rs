@@ -42,9 +42,11 @@ pub struct Case {
     pub position: fn(&serde_yaml::Value, &str) -> Option<Place>,
     /// How close counts as "where it was dropped" (the ruleset's rounding).
     pub tolerance: f64,
-    /// Whether the move may fail by the dice (activation): then the test
-    /// plays the case again from a fresh demo until it happens.
-    pub by_dice: bool,
+    /// Whether the move may be stopped by what the page leaves to the
+    /// server (the dice of an activation, ground the demo's random course
+    /// put in the way): then the walk is played again from a fresh demo,
+    /// at most six times, and must end where dropped once for each key.
+    pub stoppable: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -325,7 +327,31 @@ fn walk(case: &Case, passphrase: bool) -> (Moved, (f64, f64, f64)) {
     );
     let state = g.state();
     let at = (case.position)(&state, &moved.unit).expect("the moved unit in the state");
+    if (at.0 - moved.x).hypot(at.1 - moved.y) > case.tolerance {
+        // What the step said of it, for the failure to explain itself.
+        for e in walkdir(&outbox) {
+            if e.ends_with("report.txt") {
+                let text = std::fs::read_to_string(&e).unwrap_or_default();
+                for l in text.lines().filter(|l| l.contains(moved.unit.as_str())) {
+                    eprintln!("{}: {l}", e.display());
+                }
+            }
+        }
+    }
     (moved, at)
+}
+
+fn walkdir(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walkdir(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }
 
 fn play(case: Case) {
@@ -335,7 +361,7 @@ fn play(case: Case) {
             tries += 1;
             let (m, at) = walk(&case, passphrase);
             let there = (at.0 - m.x).hypot(at.1 - m.y) <= case.tolerance;
-            if there || !case.by_dice || tries >= 6 {
+            if there || !case.stoppable || tries >= 6 {
                 break (m, at);
             }
         };
@@ -364,4 +390,54 @@ fn play(case: Case) {
 #[test]
 fn napoleonic_corps_orders_drawn_on_the_page_are_signed_accepted_and_obeyed() {
     play(cases::napoleonic_corps());
+}
+
+#[test]
+fn morschauser_macduff_orders_drawn_on_the_page_are_signed_accepted_and_obeyed() {
+    play(cases::morschauser_macduff());
+}
+
+#[test]
+fn crowther_dougan_orders_drawn_on_the_page_are_signed_accepted_and_obeyed() {
+    play(cases::crowther_dougan());
+}
+
+/// The British page of the ambush at Beaver Creek, before anyone has
+/// observed: nothing of the hidden French (ids, names, their leaders) is
+/// in it, neither in the map, the plan, the template nor the scripts.
+#[test]
+fn the_page_of_the_hidden_troops_game_holds_nothing_of_the_hidden_enemy() {
+    let g = Game::demo("crowther-dougan", 1);
+    assert_eq!(
+        g.side, "british",
+        "the British move first after the deployment"
+    );
+    let html = std::fs::read_to_string(g.page()).unwrap();
+    for secret in [
+        "fr-marine",
+        "fr-canad",
+        "fr-ottawa",
+        "Compagnies franches",
+        "Canadian militia",
+        "Ottawa warriors",
+        "fr-beaujeu",
+        "Beaujeu",
+        "fr-langlade",
+        "Langlade",
+    ] {
+        assert!(!html.contains(secret), "the British page names {secret}");
+    }
+    // What the British may see is there: La Sarre stands in the open.
+    let data = page_data(&html);
+    assert!(
+        data["plan"]["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|u| u["id"].as_str().unwrap().starts_with("br-"))
+    );
+    assert!(
+        html.contains("SHA256:"),
+        "the side's fingerprint is in the page"
+    );
 }

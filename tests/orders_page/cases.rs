@@ -41,39 +41,83 @@ fn num(v: &Value) -> f64 {
 /// `share` of its allowance (the shorter one when turning costs) straight
 /// ahead and turns `turn` degrees.
 pub fn auto(page: &Value, share: f64, turn: f64) -> Option<(Vec<Value>, Moved)> {
+    walk(page, share, turn, false)
+}
+
+/// As [`auto`], but the unit moves `turn` degrees off its front and ends
+/// facing the way it went (rulesets where a move sets the facing).
+pub fn auto_along(page: &Value, share: f64, turn: f64) -> Option<(Vec<Value>, Moved)> {
+    walk(page, share, turn, true)
+}
+
+fn walk(page: &Value, share: f64, turn: f64, along: bool) -> Option<(Vec<Value>, Moved)> {
     let units = page["plan"]["units"].as_array()?;
-    let shooter = units.iter().find(|u| {
-        u["targets"].as_array().is_some_and(|t| {
-            t.iter()
-                .any(|k| !k["options"].as_array().unwrap().is_empty())
-        })
-    })?;
-    let mover = units.iter().rev().find(|u| {
-        u["id"] != shooter["id"]
-            && u["reach"].is_object()
-            && num(&u["reach"]["full"]) > 2.0
-            && u["targets"].as_array().is_none_or(|t| t.is_empty())
-    })?;
-    let r = &mover["reach"];
-    let allowance = if turn != 0.0 && r["turned"].is_number() {
-        num(&r["turned"])
-    } else {
-        num(&r["full"])
+    // A target that needs nothing else drawn (not `found`, which asks
+    // for an observation too).
+    let aim = |t: &Value| {
+        t["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|c| c["value"] != "found"))
+            .cloned()
     };
-    let d = (allowance * share * 10.0).floor() / 10.0;
+    let (shooter, kind, target) = units.iter().find_map(|u| {
+        u["targets"]
+            .as_array()?
+            .iter()
+            .find_map(|t| aim(t).map(|c| (u, t["kind"].clone(), c["value"].clone())))
+    })?;
+    // Of the units free to move with no enemy to aim at, the one whose
+    // way ahead is farthest from every other unit of its side.
+    let dest = |u: &Value| {
+        let r = &u["reach"];
+        let allowance = if turn != 0.0 && r["turned"].is_number() {
+            num(&r["turned"])
+        } else {
+            num(&r["full"])
+        };
+        let d = (allowance * share * 10.0).floor() / 10.0;
+        let rad = (num(&u["facing"]) + if along { turn } else { 0.0 }).to_radians();
+        let x = ((num(&u["at"]["x"]) + d * rad.sin()) * 10.0).round() / 10.0;
+        let y = ((num(&u["at"]["y"]) + d * rad.cos()) * 10.0).round() / 10.0;
+        (x, y)
+    };
+    let clearance = |u: &Value| {
+        let (x0, y0) = (num(&u["at"]["x"]), num(&u["at"]["y"]));
+        let (x1, y1) = dest(u);
+        units
+            .iter()
+            .filter(|o| o["id"] != u["id"])
+            .map(|o| {
+                let (px, py) = (num(&o["at"]["x"]), num(&o["at"]["y"]));
+                (0..=10)
+                    .map(|i| {
+                        let t = f64::from(i) / 10.0;
+                        (x0 + t * (x1 - x0) - px).hypot(y0 + t * (y1 - y0) - py)
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mover = units
+        .iter()
+        .filter(|u| {
+            u["id"] != shooter["id"]
+                && u["reach"].is_object()
+                && num(&u["reach"]["full"]) > 2.0
+                // Baggage is stopped by most ground (woods, towns): the
+                // walk wants a move that the ground lets through.
+                && !u["label"].as_str().unwrap_or("").to_lowercase().contains("baggage")
+        })
+        .max_by(|a, b| clearance(a).total_cmp(&clearance(b)))?;
     let facing = num(&mover["facing"]);
-    let (x0, y0) = (num(&mover["at"]["x"]), num(&mover["at"]["y"]));
-    let rad = facing.to_radians();
-    let x = ((x0 + d * rad.sin()) * 10.0).round() / 10.0;
-    let y = ((y0 + d * rad.cos()) * 10.0).round() / 10.0;
+    let (x, y) = dest(mover);
     let new_facing = ((facing + turn).round() % 360.0 + 360.0) % 360.0;
-    let t = &shooter["targets"][0];
     let id = mover["id"].as_str()?.to_string();
     let mut actions = vec![json!({"unit": id, "drag": {"x": x, "y": y}})];
-    if turn != 0.0 {
+    if turn != 0.0 && !along {
         actions.push(json!({"unit": id, "facing": new_facing}));
     }
-    actions.push(json!({"unit": shooter["id"], "target": {"kind": t["kind"], "id": t["options"][0]["value"]}}));
+    actions.push(json!({"unit": shooter["id"], "target": {"kind": kind, "id": target}}));
     Some((
         actions,
         Moved {
@@ -92,6 +136,31 @@ pub fn napoleonic_corps() -> Case {
         build: |page| auto(page, 0.5, 30.0),
         position: |s, u| find_unit(&s["units"], u, "at", "facing"),
         tolerance: 0.15,
-        by_dice: false,
+        stoppable: false,
+    }
+}
+
+pub fn morschauser_macduff() -> Case {
+    Case {
+        ruleset: "morschauser-macduff",
+        steps: &[3, 5, 7, 9],
+        // A short move: the crossroads' hills and streams stop longer
+        // ones, which the page leaves to the server (and the walk would
+        // then measure the ground, not the page).
+        build: |page| auto(page, 0.2, 30.0),
+        position: |s, u| find_unit(&s["companies"], u, "at", "facing"),
+        tolerance: 0.15,
+        stoppable: true,
+    }
+}
+
+pub fn crowther_dougan() -> Case {
+    Case {
+        ruleset: "crowther-dougan",
+        steps: &[3, 5, 7, 9, 11],
+        build: |page| auto_along(page, 0.4, 30.0),
+        position: |s, u| find_unit(&s["units"], u, "at", "facing"),
+        tolerance: 0.15,
+        stoppable: true,
     }
 }
