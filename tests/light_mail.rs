@@ -1,6 +1,7 @@
 //! Issue 31 item 10, "Report mails are light": a report mail of a game of
 //! 30 units a side carries the report (text and HTML), its map and the
-//! orders template, nothing else, and stays under 150 KB. The step's
+//! orders template (and, issue 32, the orders page), nothing else, and
+//! stays under 150 KB without the page. The step's
 //! archive files are named (club site, `archive` request), not attached.
 
 use galloper::bench::mail_size::{self, GOAL_BYTES};
@@ -28,8 +29,8 @@ fn largest(ruleset: &str, scenario: &str, steps: u32) -> mail_size::Largest {
         let parts = mail_size::parts(&m.bytes);
         let reader = m.reader.clone().unwrap();
         assert!(
-            parts.len() == 3 || parts.len() == 4,
-            "text, HTML, map and the template when one is owed: {parts:?}"
+            parts.len() == 3 || parts.len() == 5,
+            "text, HTML, map, and the template and orders page when orders are owed: {parts:?}"
         );
         assert_eq!(parts[0], "text/plain");
         assert_eq!(parts[1], "text/html");
@@ -50,6 +51,11 @@ fn largest(ruleset: &str, scenario: &str, steps: u32) -> mail_size::Largest {
                 t.starts_with("application/yaml thirty-step-")
                     && t.ends_with(&format!("-{reader}.yaml")),
                 "the orders template: {parts:?}"
+            );
+            assert!(
+                parts[4].starts_with("text/html thirty-step-")
+                    && parts[4].ends_with(&format!("-{reader}-orders.html")),
+                "the orders page: {parts:?}"
             );
         }
         assert!(

@@ -17,12 +17,12 @@ pub struct PageFor<'a> {
     pub game: &'a str,
     pub ruleset: &'a str,
     pub step: u32,
-    /// The step's notice text (the page carries its sha256).
+    /// The sha256 of the step's notice, as orders name it.
     pub notice: &'a str,
     pub revision: u32,
     pub side: &'a SideId,
-    /// The side's public key line on record.
-    pub public_key: &'a str,
+    /// The side's key on record, as `ssh-keygen -l` prints it.
+    pub fingerprint: &'a str,
     pub due: &'a Due,
     /// Each side's map drawn from its own table edge.
     pub own_edge: bool,
@@ -30,7 +30,7 @@ pub struct PageFor<'a> {
     pub template: &'a str,
 }
 
-/// The page, or none when the side owes nothing for the step.
+/// The page of `p.side` over `state`, the state its orders are for.
 pub fn page(state: &dyn LoadedState, p: &PageFor) -> anyhow::Result<String> {
     let viewer = Viewer::Side(p.side.clone());
     let mut map = state.map_view(&viewer);
@@ -55,11 +55,10 @@ pub fn page(state: &dyn LoadedState, p: &PageFor) -> anyhow::Result<String> {
         step: p.step,
         side: p.side.to_string(),
         side_name,
-        notice: envelope::notice_sha256(p.notice),
+        notice: p.notice.into(),
         revision: p.revision,
         ruleset: p.ruleset.into(),
-        fingerprint: crate::sig::fingerprint(p.public_key)
-            .map_err(|e| anyhow!("the key on record for {} does not parse: {e}", p.side))?,
+        fingerprint: p.fingerprint.into(),
         measure: map.unit.clone(),
         heading: p.due.heading.clone(),
         note,
@@ -84,20 +83,28 @@ impl Server {
             .find(|p| &p.side == side)
             .ok_or_else(|| anyhow!("game {game} has no side {side}"))?;
         let state = rules.load(&step.state_before)?;
+        let fingerprint = crate::sig::fingerprint(&player.public_key)
+            .map_err(|e| anyhow!("the key on record for {side} does not parse: {e}"))?;
         page(
             &*state,
             &PageFor {
                 game,
                 ruleset: &g.ruleset,
                 step: step.step,
-                notice: &step.notice,
+                notice: &envelope::notice_sha256(&step.notice),
                 revision: self.next_revision(game, side)?,
                 side,
-                public_key: &player.public_key,
+                fingerprint: &fingerprint,
                 due: &due,
                 own_edge: self.store().own_edge(game)?,
                 template,
             },
         )
     }
+}
+
+/// A side's key in [`super::report::keys_on_record`]'s lines.
+pub fn fingerprint_in<'a>(keys: &'a [String], side: &SideId) -> Option<&'a str> {
+    let prefix = format!("{side}: ");
+    keys.iter().find_map(|k| k.strip_prefix(&prefix))
 }

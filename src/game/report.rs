@@ -219,6 +219,35 @@ impl<'a> StepReading<'a> {
         &self.dice
     }
 
+    /// A side's orders page for the step it owes next, with `template`
+    /// (its report's) to fall back on; none for another reader, or a side
+    /// with no key on record.
+    pub fn orders_page(&self, viewer: &Viewer, template: &str) -> anyhow::Result<Option<String>> {
+        let (Some((n, due, state, notice)), Viewer::Side(me)) = (&self.next, viewer) else {
+            return Ok(None);
+        };
+        let Some(fingerprint) = super::orders_page::fingerprint_in(&self.keys, me) else {
+            return Ok(None);
+        };
+        let state = state.as_deref().unwrap_or(&*self.after);
+        let page = super::orders_page::page(
+            state,
+            &super::orders_page::PageFor {
+                game: self.game,
+                ruleset: self.rules.name(),
+                step: *n,
+                notice,
+                revision: 1,
+                side: me,
+                fingerprint,
+                due,
+                own_edge: self.own_edge,
+                template,
+            },
+        )?;
+        Ok(Some(page))
+    }
+
     /// One reader's report.
     pub fn report(&self, viewer: &Viewer) -> anyhow::Result<ReportView> {
         let mut sight = self.after.view(viewer);
@@ -376,6 +405,8 @@ pub struct Rendered {
     pub html: String,
     pub text: String,
     pub png: Vec<u8>,
+    /// The reader's orders page for the step he owes, if he owes one.
+    pub orders_page: Option<String>,
 }
 
 impl Rendered {
@@ -385,6 +416,7 @@ impl Rendered {
             text: render::report_text(&view)?,
             png: render::report_png(&view)?,
             view,
+            orders_page: None,
         })
     }
 }
@@ -404,16 +436,20 @@ pub fn render_all<T>(
     let mut views = Vec::new();
     for viewer in readers {
         let view = reading.report(&viewer)?;
+        let page = match &view.orders_template {
+            Some(t) => reading.orders_page(&viewer, t)?,
+            None => None,
+        };
         let svg = render::report_svg(&view)?;
         let html = render::report_html_with_map(&view, &svg)?;
         let key = easel.draw(svg);
         let text = render::report_text(&view)?;
-        views.push((viewer.label(), view, key, html, text));
+        views.push((viewer.label(), view, key, html, text, page));
     }
     let other = meanwhile()?;
     let pngs = easel.finish()?;
     let mut out = std::collections::BTreeMap::new();
-    for (label, view, key, html, text) in views {
+    for (label, view, key, html, text, orders_page) in views {
         let png = pngs
             .get(&key)
             .cloned()
@@ -425,6 +461,7 @@ pub fn render_all<T>(
                 text,
                 png,
                 view,
+                orders_page,
             },
         );
     }
@@ -530,6 +567,9 @@ fn rendered_files(r: &Rendered) -> std::collections::BTreeMap<String, Vec<u8>> {
     if let Some(t) = &r.view.orders_template {
         files.insert("orders-template.yaml".to_string(), t.as_bytes().to_vec());
     }
+    if let Some(page) = &r.orders_page {
+        files.insert("orders.html".to_string(), page.as_bytes().to_vec());
+    }
     files
 }
 
@@ -591,6 +631,7 @@ pub fn mails(
             html,
             text,
             png,
+            orders_page,
         }) = rendered.get(player.side.as_str())
         else {
             continue;
@@ -602,6 +643,12 @@ pub fn mails(
                 format!("{}-step-{n}-{}.yaml", g.id, player.side),
                 t.clone().into_bytes(),
             ));
+            if let Some(page) = orders_page {
+                attachments.push((
+                    format!("{}-step-{n}-{}-orders.html", g.id, player.side),
+                    page.clone().into_bytes(),
+                ));
+            }
         }
         let reader = player.side.to_string();
         let message_id = compose::message_id(&mail.domain, &g.id, step.step, &reader, "report");
