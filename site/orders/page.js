@@ -51,12 +51,13 @@
       ? { x: F.table_w - (q.x - F.left) / F.scale, y: (q.y - F.top) / F.scale }
       : { x: (q.x - F.left) / F.scale, y: F.table_h - (q.y - F.top) / F.scale };
   }
-  // A unit's corners at `at` facing `facing`, from its outline.
-  function corners(id, at, facing) {
-    const o = P.outlines[id] || [[-1, 0], [1, 0], [1, -1], [-1, -1]];
+  // A unit's bases at `at` facing `facing`, each as its corners, from
+  // its outline.
+  function bases(id, at, facing) {
+    const o = P.outlines[id] || [[[-1, 0], [1, 0], [1, -1], [-1, -1]]];
     const r = (facing * Math.PI) / 180;
     const s = Math.sin(r), c = Math.cos(r);
-    return o.map(([lx, ly]) => ({ x: at.x + lx * c + ly * s, y: at.y - lx * s + ly * c }));
+    return o.map((base) => base.map(([lx, ly]) => ({ x: at.x + lx * c + ly * s, y: at.y - lx * s + ly * c })));
   }
   function ahead(at, facing, d) {
     const r = (facing * Math.PI) / 180;
@@ -83,7 +84,7 @@
     return table({ x: q.x, y: q.y });
   }
   function size(u) {
-    const o = P.outlines[u.id] || [[0, 0]];
+    const o = (P.outlines[u.id] || [[[0, 0]]]).flat();
     return Math.max(1, ...o.map(([x, y]) => Math.hypot(x, y)));
   }
 
@@ -108,12 +109,12 @@
     for (const u of P.plan.units) {
       const d = drawn.units[u.id];
       const g = el('g', { class: 'g-unit' + (open.has(u.id) ? ' unordered' : '') + (selected && selected.id === u.id ? ' selected' : ''), 'data-unit': u.id }, overlay);
-      el('polygon', { points: points(corners(u.id, u.at, u.facing)), fill: 'transparent', stroke: '#333' }, g);
+      for (const b of bases(u.id, u.at, u.facing)) el('polygon', { points: points(b), fill: 'transparent', stroke: '#333' }, g);
       g.addEventListener('pointerdown', (ev) => startDrag(ev, u));
       if (d && d.move) {
         el('polyline', { class: 'g-path', points: points([u.at, d.move]) }, overlay);
         const ghost = el('g', { class: 'g-ghost ' + verdict(u, d), 'data-ghost': u.id }, overlay);
-        el('polygon', { points: points(corners(u.id, d.move, d.move.facing)), fill: '#4a7' }, ghost);
+        for (const b of bases(u.id, d.move, d.move.facing)) el('polygon', { points: points(b), fill: '#4a7' }, ghost);
         ghost.addEventListener('pointerdown', (ev) => startDrag(ev, u));
       }
     }
@@ -298,7 +299,8 @@
     box.appendChild(h);
     const m = P.head.measure;
     const info = document.createElement('p');
-    info.textContent = u.formation + ', at (' + u.at.x + ', ' + u.at.y + ') facing ' + u.facing + '; ' +
+    const r1 = O.round1;
+    info.textContent = u.formation + ', at (' + r1(u.at.x) + ', ' + r1(u.at.y) + ') facing ' + Math.round(u.facing) + '; ' +
       (u.reach ? 'moves ' + u.reach.full + ' ' + m + (u.reach.turned != null ? ' (' + u.reach.turned + ' ' + m + ' if it turns)' : '') +
         (u.reach.road != null ? ', ' + u.reach.road + ' ' + m + ' on a road' : '') : 'may not move');
     box.appendChild(info);
@@ -313,7 +315,7 @@
       f.name = 'facing';
       f.min = 0;
       f.max = 359;
-      f.value = d.move ? d.move.facing : u.facing;
+      f.value = Math.round(d.move ? d.move.facing : u.facing);
       f.addEventListener('change', () => change(() => {
         const o = unitOrders(u.id);
         const w = where(u);
@@ -414,7 +416,7 @@
       probs.appendChild(e);
     }
     const note = document.createElement('p');
-    note.className = 'hint';
+    note.className = 'checked-on-receipt';
     note.textContent = 'The page checks reach, the shape of each move and what the plan says. Ground, friends and enemies in the way, and whatever else the rules ask, are checked by the server on receipt, and a refusal mail names each problem.';
     probs.appendChild(note);
   }

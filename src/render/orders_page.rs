@@ -52,9 +52,10 @@ struct PageData<'a> {
     head: &'a OrdersHead,
     frame: FramePx,
     plan: &'a Plan,
-    /// Each planned unit's bases as corners around its `at`, in its own
-    /// frame (x to its right, y ahead), so the page can draw it anywhere.
-    outlines: BTreeMap<&'a str, Vec<[f64; 2]>>,
+    /// Each planned unit's bases, each as its corners around the unit's
+    /// `at` in the unit's own frame (x to its right, y ahead), so the page
+    /// can draw it anywhere.
+    outlines: BTreeMap<&'a str, Vec<Vec<[f64; 2]>>>,
     template: &'a str,
 }
 
@@ -70,7 +71,7 @@ struct OrdersHtml<'a> {
 
 /// The scripts every orders page carries, in load order, before the
 /// ruleset's writer and the page itself.
-const VENDOR: &str = include_str!("../../site/vendor/galloper-vendor.js");
+const VENDOR: &str = include_str!("../../site/vendor/orders-vendor.js");
 const SIGN: &str = include_str!("../../site/orders/sign.js");
 const WRITE: &str = include_str!("../../site/orders/write.js");
 const PAGE: &str = include_str!("../../site/orders/page.js");
@@ -147,7 +148,7 @@ fn script_hash(text: &str) -> String {
 }
 
 /// Each planned unit's base corners in its own frame around its `at`.
-fn outlines<'a>(map: &MapView, plan: &'a Plan) -> BTreeMap<&'a str, Vec<[f64; 2]>> {
+fn outlines<'a>(map: &MapView, plan: &'a Plan) -> BTreeMap<&'a str, Vec<Vec<[f64; 2]>>> {
     let mut out = BTreeMap::new();
     for u in &plan.units {
         let Some(view) = map.units.iter().find(|v| v.id == u.id) else {
@@ -164,7 +165,7 @@ fn outlines<'a>(map: &MapView, plan: &'a Plan) -> BTreeMap<&'a str, Vec<[f64; 2]
         let corners = view
             .bases
             .iter()
-            .flat_map(|b| b.corners.iter().copied().map(local))
+            .map(|b| b.corners.iter().copied().map(local).collect())
             .collect();
         out.insert(u.id.as_str(), corners);
     }
@@ -273,7 +274,7 @@ mod tests {
         // unit's left of its front centre, on its front line.
         assert_eq!(
             o["u1"],
-            vec![[-2.0, 0.0], [2.0, 0.0], [2.0, -2.0], [-2.0, -2.0]]
+            vec![vec![[-2.0, 0.0], [2.0, 0.0], [2.0, -2.0], [-2.0, -2.0]]]
         );
     }
 

@@ -58,7 +58,7 @@ async function hold(id) {
     const d = GalloperPageApi.drawn().units[id];
     const at = d && d.move ? { x: d.move.x, y: d.move.y } : u.at;
     const facing = d && d.move ? d.move.facing : u.facing;
-    const o = GalloperPage.outlines[id] || [[0, 0]];
+    const o = (GalloperPage.outlines[id] || [[[0, 0]]]).flat();
     const mx = o.reduce((a, p) => a + p[0], 0) / o.length;
     const my = o.reduce((a, p) => a + p[1], 0) / o.length;
     const r = (facing * Math.PI) / 180;

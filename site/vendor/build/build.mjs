@@ -8,20 +8,30 @@ const packages = ['@noble/hashes', '@noble/ciphers', '@noble/curves', 'yaml', 'b
 const versions = packages
   .map((p) => `${p} ${JSON.parse(readFileSync(`node_modules/${p}/package.json`)).version}`)
   .join(', ');
-await build({
-  entryPoints: ['entry.js'],
+const common = {
   bundle: true,
   format: 'iife',
   target: 'es2020',
   minify: true,
   legalComments: 'inline',
-  banner: { js: `/* galloper-vendor.js: ${versions}; licences in LICENSES/ beside this file */` },
-  outfile: '../galloper-vendor.js',
   // bcrypt-pbkdf's one use of tweetnacl is SHA-512: @noble/hashes' stands in
   // (tweetnacl-sha512.js), so tweetnacl itself is not bundled.
   alias: { tweetnacl: './tweetnacl-sha512.js' },
+};
+await build({
+  ...common,
+  entryPoints: ['entry.js'],
+  banner: { js: `/* galloper-vendor.js: ${versions}; licences in LICENSES/ beside this file */` },
+  outfile: '../galloper-vendor.js',
+});
+// The orders page's subset (orders-entry.js), inlined in every page.
+await build({
+  ...common,
+  entryPoints: ['orders-entry.js'],
+  banner: { js: `/* orders-vendor.js: ${versions}; licences in galloper's site/vendor/LICENSES/ */` },
+  outfile: '../orders-vendor.js',
 });
 for (const p of packages) {
   copyFileSync(`node_modules/${p}/LICENSE`, `../LICENSES/${p.replace('/', '-').replace('@', '')}.LICENSE`);
 }
-console.log(`built ../galloper-vendor.js (${versions})`);
+console.log(`built ../galloper-vendor.js and ../orders-vendor.js (${versions})`);

@@ -24,6 +24,12 @@ GalloperOrders.register('napoleonic-corps', {
       if (d.move && O.distance(u.at, d.move) >= 0.05) m.to = { x: d.move.x, y: d.move.y };
       if (d.move && Math.abs(O.turn(u.facing, d.move.facing)) >= 0.5) m.facing = Math.round(d.move.facing);
       if (d.formation) m.formation = d.formation;
+      // Farther than the move off road reaches: the player means a road
+      // move (the server checks the road is kept every leg).
+      if (m.to && u.reach && u.reach.road != null) {
+        const limit = O.turns(u, d) && u.reach.turned != null ? u.reach.turned : u.reach.full;
+        if (O.distance(u.at, d.move) > limit + 0.05) m.road = true;
+      }
       if (Object.keys(m).length) moves.push(Object.assign({ unit: u.id }, m));
       const t = d.targets || {};
       if (t.charge) charges.push({ unit: u.id, target: t.charge });
