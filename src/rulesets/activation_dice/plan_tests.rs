@@ -439,3 +439,86 @@ fn set_up_offers_the_suggested_places_and_the_writer_sends_them() {
         out[2].1
     );
 }
+
+/// The test field (games/activation-dice/test-field.yaml), Blue to
+/// activate: its foot in melee with Red's, its horse 15 cm (its move)
+/// from Red's limbered guns.
+fn close_quarters() -> State {
+    let text = include_str!("../../../games/activation-dice/test-field.yaml");
+    let sc: Scenario = crate::yaml::from_str(text).expect("the test field parses");
+    let mut s = State::new(&sc).expect("the test field starts");
+    let mut put = |id: &str, x: f64, y: f64, facing: f64| {
+        let i = s.index(id).unwrap();
+        s.units[i].at = Some(Point::new(x, y));
+        s.units[i].facing = crate::geometry::Angle(facing);
+    };
+    put("b-inf", 20.0, 30.0, 0.0);
+    put("r-inf", 20.0, 30.0, 180.0);
+    put("b-cav", 40.0, 10.0, 0.0);
+    put("r-gun", 40.0, 25.0, 180.0);
+    s.first = Some(SideId::new("blue"));
+    s.phase = Phase::Turn {
+        turn: 1,
+        side: SideId::new("blue"),
+    };
+    s
+}
+
+#[test]
+fn melee_and_charges_are_offered_and_written_as_the_rules_take_them() {
+    let s = close_quarters();
+    let blue = SideId::new("blue");
+    let p = plan(&s, &blue).unwrap();
+    let foot = unit_plan(&p, "b-inf");
+    assert!(foot.reach.is_none(), "a unit in melee does not move");
+    let kinds: Vec<&str> = foot.targets.iter().map(|t| t.kind.as_str()).collect();
+    assert_eq!(kinds, ["seize"]);
+    assert_eq!(target(&p, "b-inf", "seize").as_deref(), Some("r-inf"));
+    assert!(foot.fields.iter().any(|f| f.name == "recoil"));
+    let horse = unit_plan(&p, "b-cav");
+    assert_eq!(target(&p, "b-cav", "charge").as_deref(), Some("r-gun"));
+    assert_eq!(target(&p, "b-cav", "seize").as_deref(), Some("r-gun"));
+    assert!(horse.targets.iter().all(|t| t.kind != "fire"), "horse has no muskets");
+    assert!(horse.formations.is_empty(), "cavalry has one formation");
+    let drawn = json!({
+        "units": {
+            "b-inf": {"move": null, "formation": "", "targets": {"seize": "r-inf"}, "fields": {}},
+            "b-cav": {"move": null, "formation": "", "targets": {"charge": "r-gun"}, "fields": {}},
+        },
+        "fields": {"sequence": "b-cav"},
+    });
+    let both = json!({
+        "units": {"b-inf": {"move": null, "formation": "", "targets": {"seize": "r-inf"}, "fields": {"recoil": "true"}}},
+        "fields": {},
+    });
+    let pg = page(&s, &blue, &p);
+    let out = write(&[(pg.clone(), drawn), (pg, both)]);
+    let (file, problems) = &out[0];
+    assert!(problems.is_empty(), "{problems:?}");
+    let o = orders_of(file);
+    assert!(ActivationDice.check(&s, &blue, &o).is_empty(), "{file}");
+    let Orders::Turn(t) = &o else { panic!("{file}") };
+    let units: Vec<&str> = t.activations.iter().map(|a| a.unit.as_str()).collect();
+    assert_eq!(units, ["b-cav", "b-inf"], "the order ticked first");
+    assert_eq!(
+        t.activations[0].actions,
+        [Action::Move(Goal::Toward("r-gun".into()))]
+    );
+    assert_eq!(t.activations[0].dice, 1);
+    assert_eq!(t.activations[1].actions, [Action::Seize("r-inf".into())]);
+    assert_eq!(t.activations[1].dice, 2);
+    let r = resolve(&s, &blue, o);
+    assert!(
+        r.events.iter().any(|e| e.what == "melee"
+            && e.facts.unit.as_ref().is_some_and(|u| u.id == "b-cav")),
+        "{file}"
+    );
+    assert!(
+        out[1].1.iter().any(|x| x["message"]
+            .as_str()
+            .unwrap()
+            .contains("exclude each other")),
+        "{:?}",
+        out[1].1
+    );
+}
