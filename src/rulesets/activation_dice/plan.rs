@@ -344,9 +344,20 @@ fn unit(s: &State, work: &mut State, i: usize) -> (UnitPlan, Value) {
     }
     if full > 0.0 || turned > 0.0 {
         let mut shortened_by = why;
-        shortened_by.push(format!(
-            "one move of {step:.1} cm per success, up to {moves}: each move is one die more to risk"
-        ));
+        shortened_by.push(if step > 0.0 {
+            format!(
+                "one move of {step:.1} cm per success, up to {moves}: each move is one die more to risk"
+            )
+        } else {
+            format!(
+                "it moves only once it changes formation ({}), one move per success left",
+                if u.arm() == Arm::Artillery {
+                    "2 successes"
+                } else {
+                    "1 success"
+                }
+            )
+        });
         if u.status.broken_line {
             shortened_by.push("its first success reforms the line".into());
         }
@@ -387,12 +398,12 @@ fn unit(s: &State, work: &mut State, i: usize) -> (UnitPlan, Value) {
                 },
                 options,
             });
+            p.fields.push(
+                Field::new("aimed", "An aimed shot", FieldKind::Yes)
+                    .default_value("false")
+                    .help("2 successes instead of 1: the target at -1"),
+            );
         }
-        p.fields.push(
-            Field::new("aimed", "An aimed shot", FieldKind::Yes)
-                .default_value("false")
-                .help("2 successes instead of 1: the target at -1"),
-        );
     }
     if u.arm() == Arm::Artillery {
         p.fields.push(

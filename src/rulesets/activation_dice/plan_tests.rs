@@ -478,7 +478,10 @@ fn melee_and_charges_are_offered_and_written_as_the_rules_take_them() {
     let horse = unit_plan(&p, "b-cav");
     assert_eq!(target(&p, "b-cav", "charge").as_deref(), Some("r-gun"));
     assert_eq!(target(&p, "b-cav", "seize").as_deref(), Some("r-gun"));
-    assert!(horse.targets.iter().all(|t| t.kind != "fire"), "horse has no muskets");
+    assert!(
+        horse.targets.iter().all(|t| t.kind != "fire"),
+        "horse has no muskets"
+    );
     assert!(horse.formations.is_empty(), "cavalry has one formation");
     let drawn = json!({
         "units": {
@@ -497,7 +500,9 @@ fn melee_and_charges_are_offered_and_written_as_the_rules_take_them() {
     assert!(problems.is_empty(), "{problems:?}");
     let o = orders_of(file);
     assert!(ActivationDice.check(&s, &blue, &o).is_empty(), "{file}");
-    let Orders::Turn(t) = &o else { panic!("{file}") };
+    let Orders::Turn(t) = &o else {
+        panic!("{file}")
+    };
     let units: Vec<&str> = t.activations.iter().map(|a| a.unit.as_str()).collect();
     assert_eq!(units, ["b-cav", "b-inf"], "the order ticked first");
     assert_eq!(
@@ -509,8 +514,9 @@ fn melee_and_charges_are_offered_and_written_as_the_rules_take_them() {
     assert_eq!(t.activations[1].dice, 2);
     let r = resolve(&s, &blue, o);
     assert!(
-        r.events.iter().any(|e| e.what == "melee"
-            && e.facts.unit.as_ref().is_some_and(|u| u.id == "b-cav")),
+        r.events
+            .iter()
+            .any(|e| e.what == "melee" && e.facts.unit.as_ref().is_some_and(|u| u.id == "b-cav")),
         "{file}"
     );
     assert!(
@@ -521,4 +527,99 @@ fn melee_and_charges_are_offered_and_written_as_the_rules_take_them() {
         "{:?}",
         out[1].1
     );
+}
+
+#[test]
+fn a_limbered_battery_is_offered_what_it_may_shoot_once_unlimbered() {
+    let mut s = close_quarters();
+    let red = SideId::new("red");
+    s.phase = Phase::Turn {
+        turn: 1,
+        side: red.clone(),
+    };
+    let p = plan(&s, &red).unwrap();
+    let guns = unit_plan(&p, "r-gun");
+    assert_eq!(guns.formation, "limbered");
+    assert_eq!(guns.formations, ["limbered", "unlimbered"]);
+    assert_eq!(target(&p, "r-gun", "fire").as_deref(), Some("b-cav"));
+    let drawn = |formation: &str| {
+        json!({
+            "units": {"r-gun": {"move": null, "formation": formation, "targets": {"fire": "b-cav"}, "fields": {}}},
+            "fields": {},
+        })
+    };
+    let pg = page(&s, &red, &p);
+    let out = write(&[(pg.clone(), drawn("unlimbered")), (pg, drawn(""))]);
+    let (file, problems) = &out[0];
+    assert!(problems.is_empty(), "{problems:?}");
+    let o = orders_of(file);
+    assert!(ActivationDice.check(&s, &red, &o).is_empty(), "{file}");
+    let Orders::Turn(t) = &o else {
+        panic!("{file}")
+    };
+    assert_eq!(
+        t.activations[0].actions,
+        [Action::Unlimber, Action::Fire("b-cav".into())]
+    );
+    assert_eq!(t.activations[0].dice, 3, "unlimber 2, fire 1");
+    let r = resolve(&s, &red, o);
+    assert!(
+        r.events
+            .iter()
+            .any(|e| e.what == "fire" && e.facts.unit.as_ref().is_some_and(|u| u.id == "r-gun")),
+        "{file}"
+    );
+    assert!(
+        out[1].1.iter().any(|x| x["message"]
+            .as_str()
+            .unwrap()
+            .contains("limbered guns cannot fire")),
+        "{:?}",
+        out[1].1
+    );
+}
+
+#[test]
+fn a_long_move_is_split_into_moves_and_ends_where_dropped() {
+    // The test field's lines as the scenario sets them (Blue's foot in
+    // column at (20, 10) facing north, 10 cm a move), Blue to activate.
+    let mut s = close_quarters();
+    for (id, x, y, f) in [("b-inf", 20.0, 10.0, 0.0), ("r-inf", 20.0, 50.0, 180.0)] {
+        let i = s.index(id).unwrap();
+        s.units[i].at = Some(Point::new(x, y));
+        s.units[i].facing = crate::geometry::Angle(f);
+    }
+    let blue = SideId::new("blue");
+    let p = plan(&s, &blue).unwrap();
+    let foot = unit_plan(&p, "b-inf");
+    assert_eq!(foot.formation, "column");
+    assert!(near(foot.reach.as_ref().unwrap().full, 30.0, 1e-9));
+    // A move and a half, 20 degrees off its front, turned 60 degrees
+    // left: two moves and one success for the pivot past the column's
+    // free 45.
+    let to = Point::new(20.0, 10.0) + crate::geometry::Angle(-20.0).unit_vector().scale(15.0);
+    let drawn = json!({
+        "units": {"b-inf": {"move": {"x": to.x, "y": to.y, "facing": 300.0}, "formation": "", "targets": {}, "fields": {}}},
+        "fields": {},
+    });
+    let out = write(&[(page(&s, &blue, &p), drawn)]);
+    let (file, problems) = &out[0];
+    assert!(problems.is_empty(), "{problems:?}");
+    let o = orders_of(file);
+    assert!(ActivationDice.check(&s, &blue, &o).is_empty(), "{file}");
+    let Orders::Turn(t) = &o else {
+        panic!("{file}")
+    };
+    let a = &t.activations[0];
+    assert_eq!(a.actions.len(), 3, "{file}");
+    assert_eq!(a.actions[2], Action::Pivot(-60.0));
+    assert_eq!(a.dice, 3, "{file}");
+    let r = resolve(&s, &blue, o);
+    let u = r.state.unit("b-inf").unwrap();
+    assert!(
+        u.at.unwrap().distance_to(to).get() <= 0.15,
+        "ends at {:?}, dropped at {to:?}\n{file}",
+        u.at
+    );
+    assert!(near(u.facing.degrees(), 300.0, 0.1), "{:?}", u.facing);
 }
