@@ -26,6 +26,30 @@
     return { x: Math.sin(r), y: Math.cos(r) };
   }
 
+  // Whether a move from `a` to `b` keeps within 45 degrees of `facing`,
+  // as the ruleset asks it.
+  function forward(facing, a, b) {
+    return G.distance(a, b) < 1e-9 || Math.abs(G.turn(facing, G.bearing(a, b))) <= 45 - 1e-4;
+  }
+
+  // The point the file names for one move from `from` toward `p`: `p` to
+  // 0.1 cm, as the file writes it, unless that rounding takes the move
+  // past 45 degrees off the front or past its length `step`; then the
+  // nearest point of that grid that does not.
+  function snap(facing, from, p, step) {
+    const ok = (q) => forward(facing, from, q) && G.distance(from, q) <= step + 1e-9;
+    const r = { x: G.round1(p.x), y: G.round1(p.y) };
+    if (ok(r)) return r;
+    let best = null;
+    for (let dx = -2; dx <= 2; dx++) {
+      for (let dy = -2; dy <= 2; dy++) {
+        const q = { x: G.round1(r.x + dx / 10), y: G.round1(r.y + dy / 10) };
+        if (ok(q) && (!best || G.distance(q, p) < G.distance(best, p))) best = q;
+      }
+    }
+    return best || r;
+  }
+
   function named(u) {
     return u.label + ' [' + u.id + ']';
   }
@@ -159,16 +183,23 @@
           problems.push(who + ' does not move in ' + during + (reform ? '' : ': pick another formation for it'));
         } else if (len > 0.05) {
           const off = Math.abs(G.turn(u.facing, G.bearing(u.at, to)));
-          if (off > 45.05) {
+          if (off > 45.5) {
             problems.push(who + ' would move ' + Math.round(off) + ' degrees off its front to end there facing ' +
               Math.round(((move.facing % 360) + 360) % 360) +
               ': a move goes forward within 45 degrees (the pivot comes after it)');
           }
+          if (off > 45 && off <= 45.5) {
+            // Within what the page lets pass: written at 45 degrees.
+            const side = G.turn(u.facing, G.bearing(u.at, to)) > 0 ? 45 : -45;
+            const dir = ahead(u.facing + side);
+            to = { x: u.at.x + dir.x * len, y: u.at.y + dir.y * len };
+          }
           const n = Math.max(1, Math.ceil(len / step - 1e-6));
+          let from = u.at;
           for (let k = 1; k <= n; k++) {
-            actions.push({
-              move: { to: { x: u.at.x + ((to.x - u.at.x) * k) / n, y: u.at.y + ((to.y - u.at.y) * k) / n } },
-            });
+            const p = { x: u.at.x + ((to.x - u.at.x) * k) / n, y: u.at.y + ((to.y - u.at.y) * k) / n };
+            from = snap(u.facing, from, p, step);
+            actions.push({ move: { to: from } });
           }
           cost += n;
         }

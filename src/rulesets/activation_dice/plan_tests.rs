@@ -623,3 +623,48 @@ fn a_long_move_is_split_into_moves_and_ends_where_dropped() {
     );
     assert!(near(u.facing.degrees(), 300.0, 0.1), "{:?}", u.facing);
 }
+
+#[test]
+fn a_move_at_the_edge_of_its_arc_and_reach_is_written_so_the_rules_take_it() {
+    // Three whole moves (30 cm), 45.3 degrees off its front: the page
+    // lets it pass (it allows half a degree), the writer turns it onto
+    // 45. And one whole move at 45 degrees from (20, 10.04), whose end
+    // rounded to the file's 0.1 cm, (27.1, 17.1), would be 45.2 degrees
+    // off: the writer takes the nearest point of that grid inside.
+    for (from, off, cm, by) in [(10.0, 45.3, 30.0, 0.5), (10.04, 45.0, 10.0, 0.15)] {
+        let mut s = close_quarters();
+        for (id, x, y, f) in [
+            ("b-inf", 20.0, from, 0.0),
+            ("r-inf", 20.0, 50.0, 180.0),
+            ("r-gun", 55.0, 55.0, 180.0),
+        ] {
+            let i = s.index(id).unwrap();
+            s.units[i].at = Some(Point::new(x, y));
+            s.units[i].facing = crate::geometry::Angle(f);
+        }
+        let blue = SideId::new("blue");
+        let p = plan(&s, &blue).unwrap();
+        let to = Point::new(20.0, from) + crate::geometry::Angle(off).unit_vector().scale(cm);
+        let drawn = json!({
+            "units": {"b-inf": {"move": {"x": to.x, "y": to.y, "facing": 0.0}, "formation": "", "targets": {}, "fields": {}}},
+            "fields": {},
+        });
+        let out = write(&[(page(&s, &blue, &p), drawn)]);
+        let (file, problems) = &out[0];
+        assert!(problems.is_empty(), "{problems:?}");
+        let o = orders_of(file);
+        assert!(ActivationDice.check(&s, &blue, &o).is_empty(), "{file}");
+        let r = resolve(&s, &blue, o);
+        let texts: Vec<&str> = r.events.iter().map(|e| e.text.as_str()).collect();
+        assert!(
+            r.events
+                .iter()
+                .all(|e| e.what != "refused" && !e.text.contains("dropped")),
+            "{texts:#?}\n{file}"
+        );
+        // Off the drawn point by what 0.3 degrees make over 30 cm (0.16
+        // cm) and the grid (under 0.1 cm a move), and no more.
+        let at = r.state.unit("b-inf").unwrap().at.unwrap();
+        assert!(at.distance_to(to).get() <= by, "{at:?} for {to:?}\n{file}");
+    }
+}
