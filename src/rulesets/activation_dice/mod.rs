@@ -19,6 +19,7 @@ pub mod ground;
 pub mod movement;
 pub mod options;
 pub mod orders;
+pub mod plan;
 pub mod scenario;
 pub mod setup;
 pub mod sight;
@@ -33,6 +34,7 @@ use crate::dice::Dice;
 use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
 use crate::side::{BySide, SideId};
 use crate::view::Viewer;
+use crate::view::plan::PagePlan;
 use orders::{Deployment, Orders, TurnOrders};
 use scenario::Scenario;
 use state::{Phase, State};
@@ -137,6 +139,15 @@ impl Ruleset for ActivationDice {
 
     fn orders_template(&self, s: &State, side: &SideId) -> Option<String> {
         template::template(s, side)
+    }
+
+    /// The orders page: the plan of what the side may order now and the
+    /// writer that turns what is drawn into `deploy:` or `turn:` orders.
+    fn orders_plan(&self, s: &State, side: &SideId) -> Option<PagePlan> {
+        plan::plan(s, side).map(|plan| PagePlan {
+            plan,
+            writer: include_str!("page.js"),
+        })
     }
 
     fn outcome(&self, s: &State) -> Option<Outcome> {

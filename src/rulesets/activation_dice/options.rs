@@ -84,8 +84,9 @@ fn mods(m: &[Modifier]) -> String {
         .join(", ")
 }
 
-/// What unit `i` may do: a first line with its move, then indented lines.
-fn unit_lines(s: &State, work: &mut State, i: usize) -> Vec<String> {
+/// What unit `i` may do: a first line with its move, then lines tagged
+/// with its id. `work` is a copy of `s` to try moves on (put back after).
+pub(super) fn unit_lines(s: &State, work: &mut State, i: usize) -> Vec<String> {
     let u = &s.units[i];
     let who = name(u);
     if u.status.rout {
@@ -136,8 +137,7 @@ fn unit_lines(s: &State, work: &mut State, i: usize) -> Vec<String> {
         if ready.is_ok() {
             out.push(fire_line(s, i, k));
         }
-        // A move meets nothing farther than it goes.
-        if crate::geometry::limit::within(gap, allow + s.short()) {
+        if may_meet(s, gap, allow) {
             out.extend(charge_line(s, work, i, k, allow));
         }
     }
@@ -254,9 +254,27 @@ fn fire_line(s: &State, i: usize, ei: usize) -> String {
     }
 }
 
-/// Whether a move (or double time) straight at `e` would meet it, tried
-/// with the movement code itself.
-fn charge_line(s: &State, work: &mut State, i: usize, ei: usize, allow: f64) -> Option<String> {
+/// Whether an enemy `gap` cm away (edge to edge) may be met by a move of
+/// `allow` cm or at the double: a move meets nothing farther than it goes.
+fn may_meet(s: &State, gap: f64, allow: f64) -> bool {
+    crate::geometry::limit::within(gap, allow + s.short())
+}
+
+/// The charges unit `i` may make now, as the panel tells them: each enemy
+/// ahead (of the nearest told) that a move or double time straight at it
+/// meets, with how far it goes to meet it (cm); within `allow` a move
+/// does, beyond it only double time. For the orders page.
+pub(super) fn charges(s: &State, work: &mut State, i: usize, allow: f64) -> Vec<(usize, f64)> {
+    let (near, _) = enemies_ahead(s, &s.units[i]);
+    near.into_iter()
+        .filter(|&(_, gap)| may_meet(s, gap, allow))
+        .filter_map(|(k, _)| charge_met(s, work, i, k, allow).map(|cm| (k, cm)))
+        .collect()
+}
+
+/// How far a move (or double time) straight at `e` goes before it meets
+/// it, when it does, tried with the movement code itself.
+fn charge_met(s: &State, work: &mut State, i: usize, ei: usize, allow: f64) -> Option<f64> {
     let (u, e) = (&s.units[i], &s.units[ei]);
     if u.arm() == Arm::Artillery || allow <= 0.0 {
         return None;
@@ -266,20 +284,26 @@ fn charge_line(s: &State, work: &mut State, i: usize, ei: usize, allow: f64) -> 
     let double = allow + s.short();
     let t = travel(work, i, dir, double);
     work.units[i].at = u.at;
-    if t.contact.as_deref() != Some(e.id.as_str()) {
-        return None;
-    }
-    Some(if crate::geometry::limit::within(t.cm, allow) {
+    (t.contact.as_deref() == Some(e.id.as_str())).then_some(t.cm)
+}
+
+/// The panel's line for a charge at `e`, when a move or double time
+/// straight at it meets it.
+fn charge_line(s: &State, work: &mut State, i: usize, ei: usize, allow: f64) -> Option<String> {
+    let e = &s.units[ei];
+    let met = charge_met(s, work, i, ei, allow)?;
+    let double = allow + s.short();
+    Some(if crate::geometry::limit::within(met, allow) {
         format!(
             "  charge {}: met after {}, within its move (move or seize the initiative)",
             name(e),
-            cm(s, t.cm)
+            cm(s, met)
         )
     } else {
         format!(
             "  charge {}: met after {}, at the double only ({:.1} cm)",
             name(e),
-            cm(s, t.cm),
+            cm(s, met),
             double
         )
     })
