@@ -429,3 +429,38 @@ fn standing_reactions_from_the_page_keep_what_is_in_force() {
     };
     assert!(!r.return_fire.includes("fr-i1"), "{file}");
 }
+
+#[test]
+fn a_decision_after_consulting_is_drawn_like_a_march() {
+    let s = round(&[("au-i3", 24.0, 17.0, 180.0, Formation::Line)]);
+    let drawn = json!({"units": {}, "fields": {"command": "march", "consult": "true"}});
+    let (file, asked) = send(&s, &au(), &drawn);
+    assert!(file.contains("consult: true"), "{file}");
+    let Phase::Decision { .. } = &asked.phase else {
+        panic!("consulting pauses the round: {:?}\n{file}", asked.phase)
+    };
+    let p = plan(&asked, &au()).expect("the decision's plan");
+    assert_eq!(p.extra["step"], "decide");
+    assert!(p.fields.iter().any(|f| f.name == "cards"));
+    let (x, y, f) = end_of(
+        &asked,
+        "au-i3",
+        "[{forward: 1}, {wheel: {pivot: right, degrees: 15}}]",
+    );
+    let (file, after) = send(&asked, &au(), &moved("au-i3", x, y, f));
+    assert!(file.contains("decide:"), "{file}");
+    assert_at(&after, "au-i3", x, y, f, &file);
+}
+
+#[test]
+fn the_plan_of_thirty_units_a_side_stays_small() {
+    let fight = crate::bench::scaling::maurice_fight_setup(30).expect("the bench battle");
+    let s: State = crate::yaml::from_str(&fight.state).expect("its state");
+    let Phase::Round { active } = &s.phase else {
+        panic!("the bench battle is a round")
+    };
+    let p = plan(&s, active).expect("a plan");
+    assert_eq!(p.units.len(), s.live_units(active).count());
+    let bytes = serde_json::to_string(&p).unwrap().len();
+    assert!(bytes < 60_000, "the plan weighs {bytes} bytes");
+}
