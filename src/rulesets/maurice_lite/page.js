@@ -3,9 +3,10 @@
 // The plan (plan.rs) gives each unit's frame in `plan.extra.units`.
 //
 // A drawn move is the unit's front centre and facing at the end of a
-// March. A line or massed unit gets `forward`, a `wheel`, `forward` (or
-// `back`, a backward wheel, `back`): the two distances solved so that it
-// ends on the point, facing the drawn way. A column or gun gets a `path`
+// March. A line or massed unit gets `forward`, a `wheel`, `forward`, or a
+// wheel, `forward` and a wheel the other way (or the same backward),
+// solved so that it ends on the point, facing the drawn way, the shortest
+// within its allowance. A column or gun gets a `path`
 // whose last leg lies along the drawn facing (its head faces along its
 // last leg). A column may first form line or massed, then move as one.
 (function () {
@@ -66,44 +67,121 @@
     return { x: pivot.x + v.x - at.x, y: pivot.y + v.y - at.y, pivot: side > 0 ? 'right' : 'left' };
   }
 
-  // Steps taking a line from `from` ({x, y, facing}) to `to`, or null.
-  function wheelSteps(from, frame, to) {
-    let theta = r1(G.turn(from.facing, to.facing));
-    if (Math.abs(theta) < TENTH) theta = 0;
+  // The unit at `p` ({x, y, facing}) after a wheel of `theta` degrees.
+  function wheeled(p, frame, theta, backward) {
+    const sh = wheelShift(p, p.facing, frame.width, frame.depth, theta, backward);
+    return { x: p.x + sh.x, y: p.y + sh.y, facing: p.facing + theta, pivot: sh.pivot };
+  }
+
+  function wheelStep(pivot, theta, backward) {
+    const w = { pivot: pivot, degrees: r1(Math.abs(theta)) };
+    if (backward) w.backward = true;
+    return { wheel: w };
+  }
+
+  function arc(frame, degrees) {
+    return (frame.width * Math.abs(degrees) * Math.PI) / 180;
+  }
+
+  // Straight, one wheel of the whole turn, straight: the two distances
+  // solved from the point; null when one would be negative.
+  function oneWheel(from, frame, to, theta, backward) {
     const uf = ahead(from.facing);
     const uF = ahead(from.facing + theta);
-    for (const backward of [false, true]) {
-      const sign = backward ? -1 : 1;
-      const sh = theta ? wheelShift(from, from.facing, frame.width, frame.depth, theta, backward) : { x: 0, y: 0 };
-      const R = { x: sign * (to.x - from.x - sh.x), y: sign * (to.y - from.y - sh.y) };
-      let d1;
-      const det = uf.x * uF.y - uf.y * uF.x;
-      if (theta === 0 || Math.abs(det) < 1e-6) {
-        d1 = theta === 0 ? dot(R, uf) : 0;
-      } else {
-        d1 = (R.x * uF.y - R.y * uF.x) / det;
+    const sign = backward ? -1 : 1;
+    const sh = theta ? wheelShift(from, from.facing, frame.width, frame.depth, theta, backward) : { x: 0, y: 0 };
+    const R = { x: sign * (to.x - from.x - sh.x), y: sign * (to.y - from.y - sh.y) };
+    let d1;
+    const det = uf.x * uF.y - uf.y * uF.x;
+    if (theta === 0 || Math.abs(det) < 1e-6) d1 = theta === 0 ? dot(R, uf) : 0;
+    else d1 = (R.x * uF.y - R.y * uF.x) / det;
+    if (d1 < -TENTH) return null;
+    d1 = r1(Math.max(0, d1));
+    const rest = { x: R.x - d1 * uf.x, y: R.y - d1 * uf.y };
+    let d2 = theta === 0 ? 0 : dot(rest, uF);
+    if (d2 < -TENTH) return null;
+    d2 = r1(Math.max(0, d2));
+    if (Math.hypot(rest.x - d2 * uF.x, rest.y - d2 * uF.y) > 0.1) return null;
+    const straight = backward ? 'back' : 'forward';
+    const steps = [];
+    if (d1 > 0) steps.push({ [straight]: d1 });
+    if (theta) steps.push(wheelStep(sh.pivot, theta, backward));
+    if (d2 > 0) steps.push({ [straight]: d2 });
+    return { steps: steps, used: d1 + d2 + arc(frame, theta), backward: backward };
+  }
+
+  // A wheel one way, straight, a wheel the other way (turning `theta` in
+  // all): for a point the unit's own wheel would carry it past, or a
+  // sideways step. The first wheel is found by bisection on how far the
+  // end misses the point sideways.
+  function twoWheels(from, frame, to, theta, backward) {
+    const sign = backward ? -1 : 1;
+    const at = (alpha) => {
+      const p1 = Math.abs(alpha) < 1e-9 ? { x: from.x, y: from.y, facing: from.facing } : wheeled(from, frame, alpha, backward);
+      const beta = theta - alpha;
+      const w2 = Math.abs(beta) < 1e-9 ? { x: 0, y: 0 } : wheelShift(p1, p1.facing, frame.width, frame.depth, beta, backward);
+      const u1 = ahead(p1.facing);
+      const R = { x: to.x - p1.x - w2.x, y: to.y - p1.y - w2.y };
+      return { p1: p1, w2: w2, u1: u1, beta: beta, b: sign * dot(R, u1), side: u1.x * R.y - u1.y * R.x, R: R };
+    };
+    let best = null;
+    const lo = Math.max(-180, theta - 180);
+    const hi = Math.min(180, theta + 180);
+    let prev = null;
+    for (let a = lo; a <= hi + 1e-9; a += 1) {
+      const cur = { a: a, s: at(a).side };
+      if (prev && (prev.s === 0 || prev.s * cur.s < 0)) {
+        let [x0, x1, s0] = [prev.a, cur.a, prev.s];
+        for (let i = 0; i < 50; i++) {
+          const mid = (x0 + x1) / 2;
+          const sm = at(mid).side;
+          if (s0 * sm <= 0) x1 = mid;
+          else [x0, s0] = [mid, sm];
+        }
+        const alpha = r1((x0 + x1) / 2);
+        const beta = r1(theta - alpha);
+        if (Math.abs(alpha) < TENTH || Math.abs(beta) < TENTH || Math.abs(alpha) > 180 || Math.abs(beta) > 180) {
+          prev = cur;
+          continue;
+        }
+        const c = at(alpha);
+        if (c.b >= -TENTH) {
+          const b = r1(Math.max(0, c.b));
+          const miss = Math.hypot(c.R.x - sign * b * c.u1.x, c.R.y - sign * b * c.u1.y);
+          const used = b + arc(frame, alpha) + arc(frame, beta);
+          if (miss <= 0.1 && (!best || used < best.used)) {
+            const steps = [wheelStep(c.p1.pivot, alpha, backward)];
+            if (b > 0) steps.push({ [backward ? 'back' : 'forward']: b });
+            steps.push(wheelStep(c.w2.pivot, beta, backward));
+            best = { steps: steps, used: used, backward: backward };
+          }
+        }
       }
-      if (d1 < -TENTH) continue;
-      d1 = r1(Math.max(0, d1));
-      const rest = { x: R.x - d1 * uf.x, y: R.y - d1 * uf.y };
-      let d2 = theta === 0 ? 0 : dot(rest, uF);
-      if (d2 < -TENTH) continue;
-      d2 = r1(Math.max(0, d2));
-      const miss = Math.hypot(rest.x - d2 * uF.x, rest.y - d2 * uF.y);
-      if (miss > 0.1) continue;
-      const straight = backward ? 'back' : 'forward';
-      const steps = [];
-      if (d1 > 0) steps.push({ [straight]: d1 });
-      if (theta) {
-        const wheel = { pivot: sh.pivot, degrees: Math.abs(theta) };
-        if (backward) wheel.backward = true;
-        steps.push({ wheel: wheel });
-      }
-      if (d2 > 0) steps.push({ [straight]: d2 });
-      const used = d1 + d2 + (frame.width * Math.abs(theta) * Math.PI) / 180;
-      return { steps: steps, used: used, backward: backward };
+      prev = cur;
     }
-    return null;
+    return best;
+  }
+
+  // Steps taking a line from `from` ({x, y, facing}) to `to`: of the ways
+  // that reach it, the shortest within its allowance (forward `full`, back
+  // `back`), else the shortest; null when none reaches it.
+  function wheelSteps(from, frame, to, full, back) {
+    let theta = r1(G.turn(from.facing, to.facing));
+    if (Math.abs(theta) < TENTH) theta = 0;
+    const ways = [];
+    for (const backward of [false, true]) {
+      for (const way of [oneWheel, twoWheels]) {
+        const w = way(from, frame, to, theta, backward);
+        if (w) {
+          w.limit = backward ? back : full;
+          ways.push(w);
+        }
+      }
+    }
+    if (!ways.length) return null;
+    const within = ways.filter((w) => w.used <= w.limit + TENTH);
+    const pool = within.length ? within : ways;
+    return pool.reduce((a, b) => (b.used < a.used - 1e-9 ? b : a));
   }
 
   // --- A column or gun: a path whose last leg sets the facing --------------
@@ -192,13 +270,20 @@
       const p = pathSteps(from, fr.base_depth, to);
       return { steps: steps.concat(p.steps), used: p.used, limit: limit };
     }
-    const w = wheelSteps(from, frame, to);
+    const w = wheelSteps(from, frame, to, limit, fr.back);
     if (!w) {
       return {
-        error: who + ' cannot reach that point facing that way: a line or massed unit goes straight ahead, wheels and goes straight ahead (or all of it backward); drop it ahead of or behind its wheel',
+        error: who + ' cannot reach that point facing that way: a line or massed unit goes straight and wheels, all forward or all backward',
       };
     }
-    return { steps: steps.concat(w.steps), used: w.used, limit: w.backward ? fr.back : limit, backward: w.backward };
+    return { steps: steps.concat(w.steps), used: w.used, limit: w.limit, backward: w.backward };
+  }
+
+  // A side-level field's value: as drawn, else the plan's default (the
+  // page keeps only the fields the player changed).
+  function field(page, drawn, name) {
+    const f = (page.plan.fields || []).find((x) => x.name === name);
+    return G.value(drawn.fields, name, f ? f.default : '');
   }
 
   function drawnOf(drawn, id) {
@@ -214,7 +299,7 @@
     const moves = [];
     const charges = [];
     const force = [];
-    const extraForce = list(G.value(drawn.fields, 'force', ''));
+    const extraForce = list(field(page, drawn, 'force'));
     for (const u of page.plan.units) {
       const d = drawnOf(drawn, u.id);
       const target = (d.targets || {}).charge;
@@ -223,7 +308,7 @@
       if (m && !m.error && m.steps.length) moves.push({ unit: u.id, steps: m.steps });
       if (target || (m && !m.error && m.steps.length) || extraForce.includes(u.id)) force.push(u.id);
     }
-    const cards = list(G.value(drawn.fields, 'cards', ''));
+    const cards = list(field(page, drawn, 'cards'));
     const a = { force: force, cards: cards.length ? cards : 'fewest' };
     if (moves.length) a.moves = moves;
     if (charges.length) a.charges = charges;
@@ -231,7 +316,7 @@
   }
 
   function commandOf(page, drawn) {
-    const cmd = String(G.value(drawn.fields, 'command', 'auto') || 'auto');
+    const cmd = String(field(page, drawn, 'command') || 'auto');
     if (cmd !== 'auto') return cmd;
     const a = activation(page, drawn);
     if (a.charges) return 'charge';
@@ -241,23 +326,23 @@
 
   function round(page, drawn) {
     const out = {};
-    const volleys = list(G.value(drawn.fields, 'volleys', ''));
+    const volleys = list(field(page, drawn, 'volleys'));
     out.volleys = volleys.length ? volleys : false;
     const cmd = commandOf(page, drawn);
     if (cmd.startsWith('event:')) out.command = { event: cmd.slice(6) };
     else if (cmd === 'pass') out.command = 'pass';
     else {
-      const a = yes(G.value(drawn.fields, 'consult', false)) ? { consult: true } : activation(page, drawn);
+      const a = yes(field(page, drawn, 'consult')) ? { consult: true } : activation(page, drawn);
       if (cmd !== 'march' && cmd !== 'charge') delete a.moves;
       if (cmd !== 'charge') delete a.charges;
       out.command = { [cmd]: a };
     }
-    const modify = list(G.value(drawn.fields, 'modify', ''));
+    const modify = list(field(page, drawn, 'modify'));
     if (modify.length) out.modify = modify;
-    const cinc = point(G.value(drawn.fields, 'cinc', ''));
+    const cinc = point(field(page, drawn, 'cinc'));
     if (cinc) {
       out.cinc = { to: cinc };
-      const discard = G.value(drawn.fields, 'cinc_discard', '');
+      const discard = field(page, drawn, 'cinc_discard');
       if (discard) out.cinc.discard = discard;
     }
     return { round: out };
@@ -272,13 +357,13 @@
   function reactions(page, drawn) {
     const x = page.plan.extra || {};
     const out = {};
-    const fire = G.value(drawn.fields, 'return_fire', 'all');
+    const fire = field(page, drawn, 'return_fire');
     out.return_fire = fire === 'listed' ? x.listed : fire === 'none' ? 'none' : 'all';
     if (x.fire_order && x.fire_order !== 'left_to_right') out.fire_order = x.fire_order;
     if ((x.aims || []).length) out.aims = x.aims;
     out.interrupts = [];
     out.modifiers = [];
-    for (const v of list(G.value(drawn.fields, 'plays', ''))) {
+    for (const v of list(field(page, drawn, 'plays'))) {
       const p = (x.plays || {})[v];
       if (p) out[p.key].push(clean(p.play));
     }
@@ -299,8 +384,7 @@
       const facing = d.move ? d.move.facing : u.facing;
       return { unit: u.id, at: at, facing: r1(facing), formation: d.formation || u.formation };
     });
-    const cinc = point(G.value(drawn.fields, 'cinc', '')) ||
-      point(((page.plan.fields || []).find((f) => f.name === 'cinc') || {}).default);
+    const cinc = point(field(page, drawn, 'cinc'));
     return { deploy: { cinc: cinc, units: units } };
   }
 
@@ -324,7 +408,7 @@
     const s = step(page);
     if (s !== 'round' && s !== 'decide') return out;
     const cmd = s === 'round' ? commandOf(page, drawn) : (page.plan.extra || {}).action;
-    const consult = s === 'round' && yes(G.value(drawn.fields, 'consult', false));
+    const consult = s === 'round' && yes(field(page, drawn, 'consult'));
     const m = page.head.measure || 'BW';
     for (const u of page.plan.units) {
       const d = drawnOf(drawn, u.id);

@@ -9,7 +9,8 @@
 //! A move's point is the unit's front centre, as `deploy:`'s `at` and the
 //! template's unit list name it; a march writes steps, so the writer turns
 //! a drawn move into them: a line or massed unit goes forward, wheels and
-//! goes forward (or back, wheels back and goes back), a column or battery
+//! goes forward, or wheels, goes forward and wheels back to the drawn
+//! facing (or all of it backward), a column or battery
 //! follows a path whose last leg sets its facing. `extra.units` gives the
 //! writer each unit's frame for that.
 
@@ -489,7 +490,7 @@ fn active_plan(s: &State, side: &SideId, pending: Option<&Pending>) -> Plan {
             ),
         );
     }
-    notes.push("A move is drawn from the centre of the unit's front edge. A line or massed unit goes forward, wheels and goes forward (or back, wheels back and goes back: half its allowance); a column or gun follows a path, its last leg setting its facing".into());
+    notes.push("A move is drawn from the centre of the unit's front edge. A line or massed unit goes straight and wheels, all forward or all back (half its allowance back), each wheel costing its outer end's arc; a column or gun follows a path, its last leg setting its facing".into());
     notes.push(
         "Checked on receipt: the force, the cards' span, ground, friends and the enemy near".into(),
     );

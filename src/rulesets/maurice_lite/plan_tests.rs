@@ -329,6 +329,23 @@ fn drawn_marches_of_every_formation_end_where_they_were_dropped() {
     assert!(file.contains("backward: true"), "{file}");
     let file = drop_as(&s, "au-i3", "[{forward: 3}]");
     assert!(file.contains("[{forward: 3}]"), "{file}");
+    // Ahead, then turned the way its own wheel would carry it past the
+    // point: two wheels, one each way.
+    let file = drop_as(
+        &s,
+        "au-i3",
+        "[{wheel: {pivot: left, degrees: 8}}, {forward: 1.5}, {wheel: {pivot: right, degrees: 20}}]",
+    );
+    assert!(
+        file.contains("pivot: left") && file.contains("pivot: right"),
+        "{file}"
+    );
+    // A step sideways: two wheels again, back to its facing.
+    drop_as(
+        &s,
+        "au-i3",
+        "[{wheel: {pivot: right, degrees: 15}}, {forward: 0.5}, {wheel: {pivot: left, degrees: 15}}]",
+    );
     // Massed cavalry.
     let s = round(&[("au-c1", 5.0, 18.0, 180.0, Formation::Massed)]);
     drop_as(
@@ -361,7 +378,8 @@ fn drawn_marches_of_every_formation_end_where_they_were_dropped() {
 fn the_page_refuses_what_a_line_cannot_reach_and_what_is_too_far() {
     let s = round(&[("au-i3", 24.0, 17.0, 180.0, Formation::Line)]);
     let pg = page(&s, &au());
-    // Sideways without turning: no straight move gets there.
+    // Straight sideways: every forward wheel also carries it forward, and
+    // no move mixes forward and back.
     let (_, problems) = write(&pg, &moved("au-i3", 20.0, 17.0, 180.0));
     assert!(
         problems.iter().any(|p| p["message"]
