@@ -435,17 +435,51 @@ fn a_deployment_drawn_on_the_page_puts_the_units_where_they_were_dropped() {
 
 #[test]
 fn standing_reactions_from_the_page_keep_what_is_in_force() {
-    let s = round(&[]);
+    use super::super::reactions::{On, Play, Reactions};
+    let mut s = round(&[]);
+    let card = s
+        .deck
+        .cards
+        .iter()
+        .find(|c| c.interrupt)
+        .expect("the deck has an interrupt")
+        .id
+        .clone();
+    let play = Play {
+        card,
+        on: On::March,
+        near: None,
+        within: None,
+        unit: None,
+    };
+    s.standing.insert(
+        fr(),
+        Reactions {
+            interrupts: vec![play.clone()],
+            ..Reactions::default()
+        },
+    );
     let pg = page(&s, &fr());
-    let drawn = json!({"units": {}, "fields": {"return_fire": "none"}});
-    let (file, problems) = write(&pg, &drawn);
+    // Untouched, the form sends back what is in force.
+    let (file, problems) = write(&pg, &json!({"units": {}, "fields": {}}));
     assert!(problems.is_empty());
+    let Orders::Reactions(r) = orders_of(&file) else {
+        panic!("reactions: {file}")
+    };
+    assert_eq!(r.interrupts, vec![play], "{file}");
+    assert!(r.return_fire.includes("fr-i1"), "{file}");
+    // Return fire refused, the interrupt unticked.
+    let drawn = json!({"units": {}, "fields": {"return_fire": "none", "plays": ""}});
+    let (file, _) = write(&pg, &drawn);
     let o = orders_of(&file);
     assert!(MauriceLite.check(&s, &fr(), &o).is_empty(), "{file}");
     let Orders::Reactions(r) = o else {
         panic!("reactions: {file}")
     };
-    assert!(!r.return_fire.includes("fr-i1"), "{file}");
+    assert!(
+        !r.return_fire.includes("fr-i1") && r.interrupts.is_empty(),
+        "{file}"
+    );
 }
 
 #[test]
