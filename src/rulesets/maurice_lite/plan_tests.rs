@@ -516,3 +516,34 @@ fn the_plan_of_thirty_units_a_side_stays_small() {
     let bytes = serde_json::to_string(&p).unwrap().len();
     assert!(bytes < 60_000, "the plan weighs {bytes} bytes");
 }
+
+#[test]
+fn volleys_and_the_cincs_ride_come_from_the_side_form() {
+    let s = round(&[
+        ("fr-i1", 14.0, 15.5, 0.0, Formation::Line),
+        ("au-i1", 14.0, 17.0, 180.0, Formation::Line),
+    ]);
+    let p = plan(&s, &au()).unwrap();
+    let volleys = p.fields.iter().find(|f| f.name == "volleys").unwrap();
+    let crate::view::plan::FieldKind::Many { options } = &volleys.kind else {
+        panic!("volleys is a Many")
+    };
+    let shooters: Vec<&str> = options.iter().map(|c| c.value.as_str()).collect();
+    let expected: Vec<String> = super::super::options::volley_targets(&s, &au())
+        .into_iter()
+        .map(|(u, _)| u)
+        .collect();
+    assert_eq!(
+        shooters, expected,
+        "the units the fire plan would have shoot"
+    );
+    assert!(shooters.contains(&"au-i1"), "{shooters:?}");
+    let drawn = json!({"units": {}, "fields": {"volleys": "au-i1", "cinc": "18, 20"}});
+    let (file, after) = send(&s, &au(), &drawn);
+    assert!(file.contains("volleys:\n      - au-i1"), "{file}");
+    assert_eq!(
+        after.army(&au()).and_then(|a| a.cinc),
+        Some(Point::new(18.0, 20.0)),
+        "{file}"
+    );
+}
