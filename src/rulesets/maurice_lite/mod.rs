@@ -24,6 +24,7 @@ mod nearby;
 pub mod options;
 pub mod orders;
 pub mod place;
+pub mod plan;
 pub mod prune;
 pub mod rally;
 pub mod reach;
@@ -194,6 +195,14 @@ impl Ruleset for MauriceLite {
 
     fn orders_template(&self, s: &State, side: &SideId) -> Option<String> {
         template::template(s, side)
+    }
+
+    /// The orders page's plan (`plan.rs`) and its writer (`page.js`).
+    fn orders_plan(&self, s: &State, side: &SideId) -> Option<crate::view::plan::PagePlan> {
+        Some(crate::view::plan::PagePlan {
+            plan: plan::plan(s, side)?,
+            writer: include_str!("page.js"),
+        })
     }
 
     fn outcome(&self, s: &State) -> Option<Outcome> {

@@ -62,6 +62,22 @@ fn name(s: &State, id: &str) -> String {
 /// The volley phase as `side` would shoot it now: one line per shooting
 /// unit, its targets and the score each die needs.
 fn volleys(s: &State, side: &SideId, lead: &str) -> Vec<String> {
+    volley_targets(s, side)
+        .into_iter()
+        .map(|(u, t)| {
+            let t: Vec<String> = t
+                .iter()
+                .map(|(e, need)| format!("{} ({need}+)", name(s, e)))
+                .collect();
+            format!("{lead}: {} at {}", name(s, &u), t.join(", "))
+        })
+        .collect()
+}
+
+/// The volley phase as `side` would shoot it now, worked out by the fire
+/// plan itself: each shooting unit with its targets and the score each
+/// die needs, in the order they shoot.
+pub fn volley_targets(s: &State, side: &SideId) -> Vec<(String, Vec<(String, u32)>)> {
     let shooters: Vec<String> = s.live_units(side).map(|u| u.id.clone()).collect();
     if shooters.is_empty() {
         return Vec::new();
@@ -77,9 +93,9 @@ fn volleys(s: &State, side: &SideId, lead: &str) -> Vec<String> {
             to_hit: Vec::new(),
         },
     );
-    let mut by_shooter: Vec<(String, Vec<String>)> = Vec::new();
+    let mut by_shooter: Vec<(String, Vec<(String, u32)>)> = Vec::new();
     for shot in &plan.shots {
-        let target = format!("{} ({}+)", name(s, &shot.target), shot.need);
+        let target = (shot.target.clone(), shot.need);
         match by_shooter.iter_mut().find(|(u, _)| *u == shot.shooter) {
             Some((_, t)) if t.contains(&target) => {}
             Some((_, t)) => t.push(target),
@@ -87,9 +103,6 @@ fn volleys(s: &State, side: &SideId, lead: &str) -> Vec<String> {
         }
     }
     by_shooter
-        .into_iter()
-        .map(|(u, t)| format!("{lead}: {} at {}", name(s, &u), t.join(", ")))
-        .collect()
 }
 
 /// Guns that could be activated to bombard now.
@@ -110,8 +123,24 @@ fn bombards(s: &State, me: &SideId) -> Vec<String> {
 /// allowance, edge to edge. Whether the charge path is clear is checked
 /// when the charge is ordered.
 fn charges(s: &State, me: &SideId) -> Vec<String> {
+    charge_targets(s, me)
+        .into_iter()
+        .map(|(u, targets)| {
+            let reach = charge_allowance(u).get();
+            let names: Vec<String> = targets.iter().map(|e| name(s, &e.id)).collect();
+            format!(
+                "You can charge: {} (reach {reach:.0} BW) could reach {}",
+                name(s, &u.id),
+                names.join(", ")
+            )
+        })
+        .collect()
+}
+
+/// Each unit of `me` that may charge, with the enemies in sight within its
+/// charge allowance, edge to edge (units with none are left out).
+pub fn charge_targets<'a>(s: &'a State, me: &'a SideId) -> Vec<(&'a Unit, Vec<&'a Unit>)> {
     let m = s.scenario.measure;
-    let enemy = s.other(me);
     let mut out = Vec::new();
     for u in s.live_units(me) {
         if may_charge(u).is_err() {
@@ -119,18 +148,13 @@ fn charges(s: &State, me: &SideId) -> Vec<String> {
         }
         let reach = charge_allowance(u).get();
         let bases = u.bases(&m);
-        let targets: Vec<String> = s
-            .live_units(&enemy)
+        let targets: Vec<&Unit> = s
+            .enemies(me)
             .filter(|e| super::prune::within(&bases, &e.bases(&m), reach + 1e-9))
             .filter(|e| visible(s, u, e))
-            .map(|e| name(s, &e.id))
             .collect();
         if !targets.is_empty() {
-            out.push(format!(
-                "You can charge: {} (reach {reach:.0} BW) could reach {}",
-                name(s, &u.id),
-                targets.join(", ")
-            ));
+            out.push((u, targets));
         }
     }
     out

@@ -507,7 +507,7 @@ fn play(p: &Play) -> String {
 
 /// Interrupts and modifiers the side could stand by now, from the cards in
 /// its hand, each taken alone by the rules.
-fn plays(s: &State, side: &SideId) -> (Vec<String>, Vec<String>) {
+pub(super) fn plays(s: &State, side: &SideId) -> (Vec<String>, Vec<String>) {
     let first = s.live_units(side).next().map(|u| u.id.clone());
     let mut interrupts = Vec::new();
     let mut modifiers = Vec::new();
@@ -562,47 +562,68 @@ fn deployment(s: &State, side: &SideId) -> String {
         t,
         "# `at` is the centre of the unit's front edge; facing 0 looks up the table, 180 down."
     );
-    // A legal default: rows of units abreast with a 1 BW gap, the front row
-    // toward the enemy, cavalry massed, wrapping to a new row 2 BW behind.
+    let d = placements(s, side);
+    t.push_str("deploy:\n");
+    let _ = writeln!(t, "  cinc: {{x: {:.1}, y: {:.1}}}", d.cinc.x, d.cinc.y);
+    t.push_str("  units:\n");
+    for p in &d.units {
+        let Some(u) = s.unit(&p.unit) else { continue };
+        let _ = writeln!(
+            t,
+            "    - {{unit: {}, at: {{x: {:.1}, y: {:.1}}}, facing: {}, formation: {}}}   # {}, {}",
+            scalar(&u.id),
+            p.at.x,
+            p.at.y,
+            p.facing.map(|f| f.degrees()).unwrap_or_default(),
+            p.formation.map(|f| f.label()).unwrap_or_default(),
+            quoted(&u.name),
+            u.arm.label()
+        );
+    }
+    t
+}
+
+/// A legal default deployment for `side`, as the template offers it (and
+/// the orders page starts from): rows of units abreast with a 1 BW gap, the
+/// front row toward the enemy, cavalry massed, wrapping to a new row 2 BW
+/// behind; the CinC in the middle of the zone's back edge. Every placement
+/// has its facing and formation.
+pub fn placements(s: &State, side: &SideId) -> super::orders::Deployment {
+    let index = s.scenario.side_index(side).unwrap_or(0);
+    let (y0, y1) = s.scenario.zone(index);
+    let w = s.scenario.table.width.get();
     let toward = if index == 0 { -1.0 } else { 1.0 };
     let mut y = if index == 0 { y1 - 0.5 } else { y0 + 0.5 };
     let facing = if index == 0 { 0.0 } else { 180.0 };
     let mut x = 1.0;
-    t.push_str("deploy:\n");
-    let _ = writeln!(
-        t,
-        "  cinc: {{x: {:.1}, y: {:.1}}}",
-        w / 2.0,
-        if index == 0 { y0 + 0.5 } else { y1 - 0.5 }
+    // To a tenth, as the template prints it.
+    let tenth = |v: f64| (v * 10.0).round() / 10.0;
+    let cinc = crate::geometry::Point::new(
+        tenth(w / 2.0),
+        tenth(if index == 0 { y0 + 0.5 } else { y1 - 0.5 }),
     );
-    t.push_str("  units:\n");
+    let mut units = Vec::new();
     for u in s.units.iter().filter(|u| &u.side == side) {
         let formation = match u.arm {
             super::units::Arm::Cavalry => super::units::Formation::Massed,
             _ => u.formation,
         };
-        let (width, depth) = match formation {
-            super::units::Formation::Line => (4.0, 0.75),
-            super::units::Formation::Massed => (2.0, 1.5),
-            super::units::Formation::Column => (1.0, 3.0),
-            super::units::Formation::Battery => (1.0, 0.75),
+        let width = match formation {
+            super::units::Formation::Line => 4.0,
+            super::units::Formation::Massed => 2.0,
+            super::units::Formation::Column | super::units::Formation::Battery => 1.0,
         };
         if x + width > w - 1.0 {
             x = 1.0;
             y += toward * 2.5;
         }
-        let _ = depth;
-        let _ = writeln!(
-            t,
-            "    - {{unit: {}, at: {{x: {:.1}, y: {:.1}}}, facing: {facing}, formation: {}}}   # {}, {}",
-            scalar(&u.id),
-            x + width / 2.0,
-            y,
-            formation.label(),
-            quoted(&u.name),
-            u.arm.label()
-        );
+        units.push(super::orders::Placement {
+            unit: u.id.clone(),
+            at: crate::geometry::Point::new(tenth(x + width / 2.0), tenth(y)),
+            facing: Some(crate::geometry::Angle(facing)),
+            formation: Some(formation),
+        });
         x += width + 1.0;
     }
-    t
+    super::orders::Deployment { cinc, units }
 }
