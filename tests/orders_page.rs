@@ -441,3 +441,8 @@ fn the_page_of_the_hidden_troops_game_holds_nothing_of_the_hidden_enemy() {
         "the side's fingerprint is in the page"
     );
 }
+
+#[test]
+fn maurice_lite_orders_drawn_on_the_page_are_signed_accepted_and_obeyed() {
+    play(cases::maurice_lite());
+}

@@ -164,3 +164,68 @@ pub fn crowther_dougan() -> Case {
         stoppable: true,
     }
 }
+
+pub fn maurice_lite() -> Case {
+    Case {
+        ruleset: "maurice-lite",
+        steps: &[7, 9, 11, 13],
+        build: maurice_walk,
+        position: |s, u| find_unit(&s["units"], u, "anchor", "facing"),
+        tolerance: 0.15,
+        stoppable: true,
+    }
+}
+
+/// Maurice Lite gives one command a round: a Charge, with a neighbour of
+/// the charging unit (the same frame, so the same arm and formation, and
+/// within 2 BW: one force) supporting it with a short wheel to its left,
+/// a drop the rules' forward, wheel, forward reaches.
+fn maurice_walk(page: &Value) -> Option<super::Walk> {
+    let units = page["plan"]["units"].as_array()?;
+    let frames = &page["plan"]["extra"]["units"];
+    let (charger, target) = units.iter().find_map(|u| {
+        let t = u["targets"]
+            .as_array()?
+            .iter()
+            .find(|t| t["kind"] == "charge")?;
+        Some((u, t["options"][0]["value"].clone()))
+    })?;
+    let frame = &frames[charger["id"].as_str()?];
+    let width = num(&frame["width"]);
+    let at = |u: &Value| (num(&u["at"]["x"]), num(&u["at"]["y"]));
+    let (cx, cy) = at(charger);
+    let mover = units.iter().find(|u| {
+        let (x, y) = at(u);
+        u["id"] != charger["id"]
+            && u["reach"].is_object()
+            && frames[u["id"].as_str().unwrap_or("")] == *frame
+            && (x - cx).hypot(y - cy) <= width + 2.0
+    })?;
+    let f = num(&mover["facing"]);
+    let (x, y) = at(mover);
+    let (s, c) = f.to_radians().sin_cos();
+    // 0.5 ahead, then 10 degrees about the left front corner, then 0.5.
+    let (ax, ay) = (x + 0.5 * s, y + 0.5 * c);
+    let (px, py) = (ax - c * width / 2.0, ay + s * width / 2.0);
+    let (dx, dy) = (ax - px, ay - py);
+    let (rs, rc) = (-10f64).to_radians().sin_cos();
+    let (wx, wy) = (px + dx * rc + dy * rs, py - dx * rs + dy * rc);
+    let (s2, c2) = (f - 10.0).to_radians().sin_cos();
+    let round = |v: f64| (v * 10.0).round() / 10.0;
+    let (ex, ey) = (round(wx + 0.5 * s2), round(wy + 0.5 * c2));
+    let facing = ((f - 10.0) % 360.0 + 360.0) % 360.0;
+    let id = mover["id"].as_str()?.to_string();
+    Some((
+        vec![
+            json!({"unit": id, "drag": {"x": ex, "y": ey}}),
+            json!({"unit": id, "facing": facing}),
+            json!({"unit": charger["id"], "target": {"kind": "charge", "id": target}}),
+        ],
+        Moved {
+            unit: id,
+            x: ex,
+            y: ey,
+            facing,
+        },
+    ))
+}
