@@ -446,3 +446,8 @@ fn the_page_of_the_hidden_troops_game_holds_nothing_of_the_hidden_enemy() {
 fn maurice_lite_orders_drawn_on_the_page_are_signed_accepted_and_obeyed() {
     play(cases::maurice_lite());
 }
+
+#[test]
+fn activation_dice_orders_drawn_on_the_page_are_signed_accepted_and_obeyed() {
+    play(cases::activation_dice());
+}

@@ -229,3 +229,15 @@ fn maurice_walk(page: &Value) -> Option<super::Walk> {
         },
     ))
 }
+
+pub fn activation_dice() -> Case {
+    Case {
+        ruleset: "activation-dice",
+        steps: &[3, 5, 7, 9, 11],
+        build: |page| auto(page, 0.3, 30.0),
+        position: |s, u| find_unit(&s["units"], u, "at", "facing"),
+        tolerance: 0.15,
+        // Each success is a die: a failed activation keeps the unit.
+        stoppable: true,
+    }
+}
