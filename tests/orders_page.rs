@@ -244,6 +244,7 @@ fn walk(case: &Case, passphrase: bool) -> (Moved, (f64, f64, f64)) {
         "passphrase": pass,
         "wrong_key_file": other,
         "actions": actions,
+        "reload": work.join("sent.yaml"),
     }));
     assert_eq!(r["errors"], json!([]), "errors in the page: {r}");
     assert_eq!(r["outside"], json!([]), "requests left the page: {r}");
@@ -264,6 +265,31 @@ fn walk(case: &Case, passphrase: bool) -> (Moved, (f64, f64, f64)) {
         .unwrap_or_else(|| panic!("the page did not sign: {}", r["status"]));
     let signature = r["signature"].as_str().unwrap();
     eprintln!("{}: drawn {}\n{orders}", case.ruleset, r["drawn"]);
+    // Loaded back, the file sent is offered again at the next revision,
+    // on the map where the ruleset's writer reads orders back, as text to
+    // edit otherwise.
+    let back = &r["reload"];
+    assert_eq!(
+        back["revision"],
+        json!(2),
+        "loading back raises the revision: {back}"
+    );
+    if back["status"]
+        .as_str()
+        .unwrap_or("")
+        .contains("onto the map")
+    {
+        assert_eq!(
+            back["drawn"], r["drawn"],
+            "the orders read back onto the map"
+        );
+    } else {
+        assert_eq!(
+            back["text"].as_str(),
+            Some(orders),
+            "the file loaded as text"
+        );
+    }
     let file = work.join("orders.yaml");
     std::fs::write(&file, orders).unwrap();
     std::fs::write(work.join("orders.yaml.sig"), signature).unwrap();
@@ -450,4 +476,42 @@ fn maurice_lite_orders_drawn_on_the_page_are_signed_accepted_and_obeyed() {
 #[test]
 fn activation_dice_orders_drawn_on_the_page_are_signed_accepted_and_obeyed() {
     play(cases::activation_dice());
+}
+
+/// The page of 30 units a side, on each ruleset's fighting step, weighs
+/// under 1.5 MB and opens in Chromium (the time is printed and kept by
+/// `galloper bench`, not asserted here).
+#[test]
+fn the_page_of_30_units_a_side_weighs_under_1_5_mb_and_opens_in_chromium() {
+    use galloper::bench::orders_page::{GOAL_BYTES, of_state, ready};
+    use galloper::bench::scaling::*;
+    let fights: [(&str, fn(usize) -> anyhow::Result<Fight>); 5] = [
+        ("maurice-lite", maurice_fight_setup),
+        ("morschauser-macduff", morschauser_setup),
+        ("napoleonic-corps", napoleonic_setup),
+        ("activation-dice", activation_setup),
+        ("crowther-dougan", crowther_setup),
+    ];
+    node_ready();
+    for (name, setup) in fights {
+        let rules = galloper::rulesets::by_name(name).unwrap();
+        let html = of_state(rules, &setup(30).unwrap().state, "thirty").unwrap();
+        let units = page_data(&html)["plan"]["units"]
+            .as_array()
+            .map_or(0, Vec::len);
+        assert!(units >= 20, "{name}: the page offers {units} units");
+        assert!(
+            html.len() < GOAL_BYTES,
+            "{name}: the page is {} bytes",
+            html.len()
+        );
+        let s = ready(&html, 2)
+            .unwrap()
+            .expect("chromium and playwright-core");
+        eprintln!(
+            "{name}: {} KB, {units} units, ready in {:.0} ms",
+            html.len() / 1000,
+            s.median() * 1000.0
+        );
+    }
 }

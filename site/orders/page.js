@@ -488,6 +488,10 @@
   });
 
   let signed = null;
+  function revision() {
+    const r = Number($('revision').value);
+    return Number.isInteger(r) && r >= 1 ? r : P.head.revision;
+  }
   function blobUrl(text) {
     return URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
   }
@@ -503,7 +507,7 @@
         side: P.head.side,
         orders: $('orders-text').value,
         notice: P.head.notice,
-        revision: P.head.revision,
+        revision: revision(),
       });
       $('passphrase').value = '';
       $('save-orders').href = blobUrl(signed.orders);
@@ -532,14 +536,17 @@
     const f = ev.target.files[0];
     if (!f) return;
     readFile(f, (text) => {
+      // Orders sent before are replaced only by a higher revision.
+      const sent = Number(S.field(text, 'revision'));
+      if (Number.isInteger(sent) && sent >= revision()) $('revision').value = sent + 1;
       const back = typeof writer.read === 'function' ? safeRead(text) : null;
       if (back) {
         change(() => { drawn = back; });
-        status('Loaded your orders onto the map; signing gives them revision ' + P.head.revision + '.', true);
+        status('Loaded your orders onto the map; signing gives them revision ' + revision() + '.', true);
       } else {
         handEdited = true;
         $('orders-text').value = text;
-        status('Loaded the file as text (this ruleset\'s page reads no orders back onto the map); signing gives it revision ' + P.head.revision + '.', true);
+        status('Loaded the file as text, to edit below (this ruleset\'s page reads no orders back onto the map); signing gives it revision ' + revision() + '.', true);
       }
     });
   });
@@ -566,6 +573,7 @@
   // --- Start -------------------------------------------------------------------------
 
   $('fingerprint').textContent = P.head.fingerprint;
+  $('revision').value = P.head.revision;
   $('head-line').textContent = P.head.heading + ': ' + P.head.note + ' (step ' + P.head.step + ', revision ' + P.head.revision + ')';
   const notes = $('notes');
   for (const n of P.plan.notes) {
@@ -582,6 +590,7 @@
   // The test (and a curious player) may drive the page through this.
   globalThis.GalloperPageApi = {
     drawn: () => JSON.parse(JSON.stringify(drawn)),
+    revision,
     select,
     px: (p) => px(p),
   };

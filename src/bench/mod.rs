@@ -7,6 +7,7 @@ pub mod generate;
 pub mod hostile;
 pub mod mail_size;
 pub mod mailgen;
+pub mod orders_page;
 pub mod phases;
 pub mod play;
 pub mod primitives;
@@ -66,6 +67,7 @@ struct Plan {
     sizes: Vec<usize>,
     rulesets: Vec<String>,
     mails: usize,
+    quick: bool,
 }
 
 impl Plan {
@@ -80,6 +82,7 @@ impl Plan {
                 sizes: vec![10],
                 rulesets: a.rulesets.clone(),
                 mails: a.mails.min(10),
+                quick: true,
             }
         } else {
             Plan {
@@ -91,6 +94,7 @@ impl Plan {
                 sizes: a.sizes.clone(),
                 rulesets: a.rulesets.clone(),
                 mails: a.mails,
+                quick: false,
             }
         }
     }
@@ -340,6 +344,9 @@ fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
         let (mut p, _) = play::open_game(Scratch::new("step30")?, &scenario, "thirty")?;
         p.play(author.as_mut(), plan.step_game_steps, true)?;
         mail_size::row(&p, ruleset, plan.step_units, r)?;
+        if ruleset == "maurice-lite" {
+            orders_page::rows(plan.step_units, plan.quick, r)?;
+        }
         let section = format!("{ruleset}, {} units a side", plan.step_units);
         for (what, s) in &phases::measure(&p, plan.reps.min(10))?.rows {
             r.add(

@@ -144,5 +144,26 @@ if (await page.evaluate(() => document.body.dataset.signed === 'true')) {
   signature = await take('#save-sig');
 }
 if (plan.screenshot) await page.screenshot({ path: plan.screenshot, fullPage: true });
+
+// The signed file loaded back into a fresh copy of the page, as a player
+// who changes orders already sent would.
+let reload = null;
+if (plan.reload && orders !== null) {
+  const saved = plan.reload;
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(saved, orders);
+  const again = await context.newPage();
+  again.on('pageerror', (e) => errors.push(e.message));
+  await again.goto(pathToFileURL(plan.page).href);
+  await again.waitForSelector('body[data-ready="true"]');
+  await again.setInputFiles('#load-orders', saved);
+  await again.waitForFunction(() => document.getElementById('sign-status').textContent !== '');
+  reload = await again.evaluate(() => ({
+    drawn: GalloperPageApi.drawn(),
+    revision: GalloperPageApi.revision(),
+    text: document.getElementById('orders-text').value,
+    status: document.getElementById('sign-status').textContent,
+  }));
+}
 await b.close();
-console.log(JSON.stringify({ orders, signature, problems, unordered, drawn, outside, errors, ready_ms, wrong_key, status }));
+console.log(JSON.stringify({ orders, signature, problems, unordered, drawn, outside, errors, ready_ms, wrong_key, status, reload }));
