@@ -261,15 +261,17 @@ fn orders_by_smtp_are_answered_resolved_and_reported_through_postfix() {
             .attachments()
             .filter_map(|a| a.attachment_name().map(str::to_string))
             .collect();
-        // Light: the report, its map and the orders template, nothing
-        // else; the archive files are named, not attached.
+        // Light: the report, its map, the orders template and the
+        // orders page (issue 32), nothing else; the archive files are
+        // named, not attached.
         assert_eq!(
             names,
             vec![
                 "map.png".to_string(),
-                format!("{}-step-2-{side}.yaml", c.game)
+                format!("{}-step-2-{side}.yaml", c.game),
+                format!("{}-step-2-{side}-orders.html", c.game),
             ],
-            "the map inline, then the next step's orders template alone"
+            "the map inline, then the next step's orders template and page"
         );
         let text = report.body_text(0).expect("a text body");
         assert!(

@@ -483,9 +483,9 @@ fn activation_dice_orders_drawn_on_the_page_are_signed_accepted_and_obeyed() {
 /// `galloper bench`, not asserted here).
 #[test]
 fn the_page_of_30_units_a_side_weighs_under_1_5_mb_and_opens_in_chromium() {
-    use galloper::bench::orders_page::{GOAL_BYTES, of_state, ready};
+    use galloper::bench::orders_page::{GOAL_BYTES, Setup, of_state, ready};
     use galloper::bench::scaling::*;
-    let fights: [(&str, fn(usize) -> anyhow::Result<Fight>); 5] = [
+    let fights: [(&str, Setup); 5] = [
         ("maurice-lite", maurice_fight_setup),
         ("morschauser-macduff", morschauser_setup),
         ("napoleonic-corps", napoleonic_setup),

@@ -92,10 +92,13 @@ pub fn ready(html: &str, reps: usize) -> anyhow::Result<Option<Samples>> {
     Ok(Some(s))
 }
 
+/// How a scaling battle of `n` units a side is set up.
+pub type Setup = fn(usize) -> anyhow::Result<super::scaling::Fight>;
+
 /// The rows: each ruleset's page weight, and its opening time unless quick.
 pub fn rows(units: usize, quick: bool, r: &mut Report) -> anyhow::Result<()> {
     use super::scaling::*;
-    let fights: [(&str, fn(usize) -> anyhow::Result<Fight>); 5] = [
+    let fights: [(&str, Setup); 5] = [
         ("maurice-lite", maurice_fight_setup),
         ("morschauser-macduff", morschauser_setup),
         ("napoleonic-corps", napoleonic_setup),
