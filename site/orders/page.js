@@ -499,6 +499,7 @@
     if (!keyText) { status('Drop your orders key file first.', false); return; }
     const hard = O.problems(P, drawn).filter((p) => !p.warning);
     if (hard.length && !handEdited) { status('Fix the problems beside the map first: ' + hard[0].message, false); return; }
+    if ($('text-problem').textContent) { status('Fix the orders file first: ' + $('text-problem').textContent, false); return; }
     try {
       signed = S.signOrders({
         keyText,
@@ -530,7 +531,21 @@
 
   // --- Editing by hand and loading back -------------------------------------------------
 
-  $('orders-text').addEventListener('input', () => { handEdited = true; });
+  // A file edited by hand is read as YAML at once, so a slip is shown
+  // where it is; what it says is checked by the server on receipt.
+  function checkText() {
+    const out = $('text-problem');
+    try {
+      const doc = globalThis.GalloperVendor.parseYaml($('orders-text').value);
+      out.textContent = doc && typeof doc === 'object' && doc.orders !== undefined
+        ? ''
+        : 'The file has no `orders:` block.';
+    } catch (e) {
+      const at = e && e.linePos && e.linePos[0] ? 'line ' + e.linePos[0].line + ': ' : '';
+      out.textContent = 'The file does not read as YAML, ' + at + String(e && e.message).split('\n')[0];
+    }
+  }
+  $('orders-text').addEventListener('input', () => { handEdited = true; checkText(); });
   $('regenerate').addEventListener('click', () => { handEdited = false; refresh(); });
   $('load-orders').addEventListener('change', (ev) => {
     const f = ev.target.files[0];

@@ -164,6 +164,10 @@ if (plan.reload && orders !== null) {
     text: document.getElementById('orders-text').value,
     status: document.getElementById('sign-status').textContent,
   }));
+  // A slip in the file edited by hand is shown at once, with its line.
+  await again.evaluate(() => { document.querySelector('.sign details').open = true; });
+  await again.fill('#orders-text', 'galloper: 1\norders:\n  turn: [\n');
+  reload.slip = await again.textContent('#text-problem');
 }
 await b.close();
 console.log(JSON.stringify({ orders, signature, problems, unordered, drawn, outside, errors, ready_ms, wrong_key, status, reload }));
