@@ -345,7 +345,8 @@ fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
         p.play(author.as_mut(), plan.step_game_steps, true)?;
         mail_size::row(&p, ruleset, plan.step_units, r)?;
         if ruleset == "maurice-lite" {
-            orders_page::rows(plan.step_units, plan.quick, r)?;
+            // Its goal is at 30 units a side, quick or not.
+            orders_page::rows(30, plan.quick, r)?;
         }
         let section = format!("{ruleset}, {} units a side", plan.step_units);
         for (what, s) in &phases::measure(&p, plan.reps.min(10))?.rows {
