@@ -1,8 +1,9 @@
 //! The command line: parse arguments, call the library, say what happened.
 
+use crate::audit;
 use crate::envelope;
-use crate::game::{PlayerSpec, Server, audit};
 use crate::rulesets;
+use crate::server::{PlayerSpec, Server};
 use crate::side::SideId;
 use crate::sig;
 use anyhow::{Context, anyhow, bail};
@@ -329,7 +330,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(p) => {
                     let y = std::fs::read_to_string(p)
                         .with_context(|| format!("cannot read the schedule {}", p.display()))?;
-                    crate::game::schedule::Schedule::parse(&y)
+                    crate::server::schedule::Schedule::parse(&y)
                         .with_context(|| format!("the schedule {}", p.display()))?;
                     Some(y)
                 }
@@ -340,7 +341,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .map(|p| parse_player(p))
                 .collect::<anyhow::Result<Vec<_>>>()?;
             // The scenario too, before the data folder is made.
-            let rules = crate::game::ruleset_of_scenario(&text)?;
+            let rules = crate::server::ruleset_of_scenario(&text)?;
             rules.start(&text)?;
             // Told before the game is made, so the organiser may stop and
             // edit the file; nothing is refused.
@@ -348,7 +349,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 eprintln!("warning: {w}");
             }
             let beacon = match &beacon {
-                Some(name) => Some(crate::game::beacon::BeaconStart {
+                Some(name) => Some(crate::server::beacon::BeaconStart {
                     chain: crate::dice::beacon::chain(name).ok_or_else(|| {
                         anyhow!("unknown beacon {name:?}: the server knows quicknet")
                     })?,
@@ -542,7 +543,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let server = Server::open_existing(&cli.data)?;
             let viewer = reader_of(&server, &game, &reader)?;
             let view = server.report(&game, step, &viewer)?;
-            crate::game::report::write_view(&out, &view)?;
+            crate::server::report::write_view(&out, &view)?;
             // The template is the one this step's report carried: the
             // orders for the step after it, under that step's notice.
             let template = if view.orders_template.is_some() {
@@ -693,7 +694,7 @@ fn gm_command(
     config: Option<PathBuf>,
     out: &Path,
 ) -> anyhow::Result<ExitCode> {
-    use crate::game::admin::GameMaster;
+    use crate::server::admin::GameMaster;
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     let (mut server, gm_email) = match &config {
         Some(c) => {
@@ -714,7 +715,7 @@ fn gm_command(
         }
     };
     // Without a mailbox to send it to, a preview is written to a folder.
-    if issued.file.command == crate::game::command::Command::Preview && gm_email.is_none() {
+    if issued.file.command == crate::server::command::Command::Preview && gm_email.is_none() {
         let p = server.preview_report(&issued.file.game)?;
         println!(
             "Preview of game {} step {}: orders held from {}; missing: {}.",
@@ -725,7 +726,7 @@ fn gm_command(
         );
         match p.rendered {
             Ok(r) => {
-                crate::game::report::write_view(out, &r.view)?;
+                crate::server::report::write_view(out, &r.view)?;
                 println!(
                     "wrote {}: the public view with throw-away dice; nothing was stored or sent",
                     out.display()
@@ -841,7 +842,7 @@ fn parse_zone(s: &str, players: &[PlayerSpec]) -> anyhow::Result<(SideId, String
     if !players.iter().any(|p| p.side == side) {
         bail!("--zone {s}: {side} is not one of the sides given with --player");
     }
-    crate::game::schedule::zone(zone.trim()).map_err(|_| {
+    crate::server::schedule::zone(zone.trim()).map_err(|_| {
         anyhow!("--zone {s}: {:?} is not an IANA time zone name (such as Europe/Paris or America/New_York)", zone.trim())
     })?;
     Ok((side, zone.trim().to_string()))
@@ -988,7 +989,7 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
         }
         // A game ended by its game master keeps its open step in the store.
         let due = match g.status {
-            crate::game::store::GameStatus::Over => None,
+            crate::server::store::GameStatus::Over => None,
             _ => server.due(&g.id)?,
         };
         match due {
@@ -997,7 +998,7 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
                     "{} ({}): step {} - {}",
                     g.id, g.ruleset, step.step, due.heading
                 );
-                if g.status == crate::game::store::GameStatus::Paused {
+                if g.status == crate::server::store::GameStatus::Paused {
                     println!(
                         "  paused by the game master: orders are taken, nothing resolves until he resumes the game"
                     );
@@ -1035,13 +1036,13 @@ fn print_status(server: &Server, only: Option<&str>) -> anyhow::Result<()> {
 
 /// How an over game ended: its winner (or a draw) from the last state, or
 /// the game master's ending.
-fn ending(server: &Server, g: &crate::game::store::GameRow) -> anyhow::Result<String> {
+fn ending(server: &Server, g: &crate::server::store::GameRow) -> anyhow::Result<String> {
     let rules =
         rulesets::by_name(&g.ruleset).ok_or_else(|| anyhow!("unknown ruleset {}", g.ruleset))?;
     let steps = server.store().steps(&g.id)?;
     let last = steps.iter().rev().find_map(|s| s.result.as_ref());
     let outcome = match last {
-        Some(res) => crate::game::ended_words(rules, &res.state_after)?,
+        Some(res) => crate::server::ended_words(rules, &res.state_after)?,
         None => None,
     };
     Ok(outcome.unwrap_or_else(|| "ended by the game master".into()))

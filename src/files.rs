@@ -42,10 +42,17 @@ pub fn create_new(path: &Path) -> io::Result<File> {
     o.open(path)
 }
 
+/// The temporary name under which `name` is written: hidden, and ending in
+/// `.tmp`, which is how the start-up sweep (`archive::folder::sweep`)
+/// knows it.
+pub fn temp_name(name: &str) -> String {
+    format!(".{name}.tmp")
+}
+
 /// Write `bytes` to `path` so that a crash leaves either the old content or
 /// the new, and the file is 0600 from its first byte: written and synced
 /// under a temporary name that the start-up sweep recognises
-/// ([`crate::game::folder::sweep`]), then renamed.
+/// (`archive::folder::sweep`), then renamed.
 pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
@@ -57,9 +64,7 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if let Some(d) = dir {
         create_dir(d)?;
     }
-    let tmp = dir
-        .unwrap_or(Path::new("."))
-        .join(crate::game::folder::temp_name(name));
+    let tmp = dir.unwrap_or(Path::new(".")).join(temp_name(name));
     // A leftover of a crash may have any mode: it is never reused.
     match std::fs::remove_file(&tmp) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),

@@ -9,8 +9,8 @@
 use crate::daemon::config::Config;
 use crate::daemon::intake::{self, Handled};
 use crate::dice::Dice;
-use crate::game::{PlayerSpec, Server};
 use crate::ruleset::AnyRuleset;
+use crate::server::{PlayerSpec, Server};
 use crate::side::BySide;
 use crate::view::Viewer;
 use crate::{envelope, rulesets, sig};
@@ -129,7 +129,7 @@ pub fn envelope(bytes: &[u8]) {
         let _ = envelope::locate("orders.yaml", &text, &v);
         let _ = env.side.as_str();
     }
-    let _ = crate::game::command::parse("command.yaml", bytes);
+    let _ = crate::server::command::parse("command.yaml", bytes);
 }
 
 /// States an orders target checks against: the scenario's start and, when

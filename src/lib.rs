@@ -4,6 +4,9 @@
 //! nothing of any one rule set; rulesets live under [`rulesets`] and plug in
 //! through [`ruleset::Ruleset`]. [`game`] is the edge that touches disk and OS.
 
+pub mod archive;
+pub mod audit;
+pub mod base64;
 pub mod bench;
 pub mod cli;
 pub mod daemon;
@@ -13,7 +16,6 @@ pub mod envelope;
 pub mod event;
 pub mod files;
 pub mod fuzzing;
-pub mod game;
 pub mod geometry;
 pub mod mail;
 pub mod render;
@@ -21,6 +23,7 @@ pub mod ruleset;
 pub mod rulesets;
 pub mod sandbox;
 pub mod scenario_check;
+pub mod server;
 pub mod side;
 pub mod sig;
 pub mod site;

@@ -252,7 +252,7 @@ impl std::str::FromStr for ContactEdge {
 /// Extension point: a ruleset's player for `galloper demo`, which writes
 /// every side's orders from the state as a player would, so that a whole
 /// game can be played, archived and audited without people. Found through
-/// `rulesets::demo_player`; it sees the state as YAML text, like
+/// `demo::players::player`; it sees the state as YAML text, like
 /// [`AnyRuleset`], so the demo itself knows no ruleset. It must be a pure
 /// function of what it is given (and of its own scripts): no clock, file or
 /// randomness, so that a demo reads the same every time.

@@ -12,11 +12,11 @@
 #[path = "support/resign.rs"]
 mod resign;
 
+use galloper::archive::{self, HiddenReveal, Notice, Reveal, sha256_hex};
+use galloper::audit::{self, Options};
 use galloper::dice::{Dice, StreamKind, protocol};
-use galloper::game::admin::{CommandRefusal, GameMaster};
-use galloper::game::archive::{self, HiddenReveal, Notice, Reveal, sha256_hex};
-use galloper::game::audit::{self, Options};
-use galloper::game::{PlayerSpec, Server};
+use galloper::server::admin::{CommandRefusal, GameMaster};
+use galloper::server::{PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
 use std::collections::BTreeMap;
@@ -223,7 +223,7 @@ fn a_rolled_back_step_cannot_be_ground_with_its_revealed_secret() {
     );
     let v = audit::audit(&root).unwrap();
     assert!(v.lines.iter().any(|l| l.contains("run 1 was rolled back")));
-    let mixed: galloper::game::archive::OrdersIndex = yaml(&root.join("step-0001/orders.yaml"));
+    let mixed: galloper::archive::OrdersIndex = yaml(&root.join("step-0001/orders.yaml"));
     let hashes: Vec<&str> = mixed.sides.iter().map(|e| e.sha256.as_str()).collect();
     assert!(
         !hashes.contains(&sha256_hex(austrians.as_bytes()).as_str()),

@@ -7,7 +7,7 @@
 #[path = "support/resign.rs"]
 mod resign;
 
-use galloper::game::audit;
+use galloper::audit;
 use std::path::PathBuf;
 
 /// Play a demo of `ruleset` to its end and give its temporary folder (the

@@ -8,15 +8,16 @@
 #[path = "support/resign.rs"]
 mod resign;
 
+use galloper::archive::sha256_hex;
+use galloper::archive::{self, Notice, Reveal};
+use galloper::audit;
 use galloper::dice::StreamKind;
 use galloper::dice::beacon::{self, QUICKNET, Round};
 use galloper::envelope;
-use galloper::game::admin::GameMaster;
-use galloper::game::archive::sha256_hex;
-use galloper::game::archive::{self, Notice, Reveal};
-use galloper::game::beacon::{BeaconFile, BeaconStart};
-use galloper::game::{MailSettings, PlayerSpec, Server, audit};
 use galloper::mail::compose::Party;
+use galloper::server::admin::GameMaster;
+use galloper::server::beacon::{BeaconFile, BeaconStart};
+use galloper::server::{MailSettings, PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
 use resign::resign;

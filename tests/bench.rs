@@ -85,7 +85,7 @@ fn quick_bench_prints_every_row() {
 fn two_runs_of_a_bench_game_leave_the_same_archive() {
     use galloper::bench::{play, scratch::Scratch};
     let run = || {
-        let mut author = galloper::rulesets::demo_player("maurice-lite", false)
+        let mut author = galloper::demo::players::player("maurice-lite", false)
             .expect("the demo player")
             .expect("Maurice Lite has one");
         let (mut p, _) = play::open_game(

@@ -2,7 +2,7 @@
 //! from the ruleset's view, what the side starts with, the enemy list or why
 //! it is empty, and a template that opens as every later template does.
 
-use galloper::game::{PlayerSpec, Server};
+use galloper::server::{PlayerSpec, Server};
 use std::path::Path;
 
 fn briefings_of(ruleset: &str, scenario: &str) -> Vec<(String, String, String)> {

@@ -757,7 +757,7 @@ fn render_of_an_old_step_writes_that_steps_template() {
     assert!(
         t.contains(&format!(
             "notice: {}",
-            galloper::game::archive::sha256_hex(&notice)
+            galloper::archive::sha256_hex(&notice)
         )),
         "{t}"
     );

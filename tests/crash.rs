@@ -7,9 +7,9 @@
 mod base64;
 
 use base64::b64;
-use galloper::game::archive::sha256_hex;
-use galloper::game::{PlayerSpec, Server};
+use galloper::archive::sha256_hex;
 use galloper::mail::maildir::Maildir;
+use galloper::server::{PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig;
 use std::process::Command;
@@ -120,7 +120,7 @@ fn kill_nine_during_a_batch_of_two_hundred_messages_loses_and_doubles_nothing() 
     assert!(steps[0].result.is_some(), "the deployment resolved");
     let accepted_step1 = server.store().latest_orders("g1", 1).unwrap().len();
     assert_eq!(accepted_step1, 2);
-    let v = galloper::game::audit::audit(&server.archive_dir("g1")).expect("the archive audits");
+    let v = galloper::audit::audit(&server.archive_dir("g1")).expect("the archive audits");
     println!(
         "crash test: {kills} kills, 200 messages ({} handled before the last restart), {replies} replies queued, 0 lost, 0 doubled; audit: {} step(s)",
         200 - left,

@@ -89,7 +89,7 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
         galloper::yaml::from_str(&whole).expect("scenario");
     let game_file = read(&archive.join("game.yaml"));
     assert!(game_file.contains("sealed_scenario: "), "{game_file}");
-    let plain_hash = galloper::game::archive::sha256_hex(whole.as_bytes());
+    let plain_hash = galloper::archive::sha256_hex(whole.as_bytes());
     for (p, t) in texts(&archive)
         .into_iter()
         .filter(|(p, _)| !p.starts_with(archive.join("sealed")))
@@ -107,24 +107,20 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
         .start(&whole)
         .expect("start");
     let notice = read(&archive.join("step-0001/notice.yaml"));
-    let unsalted = galloper::game::archive::state_commitment(
-        "beaver-creek-demo",
-        0,
-        &[0; 32],
-        start.as_bytes(),
-    );
+    let unsalted =
+        galloper::archive::state_commitment("beaver-creek-demo", 0, &[0; 32], start.as_bytes());
     assert!(
         !notice.contains(&unsalted),
         "the start is guessable: {notice}"
     );
-    let salt: galloper::game::archive::StartReveal =
+    let salt: galloper::archive::StartReveal =
         galloper::yaml::from_str(&read(&archive.join("sealed/start/salt.yaml"))).expect("salt");
     let salt: [u8; 32] = hex::decode(&salt.salt)
         .expect("hex")
         .try_into()
         .expect("32");
     let salted =
-        galloper::game::archive::state_commitment("beaver-creek-demo", 0, &salt, start.as_bytes());
+        galloper::archive::state_commitment("beaver-creek-demo", 0, &salt, start.as_bytes());
     assert!(notice.contains(&salted), "{notice}");
     // Without sealed/start/, or with another salt, the sealed audit fails.
     for what in ["missing", "changed"] {
@@ -139,9 +135,7 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
             let flipped = if &t[at..at + 1] == "0" { "1" } else { "0" };
             std::fs::write(&f, format!("{}{flipped}{}", &t[..at], &t[at + 1..])).expect("write");
         }
-        let err = galloper::game::audit::audit(&copy)
-            .expect_err(what)
-            .to_string();
+        let err = galloper::audit::audit(&copy).expect_err(what).to_string();
         assert!(err.contains("sealed/start"), "{what}: {err}");
     }
     // The same game cut back to step 5 open, as a server holds it in
@@ -173,7 +167,7 @@ fn hidden_units_absent_until_found_and_observation_rederived_after_the_game() {
             }
         }
     }
-    let so_far = galloper::game::audit::audit(&open).expect("in progress audits");
+    let so_far = galloper::audit::audit(&open).expect("in progress audits");
     assert!(so_far.over.is_none());
     assert_eq!(so_far.open_step, Some(5));
     let said = so_far.lines.join("\n");

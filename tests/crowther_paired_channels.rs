@@ -30,13 +30,13 @@
 mod base64;
 
 use base64::b64;
+use galloper::archive::sha256_hex;
 use galloper::daemon::config::Config;
 use galloper::daemon::{intake, serve};
-use galloper::game::archive::sha256_hex;
-use galloper::game::{PlayerSpec, Server};
 use galloper::geometry::Point;
 use galloper::rulesets::crowther_dougan::scenario::Scenario;
 use galloper::rulesets::crowther_dougan::state::State;
+use galloper::server::{PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig;
 use mail_parser::{MessageParser, MimeHeaders};

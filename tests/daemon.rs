@@ -3,7 +3,7 @@
 
 #[path = "support/smtp_sink.rs"]
 mod smtp_sink;
-use galloper::game::archive::sha256_hex;
+use galloper::archive::sha256_hex;
 use smtp_sink::smtp_sink;
 #[path = "support/base64.rs"]
 mod base64;
@@ -11,8 +11,8 @@ mod base64;
 use base64::b64;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
-use galloper::game::PlayerSpec;
 use galloper::mail::maildir::Maildir;
+use galloper::server::PlayerSpec;
 use galloper::side::SideId;
 use galloper::sig;
 use mail_parser::MimeHeaders;
@@ -127,14 +127,14 @@ fn orders_by_mail_are_answered_resolved_and_reported_once() {
     );
     assert_eq!(reports.len(), 2, "one report per side");
     let text =
-        |m: &galloper::game::store::OutboxRow| String::from_utf8_lossy(&m.bytes).into_owned();
+        |m: &galloper::server::store::OutboxRow| String::from_utf8_lossy(&m.bytes).into_owned();
     assert!(
         replies
             .iter()
             .any(|m| m.recipients == vec!["french@players.test".to_string()]
                 && text(m).contains("accepted"))
     );
-    let body = |m: &galloper::game::store::OutboxRow| {
+    let body = |m: &galloper::server::store::OutboxRow| {
         mail_parser::MessageParser::default()
             .parse(&m.bytes)
             .and_then(|p| p.body_text(0).map(|t| t.into_owned()))
@@ -218,7 +218,7 @@ fn queued_mail_survives_a_stopped_smtp_server_and_arrives_once() {
     let cfg = Config::load(&d.join("galloper.yaml")).unwrap();
     let mut server = serve::open(&cfg).unwrap();
     let row = |n: u32| {
-        galloper::game::store::OutboxRow {
+        galloper::server::store::OutboxRow {
         id: 0,
         message_id: format!("galloper.g1.{n}.french.report@pbem.test"),
         game: Some("g1".into()),
@@ -339,7 +339,7 @@ fn a_mail_that_cannot_go_out_in_time_is_given_up_and_the_game_master_told() {
     let mut server = serve::open(&cfg).unwrap();
     server
         .store_mut()
-        .queue_mails(&[galloper::game::store::OutboxRow {
+        .queue_mails(&[galloper::server::store::OutboxRow {
             id: 0,
             message_id: "m1@pbem.test".into(),
             game: Some("g1".into()),
@@ -421,7 +421,7 @@ fn new_orders_replace_the_earlier_ones_and_the_reply_says_which() {
         );
         // The second file replaces the first: it carries a higher revision.
         let t = galloper::envelope::with_field(&t, "revision", &(n + 1).to_string());
-        hashes.push(galloper::game::archive::sha256_hex(t.as_bytes()));
+        hashes.push(galloper::archive::sha256_hex(t.as_bytes()));
         let signature = sig::sign(
             &keys[0].1.private_openssh,
             sig::ORDERS_NAMESPACE,

@@ -4,9 +4,9 @@
 //! And the reports built from them (part 2): "What changed" first, fire as
 //! one line per firing unit with each die printed once.
 
+use galloper::audit;
 use galloper::dice::DieRecord;
 use galloper::event::{Event, Kind};
-use galloper::game::audit;
 use galloper::rulesets::{
     activation_dice, crowther_dougan, maurice_lite, morschauser_macduff, napoleonic_corps,
 };
@@ -260,7 +260,7 @@ fn a_battle_report_fires_in_one_line_per_unit_and_prints_each_die_once() {
     for (events, dice) in &steps {
         for viewer in [&side, &Viewer::Umpire] {
             let rules = galloper::rulesets::by_name("maurice-lite").unwrap();
-            let lines = galloper::game::report::event_lines(rules, events, dice, viewer);
+            let lines = galloper::server::report::event_lines(rules, events, dice, viewer);
             // Every die an event visible to the reader refers to, once.
             let mut referred: Vec<usize> = events
                 .iter()

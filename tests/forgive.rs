@@ -6,12 +6,12 @@
 mod base64;
 
 use base64::b64;
+use galloper::archive::sha256_hex;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
-use galloper::game::archive::sha256_hex;
-use galloper::game::store::OutboxRow;
-use galloper::game::{PlayerSpec, Server};
 use galloper::mail::maildir::Maildir;
+use galloper::server::store::OutboxRow;
+use galloper::server::{PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
 use std::collections::BTreeMap;

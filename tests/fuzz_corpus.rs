@@ -10,8 +10,8 @@
 #[path = "support/base64.rs"]
 mod base64;
 
+use galloper::archive::sha256_hex;
 use galloper::fuzzing::{self, MailDesk};
-use galloper::game::archive::sha256_hex;
 use galloper::{envelope, rulesets, sig};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

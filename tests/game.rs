@@ -5,9 +5,10 @@
 #[path = "support/resign.rs"]
 mod resign;
 
+use galloper::archive::sha256_hex;
+use galloper::audit;
 use galloper::envelope;
-use galloper::game::archive::sha256_hex;
-use galloper::game::{PlayerSpec, Refusal, Server, audit};
+use galloper::server::{PlayerSpec, Refusal, Server};
 use galloper::side::SideId;
 use galloper::sig;
 use resign::resign;
@@ -460,7 +461,7 @@ fn the_template_in_a_report_names_the_next_notice_and_is_accepted() {
     }
     assert_eq!(server.process(&d.join("outbox")).expect("process").len(), 1);
     let notice = std::fs::read(server.archive_dir("g1").join("step-0002/notice.yaml")).unwrap();
-    let hash = galloper::game::archive::sha256_hex(&notice);
+    let hash = galloper::archive::sha256_hex(&notice);
     let (open, due) = server.due("g1").unwrap().unwrap();
     assert_eq!(open.step, 2);
     let side = due.owed[0].side.to_string();

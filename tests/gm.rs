@@ -6,13 +6,14 @@
 mod base64;
 
 use base64::b64;
+use galloper::archive::sha256_hex;
+use galloper::audit;
 use galloper::daemon::config::Config;
 use galloper::daemon::{intake, serve};
-use galloper::game::admin::{Applied, CommandRefusal, GameMaster};
-use galloper::game::archive::sha256_hex;
-use galloper::game::store::{GameStatus, OutboxRow};
-use galloper::game::{MailSettings, PlayerSpec, Refusal, Server, audit};
 use galloper::mail::compose::Party;
+use galloper::server::admin::{Applied, CommandRefusal, GameMaster};
+use galloper::server::store::{GameStatus, OutboxRow};
+use galloper::server::{MailSettings, PlayerSpec, Refusal, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair, SigError};
 use galloper::view::Viewer;
@@ -324,7 +325,7 @@ fn rollback_reopens_the_step_with_fresh_secrets_and_the_audit_keeps_the_undone_r
     t.submit("austrians", "cd");
     assert_eq!(t.process(), 1);
     let first = t.server.store().steps("g1").unwrap()[0].clone();
-    let first_view = snapshot(&galloper::game::archive::step_dir(&t.archive(), 1));
+    let first_view = snapshot(&galloper::archive::step_dir(&t.archive(), 1));
     assert!(matches!(
         t.gm("rollback: {step: 2, reason: x}"),
         Err(CommandRefusal::NotNow(_))
@@ -384,7 +385,7 @@ fn rollback_reopens_the_step_with_fresh_secrets_and_the_audit_keeps_the_undone_r
     assert_eq!(t.process(), 1);
     let again = t.server.store().steps("g1").unwrap()[0].clone();
     assert_ne!(again.result, first.result, "new secrets, new deal");
-    let now_view = snapshot(&galloper::game::archive::step_dir(&root, 1));
+    let now_view = snapshot(&galloper::archive::step_dir(&root, 1));
     assert_ne!(
         now_view[Path::new("reveal.yaml")],
         first_view[Path::new("reveal.yaml")]
@@ -506,7 +507,7 @@ fn a_replaced_key_signs_from_the_open_step_and_the_audit_follows_it() {
     let e = audit::audit(&t.archive()).unwrap_err();
     assert!(e.to_string().contains("server signature refused"), "{e}");
     let server_key = std::fs::read_to_string(t.dir.join("data/server_key")).unwrap();
-    galloper::game::archive::write_signed(
+    galloper::archive::write_signed(
         &t.archive().join("keys"),
         "change-001.yaml",
         text.as_bytes(),
@@ -588,7 +589,7 @@ fn open_step_secrets(t: &Table) -> Vec<String> {
     let orders = t.server.store().latest_orders("g1", open.step).unwrap();
     let rules = galloper::rulesets::by_name("maurice-lite").unwrap();
     let sides = rules.sides(galloper::demo::SCENARIO).unwrap();
-    let inputs = galloper::game::dice_inputs_for(&open, &orders, &sides);
+    let inputs = galloper::server::dice_inputs_for(&open, &orders, &sides);
     vec![
         hex::encode(open.public_secret),
         hex::encode(open.hidden_secret),

@@ -9,11 +9,11 @@
 mod base64;
 
 use base64::b64;
+use galloper::archive::sha256_hex;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
-use galloper::game::archive::sha256_hex;
-use galloper::game::{PlayerSpec, Server};
 use galloper::mail::maildir::Maildir;
+use galloper::server::{PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
 use sha2::{Digest, Sha256};

@@ -7,11 +7,11 @@
 mod base64;
 
 use base64::b64;
+use galloper::archive::sha256_hex;
 use galloper::bench::stats::thread_cpu;
 use galloper::daemon::config::Config;
 use galloper::daemon::{intake, serve};
-use galloper::game::archive::sha256_hex;
-use galloper::game::{PlayerSpec, Server};
+use galloper::server::{PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig;
 use std::time::{Duration, Instant};

@@ -6,13 +6,14 @@
 #[path = "support/resign.rs"]
 mod resign;
 
+use galloper::archive::sha256_hex;
+use galloper::audit;
 use galloper::envelope;
-use galloper::game::archive::sha256_hex;
-use galloper::game::life::Life;
-use galloper::game::schedule::MissedPolicy;
-use galloper::game::store::OutboxRow;
-use galloper::game::{MailSettings, PlayerSpec, Server, audit};
 use galloper::mail::compose::Party;
+use galloper::server::life::Life;
+use galloper::server::schedule::MissedPolicy;
+use galloper::server::store::OutboxRow;
+use galloper::server::{MailSettings, PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
 use galloper::view::Viewer;
@@ -553,11 +554,11 @@ fn the_audit_replays_a_game_whose_orders_the_server_applied() {
     let side = name.trim_start_matches("orders-").trim_end_matches(".yaml");
     let forged = sig::sign(
         &c.keys[side].private_openssh,
-        galloper::game::life::APPLIED_NAMESPACE,
+        galloper::server::life::APPLIED_NAMESPACE,
         text.as_bytes(),
     )
     .unwrap();
-    let old_sig: galloper::game::archive::OrdersIndex = galloper::yaml::from_str(&index).unwrap();
+    let old_sig: galloper::archive::OrdersIndex = galloper::yaml::from_str(&index).unwrap();
     let mut tampered = old_sig.clone();
     tampered.sides[0].signature = forged;
     std::fs::write(&index_path, galloper::yaml::to_string(&tampered).unwrap()).unwrap();
@@ -618,7 +619,7 @@ fn each_report_shows_the_next_deadline_in_its_players_zone_with_utc() {
 /// his own zone with UTC beside.
 #[test]
 fn an_extension_counts_from_the_deadline_and_never_shortens_unasked() {
-    use galloper::game::admin::GameMaster;
+    use galloper::server::admin::GameMaster;
     let mut c = club(BASIC);
     c.server
         .set_zone(GAME, &SideId::new("french"), "Europe/Paris")

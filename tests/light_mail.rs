@@ -10,7 +10,7 @@ use galloper::bench::{generate, play, scratch::Scratch};
 /// Play `steps` steps of a generated game of 30 units a side through the
 /// daemon's intake, and look at every report mail it queued.
 fn largest(ruleset: &str, scenario: &str, steps: u32) -> mail_size::Largest {
-    let mut author = galloper::rulesets::demo_player(ruleset, true)
+    let mut author = galloper::demo::players::player(ruleset, true)
         .unwrap()
         .unwrap();
     let (mut p, _) = play::open_game(Scratch::new("light-mail").unwrap(), scenario, "thirty")

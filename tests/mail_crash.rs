@@ -12,8 +12,8 @@ mod base64;
 mod maillab;
 
 use base64::b64;
-use galloper::game::PlayerSpec;
 use galloper::mail::maildir::Maildir;
+use galloper::server::PlayerSpec;
 use galloper::side::SideId;
 use galloper::sig;
 use mail_parser::{HeaderValue, MessageParser};
@@ -216,7 +216,7 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
     let games: Vec<String> = (0..GAMES).map(|n| format!("kill-{n:03}")).collect();
     let mut mails = Vec::new();
     {
-        let mut server = galloper::game::Server::open(&data).unwrap();
+        let mut server = galloper::server::Server::open(&data).unwrap();
         let players: Vec<PlayerSpec> = PLAYERS
             .iter()
             .zip(&keys)
@@ -239,7 +239,7 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
                 let t = galloper::cli::template(&server, g, &SideId::new(*side)).unwrap();
                 let t = galloper::envelope::with_entropy(
                     &t,
-                    &galloper::game::archive::sha256_hex(format!("{g} {user}").as_bytes()),
+                    &galloper::archive::sha256_hex(format!("{g} {user}").as_bytes()),
                 );
                 let s =
                     sig::sign(&key.private_openssh, sig::ORDERS_NAMESPACE, t.as_bytes()).unwrap();
@@ -256,7 +256,7 @@ fn serve_killed_at_random_moments_loses_and_doubles_nothing_through_postfix() {
             // The French orders signed with the Austrian key: refused.
             let t = galloper::envelope::with_entropy(
                 &galloper::cli::template(&server, g, &SideId::new("french")).unwrap(),
-                &galloper::game::archive::sha256_hex(format!("{g} forged").as_bytes()),
+                &galloper::archive::sha256_hex(format!("{g} forged").as_bytes()),
             );
             let s = sig::sign(
                 &keys[1].private_openssh,

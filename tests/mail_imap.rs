@@ -8,12 +8,12 @@ mod base64;
 mod maillab;
 
 use base64::b64;
+use galloper::archive::sha256_hex;
 use galloper::daemon::config::Config;
 use galloper::daemon::{intake, serve};
-use galloper::game::PlayerSpec;
-use galloper::game::archive::sha256_hex;
 use galloper::mail::imap::{Imap, ImapConfig, Wake};
 use galloper::mail::smtp::Security;
+use galloper::server::PlayerSpec;
 use galloper::side::SideId;
 use galloper::sig;
 use mail_parser::{Message, MessageParser, MimeHeaders, PartType};
@@ -290,15 +290,23 @@ fn orders_by_smtp_are_read_over_imap_resolved_and_reported() {
             }
             other => panic!("the map is not binary: {other:?}"),
         }
-        // ...and the orders template for step 2 attached, alone.
+        // ...and the orders template and page for step 2 attached.
         let names: Vec<String> = report
             .attachments()
             .filter_map(|a| a.attachment_name().map(str::to_string))
             .collect();
         let template = format!("{GAME}-step-2-{side}.yaml");
         assert!(names.contains(&template), "{names:?}");
-        // Light: the inline map and the template, no archive file.
-        assert_eq!(names, vec!["map.png".to_string(), template.clone()]);
+        // Light: the inline map, the template and the orders page (issue
+        // 32), no archive file.
+        assert_eq!(
+            names,
+            vec![
+                "map.png".to_string(),
+                template.clone(),
+                format!("{GAME}-step-2-{side}-orders.html")
+            ]
+        );
         let t = report
             .attachments()
             .find(|a| a.attachment_name() == Some(template.as_str()))

@@ -10,10 +10,10 @@ mod base64;
 mod maillab;
 
 use base64::b64;
+use galloper::archive::sha256_hex;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
-use galloper::game::PlayerSpec;
-use galloper::game::archive::sha256_hex;
+use galloper::server::PlayerSpec;
 use galloper::side::SideId;
 use galloper::sig;
 use mail_parser::{Message, MessageParser, MimeHeaders};

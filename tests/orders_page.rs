@@ -147,7 +147,7 @@ impl Game {
     }
     /// The state the open step starts from, as YAML.
     pub fn state(&self) -> serde_yaml::Value {
-        let server = galloper::game::Server::open_existing(&self.data()).unwrap();
+        let server = galloper::server::Server::open_existing(&self.data()).unwrap();
         let (step, _) = server.due(&self.game).unwrap().expect("an open step");
         serde_yaml::from_str(&step.state_before).unwrap()
     }

@@ -7,11 +7,11 @@
 mod base64;
 
 use base64::b64;
+use galloper::archive::sha256_hex;
 use galloper::daemon::config::Config;
 use galloper::daemon::{intake, serve};
 use galloper::envelope;
-use galloper::game::archive::sha256_hex;
-use galloper::game::{PlayerSpec, Refusal, Server};
+use galloper::server::{PlayerSpec, Refusal, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
 
@@ -160,7 +160,7 @@ fn latest(server: &Server, side: &str) -> String {
 }
 
 fn sha(text: &str) -> String {
-    galloper::game::archive::sha256_hex(text.as_bytes())
+    galloper::archive::sha256_hex(text.as_bytes())
 }
 
 #[test]

@@ -166,8 +166,8 @@ fn server_key_of(archive: &Path) -> (String, String) {
 /// step through the rules (and the players' files, which name the notice
 /// they answered) can tell.
 fn re_roll(archive: &Path, step: u32) {
+    use galloper::archive::{ArchivedDie, GameFile, Notice, Reveal};
     use galloper::dice::{DieRecord, StreamKind, beacon, protocol, stream::Stream};
-    use galloper::game::archive::{ArchivedDie, GameFile, Notice, Reveal};
     let read = |p: &Path| std::fs::read_to_string(p).unwrap();
     let game: GameFile = galloper::yaml::from_str(&read(&archive.join("game.yaml"))).unwrap();
     let dir = archive.join(format!("step-{step:04}"));
@@ -892,7 +892,7 @@ fn the_demo_games_replay_and_audit_in_chromium_and_a_changed_die_fails_at_its_st
 /// step's hidden secret, the open step's secrets, and the text of every
 /// event not shown to all.
 fn unrevealed(server: &Path, game: &str) -> Vec<String> {
-    let server = galloper::game::Server::open(server).unwrap();
+    let server = galloper::server::Server::open(server).unwrap();
     let mut out = Vec::new();
     for row in server.store().steps(game).unwrap() {
         out.push(hex::encode(row.hidden_secret));

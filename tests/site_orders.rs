@@ -1,5 +1,5 @@
 //! Issue 29: the page's own checks of orders files (site/audit.js, the
-//! page's half of `galloper audit`'s src/game/audit/orders.rs and
+//! page's half of `galloper audit`'s src/audit/orders.rs and
 //! `game::beacon::audited_receipts`) on real archives, against the command
 //! line's. A game whose server applied orders by both policies (`standing`
 //! and `default`) passes both audits, the applied files rebuilt byte for
@@ -21,13 +21,13 @@
 #[path = "support/reseal.rs"]
 mod reseal;
 
+use galloper::archive::{self, OrdersIndex, sha256_hex};
 use galloper::dice::beacon::QUICKNET;
 use galloper::envelope;
-use galloper::game::admin::GameMaster;
-use galloper::game::archive::{self, OrdersIndex, sha256_hex};
-use galloper::game::beacon::BeaconStart;
-use galloper::game::{MailSettings, PlayerSpec, Server};
 use galloper::mail::compose::Party;
+use galloper::server::admin::GameMaster;
+use galloper::server::beacon::BeaconStart;
+use galloper::server::{MailSettings, PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
 use reseal::reseal;
@@ -383,7 +383,7 @@ fn a_beacon_step_closed_unanswered_and_opened_again_passes_the_page_as_the_comma
     assert!(root.join("step-0001/rollback-1/rollback.yaml").exists());
     c.deploy("french");
     c.deploy("austrians");
-    let notice: galloper::game::archive::Notice = galloper::yaml::from_str(
+    let notice: galloper::archive::Notice = galloper::yaml::from_str(
         &std::fs::read_to_string(root.join("step-0001/notice.yaml")).unwrap(),
     )
     .unwrap();
@@ -525,7 +525,7 @@ fn page_applied(args: [&str; 6]) -> String {
 
 #[test]
 fn the_page_rebuilds_applied_files_as_the_server_writes_them() {
-    use galloper::game::schedule::MissedPolicy;
+    use galloper::server::schedule::MissedPolicy;
     // Orders of every shape JSON has: whole and fractional floats, large
     // and small ones, the largest u64, escapes, non-ASCII keys and values,
     // keys out of order, nesting.
@@ -538,10 +538,9 @@ fn the_page_rebuilds_applied_files_as_the_server_writes_them() {
     for body in bodies {
         let value: serde_yaml::Value = galloper::yaml::from_str(body).unwrap();
         for policy in [MissedPolicy::Default, MissedPolicy::Standing] {
-            let server = galloper::game::archive::applied_orders_text(
-                "g-1", 7, "red", &notice, policy, &value,
-            )
-            .unwrap();
+            let server =
+                galloper::archive::applied_orders_text("g-1", 7, "red", &notice, policy, &value)
+                    .unwrap();
             let j = server
                 .lines()
                 .last()

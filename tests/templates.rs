@@ -131,7 +131,7 @@ fn check_template(
 /// Plays `ruleset`'s demo in memory, checking every template on the way.
 fn play(ruleset: &str, steps: usize) {
     let rules = galloper::rulesets::by_name(ruleset).expect("a ruleset");
-    let mut player: Box<dyn DemoPlayer> = galloper::rulesets::demo_player(ruleset, false)
+    let mut player: Box<dyn DemoPlayer> = galloper::demo::players::player(ruleset, false)
         .expect("a demo player")
         .expect("a demo player");
     let mut state = rules.start(player.scenario()).expect("the demo scenario");

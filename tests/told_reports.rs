@@ -168,13 +168,12 @@ fn check_demo(ruleset: &str, battle: bool, grouped: bool) {
             if viewer == Viewer::Public {
                 // The site tells the archive's public events with the same
                 // ruleset: the same lines as the public report.
-                let public_dice: Vec<DieRecord> =
-                    yaml::<Vec<galloper::game::archive::ArchivedDie>>(
-                        &d.archive.join(&step).join("dice.yaml"),
-                    )
-                    .into_iter()
-                    .map(|a| a.die)
-                    .collect();
+                let public_dice: Vec<DieRecord> = yaml::<Vec<galloper::archive::ArchivedDie>>(
+                    &d.archive.join(&step).join("dice.yaml"),
+                )
+                .into_iter()
+                .map(|a| a.die)
+                .collect();
                 let site = rules.tell(&public, &public_dice, &viewer);
                 assert_eq!(
                     site.lines, told.lines,
@@ -244,7 +243,7 @@ fn check_demo(ruleset: &str, battle: bool, grouped: bool) {
         .iter()
         .map(|s| {
             let step = s.file_name().unwrap().to_string_lossy().into_owned();
-            yaml::<galloper::game::archive::PublicView>(&d.archive.join(step).join("view.yaml"))
+            yaml::<galloper::archive::PublicView>(&d.archive.join(step).join("view.yaml"))
                 .map
                 .letters
         })
@@ -335,7 +334,13 @@ fn the_core_of_reports_names_no_ruleset_and_no_measure() {
         " SP",
     ];
     let mut files = Vec::new();
-    for root in ["src/game", "src/render", "templates"] {
+    for root in [
+        "src/server",
+        "src/archive",
+        "src/audit",
+        "src/render",
+        "templates",
+    ] {
         collect(Path::new(env!("CARGO_MANIFEST_DIR")).join(root), &mut files);
     }
     files.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/view.rs"));

@@ -11,13 +11,13 @@ mod base64;
 mod smtp_sink;
 
 use base64::b64;
+use galloper::archive::sha256_hex;
 use galloper::daemon::config::Config;
 use galloper::daemon::serve;
-use galloper::game::admin::GameMaster;
-use galloper::game::archive::sha256_hex;
-use galloper::game::store::OutboxRow;
-use galloper::game::{PlayerSpec, Server};
 use galloper::mail::maildir::Maildir;
+use galloper::server::admin::GameMaster;
+use galloper::server::store::OutboxRow;
+use galloper::server::{PlayerSpec, Server};
 use galloper::side::SideId;
 use galloper::sig::{self, KeyPair};
 use std::collections::BTreeMap;
@@ -416,7 +416,7 @@ fn a_message_that_fails_stays_pending_and_the_others_go_through() {
 
 #[test]
 fn temporary_files_are_removed_after_a_failure_and_at_start_up() {
-    use galloper::game::folder::{Durability, Staging};
+    use galloper::archive::folder::{Durability, Staging};
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("data/archive/g1/step-0001");
     // A staging that fails before it finishes leaves nothing behind.
@@ -825,10 +825,10 @@ fn a_file_of_thousands_of_bad_entries_gets_a_short_answer_in_linear_time() {
     let (e, took, size) = answer(8000);
     let text = e.to_string();
     match &e {
-        galloper::game::Refusal::Rules { problems, more } => {
-            assert_eq!(problems.len(), galloper::game::PROBLEMS_LISTED);
+        galloper::server::Refusal::Rules { problems, more } => {
+            assert_eq!(problems.len(), galloper::server::PROBLEMS_LISTED);
             // Every bad entry counts (and the side's own units left out).
-            assert!(*more >= 8000 - galloper::game::PROBLEMS_LISTED, "{more}");
+            assert!(*more >= 8000 - galloper::server::PROBLEMS_LISTED, "{more}");
             assert!(
                 problems.iter().all(|p| p.line.is_some()),
                 "each listed with its line"

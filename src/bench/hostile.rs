@@ -66,7 +66,7 @@ Content-Disposition: attachment; filename=\"{name}\"\r\nContent-Transfer-Encodin
 fn orders_head(game: &str) -> String {
     format!(
         "galloper: 1\ngame: {game}\nstep: 1\nside: french\nentropy: {}\norders:\n",
-        crate::game::archive::sha256_hex(b"cd")
+        crate::archive::sha256_hex(b"cd")
     )
 }
 
@@ -143,7 +143,7 @@ pub fn messages(game: &str, limit: usize) -> Vec<(String, Vec<u8>)> {
                         fill(
                             &format!("galloper: 1\ngame: {game}\ncommand:\n"),
                             "[",
-                            crate::game::command::MAX_BYTES,
+                            crate::server::command::MAX_BYTES,
                         ),
                     ),
                     ("command.yaml.sig".into(), SIG.as_bytes().to_vec()),

@@ -7,7 +7,7 @@
 
 use super::play::Played;
 use super::report::Report;
-use crate::game::store::Store;
+use crate::server::store::Store;
 use mail_parser::{MessageParser, MimeHeaders};
 
 /// The goal for one report mail, in bytes (150 KB).

@@ -101,7 +101,7 @@ impl Plan {
 }
 
 fn player(ruleset: &str, battle: bool) -> anyhow::Result<Box<dyn DemoPlayer>> {
-    crate::rulesets::demo_player(ruleset, battle)
+    crate::demo::players::player(ruleset, battle)
         .map_err(|e| anyhow!("{e}"))?
         .ok_or_else(|| anyhow!("no demo player for {ruleset}"))
 }
@@ -235,7 +235,7 @@ fn demo_games(args: &BenchArgs, plan: &Plan, r: &mut Report) -> anyhow::Result<(
         );
         let archive = p.archive();
         let (a, v) = repeat(plan.reps.min(5), || {
-            crate::game::audit::audit(&archive).map_err(|f| anyhow!("the audit failed: {f}"))
+            crate::audit::audit(&archive).map_err(|f| anyhow!("the audit failed: {f}"))
         })?;
         r.add(
             section,
@@ -376,7 +376,7 @@ fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
         p.play(author.as_mut(), plan.audit_steps, false)?;
         let archive = p.archive();
         let (a, v) = repeat(plan.reps.min(3), || {
-            crate::game::audit::audit(&archive).map_err(|f| anyhow!("the audit failed: {f}"))
+            crate::audit::audit(&archive).map_err(|f| anyhow!("the audit failed: {f}"))
         })?;
         r.add(
             "targets",

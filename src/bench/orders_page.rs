@@ -6,8 +6,8 @@
 use super::report::Report;
 use super::scratch::Scratch;
 use super::stats::{Samples, human};
-use crate::game::orders_page::{PageFor, page};
 use crate::ruleset::AnyRuleset;
+use crate::server::orders_page::{PageFor, page};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 

@@ -4,11 +4,11 @@
 
 use super::play::{Played, Signed};
 use super::stats::{Samples, repeat};
-use crate::game::report::StepReading;
-use crate::game::store::{OrdersRow, StepRow};
 use crate::mail::compose::{self, Party, ReportMail, Thread};
 use crate::mail::inbound::{self, Limits};
 use crate::ruleset::OrdersKind;
+use crate::server::report::StepReading;
+use crate::server::store::{OrdersRow, StepRow};
 use crate::side::SideId;
 use crate::view::Viewer;
 use crate::{envelope, render, sig};
@@ -104,7 +104,7 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
     })?;
     rows.push(("validate (ruleset check)", t));
     let (t, (resolved, inputs)) = repeat(reps, || {
-        crate::game::resolve_step(p.rules, &sides, &row, &orders)
+        crate::server::resolve_step(p.rules, &sides, &row, &orders)
     })?;
     anyhow::ensure!(
         resolved.state == res.state_after,
@@ -168,7 +168,7 @@ pub fn measure(p: &Played, reps: usize) -> anyhow::Result<Phases> {
     let reading = StepReading::new(p.rules, &p.game, &row, &res, &inputs, next.as_ref())?;
     maps.extend(reader_maps(&reading, &sides)?);
     // The archive's map, as `Server::try_resolve` draws it.
-    let public = crate::game::report::archive_sight(
+    let public = crate::server::report::archive_sight(
         &*p.rules.load(&res.state_after)?,
         &p.game,
         row.step,

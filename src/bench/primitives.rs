@@ -97,7 +97,7 @@ pub fn measure(
 /// reader's and the archive's) once. Parsing the SVG and laying out its
 /// text are the step's own work, not primitives.
 pub fn of_step(p: &super::play::Played, step: u32, mails: &[Vec<u8>]) -> anyhow::Result<f64> {
-    use crate::game::report::{StepReading, archive_sight};
+    use crate::server::report::{StepReading, archive_sight};
     use anyhow::Context;
     let steps = p.server.store().steps(&p.game)?;
     let i = steps
@@ -110,7 +110,7 @@ pub fn of_step(p: &super::play::Played, step: u32, mails: &[Vec<u8>]) -> anyhow:
     let orders = p.server.store().latest_orders(&p.game, step)?;
     let g = p.server.store().game(&p.game)?.context("the game exists")?;
     let sides = p.rules.sides(&g.scenario)?;
-    let inputs = crate::game::dice_inputs_for(row, &orders, &sides);
+    let inputs = crate::server::dice_inputs_for(row, &orders, &sides);
     let dice: Vec<crate::dice::DieRecord> = crate::yaml::from_str(&res.dice)?;
     // The maps, as the step drew them: each reader's and the archive's.
     let heading = p.rules.due(&row.state_before)?.heading;

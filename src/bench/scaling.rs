@@ -410,7 +410,7 @@ fn demo_until_fight(
     tweak: Tweak,
 ) -> anyhow::Result<Fight> {
     let name = rules.name();
-    let mut player = crate::rulesets::demo_player(name, false)
+    let mut player = crate::demo::players::player(name, false)
         .map_err(|e| anyhow!(e))?
         .with_context(|| format!("{name} has no demo player"))?;
     let mut state = rules.start(scenario)?;

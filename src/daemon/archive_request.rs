@@ -9,10 +9,10 @@
 
 use super::config::Config;
 use super::limit::{self, Mail};
-use crate::game::Server;
-use crate::game::archive::{self, sha256_hex};
-use crate::game::store::OutboxRow;
+use crate::archive::{self, sha256_hex};
 use crate::mail::compose::{self, Party, ReplyMail, Thread};
+use crate::server::Server;
+use crate::server::store::OutboxRow;
 use anyhow::Context;
 
 /// The outbox kind of the mail that carries the files.
@@ -99,7 +99,7 @@ pub fn answer(
             .as_deref()
             .map_or(String::new(), |site| format!(
                 " The whole archive is on the club site, on the game's page: {}",
-                crate::game::report::site_page(site, game)
+                crate::server::report::site_page(site, game)
             )),
         cfg.club_address
     );

@@ -5,7 +5,7 @@
 //! never choose its dice.
 
 use crate::dice::beacon::Chain;
-use crate::game::Server;
+use crate::server::Server;
 use std::time::Duration;
 
 /// A round's JSON is a few hundred bytes.

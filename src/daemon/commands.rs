@@ -4,11 +4,11 @@
 //! the outcome into lines of the sender's reply.
 
 use super::config::Config;
-use crate::game::Server;
-use crate::game::admin::{CommandRefusal, GameMaster};
-use crate::game::command;
 use crate::mail::inbound::{Inbound, Submission};
 use crate::mail::route::Route;
+use crate::server::Server;
+use crate::server::admin::{CommandRefusal, GameMaster};
+use crate::server::command;
 
 /// Check and apply each command file of a message; one reply line each.
 /// Returns how many were applied.

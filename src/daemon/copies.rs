@@ -6,10 +6,10 @@
 //! make more copies than the player signed files.
 
 use super::config::Config;
-use crate::game::Server;
-use crate::game::archive::sha256_hex;
-use crate::game::store::{OrdersRow, OutboxRow};
+use crate::archive::sha256_hex;
 use crate::mail::compose::{self, Party, ReplyMail, Thread};
+use crate::server::Server;
+use crate::server::store::{OrdersRow, OutboxRow};
 use std::collections::BTreeSet;
 
 /// The copies for the orders of one message (`accepted`) that came from

@@ -4,12 +4,12 @@
 
 use super::config::Config;
 use super::limit::{self, Mail};
-use crate::game::archive::sha256_hex;
-use crate::game::store::{GameStatus, InboxRow, OrdersRow, OutboxRow};
-use crate::game::{Refusal, Server};
+use crate::archive::sha256_hex;
 use crate::mail::compose::{self, Party, ReplyMail};
 use crate::mail::inbound::{self, InboundError, Limits};
 use crate::mail::route;
+use crate::server::store::{GameStatus, InboxRow, OrdersRow, OutboxRow};
+use crate::server::{Refusal, Server};
 use crate::sig::SigError;
 
 /// What became of a message, for the log.
@@ -81,7 +81,7 @@ pub fn handle(
     // Command files (a `command:` key) go to the game master's module.
     let (commands, subs): (Vec<_>, Vec<_>) = subs
         .into_iter()
-        .partition(|s| crate::game::command::looks_like_command(&s.orders));
+        .partition(|s| crate::server::command::looks_like_command(&s.orders));
     let mut accepted: Vec<OrdersRow> = Vec::new();
     // Whether an accepted file changed what the server holds: only then is
     // the acknowledgement beyond the reply limit (daemon::limit).

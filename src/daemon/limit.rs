@@ -11,7 +11,7 @@
 //!
 //! Every caller asks here, and nowhere else, whether a mail may go out.
 
-use crate::game::store::Store;
+use crate::server::store::Store;
 
 /// The window the allowance is counted over.
 pub const WINDOW_SECONDS: i64 = 3600;

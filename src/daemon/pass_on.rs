@@ -8,9 +8,9 @@
 
 use super::config::Config;
 use super::limit::{self, Mail};
-use crate::game::store::OutboxRow;
 use crate::mail::compose::{self, Party, ReplyMail};
 use crate::mail::inbound::Inbound;
+use crate::server::store::OutboxRow;
 use sha2::{Digest, Sha256};
 
 /// The most of a message's text passed on; the rest is cut, and said so.
@@ -20,7 +20,7 @@ pub const MAX_TEXT: usize = 16 * 1024;
 /// sender; `None` when the club has no game master, the sender is the game
 /// master himself, or there is nobody to answer.
 pub fn to_game_master(
-    store: &crate::game::store::Store,
+    store: &crate::server::store::Store,
     cfg: &Config,
     inb: &Inbound,
     sender: &str,

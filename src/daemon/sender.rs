@@ -3,8 +3,8 @@
 //! with an alert to the game master.
 
 use super::config::Config;
-use crate::game::Server;
 use crate::mail::smtp::{SendError, Smtp, backoff, should_give_up};
+use crate::server::Server;
 
 /// What one pass over the outbox did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -115,9 +115,9 @@ pub fn daily_alert(
     let game = (game != "club").then(|| game.to_string());
     server
         .store_mut()
-        .queue_mails(&[crate::game::store::OutboxRow {
+        .queue_mails(&[crate::server::store::OutboxRow {
             game,
-            ..crate::game::store::OutboxRow::queued(
+            ..crate::server::store::OutboxRow::queued(
                 message_id,
                 "alert",
                 &cfg.club_address,
@@ -133,7 +133,7 @@ pub fn daily_alert(
 fn alert(
     server: &mut Server,
     cfg: &Config,
-    m: &crate::game::store::OutboxRow,
+    m: &crate::server::store::OutboxRow,
     error: &str,
     now: i64,
 ) -> anyhow::Result<()> {
@@ -178,7 +178,7 @@ fn alert(
     })?;
     server
         .store_mut()
-        .queue_mails(&[crate::game::store::OutboxRow {
+        .queue_mails(&[crate::server::store::OutboxRow {
             id: 0,
             message_id,
             game: m.game.clone(),

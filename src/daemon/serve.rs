@@ -3,10 +3,10 @@
 
 use super::config::Config;
 use super::{intake, sender};
-use crate::game::{MailSettings, Server};
 use crate::mail::imap::Inbox;
 use crate::mail::maildir::{Entry, Maildir};
 use crate::mail::smtp::{Security, SendError, Smtp, SmtpConfig};
+use crate::server::{MailSettings, Server};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -27,7 +27,7 @@ pub fn open(cfg: &Config) -> anyhow::Result<Server> {
     // elsewhere is swept here.
     let reports = cfg.reports_dir();
     if !reports.starts_with(&cfg.data) {
-        match crate::game::folder::sweep(&reports) {
+        match crate::archive::folder::sweep(&reports) {
             Ok(0) => {}
             Ok(n) => {
                 tracing::info!(folder = %reports.display(), removed = n, "temporary files left by a crash removed")
@@ -138,7 +138,7 @@ fn batch_with(
     // Deadlines before resolution: a step whose time is up resolves in this batch.
     for e in server.tick(now().0, &cfg.reports_dir())? {
         tracing::info!(event = %e, "game life");
-        if matches!(e, crate::game::life::Life::Resolved(_)) {
+        if matches!(e, crate::server::life::Life::Resolved(_)) {
             b.steps += 1;
         }
     }

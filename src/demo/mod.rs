@@ -1,12 +1,14 @@
 //! `galloper demo`: a whole game played from orders that each ruleset's
-//! demo player writes (`rulesets::demo_player`), signed by two freshly made
+//! demo player writes (`demo::players::player`), signed by two freshly made
 //! players, resolved, archived and audited.
 
 mod bot;
 pub mod maurice;
+pub mod players;
 
-use crate::game::{PlayerSpec, Server, audit};
+use crate::audit;
 use crate::ruleset::DemoPlayer;
+use crate::server::{PlayerSpec, Server};
 use crate::side::{BySide, SideId};
 use crate::{envelope, sig};
 use anyhow::{Context, anyhow, bail};
@@ -80,13 +82,13 @@ fn set_aside(out: &std::path::Path) -> anyhow::Result<()> {
 
 /// Run the demo; prints where everything is.
 pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
-    let mut author: Box<dyn DemoPlayer> = crate::rulesets::demo_player(&args.ruleset, args.battle)
+    let mut author: Box<dyn DemoPlayer> = crate::demo::players::player(&args.ruleset, args.battle)
         .map_err(|e| anyhow!("cannot set up the demo of {}: {e}", args.ruleset))?
         .ok_or_else(|| {
             anyhow!(
                 "no demo player for ruleset {:?}; choose one of: {}",
                 args.ruleset,
-                crate::rulesets::demo_names().join(", ")
+                crate::demo::players::names().join(", ")
             )
         })?;
     let ruleset = crate::rulesets::by_name(author.ruleset()).ok_or_else(|| {
@@ -217,7 +219,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
     // The winner named as the scenario names its side ("the Austrians
     // win"), not by its id.
     let outcome = match last {
-        Some(state) => crate::game::ended_words(ruleset, &state)?,
+        Some(state) => crate::server::ended_words(ruleset, &state)?,
         None => None,
     };
     match &outcome {

@@ -143,7 +143,7 @@ pub fn orders_page(
 /// CSP's hash of an inline script: the sha256 of its exact text.
 fn script_hash(text: &str) -> String {
     let mut b64 = String::new();
-    crate::site::page::base64(&Sha256::digest(text.as_bytes()), &mut b64);
+    crate::base64::encode(&Sha256::digest(text.as_bytes()), &mut b64);
     format!("'sha256-{b64}'")
 }
 

@@ -18,7 +18,7 @@ pub use signature::{sign, verify, verify_bytes};
 pub const ORDERS_NAMESPACE: &str = "galloper-orders";
 
 /// Namespace in which players and the game master sign command files
-/// (`src/game/command.rs`). Separate from orders, so that a signature made
+/// (`src/server/command.rs`). Separate from orders, so that a signature made
 /// for one can never pass as the other.
 pub const COMMAND_NAMESPACE: &str = "galloper-command";
 

@@ -17,7 +17,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The largest file a site carries (the audit's own bound).
-const MAX_FILE: u64 = crate::game::audit::MAX_FILE;
+const MAX_FILE: u64 = crate::audit::MAX_FILE;
 /// The most a site carries in all for one game.
 const MAX_TOTAL: u64 = 1 << 30;
 /// The most entries an archive may hold (files and folders).

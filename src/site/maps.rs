@@ -4,7 +4,7 @@
 //! templates, never copied as markup from the archive: a page must not run
 //! what an archive's author slipped into it.
 
-use crate::game::archive::PublicView;
+use crate::archive::PublicView;
 use serde::Serialize;
 
 /// One step's map, or why it cannot be drawn.

@@ -19,7 +19,7 @@ mod assets;
 mod bundle;
 mod maps;
 mod out;
-pub(crate) mod page;
+mod page;
 mod start;
 mod summary;
 mod told;
@@ -115,7 +115,7 @@ fn write_steps(
     }
     let rules = game
         .get("game.yaml")
-        .and_then(|t| crate::yaml::from_str::<crate::game::archive::GameFile>(t).ok())
+        .and_then(|t| crate::yaml::from_str::<crate::archive::GameFile>(t).ok())
         .and_then(|g| crate::rulesets::by_name(&g.ruleset));
     let resolved: BTreeSet<u32> = listing.resolved().into_iter().collect();
     let mut parts = Vec::new();

@@ -7,7 +7,7 @@
 //! the replay does.
 
 use super::bundle::Bundle;
-use crate::game::archive::{self, GameFile};
+use crate::archive::{self, GameFile};
 
 /// The start state, or `None` when the archive names no known ruleset or
 /// its scenario does not start (the page's audit then fails at step 1, as

@@ -2,8 +2,8 @@
 //! steps, and the verdict of `galloper audit` when the site was made.
 
 use super::bundle::{Bundle, Listing};
-use crate::game::archive::{EndFile, GameFile, PublicView};
-use crate::game::audit;
+use crate::archive::{EndFile, GameFile, PublicView};
+use crate::audit;
 use anyhow::{Context, bail};
 use std::path::Path;
 
@@ -173,7 +173,7 @@ pub fn cli_headline(failure: &str, over: bool) -> String {
 /// The days the first and the last step were written.
 fn dates(dir: &Path, first: Option<u32>, last: Option<u32>) -> String {
     let day = |step: Option<u32>| {
-        let path = crate::game::archive::step_dir(dir, step?).join("manifest.yaml");
+        let path = crate::archive::step_dir(dir, step?).join("manifest.yaml");
         let t = std::fs::metadata(path).ok()?.modified().ok()?;
         let t = jiff::Timestamp::try_from(t).ok()?;
         Some(t.strftime("%Y-%m-%d").to_string())

@@ -3,9 +3,9 @@
 //! so that the page and the mail use the same words and groupings.
 
 use super::bundle::Bundle;
+use crate::archive::ArchivedDie;
 use crate::dice::DieRecord;
 use crate::event::Event;
-use crate::game::archive::ArchivedDie;
 use crate::ruleset::AnyRuleset;
 use crate::view::{EventLine, Viewer};
 

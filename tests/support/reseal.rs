@@ -18,7 +18,7 @@ use std::path::Path;
 /// byte for byte the same (signing is deterministic): only what follows
 /// the change differs.
 pub fn reseal(archive: &Path, private: &str, public: &str) {
-    use galloper::game::archive::{EndFile, GameFile, Manifest, Notice, sha256_hex};
+    use galloper::archive::{EndFile, GameFile, Manifest, Notice, sha256_hex};
     let read = |p: &Path| std::fs::read_to_string(p).unwrap();
     let sign = |p: &Path| {
         let bytes = std::fs::read(p).unwrap();

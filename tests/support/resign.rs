@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use galloper::game::archive::{Manifest, sha256_hex};
+use galloper::archive::{Manifest, sha256_hex};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
