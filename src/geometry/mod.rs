@@ -24,6 +24,7 @@ pub mod radius;
 pub mod relation;
 pub mod sight;
 pub mod sweep;
+pub mod table;
 pub mod terrain;
 pub mod zone;
 

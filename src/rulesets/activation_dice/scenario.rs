@@ -2,6 +2,7 @@
 //! who attacks, each side's edge and units, and the two tables the source
 //! leaves out, both house rules: the troop table and the victory terms.
 
+pub use crate::geometry::table::{BaseSize, Table};
 use crate::geometry::{Angle, Distance, Point, TerrainFeature};
 use crate::side::SideId;
 use schemars::JsonSchema;
@@ -35,20 +36,6 @@ pub struct Scenario {
     pub sides: Vec<SideSpec>,
     #[serde(default)]
     pub terrain: Vec<TerrainFeature>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Table {
-    pub width: Distance,
-    pub height: Distance,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BaseSize {
-    pub width: Distance,
-    pub depth: Distance,
 }
 
 fn default_base() -> BaseSize {

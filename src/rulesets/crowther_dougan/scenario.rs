@@ -2,6 +2,7 @@
 //! troops (woods, buildings), each side's units and personalities.
 
 use super::tables::{Formation, Troop};
+pub use crate::geometry::table::Table;
 use crate::geometry::{Angle, Base, Distance, Point, Shape, TerrainFeature};
 use crate::side::SideId;
 use schemars::JsonSchema;
@@ -31,13 +32,6 @@ pub struct Scenario {
     pub terrain: Vec<TerrainFeature>,
     #[serde(default)]
     pub options: Options,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Table {
-    pub width: Distance,
-    pub height: Distance,
 }
 
 /// The source's optional rules and conditions, per scenario.

@@ -2,7 +2,8 @@
 
 use super::deck::{DEFAULT_DECK, DeckFile};
 use super::units::{Arm, Formation};
-use crate::geometry::{Base, Distance, Measure, MeasureUnit, TerrainFeature, TerrainTag};
+pub use crate::geometry::table::Table;
+use crate::geometry::{Base, Measure, MeasureUnit, TerrainFeature, TerrainTag};
 use crate::side::SideId;
 use geo::{Area, BooleanOps};
 use schemars::JsonSchema;
@@ -25,13 +26,6 @@ pub struct Scenario {
     /// The action deck; Galloper's own deck when absent.
     #[serde(default)]
     pub deck: Option<DeckFile>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Table {
-    pub width: Distance,
-    pub height: Distance,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

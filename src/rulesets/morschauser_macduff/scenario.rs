@@ -5,6 +5,7 @@ use super::units::{
     GunVariant, Profile, Quality, TroopType, Weapon, apply_qualities, apply_variant, chart,
     quality_fits,
 };
+pub use crate::geometry::table::{BaseSize, Table};
 use crate::geometry::{Angle, Distance, Point, Shape, TerrainFeature, TerrainTag};
 use crate::side::SideId;
 use schemars::JsonSchema;
@@ -46,20 +47,6 @@ pub struct Scenario {
     /// C.6: mines laid before the game starts.
     #[serde(default)]
     pub mines: Vec<Mine>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Table {
-    pub width: Distance,
-    pub height: Distance,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BaseSize {
-    pub width: Distance,
-    pub depth: Distance,
 }
 
 fn default_base() -> BaseSize {

@@ -5,6 +5,7 @@
 use super::formation::Formation;
 use super::formation::lay_out;
 use super::tables::{Nation, Troop, mods};
+pub use crate::geometry::table::{BaseSize, Table};
 use crate::geometry::{Angle, Base, Distance, Point, TerrainFeature};
 use crate::side::SideId;
 use schemars::JsonSchema;
@@ -37,20 +38,6 @@ pub struct Scenario {
     pub terrain: Vec<TerrainFeature>,
     #[serde(default)]
     pub objectives: Vec<Objective>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Table {
-    pub width: Distance,
-    pub height: Distance,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BaseSize {
-    pub width: Distance,
-    pub depth: Distance,
 }
 
 fn default_base() -> BaseSize {
