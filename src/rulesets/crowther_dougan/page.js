@@ -231,6 +231,84 @@
     return out;
   }
 
+  // --- reading a file back -------------------------------------------------------
+  //
+  // The inverse of the writers above: a move back to its drop point,
+  // facing as the move leaves it (turned about when the file says so); a
+  // placement to its point and facing; targets, observations, pledges,
+  // recalls and joins as the form's strings. What the writer would not
+  // write the same (a hand-written entry, another order of units) gives
+  // null: the page then offers the file as text.
+
+  function readMove(page, block) {
+    const drawn = { units: {}, fields: {} };
+    const unit = (id) => (drawn.units[id] = drawn.units[id] || { move: null, formation: '', targets: {}, fields: {} });
+    for (const o of block.observe || []) unit(o.unit).fields.observe = o.at.x + ', ' + o.at.y;
+    for (const c of block.charges || []) unit(c.unit).targets.charge = String(c.target);
+    for (const f of block.fire || []) unit(f.unit).targets.fire = String(f.target);
+    for (const m of block.moves || []) {
+      const u = G.unitPlan(page, m.unit);
+      if (!u) return null;
+      const d = unit(m.unit);
+      if (m.formation) d.formation = m.formation;
+      const turned = m.about === true;
+      if (m.to || turned) {
+        const to = m.to ? { x: m.to.x, y: m.to.y } : { x: u.at.x, y: u.at.y };
+        d.move = { x: to.x, y: to.y, facing: facingAfter(u, m.to ? to : null, turned) };
+        // Where the facing alone does not say it, the box says it.
+        if (about(u, d) !== turned) d.fields.about = String(turned);
+      }
+    }
+    for (const p of block.pledges || []) drawn.fields['pledge:' + p.personality] = String(p.points);
+    for (const r of block.recall || []) drawn.fields['recall:' + r.personality] = 'true';
+    for (const j of block.personalities || []) drawn.fields['join:' + j.personality] = String(j.unit);
+    return drawn;
+  }
+
+  function readReactions(page, block) {
+    const drawn = { units: {}, fields: {} };
+    const persons = (page.plan.extra || {}).persons || {};
+    for (const p of Object.keys(persons)) drawn.fields['pledge:' + p] = '0';
+    for (const p of block.pledges || []) drawn.fields['pledge:' + p.personality] = String(p.points);
+    return drawn;
+  }
+
+  function readDeploy(page, block) {
+    const drawn = { units: {}, fields: {} };
+    for (const p of block.units || []) {
+      const u = G.unitPlan(page, p.unit);
+      if (!u || !p.at) return null;
+      const d = (drawn.units[p.unit] = { move: null, formation: p.formation || '', targets: {}, fields: {} });
+      if (p.facing != null) d.move = { x: p.at.x, y: p.at.y, facing: p.facing };
+    }
+    return drawn;
+  }
+
+  // Whether the writer makes the same block again from `drawn`.
+  function rewrites(page, drawn, orders) {
+    try {
+      return G.yaml(G.writerFor(page).write(page, drawn), 0) === G.yaml(orders, 0);
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function read(page, orders) {
+    if (!orders || typeof orders !== 'object') return null;
+    const k = kind(page);
+    const block = orders[k];
+    if (!block || typeof block !== 'object' || Array.isArray(block)) return null;
+    let drawn = null;
+    try {
+      if (k === 'deploy') drawn = readDeploy(page, block);
+      else if (k === 'reactions') drawn = readReactions(page, block);
+      else drawn = readMove(page, block);
+    } catch (e) {
+      return null;
+    }
+    return drawn && rewrites(page, drawn, orders) ? drawn : null;
+  }
+
   // --- the writer ---------------------------------------------------------------
 
   function kind(page) {
@@ -250,5 +328,6 @@
       if (k === 'reactions') return [];
       return checkMove(page, drawn);
     },
+    read: read,
   });
 })();
