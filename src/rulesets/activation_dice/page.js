@@ -365,14 +365,14 @@
   // Drawn orders for one entry, or null when none writes it the same.
   function readEntry(page, u, e) {
     const x = (page.plan.extra.units || {})[u.id] || {};
-    const want = G.flow(e);
+    const want = canon(e);
     const same = (d) => {
       let a = activation(page, u, d);
       if (!a || a.entry.dice !== e.dice) {
         d.fields.dice = String(e.dice);
         a = activation(page, u, d);
       }
-      return !!a && G.flow(a.entry) === want;
+      return !!a && canon(a.entry) === want;
     };
     if (x.rout) {
       const d = blank();
@@ -444,6 +444,17 @@
     };
   }
 
+  // A block as the file says it, for comparing: the numbers as the file
+  // writes them, a map's keys in any order (YAML gives them no order),
+  // a list's entries in theirs.
+  function canon(v) {
+    if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
+    if (v && typeof v === 'object') {
+      return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
+    }
+    return G.scalar(v);
+  }
+
   function read(page, orders) {
     if (!orders || typeof orders !== 'object') return null;
     try {
@@ -452,7 +463,7 @@
       if (!block || typeof block !== 'object') return null;
       const drawn = deploy ? readDeploy(page, block) : readTurn(page, block);
       // Only what the writer makes again, the same, is read onto the map.
-      return drawn && G.yaml(write(page, drawn), 0) === G.yaml(orders, 0) ? drawn : null;
+      return drawn && canon(write(page, drawn)) === canon(orders) ? drawn : null;
     } catch (e) {
       return null;
     }

@@ -284,10 +284,21 @@
     return drawn;
   }
 
+  // A block as the file says it, for comparing: the numbers as the file
+  // writes them, a map's keys in any order (YAML gives them no order),
+  // a list's entries in theirs.
+  function canon(v) {
+    if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
+    if (v && typeof v === 'object') {
+      return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
+    }
+    return G.scalar(v);
+  }
+
   // Whether the writer makes the same block again from `drawn`.
   function rewrites(page, drawn, orders) {
     try {
-      return G.yaml(G.writerFor(page).write(page, drawn), 0) === G.yaml(orders, 0);
+      return canon(G.writerFor(page).write(page, drawn)) === canon(orders);
     } catch (e) {
       return false;
     }

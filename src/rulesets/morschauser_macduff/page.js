@@ -307,12 +307,23 @@
     return drawn;
   }
 
+  // A block as the file says it, for comparing: the numbers as the file
+  // writes them, a map's keys in any order (YAML gives them no order),
+  // a list's entries in theirs.
+  function canon(v) {
+    if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
+    if (v && typeof v === 'object') {
+      return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
+    }
+    return G.scalar(v);
+  }
+
   function read(page, orders) {
     if (!orders || typeof orders !== 'object') return null;
     try {
       const drawn = readBlock(page, orders);
       // Only what `write` makes again, the same, is read onto the map.
-      return drawn && G.yaml(write(page, drawn), 0) === G.yaml(orders, 0) ? drawn : null;
+      return drawn && canon(write(page, drawn)) === canon(orders) ? drawn : null;
     } catch (e) {
       return null;
     }
