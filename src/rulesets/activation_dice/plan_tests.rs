@@ -144,6 +144,21 @@ fn read_back(cases: &[(Value, Value)]) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
+/// What the writer's `read` makes of the file written from each case's
+/// `drawn` (the drawn orders the page shows once the file is loaded
+/// back), beside `drawn` as the page holds it (both through JSON in Node,
+/// as the browser test compares them).
+fn drawn_back(cases: &[(Value, Value)]) -> Vec<(Value, Value)> {
+    in_node(
+        r#"(c) => [GalloperOrders.writerFor(c.page)
+          .read(c.page, GalloperVendor.parseYaml(GalloperOrders.file(c.page, c.drawn)).orders), c.drawn]"#,
+        cases,
+    )
+    .into_iter()
+    .map(|v| (v[0].clone(), v[1].clone()))
+    .collect()
+}
+
 /// Runs the vendored scripts, write.js and this ruleset's page.js in Node,
 /// and `each` (a function of one `{page, drawn}` case) over the cases.
 fn in_node(each: &str, cases: &[(Value, Value)]) -> Vec<Value> {
@@ -718,7 +733,9 @@ fn a_move_at_the_edge_of_its_arc_and_reach_is_written_so_the_rules_take_it() {
 /// an aimed shot with canister after unlimbering, a recoil from melee;
 /// each comes back byte for byte. What the page never writes is refused,
 /// so the page offers it as text: a `one:` script, moves that are not
-/// one straight line split evenly, a `hold` among other actions.
+/// one straight line split evenly, a `hold` among other actions. And
+/// orders drawn as the page draws them (a drop on its grid turned a whole
+/// number of degrees, a charge) are read back as they were drawn.
 #[test]
 fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
     let s = close_quarters();
@@ -794,4 +811,27 @@ fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
     for (file, again) in &out[3..] {
         assert_eq!(again, &None, "refused:\n{file}");
     }
+    // Drawn as the page draws (a drop on its 0.1 cm grid and a whole
+    // degree's facing, so two moves and a pivot; a charge), the orders
+    // come back as they were drawn.
+    let mut s = close_quarters();
+    for (id, x, y, f) in [("b-inf", 20.0, 10.0, 0.0), ("r-inf", 20.0, 50.0, 180.0)] {
+        let i = s.index(id).unwrap();
+        s.units[i].at = Some(Point::new(x, y));
+        s.units[i].facing = crate::geometry::Angle(f);
+    }
+    let p = plan(&s, &blue).unwrap();
+    assert_eq!(target(&p, "b-cav", "charge").as_deref(), Some("r-gun"));
+    let drawn = json!({
+        "units": {
+            "b-inf": {"move": {"x": 14.9, "y": 24.1, "facing": 300}, "formation": "", "targets": {}, "fields": {}},
+            "b-cav": {"move": null, "formation": "", "targets": {"charge": "r-gun"}, "fields": {}},
+        },
+        "fields": {},
+    });
+    let pg = page(&s, &blue, &p);
+    let (file, _) = &write(&[(pg.clone(), drawn.clone())])[0];
+    assert!(file.contains("{pivot: -60}"), "{file}");
+    let (back, drawn) = &drawn_back(&[(pg, drawn)])[0];
+    assert_eq!(back, drawn);
 }

@@ -254,7 +254,13 @@
       const turned = m.about === true;
       if (m.to || turned) {
         const to = m.to ? { x: m.to.x, y: m.to.y } : { x: u.at.x, y: u.at.y };
-        d.move = { x: to.x, y: to.y, facing: facingAfter(u, m.to ? to : null, turned) };
+        // A drag keeps the unit's facing; else the facing the move
+        // leaves, in whole degrees as the ring turns it, or exactly.
+        const after = facingAfter(u, m.to ? to : null, turned);
+        for (const facing of [u.facing, Math.round(after) % 360, after]) {
+          d.move = { x: to.x, y: to.y, facing: facing };
+          if (about(u, d) === turned) break;
+        }
         // Where the facing alone does not say it, the box says it.
         if (about(u, d) !== turned) d.fields.about = String(turned);
       }
@@ -304,6 +310,34 @@
     }
   }
 
+  // The page keeps only what the player changed: a field at its plan's
+  // default is dropped, and a unit left with nothing, wherever the writer
+  // writes the same without it (`same`), so what is read is what was drawn.
+  function tidy(page, drawn, same) {
+    const fallback = (fields, name) => {
+      const f = (fields || []).find((x) => x.name === name);
+      return f ? f.default : '';
+    };
+    // Drops `key` from `holder[prop]`, keeping the order of the rest.
+    const drop = (holder, prop, key) => {
+      const was = holder[prop];
+      const now = {};
+      for (const k of Object.keys(was)) if (k !== key) now[k] = was[k];
+      holder[prop] = now;
+      if (!same(drawn)) holder[prop] = was;
+    };
+    for (const k of Object.keys(drawn.fields)) {
+      if (drawn.fields[k] === fallback(page.plan.fields, k)) drop(drawn, 'fields', k);
+    }
+    for (const id of Object.keys(drawn.units)) {
+      const u = G.unitPlan(page, id);
+      const d = drawn.units[id];
+      for (const k of Object.keys(d.fields)) if (d.fields[k] === fallback(u && u.fields, k)) drop(d, 'fields', k);
+      if (!d.move && !d.formation && !Object.keys(d.targets).length && !Object.keys(d.fields).length) drop(drawn, 'units', id);
+    }
+    return drawn;
+  }
+
   function read(page, orders) {
     if (!orders || typeof orders !== 'object') return null;
     const k = kind(page);
@@ -317,7 +351,8 @@
     } catch (e) {
       return null;
     }
-    return drawn && rewrites(page, drawn, orders) ? drawn : null;
+    const same = (d) => rewrites(page, d, orders);
+    return drawn && same(drawn) ? tidy(page, drawn, same) : null;
   }
 
   // --- the writer ---------------------------------------------------------------

@@ -332,6 +332,19 @@ fn read_back(cases: Value) -> Vec<(String, Option<String>)> {
     serde_json::from_value(out).expect("node's answer")
 }
 
+/// What the writer's `read` makes of the file written from `drawn` (the
+/// drawn orders the page shows once the file is loaded back), and `drawn`
+/// as the page holds it (both through JSON in node, as the browser test
+/// compares them).
+fn drawn_back(page: &Value, drawn: &Value) -> (Value, Value) {
+    let out = run_node(
+        r#"const out = cases.map((c) => [GalloperOrders.writerFor(c.page)
+  .read(c.page, GalloperVendor.parseYaml(GalloperOrders.file(c.page, c.drawn)).orders), c.drawn]);"#,
+        json!([{"page": page, "drawn": drawn}]),
+    );
+    (out[0][0].clone(), out[0][1].clone())
+}
+
 /// Runs the vendored scripts, write.js and this ruleset's page.js in node,
 /// then `body`, which maps `cases` to `out`.
 fn run_node(body: &str, cases: Value) -> Value {
@@ -614,7 +627,7 @@ fn page_writer_turns_about_checks_drill_and_zones_and_keeps_pledges() {
 /// for byte. A file written by hand in a way the page never writes (an
 /// `about: false`, a placement with no facing away from where the unit
 /// stands, moves out of the plan's order) is refused, so the page offers
-/// it as text.
+/// it as text. Orders drawn as the page draws them come back as drawn.
 #[test]
 fn page_writer_reads_back_what_it_wrote_and_refuses_what_it_would_not_write() {
     let s = contact(Point::new(41.37, 63.91));
@@ -645,6 +658,21 @@ fn page_writer_reads_back_what_it_wrote_and_refuses_what_it_would_not_write() {
     for (file, again) in &out[6..] {
         assert_eq!(again, &None, "refused:\n{file}");
     }
+    // Drawn as the page draws (a unit dragged keeps its facing, a target,
+    // a formation, a point, a pledge changed), the orders come back as
+    // they were drawn.
+    let rang = s.unit("br-rang").expect("rangers").facing;
+    let drawn = json!({
+        "units": {
+            "br-rang": {"move": {"x": 65.0, "y": 38.0, "facing": rang}, "formation": "", "targets": {}, "fields": {}},
+            "br-44": {"move": null, "formation": "", "targets": {"fire": "fr-sarre"}, "fields": {}},
+            "br-gren": {"move": null, "formation": "", "targets": {}, "fields": {"observe": "90, 81"}},
+            "br-guns": {"move": null, "formation": "unlimbered", "targets": {}, "fields": {}},
+        },
+        "fields": {"pledge:br-burton": "1"},
+    });
+    let (back, drawn) = drawn_back(&mv, &drawn);
+    assert_eq!(back, drawn);
     // What the hand-written move says the page would write otherwise: a
     // move it can make is read (the same file without `about: false`).
     let fine = read_back(

@@ -536,11 +536,13 @@
     const f = ((end.facing % 360) + 360) % 360;
     const facings = [Math.round(f) % 360, r1(f) % 360, f];
     const r = { x: r1(end.x), y: r1(end.y) };
-    const points = [{ x: end.x, y: end.y }];
+    // The page drops units on that grid: its points first.
+    const points = [];
     for (let dx = -1; dx <= 1; dx++) {
       for (let dy = -1; dy <= 1; dy++) points.push({ x: r1(r.x + dx / 10), y: r1(r.y + dy / 10) });
     }
     points.sort((a, b) => G.distance(a, end) - G.distance(b, end));
+    points.push({ x: end.x, y: end.y });
     for (const q of points) for (const fc of facings) out.push({ x: q.x, y: q.y, facing: fc });
     return out;
   }
@@ -630,7 +632,11 @@
       if (e.at.x !== u.at.x || e.at.y !== u.at.y || e.facing !== r1(u.facing)) d.move = { x: e.at.x, y: e.at.y, facing: e.facing };
       drawn.units[u.id] = d;
     }
-    drawn.fields.cinc = b.cinc ? spot(b.cinc) : '';
+    // The CinC where the plan has him stays the plan's default.
+    const f = (page.plan.fields || []).find((x) => x.name === 'cinc');
+    const was = f ? point(f.default) : null;
+    const same = was && b.cinc && was.x === b.cinc.x && was.y === b.cinc.y;
+    drawn.fields.cinc = same ? f.default : b.cinc ? spot(b.cinc) : '';
     return true;
   }
 
@@ -643,6 +649,34 @@
       return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
     }
     return G.scalar(v);
+  }
+
+  // The page keeps only what the player changed: a field at its plan's
+  // default is dropped, and a unit left with nothing, wherever the writer
+  // writes the same without it (`same`), so what is read is what was drawn.
+  function tidy(page, drawn, same) {
+    const fallback = (fields, name) => {
+      const f = (fields || []).find((x) => x.name === name);
+      return f ? f.default : '';
+    };
+    // Drops `key` from `holder[prop]`, keeping the order of the rest.
+    const drop = (holder, prop, key) => {
+      const was = holder[prop];
+      const now = {};
+      for (const k of Object.keys(was)) if (k !== key) now[k] = was[k];
+      holder[prop] = now;
+      if (!same(drawn)) holder[prop] = was;
+    };
+    for (const k of Object.keys(drawn.fields)) {
+      if (drawn.fields[k] === fallback(page.plan.fields, k)) drop(drawn, 'fields', k);
+    }
+    for (const id of Object.keys(drawn.units)) {
+      const u = G.unitPlan(page, id);
+      const d = drawn.units[id];
+      for (const k of Object.keys(d.fields)) if (d.fields[k] === fallback(u && u.fields, k)) drop(d, 'fields', k);
+      if (!d.move && !d.formation && !Object.keys(d.targets).length && !Object.keys(d.fields).length) drop(drawn, 'units', id);
+    }
+    return drawn;
   }
 
   function read(page, orders) {
@@ -658,7 +692,8 @@
       else if (key === 'reactions') ok = readReactions(page, drawn, b);
       else ok = readRound(page, drawn, b);
       // Only what `write` makes again, the same, is read onto the map.
-      return ok && canon(write(page, drawn)) === canon(orders) ? drawn : null;
+      const same = (d) => canon(write(page, d)) === canon(orders);
+      return ok && same(drawn) ? tidy(page, drawn, same) : null;
     } catch (e) {
       return null;
     }

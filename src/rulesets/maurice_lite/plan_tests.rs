@@ -133,6 +133,20 @@ fn read_back(page: &Value, text: &Value) -> Option<String> {
     v.as_str().map(String::from)
 }
 
+/// What the writer's `read` makes of the file written from `drawn` (the
+/// drawn orders the page shows once the file is loaded back), and `drawn`
+/// as the page holds it (both through JSON in Node, as the browser test
+/// compares them).
+fn drawn_back(page: &Value, drawn: &Value) -> (Value, Value) {
+    let v = in_node(
+        "const file = GalloperOrders.file(page, drawn);\n\
+         const out = [GalloperOrders.writerFor(page).read(page, GalloperVendor.parseYaml(file).orders), drawn];",
+        page,
+        drawn,
+    );
+    (v[0].clone(), v[1].clone())
+}
+
 /// Runs the vendored scripts, write.js and this ruleset's page.js in Node,
 /// then `body`, which reads `page` and `drawn` and sets `out`.
 fn in_node(body: &str, page: &Value, drawn: &Value) -> Value {
@@ -586,7 +600,8 @@ fn volleys_and_the_cincs_ride_come_from_the_side_form() {
 /// volley; each comes back byte for byte. What the page never writes is
 /// refused, so the page offers it as text: two straight steps where it
 /// writes one, a column's path through two waypoints; what it would write
-/// with a map's keys in another order is read.
+/// with a map's keys in another order is read. And orders drawn as the
+/// page draws them are read back as they were drawn.
 #[test]
 fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
     let s = round(&[
@@ -642,6 +657,25 @@ fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
         None
     );
     let written = by_hand("au-i3", "[{forward: 2}]").expect("a march the page writes is read");
+    // Drawn as the page draws (the browser walk's charge with a neighbour
+    // wheeling beside it, dropped on the page's 0.1 BW grid), the orders
+    // come back as they were drawn.
+    let s = round(&[
+        ("fr-i1", 14.0, 14.5, 0.0, Formation::Line),
+        ("au-i1", 14.0, 17.0, 180.0, Formation::Line),
+        ("au-i2", 19.0, 17.5, 180.0, Formation::Line),
+    ]);
+    let pivot = Point::new(21.0, 17.0);
+    let swung = Point::new(19.0, 17.0).rotated_about(pivot, -20.0);
+    let end = swung + Angle(160.0).unit_vector().scale(0.5);
+    let r = |v: f64| (v * 10.0).round() / 10.0;
+    let mut drawn = moved("au-i2", r(end.x), r(end.y), 160.0);
+    drawn["units"]["au-i1"] =
+        json!({"move": null, "formation": "", "targets": {"charge": "fr-i1"}, "fields": {}});
+    let (file, _) = write(&page(&s, &au()), &drawn);
+    assert!(file.contains("wheel:"), "{file}");
+    let (back, drawn) = drawn_back(&page(&s, &au()), &drawn);
+    assert_eq!(back, drawn);
     // A map's keys in another order are the same orders.
     let reordered = format!(
         "{head}        cards: fewest\n        force: [au-i3]\n        moves:\n          - {{steps: [{{forward: 2}}], unit: au-i3}}\n"

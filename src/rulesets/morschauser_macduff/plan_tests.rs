@@ -261,11 +261,26 @@ fn read_back(plan: &Plan, s: &State, side: &SideId, drawn: Value) -> (String, Op
 const page = input.page;
 const file = typeof input.drawn === 'string' ? input.drawn : GalloperOrders.file(page, input.drawn);
 const back = GalloperOrders.writerFor(page).read(page, GalloperVendor.parseYaml(file).orders);
-const out = { file, again: back ? GalloperOrders.file(page, back) : null };"#,
+const out = { file, again: back ? GalloperOrders.file(page, back) : null, back };"#,
         json!({"page": page_of(plan, s, side), "drawn": drawn}),
     );
     let file = v["file"].as_str().expect("file").to_string();
     (file, v["again"].as_str().map(String::from))
+}
+
+/// What the writer's `read` makes of the file written from `drawn` (the
+/// drawn orders the page shows once the file is loaded back), and `drawn`
+/// as the page holds it (both through JSON in node, as the browser test
+/// compares them).
+fn drawn_back(plan: &Plan, s: &State, side: &SideId, drawn: &Value) -> (Value, Value) {
+    let v = in_node(
+        r#"
+const page = input.page;
+const file = GalloperOrders.file(page, input.drawn);
+const out = [GalloperOrders.writerFor(page).read(page, GalloperVendor.parseYaml(file).orders), input.drawn];"#,
+        json!({"page": page_of(plan, s, side), "drawn": drawn}),
+    );
+    (v[0].clone(), v[1].clone())
 }
 
 /// Runs the vendored scripts, write.js and this ruleset's page.js in node,
@@ -644,7 +659,8 @@ fn reversed_hits(p: &Plan) -> serde_json::Map<String, Value> {
 /// a turn on the spot, with and without a sequence) is read back by the
 /// writer's `read` into drawn orders that write the same file byte for
 /// byte. A file written by hand with a path of waypoints, which the page
-/// never writes, is refused, so the page offers it as text.
+/// never writes, is refused, so the page offers it as text. Orders drawn
+/// as the page draws them come back as drawn.
 #[test]
 fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
     let mut cases: Vec<(Plan, State, SideId, Value)> = Vec::new();
@@ -736,6 +752,20 @@ fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
     });
     cases.push((p, s, allies, fort));
 
+    // Drawn as the page draws them (on its grid, whole degrees, only
+    // what was changed), the move and target come back as drawn.
+    let (p, s, side, _) = &cases[0];
+    let (plain, ..) = move_and_target(s, p);
+    let (back, drawn) = drawn_back(p, s, side, &plain);
+    assert_eq!(back, drawn);
+    let (p, s, side, turn) = &cases[3];
+    let mut plain = turn.clone();
+    plain["units"]["br-r1"]["fields"] = json!({});
+    let (back, drawn) = drawn_back(p, s, side, &plain);
+    assert_eq!(back, drawn);
+    let (p, s, side, shoot_only) = &cases[4];
+    let (back, drawn) = drawn_back(p, s, side, shoot_only);
+    assert_eq!(back, drawn);
     for (p, s, side, drawn) in &cases {
         let (file, again) = read_back(p, s, side, drawn.clone());
         assert!(file.contains("\norders:\n  "), "{file}");
