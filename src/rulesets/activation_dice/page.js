@@ -411,6 +411,13 @@
       if ((u.fields || []).some((f) => f.name === 'place')) d.fields.place = 'true';
       drawn.units[u.id] = d;
     }
+    // A unit the file does not place was left unticked.
+    for (const u of page.plan.units) {
+      if (!drawn.units[u.id] && (u.fields || []).some((f) => f.name === 'place')) {
+        drawn.units[u.id] = blank();
+        drawn.units[u.id].fields.place = 'false';
+      }
+    }
     return drawn;
   }
 

@@ -832,6 +832,32 @@ fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
     let pg = page(&s, &blue, &p);
     let (file, _) = &write(&[(pg.clone(), drawn.clone())])[0];
     assert!(file.contains("{pivot: -60}"), "{file}");
-    let (back, drawn) = &drawn_back(&[(pg, drawn)])[0];
-    assert_eq!(back, drawn);
+    // And a placement: one unit of the first half unticked, one of the
+    // second ticked and dragged.
+    let s = start();
+    let side = placer(&s, 1);
+    let p = plan(&s, &side).unwrap();
+    let first = p
+        .units
+        .iter()
+        .find(|u| u.fields[0].default == "true")
+        .unwrap();
+    let later = p
+        .units
+        .iter()
+        .find(|u| u.fields[0].default == "false")
+        .unwrap();
+    let placed = json!({
+        "units": {
+            first.id.clone(): {"move": null, "formation": "", "targets": {}, "fields": {"place": "false"}},
+            later.id.clone(): {"move": {"x": later.at.x + 2.0, "y": later.at.y, "facing": 10}, "formation": "", "targets": {}, "fields": {"place": "true"}},
+        },
+        "fields": {},
+    });
+    let pd = page(&s, &side, &p);
+    let (file, _) = &write(&[(pd.clone(), placed.clone())])[0];
+    assert!(!file.contains(&format!("unit: {},", first.id)), "{file}");
+    for (back, drawn) in drawn_back(&[(pg, drawn), (pd, placed)]) {
+        assert_eq!(back, drawn);
+    }
 }

@@ -234,7 +234,8 @@
   // --- reading a file back -------------------------------------------------------
   //
   // The inverse of the writers above: a move back to its drop point,
-  // facing as the move leaves it (turned about when the file says so); a
+  // facing as a drag leaves it (the unit's own facing) or as the move
+  // does, turned about when the file says so; a
   // placement to its point and facing; targets, observations, pledges,
   // recalls and joins as the form's strings. What the writer would not
   // write the same (a hand-written entry, another order of units) gives
