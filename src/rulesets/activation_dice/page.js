@@ -297,18 +297,218 @@
     return G.value(drawn.fields, name, f ? f.default : '');
   }
 
+  // --- Reading a file back ------------------------------------------------------
+  //
+  // The inverse of the writer: a unit's moves and pivot back to the point
+  // it was dropped on (the pivot's shift of its front centre undone) and
+  // the facing drawn; its change of formation, targets and boxes as the
+  // form's strings; its dice only where they are not what the page would
+  // roll; the order of activation and the side's choices. Of the points
+  // and facings that give the same entry, the one on the page's grid
+  // (0.1 cm, whole degrees) is taken. Whatever the writer would not write
+  // the same (moves that are not one straight line split evenly, a `hold`
+  // with other actions, another order of actions) gives null, and the
+  // page offers the file as text.
+
+  const UNLIMBER = { limber: 'limbered', unlimber: 'unlimbered' };
+
+  function blank() {
+    return { move: null, formation: '', targets: {}, fields: {} };
+  }
+
+  // What an entry's actions say, one kind each; null for an action the
+  // writer never writes.
+  function parseActions(actions) {
+    const a = { moves: [], pivot: null, formation: '', targets: {}, fields: {} };
+    for (const x of actions || []) {
+      if (x === 'hold') continue;
+      if (x === 'canister' || x === 'recoil') a.fields[x] = 'true';
+      else if (x === 'limber' || x === 'unlimber') a.formation = UNLIMBER[x];
+      else if (!x || typeof x !== 'object') return null;
+      else if (x.formation) a.formation = String(x.formation);
+      else if (x.move && x.move.to) a.moves.push(x.move.to);
+      else if (x.move && x.move.toward != null) a.targets.charge = String(x.move.toward);
+      else if (x.double_time && x.double_time.toward != null) a.targets.charge = String(x.double_time.toward);
+      else if (x.pivot != null) a.pivot = Number(x.pivot);
+      else if (x.fire != null) a.targets.fire = String(x.fire);
+      else if (x.aimed != null) {
+        a.targets.fire = String(x.aimed);
+        a.fields.aimed = 'true';
+      } else if (x.seize != null) a.targets.seize = String(x.seize);
+      else return null;
+    }
+    return a;
+  }
+
+  // The points a drop may have been on for moves ending at `end` and a
+  // pivot of `pivot`: where the pivot brings the front, then its
+  // neighbours on the page's 0.1 cm grid.
+  function drops(page, u, d, end, pivot) {
+    const x = (page.plan.extra.units || {})[u.id] || {};
+    const allow = x.allow || {};
+    const f0 = u.formation;
+    const f1 = d.formation || f0;
+    const during = f1 !== f0 && (allow[f1] || 0) > (allow[f0] || 0) ? f1 : f0;
+    const h = (x.half || {})[during] || 0;
+    const was = ahead(u.facing);
+    const now = ahead(u.facing + pivot);
+    const m = Math.abs(pivot) > 0.5 ? { x: end.x + (now.x - was.x) * h, y: end.y + (now.y - was.y) * h } : end;
+    const out = [];
+    const r = { x: G.round1(m.x), y: G.round1(m.y) };
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) out.push({ x: G.round1(r.x + dx / 10), y: G.round1(r.y + dy / 10) });
+    }
+    // The page drops units on that grid: its points first.
+    out.sort((a, b) => G.distance(a, m) - G.distance(b, m));
+    return out.concat([m]);
+  }
+
+  // Drawn orders for one entry, or null when none writes it the same.
+  function readEntry(page, u, e) {
+    const x = (page.plan.extra.units || {})[u.id] || {};
+    const want = canon(e);
+    const same = (d) => {
+      let a = activation(page, u, d);
+      if (!a || a.entry.dice !== e.dice) {
+        d.fields.dice = String(e.dice);
+        a = activation(page, u, d);
+      }
+      return !!a && canon(a.entry) === want;
+    };
+    if (x.rout) {
+      const d = blank();
+      d.fields.rally = 'true';
+      return same(d) ? d : null;
+    }
+    const a = parseActions(e.actions);
+    if (!a) return null;
+    const d = blank();
+    d.formation = a.formation;
+    d.targets = a.targets;
+    d.fields = a.fields;
+    const pivot = a.pivot || 0;
+    const raw = ((u.facing + pivot) % 360 + 360) % 360;
+    const facings = [Math.round(raw) % 360, raw];
+    const points = a.moves.length ? drops(page, u, d, a.moves[a.moves.length - 1], pivot) : a.pivot != null ? [u.at] : [null];
+    for (const p of points) {
+      for (const f of facings) {
+        const t = JSON.parse(JSON.stringify(d));
+        if (p) t.move = { x: p.x, y: p.y, facing: f };
+        if (same(t)) return t;
+      }
+    }
+    return null;
+  }
+
+  function readDeploy(page, block) {
+    const drawn = { units: {}, fields: {} };
+    for (const p of block.units || []) {
+      const u = G.unitPlan(page, p.unit);
+      if (!u || !p.at) return null;
+      const d = blank();
+      if (p.formation !== u.formation) d.formation = String(p.formation);
+      if (p.at.x !== u.at.x || p.at.y !== u.at.y || p.facing !== u.facing) d.move = { x: p.at.x, y: p.at.y, facing: p.facing };
+      if ((u.fields || []).some((f) => f.name === 'place')) d.fields.place = 'true';
+      drawn.units[u.id] = d;
+    }
+    // A unit the file does not place was left unticked.
+    for (const u of page.plan.units) {
+      if (!drawn.units[u.id] && (u.fields || []).some((f) => f.name === 'place')) {
+        drawn.units[u.id] = blank();
+        drawn.units[u.id].fields.place = 'false';
+      }
+    }
+    return drawn;
+  }
+
+  function readTurn(page, block) {
+    const drawn = { units: {}, fields: {} };
+    const ids = [];
+    for (const e of block.activations || []) {
+      const u = G.unitPlan(page, e.unit);
+      if (!u || drawn.units[u.id]) return null;
+      const d = readEntry(page, u, e);
+      if (!d) return null;
+      drawn.units[u.id] = d;
+      ids.push(u.id);
+    }
+    const planned = page.plan.units.map((u) => u.id).filter((id) => ids.includes(id));
+    if (ids.join(',') !== planned.join(',')) drawn.fields.sequence = ids.join(',');
+    drawn.fields.consult = block.consult === true ? 'true' : 'false';
+    if (block.turnover != null) drawn.fields.turnover = String(block.turnover);
+    if (block.after_blunder != null) drawn.fields.after_blunder = String(block.after_blunder);
+    return drawn;
+  }
+
+  function write(page, drawn) {
+    if (page.plan.extra.phase === 'deploy') return { deploy: { units: deployment(page, drawn) } };
+    return {
+      turn: {
+        consult: yes(sideField(page, drawn, 'consult')),
+        turnover: sideField(page, drawn, 'turnover') || 'act',
+        after_blunder: sideField(page, drawn, 'after_blunder') || 'carry_on',
+        activations: activations(page, drawn).map(([, a]) => a.entry),
+      },
+    };
+  }
+
+  // A block as the file says it, for comparing: the numbers as the file
+  // writes them, a map's keys in any order (YAML gives them no order),
+  // a list's entries in theirs.
+  function canon(v) {
+    if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
+    if (v && typeof v === 'object') {
+      return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
+    }
+    return G.scalar(v);
+  }
+
+  // The page keeps only what the player changed: a field at its plan's
+  // default is dropped, and a unit left with nothing, wherever the writer
+  // writes the same without it (`same`), so what is read is what was drawn.
+  function tidy(page, drawn, same) {
+    const fallback = (fields, name) => {
+      const f = (fields || []).find((x) => x.name === name);
+      return f ? f.default : '';
+    };
+    // Drops `key` from `holder[prop]`, keeping the order of the rest.
+    const drop = (holder, prop, key) => {
+      const was = holder[prop];
+      const now = {};
+      for (const k of Object.keys(was)) if (k !== key) now[k] = was[k];
+      holder[prop] = now;
+      if (!same(drawn)) holder[prop] = was;
+    };
+    for (const k of Object.keys(drawn.fields)) {
+      if (drawn.fields[k] === fallback(page.plan.fields, k)) drop(drawn, 'fields', k);
+    }
+    for (const id of Object.keys(drawn.units)) {
+      const u = G.unitPlan(page, id);
+      const d = drawn.units[id];
+      for (const k of Object.keys(d.fields)) if (d.fields[k] === fallback(u && u.fields, k)) drop(d, 'fields', k);
+      if (!d.move && !d.formation && !Object.keys(d.targets).length && !Object.keys(d.fields).length) drop(drawn, 'units', id);
+    }
+    return drawn;
+  }
+
+  function read(page, orders) {
+    if (!orders || typeof orders !== 'object') return null;
+    try {
+      const deploy = page.plan.extra.phase === 'deploy';
+      const block = deploy ? orders.deploy : orders.turn;
+      if (!block || typeof block !== 'object') return null;
+      const drawn = deploy ? readDeploy(page, block) : readTurn(page, block);
+      // Only what the writer makes again, the same, is read onto the map.
+      const same = (d) => canon(write(page, d)) === canon(orders);
+      return drawn && same(drawn) ? tidy(page, drawn, same) : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
   GalloperOrders.register('activation-dice', {
-    write(page, drawn) {
-      if (page.plan.extra.phase === 'deploy') return { deploy: { units: deployment(page, drawn) } };
-      return {
-        turn: {
-          consult: yes(sideField(page, drawn, 'consult')),
-          turnover: sideField(page, drawn, 'turnover') || 'act',
-          after_blunder: sideField(page, drawn, 'after_blunder') || 'carry_on',
-          activations: activations(page, drawn).map(([, a]) => a.entry),
-        },
-      };
-    },
+    read: read,
+    write: write,
     check(page, drawn) {
       if (page.plan.extra.phase === 'deploy') return deploymentProblems(page, drawn);
       const out = [];

@@ -95,8 +95,73 @@ fn page(s: &State, side: &SideId, p: &Plan) -> Value {
 }
 
 /// Run the writer in Node on each `[page, drawn]` case, as the page runs
-/// it: the orders file and the problems for each.
+/// it: the orders file and the problems for each. Each file is also
+/// loaded back as the page loads it (see `read_back`), and must come back
+/// byte for byte: every file these tests draw is read back onto the map.
 fn write(cases: &[(Value, Value)]) -> Vec<(String, Vec<Value>)> {
+    let v = in_node(
+        r#"(c) => ({
+          file: GalloperOrders.file(c.page, c.drawn),
+          problems: GalloperOrders.problems(c.page, c.drawn),
+        })"#,
+        cases,
+    );
+    let out: Vec<(String, Vec<Value>)> = v
+        .into_iter()
+        .map(|c| {
+            (
+                c["file"].as_str().unwrap().to_string(),
+                c["problems"].as_array().unwrap().clone(),
+            )
+        })
+        .collect();
+    for (file, again) in read_back(cases) {
+        assert_eq!(again.as_deref(), Some(file.as_str()), "read back:\n{file}");
+    }
+    out
+}
+
+/// Loading back, in Node, as the page does it: for each `[page, drawn]`
+/// (`drawn` a string: a file written by hand) the file, and the file the
+/// page writes again from what the writer's `read` makes of its `orders:`
+/// block as the vendored YAML reader parses it (None when `read` refuses).
+fn read_back(cases: &[(Value, Value)]) -> Vec<(String, Option<String>)> {
+    let v = in_node(
+        r#"(c) => {
+          const file = typeof c.drawn === 'string' ? c.drawn : GalloperOrders.file(c.page, c.drawn);
+          const back = GalloperOrders.writerFor(c.page).read(c.page, GalloperVendor.parseYaml(file).orders);
+          return { file, again: back ? GalloperOrders.file(c.page, back) : null };
+        }"#,
+        cases,
+    );
+    v.into_iter()
+        .map(|c| {
+            (
+                c["file"].as_str().unwrap().to_string(),
+                c["again"].as_str().map(String::from),
+            )
+        })
+        .collect()
+}
+
+/// What the writer's `read` makes of the file written from each case's
+/// `drawn` (the drawn orders the page shows once the file is loaded
+/// back), beside `drawn` as the page holds it (both through JSON in Node,
+/// as the browser test compares them).
+fn drawn_back(cases: &[(Value, Value)]) -> Vec<(Value, Value)> {
+    in_node(
+        r#"(c) => [GalloperOrders.writerFor(c.page)
+          .read(c.page, GalloperVendor.parseYaml(GalloperOrders.file(c.page, c.drawn)).orders), c.drawn]"#,
+        cases,
+    )
+    .into_iter()
+    .map(|v| (v[0].clone(), v[1].clone()))
+    .collect()
+}
+
+/// Runs the vendored scripts, write.js and this ruleset's page.js in Node,
+/// and `each` (a function of one `{page, drawn}` case) over the cases.
+fn in_node(each: &str, cases: &[(Value, Value)]) -> Vec<Value> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().expect("a temporary folder");
     let data = dir.path().join("cases.json");
@@ -105,20 +170,21 @@ fn write(cases: &[(Value, Value)]) -> Vec<(String, Vec<Value>)> {
         .map(|(p, d)| json!({"page": p, "drawn": d}))
         .collect();
     std::fs::write(&data, serde_json::to_string(&list).unwrap()).unwrap();
-    let script = r#"
+    let script = format!(
+        r#"
         const fs = require('fs'), vm = require('vm');
-        const [write, page, data] = process.argv.slice(1);
-        vm.runInThisContext(fs.readFileSync(write, 'utf8'), { filename: write });
-        vm.runInThisContext(fs.readFileSync(page, 'utf8'), { filename: page });
-        const out = JSON.parse(fs.readFileSync(data, 'utf8')).map((c) => ({
-          file: GalloperOrders.file(c.page, c.drawn),
-          problems: GalloperOrders.problems(c.page, c.drawn),
-        }));
+        const [vendor, write, page, data] = process.argv.slice(1);
+        vm.runInThisContext(fs.readFileSync(vendor, 'utf8'), {{ filename: vendor }});
+        vm.runInThisContext(fs.readFileSync(write, 'utf8'), {{ filename: write }});
+        vm.runInThisContext(fs.readFileSync(page, 'utf8'), {{ filename: page }});
+        const out = JSON.parse(fs.readFileSync(data, 'utf8')).map({each});
         process.stdout.write(JSON.stringify(out));
-    "#;
+    "#
+    );
     let out = Command::new("node")
         .arg("-e")
         .arg(script)
+        .arg(root.join("site/vendor/orders-vendor.js"))
         .arg(root.join("site/orders/write.js"))
         .arg(root.join("src/rulesets/activation_dice/page.js"))
         .arg(&data)
@@ -129,15 +195,7 @@ fn write(cases: &[(Value, Value)]) -> Vec<(String, Vec<Value>)> {
         "node: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Vec<Value> = serde_json::from_slice(&out.stdout).expect("node writes JSON");
-    v.into_iter()
-        .map(|c| {
-            (
-                c["file"].as_str().unwrap().to_string(),
-                c["problems"].as_array().unwrap().clone(),
-            )
-        })
-        .collect()
+    serde_json::from_slice(&out.stdout).expect("node writes JSON")
 }
 
 /// The orders of a file the writer made, read as the server reads them.
@@ -666,5 +724,140 @@ fn a_move_at_the_edge_of_its_arc_and_reach_is_written_so_the_rules_take_it() {
         // cm) and the grid (under 0.1 cm a move), and no more.
         let at = r.state.unit("b-inf").unwrap().at.unwrap();
         assert!(at.distance_to(to).get() <= by, "{at:?} for {to:?}\n{file}");
+    }
+}
+
+/// Loading back (every file the tests above write is read back by
+/// `write`; these are the choices they leave out): dice risked on a unit
+/// with nothing drawn (a `hold`), the order ticked, the side's choices,
+/// an aimed shot with canister after unlimbering, a recoil from melee;
+/// each comes back byte for byte. What the page never writes is refused,
+/// so the page offers it as text: a `one:` script, moves that are not
+/// one straight line split evenly, a `hold` among other actions. And
+/// orders drawn as the page draws them (a drop on its grid turned a whole
+/// number of degrees, a charge) are read back as they were drawn.
+#[test]
+fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
+    let s = close_quarters();
+    let blue = SideId::new("blue");
+    let pb = page(&s, &blue, &plan(&s, &blue).unwrap());
+    let mut red_turn = close_quarters();
+    let red = SideId::new("red");
+    red_turn.phase = Phase::Turn {
+        turn: 1,
+        side: red.clone(),
+    };
+    let pr = page(&red_turn, &red, &plan(&red_turn, &red).unwrap());
+    let held = json!({
+        "units": {
+            "b-cav": {"move": null, "formation": "", "targets": {}, "fields": {"dice": "2"}},
+            "b-inf": {"move": null, "formation": "", "targets": {}, "fields": {"recoil": "true"}},
+        },
+        "fields": {"sequence": "b-cav", "consult": "true", "turnover": "hold", "after_blunder": "stop"},
+    });
+    let aimed = json!({
+        "units": {"r-gun": {"move": null, "formation": "unlimbered", "targets": {"fire": "b-cav"},
+                            "fields": {"aimed": "true", "canister": "true", "dice": "3"}}},
+        "fields": {},
+    });
+    let head = "galloper: 1\ngame: quatre-chemins\nstep: 7\nside: blue\nrevision: 1\norders:\n  turn:\n    consult: false\n    turnover: act\n    after_blunder: carry_on\n    activations:\n";
+    let hand = |entry: &str| json!(format!("{head}      - {entry}\n"));
+    let out = read_back(&[
+        (pb.clone(), held),
+        (pr, aimed),
+        (
+            pb.clone(),
+            hand("{unit: b-cav, dice: 1, actions: [{move: {to: {x: 40, \"y\": 12}}}]}"),
+        ),
+        (
+            pb.clone(),
+            hand("{unit: b-cav, dice: 2, one: [hold], two: [{move: {toward: r-gun}}]}"),
+        ),
+        (
+            pb.clone(),
+            hand(
+                "{unit: b-cav, dice: 2, actions: [{move: {to: {x: 40, \"y\": 12}}}, {move: {to: {x: 43, \"y\": 18}}}]}",
+            ),
+        ),
+        (
+            pb,
+            hand("{unit: b-cav, dice: 1, actions: [hold, {move: {toward: r-gun}}]}"),
+        ),
+    ]);
+    for (file, again) in &out[..2] {
+        assert_eq!(again.as_deref(), Some(file.as_str()), "read back:\n{file}");
+    }
+    // A move written by hand as the page writes it is read (its head is
+    // the page's own when written again).
+    let block = |f: &str| f[f.find("\norders:\n").expect("orders")..].to_string();
+    let again = out[2]
+        .1
+        .as_deref()
+        .unwrap_or_else(|| panic!("read:\n{}", out[2].0));
+    assert_eq!(block(again), block(&out[2].0));
+    assert!(out[0].0.contains("actions: [hold]") && out[0].0.contains("actions: [recoil]"));
+    assert!(
+        out[0]
+            .0
+            .contains("consult: true\n    turnover: hold\n    after_blunder: stop")
+    );
+    assert!(
+        out[1]
+            .0
+            .contains("actions: [unlimber, canister, {aimed: b-cav}]"),
+        "{}",
+        out[1].0
+    );
+    for (file, again) in &out[3..] {
+        assert_eq!(again, &None, "refused:\n{file}");
+    }
+    // Drawn as the page draws (a drop on its 0.1 cm grid and a whole
+    // degree's facing, so two moves and a pivot; a charge), the orders
+    // come back as they were drawn.
+    let mut s = close_quarters();
+    for (id, x, y, f) in [("b-inf", 20.0, 10.0, 0.0), ("r-inf", 20.0, 50.0, 180.0)] {
+        let i = s.index(id).unwrap();
+        s.units[i].at = Some(Point::new(x, y));
+        s.units[i].facing = crate::geometry::Angle(f);
+    }
+    let p = plan(&s, &blue).unwrap();
+    assert_eq!(target(&p, "b-cav", "charge").as_deref(), Some("r-gun"));
+    let drawn = json!({
+        "units": {
+            "b-inf": {"move": {"x": 14.9, "y": 24.1, "facing": 300}, "formation": "", "targets": {}, "fields": {}},
+            "b-cav": {"move": null, "formation": "", "targets": {"charge": "r-gun"}, "fields": {}},
+        },
+        "fields": {},
+    });
+    let pg = page(&s, &blue, &p);
+    let (file, _) = &write(&[(pg.clone(), drawn.clone())])[0];
+    assert!(file.contains("{pivot: -60}"), "{file}");
+    // And a placement: one unit of the first half unticked, one of the
+    // second ticked and dragged.
+    let s = start();
+    let side = placer(&s, 1);
+    let p = plan(&s, &side).unwrap();
+    let first = p
+        .units
+        .iter()
+        .find(|u| u.fields[0].default == "true")
+        .unwrap();
+    let later = p
+        .units
+        .iter()
+        .find(|u| u.fields[0].default == "false")
+        .unwrap();
+    let placed = json!({
+        "units": {
+            first.id.clone(): {"move": null, "formation": "", "targets": {}, "fields": {"place": "false"}},
+            later.id.clone(): {"move": {"x": later.at.x + 2.0, "y": later.at.y, "facing": 10}, "formation": "", "targets": {}, "fields": {"place": "true"}},
+        },
+        "fields": {},
+    });
+    let pd = page(&s, &side, &p);
+    let (file, _) = &write(&[(pd.clone(), placed.clone())])[0];
+    assert!(!file.contains(&format!("unit: {},", first.id)), "{file}");
+    for (back, drawn) in drawn_back(&[(pg, drawn), (pd, placed)]) {
+        assert_eq!(back, drawn);
     }
 }

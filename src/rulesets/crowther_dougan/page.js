@@ -231,6 +231,131 @@
     return out;
   }
 
+  // --- reading a file back -------------------------------------------------------
+  //
+  // The inverse of the writers above: a move back to its drop point,
+  // facing as a drag leaves it (the unit's own facing) or as the move
+  // does, turned about when the file says so; a
+  // placement to its point and facing; targets, observations, pledges,
+  // recalls and joins as the form's strings. What the writer would not
+  // write the same (a hand-written entry, another order of units) gives
+  // null: the page then offers the file as text.
+
+  function readMove(page, block) {
+    const drawn = { units: {}, fields: {} };
+    const unit = (id) => (drawn.units[id] = drawn.units[id] || { move: null, formation: '', targets: {}, fields: {} });
+    for (const o of block.observe || []) unit(o.unit).fields.observe = o.at.x + ', ' + o.at.y;
+    for (const c of block.charges || []) unit(c.unit).targets.charge = String(c.target);
+    for (const f of block.fire || []) unit(f.unit).targets.fire = String(f.target);
+    for (const m of block.moves || []) {
+      const u = G.unitPlan(page, m.unit);
+      if (!u) return null;
+      const d = unit(m.unit);
+      if (m.formation) d.formation = m.formation;
+      const turned = m.about === true;
+      if (m.to || turned) {
+        const to = m.to ? { x: m.to.x, y: m.to.y } : { x: u.at.x, y: u.at.y };
+        // A drag keeps the unit's facing; else the facing the move
+        // leaves, in whole degrees as the ring turns it, or exactly.
+        const after = facingAfter(u, m.to ? to : null, turned);
+        for (const facing of [u.facing, Math.round(after) % 360, after]) {
+          d.move = { x: to.x, y: to.y, facing: facing };
+          if (about(u, d) === turned) break;
+        }
+        // Where the facing alone does not say it, the box says it.
+        if (about(u, d) !== turned) d.fields.about = String(turned);
+      }
+    }
+    for (const p of block.pledges || []) drawn.fields['pledge:' + p.personality] = String(p.points);
+    for (const r of block.recall || []) drawn.fields['recall:' + r.personality] = 'true';
+    for (const j of block.personalities || []) drawn.fields['join:' + j.personality] = String(j.unit);
+    return drawn;
+  }
+
+  function readReactions(page, block) {
+    const drawn = { units: {}, fields: {} };
+    const persons = (page.plan.extra || {}).persons || {};
+    for (const p of Object.keys(persons)) drawn.fields['pledge:' + p] = '0';
+    for (const p of block.pledges || []) drawn.fields['pledge:' + p.personality] = String(p.points);
+    return drawn;
+  }
+
+  function readDeploy(page, block) {
+    const drawn = { units: {}, fields: {} };
+    for (const p of block.units || []) {
+      const u = G.unitPlan(page, p.unit);
+      if (!u || !p.at) return null;
+      const d = (drawn.units[p.unit] = { move: null, formation: p.formation || '', targets: {}, fields: {} });
+      if (p.facing != null) d.move = { x: p.at.x, y: p.at.y, facing: p.facing };
+    }
+    return drawn;
+  }
+
+  // A block as the file says it, for comparing: the numbers as the file
+  // writes them, a map's keys in any order (YAML gives them no order),
+  // a list's entries in theirs.
+  function canon(v) {
+    if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
+    if (v && typeof v === 'object') {
+      return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
+    }
+    return G.scalar(v);
+  }
+
+  // Whether the writer makes the same block again from `drawn`.
+  function rewrites(page, drawn, orders) {
+    try {
+      return canon(G.writerFor(page).write(page, drawn)) === canon(orders);
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // The page keeps only what the player changed: a field at its plan's
+  // default is dropped, and a unit left with nothing, wherever the writer
+  // writes the same without it (`same`), so what is read is what was drawn.
+  function tidy(page, drawn, same) {
+    const fallback = (fields, name) => {
+      const f = (fields || []).find((x) => x.name === name);
+      return f ? f.default : '';
+    };
+    // Drops `key` from `holder[prop]`, keeping the order of the rest.
+    const drop = (holder, prop, key) => {
+      const was = holder[prop];
+      const now = {};
+      for (const k of Object.keys(was)) if (k !== key) now[k] = was[k];
+      holder[prop] = now;
+      if (!same(drawn)) holder[prop] = was;
+    };
+    for (const k of Object.keys(drawn.fields)) {
+      if (drawn.fields[k] === fallback(page.plan.fields, k)) drop(drawn, 'fields', k);
+    }
+    for (const id of Object.keys(drawn.units)) {
+      const u = G.unitPlan(page, id);
+      const d = drawn.units[id];
+      for (const k of Object.keys(d.fields)) if (d.fields[k] === fallback(u && u.fields, k)) drop(d, 'fields', k);
+      if (!d.move && !d.formation && !Object.keys(d.targets).length && !Object.keys(d.fields).length) drop(drawn, 'units', id);
+    }
+    return drawn;
+  }
+
+  function read(page, orders) {
+    if (!orders || typeof orders !== 'object') return null;
+    const k = kind(page);
+    const block = orders[k];
+    if (!block || typeof block !== 'object' || Array.isArray(block)) return null;
+    let drawn = null;
+    try {
+      if (k === 'deploy') drawn = readDeploy(page, block);
+      else if (k === 'reactions') drawn = readReactions(page, block);
+      else drawn = readMove(page, block);
+    } catch (e) {
+      return null;
+    }
+    const same = (d) => rewrites(page, d, orders);
+    return drawn && same(drawn) ? tidy(page, drawn, same) : null;
+  }
+
   // --- the writer ---------------------------------------------------------------
 
   function kind(page) {
@@ -250,5 +375,6 @@
       if (k === 'reactions') return [];
       return checkMove(page, drawn);
     },
+    read: read,
   });
 })();

@@ -308,19 +308,63 @@ fn page(s: &State, side: &SideId) -> Value {
 /// Runs write.js and page.js in node on each `{page, drawn}`: the orders
 /// file and the problems the page shows, for each.
 fn node(cases: Value) -> Vec<(String, Vec<Value>)> {
+    let out = run_node(
+        "const out = cases.map((c) => [GalloperOrders.file(c.page, c.drawn), GalloperOrders.problems(c.page, c.drawn)]);",
+        cases,
+    );
+    serde_json::from_value(out).expect("node's answer")
+}
+
+/// Loading back, in node, as the page does it: for each `{page, drawn}`
+/// (or `{page, text}`, a file written by hand) the file, and the file the
+/// page writes again from what the writer's `read` makes of its `orders:`
+/// block as the vendored YAML reader parses it (None when `read` refuses).
+fn read_back(cases: Value) -> Vec<(String, Option<String>)> {
+    let out = run_node(
+        r#"const out = cases.map((c) => {
+  const file = c.text != null ? c.text : GalloperOrders.file(c.page, c.drawn);
+  const doc = GalloperVendor.parseYaml(file);
+  const back = GalloperOrders.writerFor(c.page).read(c.page, doc.orders);
+  return [file, back ? GalloperOrders.file(c.page, back) : null];
+});"#,
+        cases,
+    );
+    serde_json::from_value(out).expect("node's answer")
+}
+
+/// What the writer's `read` makes of the file written from `drawn` (the
+/// drawn orders the page shows once the file is loaded back), and `drawn`
+/// as the page holds it (both through JSON in node, as the browser test
+/// compares them).
+fn drawn_back(page: &Value, drawn: &Value) -> (Value, Value) {
+    let out = run_node(
+        r#"const out = cases.map((c) => [GalloperOrders.writerFor(c.page)
+  .read(c.page, GalloperVendor.parseYaml(GalloperOrders.file(c.page, c.drawn)).orders), c.drawn]);"#,
+        json!([{"page": page, "drawn": drawn}]),
+    );
+    (out[0][0].clone(), out[0][1].clone())
+}
+
+/// Runs the vendored scripts, write.js and this ruleset's page.js in node,
+/// then `body`, which maps `cases` to `out`.
+fn run_node(body: &str, cases: Value) -> Value {
     let root = env!("CARGO_MANIFEST_DIR");
-    let script = r#"
+    let script = format!(
+        r#"
 const vm = require('vm');
 const fs = require('fs');
+vm.runInThisContext(fs.readFileSync(process.env.VENDOR_JS, 'utf8'));
 vm.runInThisContext(fs.readFileSync(process.env.WRITE_JS, 'utf8'));
 vm.runInThisContext(fs.readFileSync(process.env.PAGE_JS, 'utf8'));
 const cases = JSON.parse(fs.readFileSync(0, 'utf8'));
-const out = cases.map((c) => [GalloperOrders.file(c.page, c.drawn), GalloperOrders.problems(c.page, c.drawn)]);
+{body}
 process.stdout.write(JSON.stringify(out));
-"#;
+"#
+    );
     let mut child = Command::new("node")
         .arg("-e")
         .arg(script)
+        .env("VENDOR_JS", format!("{root}/site/vendor/orders-vendor.js"))
         .env("WRITE_JS", format!("{root}/site/orders/write.js"))
         .env(
             "PAGE_JS",
@@ -363,6 +407,52 @@ fn differ(a: f64, b: f64) -> f64 {
     d.min(360.0 - d)
 }
 
+/// The orders the end-to-end test draws (the rangers dropped at
+/// (65, 38) facing the way they go).
+fn drawn_end_to_end(s: &State) -> Value {
+    let rang_from = s.unit("br-rang").expect("rangers").at;
+    let rang_to = Point::new(65.0, 38.0);
+    let rang_facing = bearing(rang_from, rang_to);
+    json!({
+        "units": {
+            "br-rang": {"move": {"x": rang_to.x, "y": rang_to.y, "facing": rang_facing}, "formation": "", "targets": {}, "fields": {}},
+            "br-48": {"move": {"x": 102.0, "y": 15.0, "facing": 180.0}, "formation": "", "targets": {}, "fields": {}},
+            "br-44": {"move": null, "formation": "", "targets": {"fire": "fr-sarre"}, "fields": {}},
+            "br-gren": {"move": null, "formation": "", "targets": {}, "fields": {"observe": "90, 81"}},
+            "br-guns": {"move": null, "formation": "unlimbered", "targets": {}, "fields": {}},
+        },
+        "fields": {"pledge:br-burton": "1", "pledge:br-gates": "0", "join:br-burton": "", "join:br-gates": ""},
+    })
+}
+
+/// The move the writer's own checks are tried on.
+fn drawn_checks(s: &State) -> Value {
+    let b44 = s.unit("br-44").expect("44th").at;
+    let prov = s.unit("br-prov").expect("provincials").at;
+    let gren = s.unit("br-gren").expect("grenadiers").at;
+    json!({
+        "units": {
+            "br-44": {"move": {"x": b44.x, "y": b44.y, "facing": 180.0}, "formation": "", "targets": {}, "fields": {}},
+            "br-48": {"move": {"x": 102.0, "y": 26.0, "facing": 0.0}, "formation": "", "targets": {"charge": "found"}, "fields": {}},
+            "br-gren": {"move": {"x": gren.x, "y": gren.y + 5.0, "facing": 0.0}, "formation": "line", "targets": {}, "fields": {}},
+            "br-rang": {"move": null, "formation": "", "targets": {}, "fields": {"observe": {"x": 48.04, "y": 70.0}}},
+            "br-prov": {"move": {"x": prov.x + 5.0, "y": prov.y + 5.0, "facing": 0.0}, "formation": "", "targets": {}, "fields": {}},
+        },
+        "fields": {},
+    })
+}
+
+/// The French placements those checks draw (the Ottawas outside their zones).
+fn drawn_deploy() -> Value {
+    json!({
+        "units": {
+            "fr-canad": {"move": {"x": 40.0, "y": 60.0, "facing": 90.0}, "formation": "", "targets": {}, "fields": {}},
+            "fr-ottawa": {"move": {"x": 100.0, "y": 30.0, "facing": 0.0}, "formation": "", "targets": {}, "fields": {}},
+        },
+        "fields": {},
+    })
+}
+
 /// End to end: the rangers dragged forward and turned the way they go,
 /// the 48th dragged back and turned round, the guns unlimbered, the 44th
 /// firing at La Sarre, the grenadiers observing the farm, Burton pledging
@@ -374,16 +464,7 @@ fn page_writer_end_to_end_drawn_orders_pass_the_check_and_resolve_as_drawn() {
     let rang_from = s.unit("br-rang").expect("rangers").at;
     let rang_to = Point::new(65.0, 38.0);
     let rang_facing = bearing(rang_from, rang_to);
-    let drawn = json!({
-        "units": {
-            "br-rang": {"move": {"x": rang_to.x, "y": rang_to.y, "facing": rang_facing}, "formation": "", "targets": {}, "fields": {}},
-            "br-48": {"move": {"x": 102.0, "y": 15.0, "facing": 180.0}, "formation": "", "targets": {}, "fields": {}},
-            "br-44": {"move": null, "formation": "", "targets": {"fire": "fr-sarre"}, "fields": {}},
-            "br-gren": {"move": null, "formation": "", "targets": {}, "fields": {"observe": "90, 81"}},
-            "br-guns": {"move": null, "formation": "unlimbered", "targets": {}, "fields": {}},
-        },
-        "fields": {"pledge:br-burton": "1", "pledge:br-gates": "0", "join:br-burton": "", "join:br-gates": ""},
-    });
+    let drawn = drawn_end_to_end(&s);
     let out = node(json!([{"page": page(&s, &british()), "drawn": drawn}]));
     let (file, problems) = &out[0];
     assert!(problems.is_empty(), "{problems:?}");
@@ -453,27 +534,9 @@ fn page_writer_end_to_end_drawn_orders_pass_the_check_and_resolve_as_drawn() {
 #[test]
 fn page_writer_turns_about_checks_drill_and_zones_and_keeps_pledges() {
     let s = contact(Point::new(41.37, 63.91));
-    let b44 = s.unit("br-44").expect("44th").at;
-    let prov = s.unit("br-prov").expect("provincials").at;
-    let gren = s.unit("br-gren").expect("grenadiers").at;
-    let mv = json!({
-        "units": {
-            "br-44": {"move": {"x": b44.x, "y": b44.y, "facing": 180.0}, "formation": "", "targets": {}, "fields": {}},
-            "br-48": {"move": {"x": 102.0, "y": 26.0, "facing": 0.0}, "formation": "", "targets": {"charge": "found"}, "fields": {}},
-            "br-gren": {"move": {"x": gren.x, "y": gren.y + 5.0, "facing": 0.0}, "formation": "line", "targets": {}, "fields": {}},
-            "br-rang": {"move": null, "formation": "", "targets": {}, "fields": {"observe": {"x": 48.04, "y": 70.0}}},
-            "br-prov": {"move": {"x": prov.x + 5.0, "y": prov.y + 5.0, "facing": 0.0}, "formation": "", "targets": {}, "fields": {}},
-        },
-        "fields": {},
-    });
+    let mv = drawn_checks(&s);
     let placed = setup();
-    let deploy = json!({
-        "units": {
-            "fr-canad": {"move": {"x": 40.0, "y": 60.0, "facing": 90.0}, "formation": "", "targets": {}, "fields": {}},
-            "fr-ottawa": {"move": {"x": 100.0, "y": 30.0, "facing": 0.0}, "formation": "", "targets": {}, "fields": {}},
-        },
-        "fields": {},
-    });
+    let deploy = drawn_deploy();
     let mut waiting = move_one();
     waiting.reactions.insert(
         french(),
@@ -555,6 +618,67 @@ fn page_writer_turns_about_checks_drill_and_zones_and_keeps_pledges() {
         )
         .is_empty()
     );
+}
+
+/// Loading back: each file the tests above draw (a move with turns, a
+/// turn about in place, targets, an observation, pledges; placements;
+/// standing pledges kept or changed; a recall and a join) is read back by
+/// the writer's `read` into drawn orders that write the same file byte
+/// for byte. A file written by hand in a way the page never writes (an
+/// `about: false`, a placement with no facing away from where the unit
+/// stands, moves out of the plan's order) is refused, so the page offers
+/// it as text. Orders drawn as the page draws them come back as drawn.
+#[test]
+fn page_writer_reads_back_what_it_wrote_and_refuses_what_it_would_not_write() {
+    let s = contact(Point::new(41.37, 63.91));
+    let placed = setup();
+    let waiting = move_one();
+    let mv = page(&s, &british());
+    let pledges =
+        json!({"units": {}, "fields": {"pledge:fr-beaujeu": "0", "pledge:fr-langlade": "1"}});
+    let persons =
+        json!({"units": {}, "fields": {"recall:br-burton": "true", "join:br-gates": "br-44"}});
+    let head = "galloper: 1\ngame: beaver-creek\nstep: 2\nside: british\nrevision: 1\norders:\n";
+    let out = read_back(json!([
+        {"page": mv, "drawn": drawn_end_to_end(&s)},
+        {"page": mv, "drawn": drawn_checks(&s)},
+        {"page": mv, "drawn": persons},
+        {"page": page(&placed, &french()), "drawn": drawn_deploy()},
+        {"page": page(&waiting, &french()), "drawn": {"units": {}, "fields": {}}},
+        {"page": page(&waiting, &french()), "drawn": pledges},
+        {"page": mv, "text": format!("{head}  move:\n    moves:\n      - {{unit: br-48, to: {{x: 102, y: 15}}, about: false}}\n")},
+        {"page": mv, "text": format!("{head}  move:\n    moves:\n      - {{unit: br-rang, to: {{x: 65, \"y\": 38}}}}\n      - {{unit: br-48, to: {{x: 102, y: 15}}, about: true}}\n")},
+        {"page": page(&placed, &french()), "text": format!("{head}  deploy:\n    units:\n      - {{unit: fr-canad, at: {{x: 40, y: 60}}}}\n")},
+    ]));
+    for (file, again) in &out[..6] {
+        assert!(file.contains("\norders:\n  "), "{file}");
+        assert_eq!(again.as_deref(), Some(file.as_str()), "read back:\n{file}");
+    }
+    assert!(out[0].0.contains("to: {x: 65, \"y\": 38}") && out[1].0.contains("about: true"));
+    for (file, again) in &out[6..] {
+        assert_eq!(again, &None, "refused:\n{file}");
+    }
+    // Drawn as the page draws (a unit dragged keeps its facing, a target,
+    // a formation, a point, a pledge changed), the orders come back as
+    // they were drawn.
+    let rang = s.unit("br-rang").expect("rangers").facing;
+    let drawn = json!({
+        "units": {
+            "br-rang": {"move": {"x": 65.0, "y": 38.0, "facing": rang}, "formation": "", "targets": {}, "fields": {}},
+            "br-44": {"move": null, "formation": "", "targets": {"fire": "fr-sarre"}, "fields": {}},
+            "br-gren": {"move": null, "formation": "", "targets": {}, "fields": {"observe": "90, 81"}},
+            "br-guns": {"move": null, "formation": "unlimbered", "targets": {}, "fields": {}},
+        },
+        "fields": {"pledge:br-burton": "1"},
+    });
+    let (back, drawn) = drawn_back(&mv, &drawn);
+    assert_eq!(back, drawn);
+    // What the hand-written move says the page would write otherwise: a
+    // move it can make is read (the same file without `about: false`).
+    let fine = read_back(
+        json!([{"page": mv, "text": format!("{head}  move:\n    moves:\n      - {{unit: br-48, to: {{x: 102, y: 15}}, about: true}}\n")}]),
+    );
+    assert!(fine[0].1.is_some(), "{}", fine[0].0);
 }
 
 fn says_in(problems: &[Value], unit: &str, words: &str) -> bool {

@@ -446,5 +446,258 @@
     return out;
   }
 
-  G.register('maurice-lite', { write: write, check: check });
+  // --- Reading a file back ----------------------------------------------------
+  //
+  // The inverse of `write`. A March's steps are played forward from where
+  // the unit stands (its change of formation and about-face as `march`
+  // makes them, then each straight step, wheel or path) to the front
+  // centre and facing it was dropped at; of the points and facings that
+  // give the same steps, the one on the page's grid (0.1 BW, whole
+  // degrees) is taken. Charges, the force, cards, commands and the side's
+  // choices come back as the form's strings, standing reactions as the
+  // plays they name. Whatever `write` would not write the same from what
+  // is read (steps the page never writes, a path of waypoints, a fire
+  // plan by hand) gives null, and the page offers the file as text.
+
+  function blank() {
+    return { move: null, formation: '', targets: {}, fields: {} };
+  }
+
+  function spot(p) {
+    return p.x + ', ' + p.y;
+  }
+
+  function joined(v) {
+    return Array.isArray(v) ? v.join(',') : '';
+  }
+
+  // A wheel's signed turn (clockwise positive) from its pivot.
+  function wheelTurn(w) {
+    const side = w.pivot === 'right' ? 1 : -1;
+    const backward = w.backward === true;
+    return Number(w.degrees) * ((side > 0) !== backward ? 1 : -1);
+  }
+
+  // Where `steps` take a unit at `from` ({x, y, facing}) with `frame`:
+  // its front centre and facing, or null for a step the writer never
+  // writes.
+  function play(from, frame, steps) {
+    let p = { x: from.x, y: from.y, facing: from.facing };
+    for (const st of steps) {
+      if (!st || typeof st !== 'object') return null;
+      if (st.forward != null || st.back != null) {
+        const n = st.forward != null ? Number(st.forward) : -Number(st.back);
+        const fw = ahead(p.facing);
+        p = { x: p.x + fw.x * n, y: p.y + fw.y * n, facing: p.facing };
+      } else if (st.wheel) {
+        p = wheeled(p, frame, wheelTurn(st.wheel), st.wheel.backward === true);
+      } else if (Array.isArray(st.path) && st.path.length) {
+        const end = st.path[st.path.length - 1];
+        const last = st.path.length > 1 ? st.path[st.path.length - 2] : p;
+        p = { x: end.x, y: end.y, facing: G.bearing(last, end) };
+      } else {
+        return null;
+      }
+    }
+    return p;
+  }
+
+  // The drops that may have written `steps` for unit `u` (the formation
+  // and about-face already in `d`): none first when they move it nowhere.
+  function drops(page, u, d, steps) {
+    const fr = frameOf(page, u.id);
+    let i = 0;
+    let from = { x: u.at.x, y: u.at.y, facing: u.facing };
+    let frame = { width: fr.width, depth: fr.depth };
+    const first = steps[0];
+    if (first && typeof first === 'object' && first.formation) {
+      const f = first.formation;
+      const key = f.to === 'line' ? (f.turn === 'left' ? 'line_left' : 'line_right') : f.to;
+      const a = (fr.after || {})[key];
+      if (a) {
+        from = { x: a.x, y: a.y, facing: a.facing };
+        frame = { width: a.width, depth: a.depth };
+      }
+      i = 1;
+    }
+    if (steps[i] === 'about_face') {
+      const fw = ahead(from.facing);
+      from = { x: from.x - fw.x * frame.depth, y: from.y - fw.y * frame.depth, facing: (from.facing + 180) % 360 };
+      i += 1;
+    }
+    const rest = steps.slice(i);
+    const out = [null];
+    if (!rest.length) {
+      out.push({ x: from.x, y: from.y, facing: from.facing });
+      return out;
+    }
+    const end = play(from, frame, rest);
+    if (!end) return out;
+    const f = ((end.facing % 360) + 360) % 360;
+    const facings = [Math.round(f) % 360, r1(f) % 360, f];
+    const r = { x: r1(end.x), y: r1(end.y) };
+    // The page drops units on that grid: its points first.
+    const points = [];
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) points.push({ x: r1(r.x + dx / 10), y: r1(r.y + dy / 10) });
+    }
+    points.sort((a, b) => G.distance(a, end) - G.distance(b, end));
+    points.push({ x: end.x, y: end.y });
+    for (const q of points) for (const fc of facings) out.push({ x: q.x, y: q.y, facing: fc });
+    return out;
+  }
+
+  // Drawn orders for one unit's March entry, or null.
+  function readMarch(page, u, steps) {
+    if (!Array.isArray(steps)) return null;
+    const want = canon(steps);
+    const d = blank();
+    const first = steps[0];
+    if (first && typeof first === 'object' && first.formation) d.formation = String(first.formation.to);
+    if (steps.includes('about_face')) d.fields.about_face = 'true';
+    for (const m of drops(page, u, d, steps)) {
+      const t = JSON.parse(JSON.stringify(d));
+      t.move = m;
+      const got = march(page, u, t);
+      if (got && !got.error && canon(got.steps) === want) return t;
+    }
+    return null;
+  }
+
+  // The units, force and cards of an activation.
+  function readActivation(page, drawn, a) {
+    if (!a || typeof a !== 'object') return false;
+    const moving = [];
+    for (const m of a.moves || []) {
+      const u = G.unitPlan(page, m.unit);
+      const d = u && readMarch(page, u, m.steps);
+      if (!d) return false;
+      drawn.units[u.id] = d;
+      moving.push(u.id);
+    }
+    for (const c of a.charges || []) {
+      if (!G.unitPlan(page, c.unit)) return false;
+      drawn.units[c.unit] = drawn.units[c.unit] || blank();
+      drawn.units[c.unit].targets.charge = String(c.target);
+      moving.push(c.unit);
+    }
+    drawn.fields.force = (a.force || []).filter((id) => !moving.includes(id)).join(',');
+    drawn.fields.cards = joined(a.cards);
+    return true;
+  }
+
+  function readRound(page, drawn, r) {
+    drawn.fields.volleys = joined(r.volleys);
+    const c = r.command;
+    if (c === 'pass') drawn.fields.command = 'pass';
+    else if (c && typeof c === 'object' && c.event != null) drawn.fields.command = 'event:' + c.event;
+    else if (c && typeof c === 'object' && Object.keys(c).length === 1) {
+      const cmd = Object.keys(c)[0];
+      drawn.fields.command = cmd;
+      if (c[cmd] && c[cmd].consult === true) drawn.fields.consult = 'true';
+      else if (!readActivation(page, drawn, c[cmd])) return false;
+    } else return false;
+    drawn.fields.modify = joined(r.modify);
+    drawn.fields.cinc = r.cinc && r.cinc.to ? spot(r.cinc.to) : '';
+    if (r.cinc && r.cinc.discard != null) drawn.fields.cinc_discard = String(r.cinc.discard);
+    // The command the page picks itself is left to it.
+    const auto = JSON.parse(JSON.stringify(drawn));
+    delete auto.fields.command;
+    if (canon(round(page, auto)) === canon(round(page, drawn))) delete drawn.fields.command;
+    return true;
+  }
+
+  function readReactions(page, drawn, r) {
+    const x = page.plan.extra || {};
+    const fire = r.return_fire;
+    drawn.fields.return_fire = canon(fire) === canon(x.listed) ? 'listed' : String(fire);
+    const plays = [];
+    for (const key of ['interrupts', 'modifiers']) {
+      for (const p of r[key] || []) {
+        const v = Object.keys(x.plays || {}).find((k) => x.plays[k].key === key && canon(clean(x.plays[k].play)) === canon(p));
+        if (v === undefined) return false;
+        plays.push(v);
+      }
+    }
+    drawn.fields.plays = plays.join(',');
+    return true;
+  }
+
+  function readDeploy(page, drawn, b) {
+    for (const e of b.units || []) {
+      const u = G.unitPlan(page, e.unit);
+      if (!u || !e.at) return false;
+      const d = blank();
+      if (e.formation !== u.formation) d.formation = String(e.formation);
+      if (e.at.x !== u.at.x || e.at.y !== u.at.y || e.facing !== r1(u.facing)) d.move = { x: e.at.x, y: e.at.y, facing: e.facing };
+      drawn.units[u.id] = d;
+    }
+    // The CinC where the plan has him stays the plan's default.
+    const f = (page.plan.fields || []).find((x) => x.name === 'cinc');
+    const was = f ? point(f.default) : null;
+    const same = was && b.cinc && was.x === b.cinc.x && was.y === b.cinc.y;
+    drawn.fields.cinc = same ? f.default : b.cinc ? spot(b.cinc) : '';
+    return true;
+  }
+
+  // A block as the file says it, for comparing: the numbers as the file
+  // writes them, a map's keys in any order (YAML gives them no order),
+  // a list's entries in theirs.
+  function canon(v) {
+    if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
+    if (v && typeof v === 'object') {
+      return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
+    }
+    return G.scalar(v);
+  }
+
+  // The page keeps only what the player changed: a field at its plan's
+  // default is dropped, and a unit left with nothing, wherever the writer
+  // writes the same without it (`same`), so what is read is what was drawn.
+  function tidy(page, drawn, same) {
+    const fallback = (fields, name) => {
+      const f = (fields || []).find((x) => x.name === name);
+      return f ? f.default : '';
+    };
+    // Drops `key` from `holder[prop]`, keeping the order of the rest.
+    const drop = (holder, prop, key) => {
+      const was = holder[prop];
+      const now = {};
+      for (const k of Object.keys(was)) if (k !== key) now[k] = was[k];
+      holder[prop] = now;
+      if (!same(drawn)) holder[prop] = was;
+    };
+    for (const k of Object.keys(drawn.fields)) {
+      if (drawn.fields[k] === fallback(page.plan.fields, k)) drop(drawn, 'fields', k);
+    }
+    for (const id of Object.keys(drawn.units)) {
+      const u = G.unitPlan(page, id);
+      const d = drawn.units[id];
+      for (const k of Object.keys(d.fields)) if (d.fields[k] === fallback(u && u.fields, k)) drop(d, 'fields', k);
+      if (!d.move && !d.formation && !Object.keys(d.targets).length && !Object.keys(d.fields).length) drop(drawn, 'units', id);
+    }
+    return drawn;
+  }
+
+  function read(page, orders) {
+    if (!orders || typeof orders !== 'object') return null;
+    const drawn = { units: {}, fields: {} };
+    const key = { deploy: 'deploy', decide: 'decide', reactions: 'reactions' }[step(page)] || 'round';
+    const b = orders[key];
+    if (!b || typeof b !== 'object') return null;
+    try {
+      let ok;
+      if (key === 'deploy') ok = readDeploy(page, drawn, b);
+      else if (key === 'decide') ok = readActivation(page, drawn, b);
+      else if (key === 'reactions') ok = readReactions(page, drawn, b);
+      else ok = readRound(page, drawn, b);
+      // Only what `write` makes again, the same, is read onto the map.
+      const same = (d) => canon(write(page, d)) === canon(orders);
+      return ok && same(drawn) ? tidy(page, drawn, same) : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  G.register('maurice-lite', { write: write, check: check, read: read });
 })();

@@ -104,23 +104,72 @@ fn page(s: &State, side: &SideId) -> Value {
 }
 
 /// The orders file the writer makes of `drawn`, and the problems the page
-/// shows for it, from Node.
+/// shows for it, from Node. The file is also loaded back as the page
+/// loads it (see `read_back`) and must come back byte for byte: every
+/// file these tests draw is read back onto the map.
 fn write(page: &Value, drawn: &Value) -> (String, Vec<Value>) {
+    let v = in_node(
+        "const out = {file: GalloperOrders.file(page, drawn), problems: GalloperOrders.problems(page, drawn)};",
+        page,
+        drawn,
+    );
+    let file = v["file"].as_str().expect("a file").to_string();
+    let again = read_back(page, &json!(file));
+    assert_eq!(again.as_deref(), Some(file.as_str()), "read back:\n{file}");
+    (file, v["problems"].as_array().cloned().unwrap_or_default())
+}
+
+/// Loading back, in Node, as the page does it: the file `text` parsed by
+/// the vendored YAML reader, its `orders:` block given to the writer's
+/// `read`, and the file the page writes from what it makes (None when
+/// `read` refuses the file).
+fn read_back(page: &Value, text: &Value) -> Option<String> {
+    let v = in_node(
+        "const back = GalloperOrders.writerFor(page).read(page, GalloperVendor.parseYaml(drawn).orders);\n\
+         const out = back ? GalloperOrders.file(page, back) : null;",
+        page,
+        text,
+    );
+    v.as_str().map(String::from)
+}
+
+/// What the writer's `read` makes of the file written from `drawn` (the
+/// drawn orders the page shows once the file is loaded back), and `drawn`
+/// as the page holds it (both through JSON in Node, as the browser test
+/// compares them).
+fn drawn_back(page: &Value, drawn: &Value) -> (Value, Value) {
+    let v = in_node(
+        "const file = GalloperOrders.file(page, drawn);\n\
+         const out = [GalloperOrders.writerFor(page).read(page, GalloperVendor.parseYaml(file).orders), drawn];",
+        page,
+        drawn,
+    );
+    (v[0].clone(), v[1].clone())
+}
+
+/// Runs the vendored scripts, write.js and this ruleset's page.js in Node,
+/// then `body`, which reads `page` and `drawn` and sets `out`.
+fn in_node(body: &str, page: &Value, drawn: &Value) -> Value {
     let dir = tempfile::tempdir().expect("a temp dir");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     std::fs::write(dir.path().join("page.json"), page.to_string()).unwrap();
     std::fs::write(dir.path().join("drawn.json"), drawn.to_string()).unwrap();
-    let script = r#"
-const fs = require('fs'); const vm = require('vm'); const [, writeJs, pageJs, dir] = process.argv;
-vm.runInThisContext(fs.readFileSync(writeJs, 'utf8'), {filename: writeJs});
-vm.runInThisContext(fs.readFileSync(pageJs, 'utf8'), {filename: pageJs});
+    let script = format!(
+        r#"
+const fs = require('fs'); const vm = require('vm'); const [, vendorJs, writeJs, pageJs, dir] = process.argv;
+vm.runInThisContext(fs.readFileSync(vendorJs, 'utf8'), {{filename: vendorJs}});
+vm.runInThisContext(fs.readFileSync(writeJs, 'utf8'), {{filename: writeJs}});
+vm.runInThisContext(fs.readFileSync(pageJs, 'utf8'), {{filename: pageJs}});
 const page = JSON.parse(fs.readFileSync(dir + '/page.json', 'utf8'));
 const drawn = JSON.parse(fs.readFileSync(dir + '/drawn.json', 'utf8'));
-process.stdout.write(JSON.stringify({file: GalloperOrders.file(page, drawn), problems: GalloperOrders.problems(page, drawn)}));
-"#;
+{body}
+process.stdout.write(JSON.stringify(out));
+"#
+    );
     let out = std::process::Command::new("node")
         .arg("-e")
         .arg(script)
+        .arg(root.join("site/vendor/orders-vendor.js"))
         .arg(root.join("site/orders/write.js"))
         .arg(root.join("src/rulesets/maurice_lite/page.js"))
         .arg(dir.path())
@@ -131,11 +180,7 @@ process.stdout.write(JSON.stringify({file: GalloperOrders.file(page, drawn), pro
         "node: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("node prints JSON");
-    (
-        v["file"].as_str().expect("a file").to_string(),
-        v["problems"].as_array().cloned().unwrap_or_default(),
-    )
+    serde_json::from_slice(&out.stdout).expect("node prints JSON")
 }
 
 /// The `orders:` block of a written file, read as the server reads it.
@@ -546,4 +591,98 @@ fn volleys_and_the_cincs_ride_come_from_the_side_form() {
         Some(Point::new(18.0, 20.0)),
         "{file}"
     );
+}
+
+/// Loading back (every file the tests above write is read back by
+/// `write`; these are the choices they leave out): horse about-faced
+/// before its march, a unit added to the force, the cards named, the CinC's
+/// ride with the card discarded for it, a pass with a
+/// volley; each comes back byte for byte. What the page never writes is
+/// refused, so the page offers it as text: two straight steps where it
+/// writes one, a column's path through two waypoints; what it would write
+/// with a map's keys in another order is read. And orders drawn as the
+/// page draws them are read back as they were drawn.
+#[test]
+fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
+    let s = round(&[
+        ("au-i3", 24.0, 17.0, 180.0, Formation::Line),
+        ("au-i2", 20.0, 17.0, 180.0, Formation::Line),
+        ("au-i1", 14.0, 17.0, 180.0, Formation::Column),
+        ("au-c1", 30.0, 18.0, 180.0, Formation::Massed),
+        ("fr-i1", 14.0, 15.5, 0.0, Formation::Line),
+    ]);
+    let pg = page(&s, &au());
+    let p = plan(&s, &au()).unwrap();
+    let choices = |name: &str| -> Vec<String> {
+        match &p.fields.iter().find(|f| f.name == name).expect(name).kind {
+            crate::view::plan::FieldKind::Many { options }
+            | crate::view::plan::FieldKind::One { options } => options
+                .iter()
+                .map(|c| c.value.clone())
+                .filter(|v| !v.is_empty())
+                .collect(),
+            _ => panic!("{name} has choices"),
+        }
+    };
+    let cards = choices("cards");
+    let (x, y, f) = end_of(&s, "au-c1", "[about_face, {forward: 1}]");
+    let mut drawn = moved("au-c1", x, y, f);
+    drawn["units"]["au-c1"]["fields"] = json!({"about_face": "true"});
+    drawn["fields"] = json!({
+        "command": "march", "force": "au-i2", "cards": cards[0],
+        "cinc": "18, 20", "cinc_discard": cards[1],
+    });
+    let (file, problems) = write(&pg, &drawn);
+    assert!(problems.is_empty(), "{problems:?}\n{file}");
+    for words in ["about_face", "au-i2", "discard: ", "cinc:"] {
+        assert!(file.contains(words), "{words}: {file}");
+    }
+    let pass = json!({"units": {}, "fields": {"command": "pass", "volleys": "au-i1"}});
+    let (file, _) = write(&pg, &pass);
+    assert!(file.contains("command: pass"), "{file}");
+
+    let head = "galloper: 1\ngame: hollowbrook-test\nstep: 2\nside: austrians\nrevision: 1\norders:\n  round:\n    volleys: false\n    command:\n      march:\n";
+    let by_hand = |unit: &str, steps: &str| {
+        let text = format!(
+            "{head}        force: [{unit}]\n        cards: fewest\n        moves:\n          - {{unit: {unit}, steps: {steps}}}\n"
+        );
+        read_back(&pg, &json!(text))
+    };
+    assert_eq!(by_hand("au-i3", "[{forward: 1}, {forward: 1}]"), None);
+    assert_eq!(
+        by_hand(
+            "au-i1",
+            "[{path: [{x: 15, \"y\": 16}, {x: 16, \"y\": 15}, {x: 17, \"y\": 14}]}]"
+        ),
+        None
+    );
+    let written = by_hand("au-i3", "[{forward: 2}]").expect("a march the page writes is read");
+    // Drawn as the page draws (the browser walk's charge with a neighbour
+    // wheeling beside it, dropped on the page's 0.1 BW grid), the orders
+    // come back as they were drawn.
+    let s = round(&[
+        ("fr-i1", 14.0, 14.5, 0.0, Formation::Line),
+        ("au-i1", 14.0, 17.0, 180.0, Formation::Line),
+        ("au-i2", 19.0, 17.5, 180.0, Formation::Line),
+    ]);
+    let pivot = Point::new(21.0, 17.0);
+    let swung = Point::new(19.0, 17.0).rotated_about(pivot, -20.0);
+    let end = swung + Angle(160.0).unit_vector().scale(0.5);
+    let r = |v: f64| (v * 10.0).round() / 10.0;
+    let mut drawn = moved("au-i2", r(end.x), r(end.y), 160.0);
+    drawn["units"]["au-i1"] =
+        json!({"move": null, "formation": "", "targets": {"charge": "fr-i1"}, "fields": {}});
+    let (file, _) = write(&page(&s, &au()), &drawn);
+    assert!(file.contains("wheel:"), "{file}");
+    let (back, drawn) = drawn_back(&page(&s, &au()), &drawn);
+    assert_eq!(back, drawn);
+    // A map's keys in another order are the same orders.
+    let reordered = format!(
+        "{head}        cards: fewest\n        force: [au-i3]\n        moves:\n          - {{steps: [{{forward: 2}}], unit: au-i3}}\n"
+    );
+    assert_eq!(
+        read_back(&pg, &json!(reordered)).as_deref(),
+        Some(written.as_str())
+    );
+    assert!(written.ends_with("steps: [{forward: 2}]}\n"), "{written}");
 }

@@ -218,5 +218,145 @@
     return out;
   }
 
-  G.register('morschauser-macduff', { write, check });
+  // --- Reading a file back ----------------------------------------------------
+  //
+  // The inverse of `write`: a path's end back to the drop point, facing
+  // the way it went turned by its pivot (the whole degree the page drew
+  // when that gives the same pivot); a pivot alone turns the company where
+  // it stands; targets, charges, sequences and the side's fields as the
+  // form's strings. Whatever `write` would not write the same from what
+  // is read (a path with waypoints, another order of generals) gives null,
+  // and the page offers the file as text.
+
+  function spot(p) {
+    return p.x + ', ' + p.y;
+  }
+
+  function readGenerals(drawn, entries, deploy) {
+    for (const e of entries || []) {
+      if (e.attach != null) drawn.fields['general:' + e.general] = 'attach:' + e.attach;
+      else if (e.detach === true && !deploy) drawn.fields['general:' + e.general] = 'detach';
+      else if (deploy && e.at) drawn.fields['general_at:' + e.general] = spot(e.at);
+      else if (!deploy && e.to) drawn.fields['general_to:' + e.general] = spot(e.to);
+      else return false;
+    }
+    return true;
+  }
+
+  function readHits(drawn, entries) {
+    for (const h of entries || []) drawn.fields['hits:' + h.regiment] = (h.first || []).join(',');
+  }
+
+  // The facing a move to `to` (or a turn where it stands) ends with.
+  function facingOf(u, to, pivot) {
+    const heading = to && G.distance(u.at, to) > 1e-9 ? G.bearing(u.at, to) : u.facing;
+    const f = ((heading + pivot) % 360 + 360) % 360;
+    const whole = Math.round(f) % 360;
+    return G.round1(G.turn(heading, whole)) === G.round1(G.turn(heading, f)) ? whole : f;
+  }
+
+  function readAction(page, drawn, a) {
+    const u = G.unitPlan(page, a.company);
+    if (!u) return false;
+    const d = (drawn.units[a.company] = { move: null, formation: '', targets: {}, fields: {} });
+    const path = a.path || [];
+    const to = path.length && path[0].to ? path[0].to : null;
+    const pivotAt = to ? 1 : 0;
+    const pivot = path.length > pivotAt && path[pivotAt].pivot != null ? path[pivotAt].pivot : null;
+    if (path.length > pivotAt + (pivot != null ? 1 : 0)) return false;
+    if (to || pivot != null) {
+      const end = to ? { x: to.x, y: to.y } : { x: u.at.x, y: u.at.y };
+      d.move = { x: end.x, y: end.y, facing: facingOf(u, to, pivot || 0) };
+    }
+    if (a.target != null) d.targets.fire = String(a.target);
+    if (a.charge) {
+      d.targets.charge = String(a.charge.target);
+      if (a.charge.flank === true) d.fields.flank = 'true';
+      if (a.charge.pursue === true) d.fields.pursue = 'true';
+    }
+    if (a.breach != null) d.fields.breach = String(a.breach);
+    if (a.demolish != null) d.fields.demolish = String(a.demolish);
+    if (a.fallback === 'nearest') d.fields.fallback = 'nearest';
+    const far = d.move && u.reach && G.distance(u.at, d.move) > u.reach.full + 0.05;
+    if (a.road === true && !far) d.fields.road = 'true';
+    const given = d.move || Object.keys(d.targets).length || Object.keys(d.fields).length;
+    if (a.sequence !== sequenceOf(parts(page, a.company, d)) || !given) d.fields.sequence = String(a.sequence);
+    return true;
+  }
+
+  function readBlock(page, orders) {
+    const drawn = { units: {}, fields: {} };
+    if (extra(page).phase === 'deploy') {
+      const b = orders.deploy;
+      if (!b || typeof b !== 'object') return null;
+      drawn.fields.if_winner = b.if_winner;
+      for (const c of b.companies || []) {
+        if (!G.unitPlan(page, c.company) || !c.at) return null;
+        drawn.units[c.company] = { move: { x: c.at.x, y: c.at.y, facing: c.facing }, formation: '', targets: {}, fields: {} };
+      }
+      if (!readGenerals(drawn, b.generals, true)) return null;
+      readHits(drawn, b.hits);
+      return drawn;
+    }
+    const b = orders.turn;
+    if (!b || typeof b !== 'object') return null;
+    for (const a of b.actions || []) if (!readAction(page, drawn, a)) return null;
+    if (!readGenerals(drawn, b.generals, false)) return null;
+    readHits(drawn, b.hits);
+    if ((b.fire_mines || []).length) drawn.fields.fire_mines = b.fire_mines.join(',');
+    return drawn;
+  }
+
+  // A block as the file says it, for comparing: the numbers as the file
+  // writes them, a map's keys in any order (YAML gives them no order),
+  // a list's entries in theirs.
+  function canon(v) {
+    if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
+    if (v && typeof v === 'object') {
+      return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
+    }
+    return G.scalar(v);
+  }
+
+  // The page keeps only what the player changed: a field at its plan's
+  // default is dropped, and a unit left with nothing, wherever the writer
+  // writes the same without it (`same`), so what is read is what was drawn.
+  function tidy(page, drawn, same) {
+    const fallback = (fields, name) => {
+      const f = (fields || []).find((x) => x.name === name);
+      return f ? f.default : '';
+    };
+    // Drops `key` from `holder[prop]`, keeping the order of the rest.
+    const drop = (holder, prop, key) => {
+      const was = holder[prop];
+      const now = {};
+      for (const k of Object.keys(was)) if (k !== key) now[k] = was[k];
+      holder[prop] = now;
+      if (!same(drawn)) holder[prop] = was;
+    };
+    for (const k of Object.keys(drawn.fields)) {
+      if (drawn.fields[k] === fallback(page.plan.fields, k)) drop(drawn, 'fields', k);
+    }
+    for (const id of Object.keys(drawn.units)) {
+      const u = G.unitPlan(page, id);
+      const d = drawn.units[id];
+      for (const k of Object.keys(d.fields)) if (d.fields[k] === fallback(u && u.fields, k)) drop(d, 'fields', k);
+      if (!d.move && !d.formation && !Object.keys(d.targets).length && !Object.keys(d.fields).length) drop(drawn, 'units', id);
+    }
+    return drawn;
+  }
+
+  function read(page, orders) {
+    if (!orders || typeof orders !== 'object') return null;
+    try {
+      const drawn = readBlock(page, orders);
+      // Only what `write` makes again, the same, is read onto the map.
+      const same = (d) => canon(write(page, d)) === canon(orders);
+      return drawn && same(drawn) ? tidy(page, drawn, same) : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  G.register('morschauser-macduff', { write, check, read });
 })();

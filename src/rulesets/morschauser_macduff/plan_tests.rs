@@ -220,36 +220,91 @@ fn targets_are_the_enemies_the_options_name_and_only_those() {
 
 // --- The writer, end to end -------------------------------------------------
 
-/// Run `site/orders/write.js` and `page.js` in node on the page data and
-/// what was drawn; the orders file and the page's problems.
-fn run_writer(plan: &Plan, s: &State, side: &SideId, drawn: Value) -> (String, Vec<Value>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let page = json!({
+/// The page's data as `galloper orders page` embeds it (the fields of the
+/// head that write.js reads).
+fn page_of(plan: &Plan, s: &State, side: &SideId) -> Value {
+    json!({
         "head": {
             "game": "crossroads-test", "step": 7, "side": side.0, "side_name": s.side_name(side),
             "notice": "ab".repeat(32), "revision": 1, "ruleset": "morschauser-macduff",
             "fingerprint": "SHA256:test", "measure": "in", "heading": "test", "note": "",
         },
         "plan": plan, "frame": {}, "outlines": {}, "template": "",
-    });
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("page.json"), page.to_string()).expect("page");
-    std::fs::write(dir.path().join("drawn.json"), drawn.to_string()).expect("drawn");
-    let script = r#"
-const fs = require('fs'), vm = require('vm');
-const [write, writer, dir] = process.argv.slice(1);
-vm.runInThisContext(fs.readFileSync(write, 'utf8'), {filename: write});
-vm.runInThisContext(fs.readFileSync(writer, 'utf8'), {filename: writer});
-const page = JSON.parse(fs.readFileSync(dir + '/page.json', 'utf8'));
-const drawn = JSON.parse(fs.readFileSync(dir + '/drawn.json', 'utf8'));
-process.stdout.write(JSON.stringify({
+    })
+}
+
+/// Run `site/orders/write.js` and `page.js` in node on the page data and
+/// what was drawn; the orders file and the page's problems.
+fn run_writer(plan: &Plan, s: &State, side: &SideId, drawn: Value) -> (String, Vec<Value>) {
+    let v = in_node(
+        r#"
+const page = input.page, drawn = input.drawn;
+const out = {
   file: GalloperOrders.file(page, drawn),
   problems: GalloperOrders.problems(page, drawn),
-}));
-"#;
+};"#,
+        json!({"page": page_of(plan, s, side), "drawn": drawn}),
+    );
+    let file = v["file"].as_str().expect("file").to_string();
+    let problems = v["problems"].as_array().cloned().unwrap_or_default();
+    (file, problems)
+}
+
+/// Loading back, in node, as the page does it: the file written from
+/// `drawn` (or `text`, a file written by hand, when `drawn` is a string),
+/// and the file the page writes again from what the writer's `read`
+/// makes of its `orders:` block as the vendored YAML reader parses it
+/// (None when `read` refuses it).
+fn read_back(plan: &Plan, s: &State, side: &SideId, drawn: Value) -> (String, Option<String>) {
+    let v = in_node(
+        r#"
+const page = input.page;
+const file = typeof input.drawn === 'string' ? input.drawn : GalloperOrders.file(page, input.drawn);
+const back = GalloperOrders.writerFor(page).read(page, GalloperVendor.parseYaml(file).orders);
+const out = { file, again: back ? GalloperOrders.file(page, back) : null, back };"#,
+        json!({"page": page_of(plan, s, side), "drawn": drawn}),
+    );
+    let file = v["file"].as_str().expect("file").to_string();
+    (file, v["again"].as_str().map(String::from))
+}
+
+/// What the writer's `read` makes of the file written from `drawn` (the
+/// drawn orders the page shows once the file is loaded back), and `drawn`
+/// as the page holds it (both through JSON in node, as the browser test
+/// compares them).
+fn drawn_back(plan: &Plan, s: &State, side: &SideId, drawn: &Value) -> (Value, Value) {
+    let v = in_node(
+        r#"
+const page = input.page;
+const file = GalloperOrders.file(page, input.drawn);
+const out = [GalloperOrders.writerFor(page).read(page, GalloperVendor.parseYaml(file).orders), input.drawn];"#,
+        json!({"page": page_of(plan, s, side), "drawn": drawn}),
+    );
+    (v[0].clone(), v[1].clone())
+}
+
+/// Runs the vendored scripts, write.js and this ruleset's page.js in node,
+/// then `body`, which reads `input` and sets `out`.
+fn in_node(body: &str, input: Value) -> Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("input.json"), input.to_string()).expect("input");
+    let script = format!(
+        r#"
+const fs = require('fs'), vm = require('vm');
+const [vendor, write, writer, dir] = process.argv.slice(1);
+vm.runInThisContext(fs.readFileSync(vendor, 'utf8'), {{filename: vendor}});
+vm.runInThisContext(fs.readFileSync(write, 'utf8'), {{filename: write}});
+vm.runInThisContext(fs.readFileSync(writer, 'utf8'), {{filename: writer}});
+const input = JSON.parse(fs.readFileSync(dir + '/input.json', 'utf8'));
+{body}
+process.stdout.write(JSON.stringify(out));
+"#
+    );
     let out = Command::new("node")
         .arg("-e")
         .arg(script)
+        .arg(root.join("site/vendor/orders-vendor.js"))
         .arg(root.join("site/orders/write.js"))
         .arg(root.join("src/rulesets/morschauser_macduff/page.js"))
         .arg(dir.path())
@@ -260,10 +315,7 @@ process.stdout.write(JSON.stringify({
         "node failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("node's answer");
-    let file = v["file"].as_str().expect("file").to_string();
-    let problems = v["problems"].as_array().cloned().unwrap_or_default();
-    (file, problems)
+    serde_json::from_slice(&out.stdout).expect("node's answer")
 }
 
 /// The orders in the file, read as the server reads a file it receives.
@@ -274,11 +326,11 @@ fn parsed(file: &str) -> Orders {
     crate::yaml::from_value(env.orders).expect("the orders block is the ruleset's")
 }
 
-#[test]
-fn a_drawn_move_and_a_target_resolve_to_where_the_company_was_dropped() {
-    let s = state_with_a_target();
-    let side = side_to_move(&s);
-    let p = plan_of(&s, &side);
+/// What the end-to-end test draws: a company with nothing near moved back
+/// 2.5" and turned 30 degrees (a move any company may make), another
+/// given a target. The drawn orders, the shooter, its target, the mover,
+/// where it was dropped and its facing.
+fn move_and_target(s: &State, p: &Plan) -> (Value, String, String, String, Point, f64) {
     let shooter = p
         .units
         .iter()
@@ -298,7 +350,7 @@ fn a_drawn_move_and_a_target_resolve_to_where_the_company_was_dropped() {
         .filter(|u| u.id != shooter.id)
         .find(|u| {
             let c = s.company(&u.id).expect("company");
-            charge_targets(&s, c).must.is_empty() && charge_targets(&s, c).could.is_empty()
+            charge_targets(s, c).must.is_empty() && charge_targets(s, c).could.is_empty()
         })
         .expect("a company out of the fight");
     let c = s.company(&mover.id).expect("company");
@@ -308,13 +360,24 @@ fn a_drawn_move_and_a_target_resolve_to_where_the_company_was_dropped() {
         ((c.at.y + back.y) * 10.0).round() / 10.0,
     );
     let facing = (c.facing.degrees() + 30.0).rem_euclid(360.0);
+    let shooter = shooter.id.clone();
+    let mover = mover.id.clone();
     let drawn = json!({
         "units": {
-            mover.id.clone(): {"move": {"x": to.x, "y": to.y, "facing": facing}, "formation": "", "targets": {}, "fields": {}},
-            shooter.id.clone(): {"move": null, "formation": "", "targets": {"fire": target}, "fields": {}},
+            mover.clone(): {"move": {"x": to.x, "y": to.y, "facing": facing}, "formation": "", "targets": {}, "fields": {}},
+            shooter.clone(): {"move": null, "formation": "", "targets": {"fire": target}, "fields": {}},
         },
         "fields": {},
     });
+    (drawn, shooter, target, mover, to, facing)
+}
+
+#[test]
+fn a_drawn_move_and_a_target_resolve_to_where_the_company_was_dropped() {
+    let s = state_with_a_target();
+    let side = side_to_move(&s);
+    let p = plan_of(&s, &side);
+    let (drawn, shooter, target, mover, to, facing) = move_and_target(&s, &p);
     let (file, problems) = run_writer(&p, &s, &side, drawn);
     assert!(
         problems.is_empty(),
@@ -328,7 +391,7 @@ fn a_drawn_move_and_a_target_resolve_to_where_the_company_was_dropped() {
     let shot = t
         .actions
         .iter()
-        .find(|a| a.company.as_deref() == Some(shooter.id.as_str()))
+        .find(|a| a.company.as_deref() == Some(shooter.as_str()))
         .expect("the shooter's entry");
     assert_eq!(shot.target.as_deref(), Some(target.as_str()));
     assert_eq!(shot.sequence, super::orders::Sequence::ShootOnly);
@@ -337,11 +400,11 @@ fn a_drawn_move_and_a_target_resolve_to_where_the_company_was_dropped() {
         "the file passes the check: {file}"
     );
     let next = resolve(&s, [(side.clone(), orders)].into(), &[4; 64]);
-    let moved = next.company(&mover.id).expect("still there");
+    let moved = next.company(&mover).expect("still there");
     assert!(
         moved.at.distance_to(to).get() < 1e-6,
         "{} ends at {:?}, dropped at {to:?}",
-        mover.id,
+        mover,
         moved.at
     );
     assert!(
@@ -574,4 +637,166 @@ fn a_turn_on_the_spot_is_a_pivot_alone_and_a_sequence_that_does_not_move_is_a_pr
             .is_some_and(|m| m.contains("`shoot_only` does not move")),
         "{problems:?}"
     );
+}
+
+/// Each regiment's hits to its companies in the reverse of the plan's
+/// order.
+fn reversed_hits(p: &Plan) -> serde_json::Map<String, Value> {
+    let mut fields = serde_json::Map::new();
+    for f in p.fields.iter().filter(|f| f.name.starts_with("hits:")) {
+        if let crate::view::plan::FieldKind::Many { options } = &f.kind {
+            let v: Vec<&str> = options.iter().rev().map(|o| o.value.as_str()).collect();
+            fields.insert(f.name.clone(), json!(v.join(",")));
+        }
+    }
+    fields
+}
+
+/// Loading back: each file the tests above draw (a move back and turned
+/// with a target; a deployment with the dice-off choice and a general
+/// attached; a charge given a sequence, a flank, a pursuit and a fallback;
+/// a heavy gun's target and breach with the regiments' hits and the mines;
+/// a turn on the spot, with and without a sequence) is read back by the
+/// writer's `read` into drawn orders that write the same file byte for
+/// byte. A file written by hand with a path of waypoints, which the page
+/// never writes, is refused, so the page offers it as text. Orders drawn
+/// as the page draws them come back as drawn.
+#[test]
+fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
+    let mut cases: Vec<(Plan, State, SideId, Value)> = Vec::new();
+    // The move and target, with a general riding a little way.
+    let s = state_with_a_target();
+    let side = side_to_move(&s);
+    let p = plan_of(&s, &side);
+    let (mut drawn, ..) = move_and_target(&s, &p);
+    if let Some(g) = p.extra["generals"].as_array().and_then(|g| g.first()) {
+        let (id, x, y) = (&g["id"], &g["at"]["x"], &g["at"]["y"]);
+        let at = format!(
+            "{}, {}",
+            x.as_f64().expect("x") + 1.0,
+            y.as_f64().expect("y")
+        );
+        drawn["fields"][format!("general_to:{}", id.as_str().expect("id"))] = json!(at);
+    }
+    cases.push((p, s.clone(), side, drawn));
+    // The deployment.
+    let s = scenario_state("crossroads.yaml");
+    let p = plan_of(&s, &british());
+    let first = p.units[0].id.clone();
+    let mut drawn = json!({
+        "units": {first.clone(): {"move": {"x": 10.0, "y": 6.5, "facing": 45.0}, "formation": "", "targets": {}, "fields": {}}},
+        "fields": {"if_winner": "second"},
+    });
+    for (k, v) in reversed_hits(&p) {
+        drawn["fields"][k] = v;
+    }
+    if let Some(g) = p.extra["generals"].as_array().and_then(|g| g.first()) {
+        drawn["fields"][format!("general:{}", g["id"].as_str().expect("id"))] =
+            json!(format!("attach:{first}"));
+    }
+    cases.push((p, s, british(), drawn));
+    // The charge.
+    let mut s = scenario_state("crossroads.yaml");
+    s.phase = Phase::HalfTurn {
+        turn: 1,
+        active: british(),
+    };
+    let a = s.company("br-1a").expect("br-1a").at;
+    s.company_mut("fr-1a").expect("fr-1a").at = Point::new(a.x, a.y + 8.0);
+    let p = plan_of(&s, &british());
+    let c = s.company("br-r1").expect("br-r1").clone();
+    let facing = (c.facing.degrees() + 300.0).rem_euclid(360.0);
+    let turned = |sequence: &str| {
+        json!({
+            "units": {"br-r1": {"move": {"x": c.at.x, "y": c.at.y, "facing": facing}, "formation": "",
+                                "targets": {}, "fields": {"sequence": sequence}}},
+            "fields": {},
+        })
+    };
+    let charge = json!({
+        "units": {"br-1a": {"move": null, "formation": "", "targets": {"charge": "fr-1a"},
+                            "fields": {"sequence": "shoot_then_move", "flank": "true", "pursue": "true", "fallback": "nearest"}}},
+        "fields": {},
+    });
+    cases.push((p.clone(), s.clone(), british(), charge));
+    cases.push((p.clone(), s.clone(), british(), turned("auto")));
+    cases.push((p.clone(), s.clone(), british(), turned("shoot_only")));
+    let hand = (p, s);
+    // The fort: the siege gun, the hits turned round, the mines fired.
+    let mut s = scenario_state("fort-assault.yaml");
+    let allies = SideId::new("allies");
+    s.phase = Phase::HalfTurn {
+        turn: 1,
+        active: allies.clone(),
+    };
+    let p = plan_of(&s, &allies);
+    let enemy = s.enemies(&allies).next().expect("an enemy").id.clone();
+    let wall = s
+        .scenario
+        .terrain
+        .iter()
+        .find(|t| matches!(t.kind, super::scenario::TerrainKind::HighWall))
+        .map(|t| t.id.clone())
+        .expect("a wall");
+    let mut fields = reversed_hits(&p);
+    for f in &p.fields {
+        if let (true, crate::view::plan::FieldKind::Many { options }) =
+            (f.name == "fire_mines", &f.kind)
+        {
+            fields.insert(f.name.clone(), json!(options[0].value));
+        }
+    }
+    let fort = json!({
+        "units": {"al-sg": {"move": null, "formation": "", "targets": {"fire": enemy}, "fields": {"breach": wall}}},
+        "fields": fields,
+    });
+    cases.push((p, s, allies, fort));
+
+    // Drawn as the page draws them (on its grid, whole degrees, only
+    // what was changed), the move and target come back as drawn.
+    let (p, s, side, _) = &cases[0];
+    let (plain, ..) = move_and_target(s, p);
+    let (back, drawn) = drawn_back(p, s, side, &plain);
+    assert_eq!(back, drawn);
+    let (p, s, side, turn) = &cases[3];
+    let mut plain = turn.clone();
+    plain["units"]["br-r1"]["fields"] = json!({});
+    let (back, drawn) = drawn_back(p, s, side, &plain);
+    assert_eq!(back, drawn);
+    let (p, s, side, shoot_only) = &cases[4];
+    let (back, drawn) = drawn_back(p, s, side, shoot_only);
+    assert_eq!(back, drawn);
+    for (p, s, side, drawn) in &cases {
+        let (file, again) = read_back(p, s, side, drawn.clone());
+        assert!(file.contains("\norders:\n  "), "{file}");
+        assert_eq!(again.as_deref(), Some(file.as_str()), "read back:\n{file}");
+    }
+    // What the cases wrote covers each kind of entry `read` takes.
+    let all: String = cases
+        .iter()
+        .map(|(p, s, side, d)| run_writer(p, s, side, d.clone()).0)
+        .collect();
+    for words in [
+        "pivot: ",
+        "{to: {x: ",
+        "general: ",
+        "attach: ",
+        "if_winner: second",
+        "flank: true",
+        "fallback: nearest",
+        "breach: ",
+        "target: ",
+        "hits:",
+        "fire_mines:",
+    ] {
+        assert!(all.contains(words), "no {words} in\n{all}");
+    }
+
+    let (p, s) = hand;
+    let text = "galloper: 1\ngame: crossroads-test\nstep: 7\nside: british\nrevision: 1\norders:\n  turn:\n    actions:\n      - {company: br-1a, sequence: move_only, path: [{to: {x: 10, \"y\": 5}}, {to: {x: 12, \"y\": 6}}]}\n";
+    let (_, again) = read_back(&p, &s, &british(), json!(text));
+    assert_eq!(again, None, "a path of waypoints is offered as text");
+    let one = text.replace(", {to: {x: 12, \"y\": 6}}", "");
+    let (_, again) = read_back(&p, &s, &british(), json!(one));
+    assert!(again.is_some(), "a path of one leg is read: {one}");
 }
