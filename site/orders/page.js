@@ -554,24 +554,31 @@
       // Orders sent before are replaced only by a higher revision.
       const sent = Number(S.field(text, 'revision'));
       if (Number.isInteger(sent) && sent >= revision()) $('revision').value = sent + 1;
-      const back = typeof writer.read === 'function' ? safeRead(text) : null;
-      if (back) {
-        change(() => { drawn = back; });
+      const back = typeof writer.read === 'function'
+        ? safeRead(text)
+        : { why: 'this ruleset\'s page reads no orders back onto the map' };
+      if (back.drawn) {
+        handEdited = false;
+        change(() => { drawn = back.drawn; });
         status('Loaded your orders onto the map; signing gives them revision ' + revision() + '.', true);
       } else {
         handEdited = true;
         $('orders-text').value = text;
-        status('Loaded the file as text, to edit below (this ruleset\'s page reads no orders back onto the map); signing gives it revision ' + revision() + '.', true);
+        document.querySelector('.sign details').open = true;
+        checkText();
+        status('Loaded the file as text, to edit below (' + back.why + '); signing gives it revision ' + revision() + '.', true);
       }
     });
   });
+  // The orders read back onto the map, or why not (the file is then
+  // offered as text).
   function safeRead(text) {
     try {
       const doc = globalThis.GalloperVendor.parseYaml(text);
-      return writer.read(P, doc && doc.orders);
+      const back = writer.read(P, doc && doc.orders);
+      return back ? { drawn: back } : { why: 'the page would not write these orders itself (a hand-written path or script, say)' };
     } catch (e) {
-      status('That file does not read as orders: ' + String(e && e.message), false);
-      return null;
+      return { why: 'it does not read as orders: ' + String(e && e.message).split('\n')[0] };
     }
   }
 

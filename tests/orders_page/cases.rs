@@ -136,7 +136,10 @@ pub fn napoleonic_corps() -> Case {
         build: |page| auto(page, 0.5, 30.0),
         position: |s, u| find_unit(&s["units"], u, "at", "facing"),
         tolerance: 0.15,
-        stoppable: false,
+        // Its turn goes on after the moves: a unit that met an enemy
+        // fights, and may be pushed back before the step ends.
+        refused_by_ground: None,
+        stoppable: true,
     }
 }
 
@@ -150,6 +153,7 @@ pub fn morschauser_macduff() -> Case {
         build: |page| auto(page, 0.2, 30.0),
         position: |s, u| find_unit(&s["companies"], u, "at", "facing"),
         tolerance: 0.15,
+        refused_by_ground: None,
         stoppable: true,
     }
 }
@@ -161,6 +165,7 @@ pub fn crowther_dougan() -> Case {
         build: |page| auto_along(page, 0.4, 30.0),
         position: |s, u| find_unit(&s["units"], u, "at", "facing"),
         tolerance: 0.15,
+        refused_by_ground: None,
         stoppable: true,
     }
 }
@@ -172,6 +177,7 @@ pub fn maurice_lite() -> Case {
         build: maurice_walk,
         position: |s, u| find_unit(&s["units"], u, "anchor", "facing"),
         tolerance: 0.15,
+        refused_by_ground: Some("a force is all in ground of the same effect"),
         stoppable: true,
     }
 }
@@ -238,6 +244,7 @@ pub fn activation_dice() -> Case {
         position: |s, u| find_unit(&s["units"], u, "at", "facing"),
         tolerance: 0.15,
         // Each success is a die: a failed activation keeps the unit.
+        refused_by_ground: None,
         stoppable: true,
     }
 }
