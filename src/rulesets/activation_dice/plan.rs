@@ -118,6 +118,7 @@ fn deployment(s: &State, side: &SideId, placement: u32) -> Plan {
                     shortened_by: vec![format!(
                         "placed within 1 L ({zone:.1} cm) of your edge, on the table, clear of other units and impassable ground: checked on receipt"
                     )],
+                    ground: Vec::new(),
                 }),
                 formations: formations(&Unit {
                     formation,
@@ -147,6 +148,7 @@ fn deployment(s: &State, side: &SideId, placement: u32) -> Plan {
             "zone": zone,
             "height": h,
         }),
+        ground: Vec::new(),
     }
 }
 
@@ -228,6 +230,7 @@ fn turn(s: &State, side: &SideId) -> Plan {
         fields,
         notes,
         extra: json!({ "phase": "turn", "short": s.short(), "units": Value::Object(extra) }),
+        ground: Vec::new(),
     }
 }
 
@@ -370,6 +373,7 @@ fn unit(s: &State, work: &mut State, i: usize) -> (UnitPlan, Value) {
             road: None,
             shape: MoveShape::Forward45,
             shortened_by,
+            ground: Vec::new(),
         });
     }
     let label =

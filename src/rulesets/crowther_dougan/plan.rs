@@ -115,6 +115,7 @@ fn move_plan(s: &State, side: &SideId) -> Plan {
         fields,
         notes,
         extra: json!({"kind": "move", "persons": with_whom(&persons), "budgets": budgets}),
+        ground: Vec::new(),
     }
 }
 
@@ -183,6 +184,7 @@ fn reach(s: &State, u: &Unit) -> Reach {
         road: None,
         shape: MoveShape::Free,
         shortened_by,
+        ground: Vec::new(),
     }
 }
 
@@ -370,6 +372,7 @@ fn reactions(s: &State, side: &SideId) -> Plan {
         fields,
         notes: options::lines(s, side, PLAIN).unwrap_or_default(),
         extra: json!({"kind": "reactions", "persons": with_whom(&persons)}),
+        ground: Vec::new(),
     }
 }
 
@@ -409,6 +412,7 @@ fn deployment(s: &State, side: &SideId) -> Option<Plan> {
                     "placed with its centre inside one of its zones: {}",
                     names.join(", ")
                 )],
+                ground: Vec::new(),
             }),
             formations: formations(u).into_iter().map(|f| word(f).into()).collect(),
             targets: Vec::new(),
@@ -428,5 +432,6 @@ fn deployment(s: &State, side: &SideId) -> Option<Plan> {
         fields: Vec::new(),
         notes: options::lines(s, side, PLAIN).unwrap_or_default(),
         extra: json!({"kind": "deploy", "zones": zones}),
+        ground: Vec::new(),
     })
 }

@@ -114,6 +114,7 @@ fn deployment(s: &State, side: &SideId) -> Plan {
                     road: None,
                     shape: MoveShape::Free,
                     shortened_by: vec![zone.clone()],
+                    ground: Vec::new(),
                 }),
                 formations,
                 targets: Vec::new(),
@@ -138,6 +139,7 @@ fn deployment(s: &State, side: &SideId) -> Plan {
                 .into(),
         ],
         extra: json!({"step": "deploy"}),
+        ground: Vec::new(),
     }
 }
 
@@ -201,6 +203,7 @@ fn march_reach(s: &State, side: &SideId, u: &Unit, near: &super::reach::Barriers
         road: None,
         shape: MoveShape::Free,
         shortened_by,
+        ground: Vec::new(),
     })
 }
 
@@ -503,6 +506,7 @@ fn active_plan(s: &State, side: &SideId, pending: Option<&Pending>) -> Plan {
             "action": action.map(|a| a.label().to_lowercase()),
             "units": Value::Object(frames),
         }),
+        ground: Vec::new(),
     }
 }
 
@@ -625,6 +629,7 @@ fn reactions(s: &State, side: &SideId) -> Plan {
             "aims": r.aims,
             "fire_order": r.fire_order,
         }),
+        ground: Vec::new(),
     }
 }
 

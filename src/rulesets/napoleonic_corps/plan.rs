@@ -43,6 +43,7 @@ pub fn plan(s: &State, side: &SideId) -> Option<Plan> {
                 "Fire is reckoned from where the units stand now (advancing fire comes after the moves and charges)".into(),
             ],
             extra: serde_json::json!({"phase": "turn"}),
+            ground: Vec::new(),
         }),
         Phase::Turn { .. } | Phase::Decision { .. } | Phase::Over(_) => None,
     }
@@ -89,6 +90,7 @@ fn turn_unit(s: &State, u: &Unit) -> UnitPlan {
             "an enemy met ends the move there".into(),
             "rough ground costs a rally-table test".into(),
         ],
+        ground: Vec::new(),
     });
     let mut targets = Vec::new();
     if free && u.arm() == Arm::Cavalry {
