@@ -195,11 +195,13 @@
       const cost = g.cost == null ? 1 : g.cost;
       const spent = dist + (cost - 1) * within;
       if (spent > g.most + 0.05) {
-        const counted = cost !== 1 ? ', counting ' + round1(within) + ' ' + m + ' in it ' + cost + ' times' : '';
+        const counted = cost !== 1
+          ? ', ' + round1(within) + ' ' + m + ' of it inside, counted ' + cost + ' times: ' + round1(spent) + ' ' + m
+          : '';
         out.push({
           unit: u.id,
           warning: !!g.soft,
-          message: who + ' moves ' + round1(spent) + ' ' + m + counted + ' into ' + o.name + ', more than ' +
+          message: who + ' moves ' + round1(dist) + ' ' + m + ' into ' + o.name + counted + ', more than ' +
             round1(g.most) + ' ' + m + ' (' + g.why + ')' + soft,
         });
       }
