@@ -590,7 +590,7 @@
       } else {
         handEdited = true;
         $('orders-text').value = text;
-        status('Loaded the file as text, to edit below (this ruleset\'s page reads no orders back onto the map); signing gives it revision ' + revision() + '.', true);
+        status('Loaded the file as text, to edit below (this ruleset\'s page does not draw a file it loads); signing gives it revision ' + revision() + '.', true);
       }
     });
   });
