@@ -76,7 +76,9 @@
   const svg = document.querySelector('#map svg');
   // The hatching of ground that shortens a move, defined once.
   const hatch = el('pattern', { id: 'g-hatch', patternUnits: 'userSpaceOnUse', width: 8, height: 8, patternTransform: 'rotate(45)' }, el('defs', {}, svg));
-  el('line', { x1: 0, y1: 0, x2: 0, y2: 8, class: 'g-hatch-line' }, hatch);
+  // A dark and a light stroke, so it shows over dark woods and pale fields.
+  el('line', { x1: 1, y1: 0, x2: 1, y2: 8, class: 'g-hatch-line' }, hatch);
+  el('line', { x1: 3.5, y1: 0, x2: 3.5, y2: 8, class: 'g-hatch-light' }, hatch);
   const overlay = el('g', { id: 'overlay' }, svg);
   function pointer(ev) {
     const m = svg.getScreenCTM().inverse();
