@@ -399,7 +399,7 @@ pub(super) fn ground_limit(
     t: &Terrain,
     on_road: bool,
     on_bridge: bool,
-    passes: impl FnOnce() -> bool,
+    passes: impl Fn() -> bool,
 ) -> Limit {
     let name = &t.name;
     match &t.kind {
@@ -432,12 +432,10 @@ pub(super) fn ground_limit(
         TerrainKind::Water { fordable: false } if !on_bridge => {
             return Limit::Stop(format!("C.4 Rivers: {name} is crossed only by a bridge"));
         }
-        TerrainKind::HighWall | TerrainKind::Gate { .. } => {
-            if !passes() {
-                return Limit::Stop(format!(
-                    "C.6 Fortifications: {name} is passed only by ladders in an assault or a breach"
-                ));
-            }
+        TerrainKind::HighWall | TerrainKind::Gate { .. } if !passes() => {
+            return Limit::Stop(format!(
+                "C.6 Fortifications: {name} is passed only by ladders in an assault or a breach"
+            ));
         }
         // House rule: an abatis slows like a low wall.
         TerrainKind::LowWall { .. } | TerrainKind::Abatis if troop != TroopType::LightInfantry => {
