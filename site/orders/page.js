@@ -74,6 +74,11 @@
   }
 
   const svg = document.querySelector('#map svg');
+  // The hatching of ground that shortens a move, defined once.
+  const hatch = el('pattern', { id: 'g-hatch', patternUnits: 'userSpaceOnUse', width: 8, height: 8, patternTransform: 'rotate(45)' }, el('defs', {}, svg));
+  // A dark and a light stroke, so it shows over dark woods and pale fields.
+  el('line', { x1: 1, y1: 0, x2: 1, y2: 8, class: 'g-hatch-line' }, hatch);
+  el('line', { x1: 3.5, y1: 0, x2: 3.5, y2: 8, class: 'g-hatch-light' }, hatch);
   const overlay = el('g', { id: 'overlay' }, svg);
   function pointer(ev) {
     const m = svg.getScreenCTM().inverse();
@@ -145,6 +150,32 @@
     } else {
       el('circle', { class: 'g-reach-full', cx: c.x, cy: c.y, r: rad(r.full) }, overlay);
       if (r.turned != null) el('circle', { class: 'g-reach-turned', cx: c.x, cy: c.y, r: rad(r.turned) }, overlay);
+    }
+    drawGround(u);
+  }
+
+  // The ground the plan says stops or slows this unit: red where it may
+  // not enter, hatched where a move that enters it is shortened, each
+  // with its name and rule as a tooltip.
+  function drawGround(u) {
+    const m = P.head.measure;
+    for (const g of u.reach.ground || []) {
+      const o = (P.plan.ground || [])[g.outline];
+      if (!o) continue;
+      const kind = g.most == null ? 'stop' : 'slow';
+      const attrs = { class: 'g-ground g-ground-' + kind + (g.soft ? ' g-ground-soft' : ''), 'data-ground': o.name };
+      let shape;
+      if (o.line != null) {
+        attrs.points = points(o.points);
+        attrs['stroke-width'] = Math.max(4, o.line * F.scale).toFixed(1);
+        shape = el('polyline', attrs, overlay);
+      } else {
+        attrs.points = points(o.points);
+        shape = el('polygon', attrs, overlay);
+      }
+      const cost = g.cost != null && g.cost !== 1 ? ', each ' + m + ' in it counts ' + g.cost : '';
+      const limit = g.most == null ? 'may not enter' : 'a move that enters it goes at most ' + O.round1(g.most) + ' ' + m + cost;
+      el('title', {}, shape).textContent = o.name + ': ' + limit + ' (' + g.why + ')' + (g.soft ? '; checked on receipt' : '');
     }
   }
 

@@ -3,13 +3,15 @@
 // tests drive it there too) and in the page. It knows no rules: each
 // ruleset's writer (src/rulesets/NAME/page.js) registers itself here and
 // turns the drawn orders into its `orders:` block; the checks made here are
-// the ones every ruleset shares (reach, the shape of a move).
+// the ones every ruleset shares (reach, the shape of a move, the ground the
+// plan says stops or slows each unit).
 //
 // A page's data (`page`, embedded by src/site/orders_page.rs):
 //   { head: { game, step, side, side_name, notice, revision, ruleset,
 //             fingerprint, measure, heading, note },
 //     frame: { scale, left, top, table_w, table_h, turned },
-//     plan: { units: [UnitPlan], fields: [Field], notes: [..], extra },
+//     plan: { units: [UnitPlan], fields: [Field], notes: [..], extra,
+//             ground: [{ name, points: [{x, y}], line? }] },
 //     outlines: { UNIT: [[dx, dy], ...] }, template: "orders file text" }
 // What the player drew (`drawn`):
 //   { units: { UNIT: { move: {x, y, facing} | null, formation: "" | F,
@@ -105,7 +107,107 @@
     return Math.round(v * 10) / 10;
   }
 
+  // Whether `p` lies inside the closed outline `ps` (even-odd rule).
+  function inside(p, ps) {
+    let yes = false;
+    for (let i = 0, j = ps.length - 1; i < ps.length; j = i++) {
+      const a = ps[i], b = ps[j];
+      if ((a.y > p.y) !== (b.y > p.y) && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) yes = !yes;
+    }
+    return yes;
+  }
+
+  // Where along a -> b (0 to 1) it crosses the segment c -> d, or null.
+  function crossing(a, b, c, d) {
+    const rx = b.x - a.x, ry = b.y - a.y, sx = d.x - c.x, sy = d.y - c.y;
+    const den = rx * sy - ry * sx;
+    if (Math.abs(den) < 1e-12) return null;
+    const t = ((c.x - a.x) * sy - (c.y - a.y) * sx) / den;
+    const u = ((c.x - a.x) * ry - (c.y - a.y) * rx) / den;
+    return t >= 0 && t <= 1 && u >= 0 && u <= 1 ? t : null;
+  }
+
+  // The distance from `p` to the segment a -> b.
+  function toSegment(p, a, b) {
+    const dx = b.x - a.x, dy = b.y - a.y;
+    const l2 = dx * dx + dy * dy;
+    const t = l2 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
+    return Math.hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
+  }
+
+  // How much of the straight path a -> b lies in the outline `o` (an
+  // area, or a line `o.line` wide), or null when the path never enters
+  // it. A line counts as crossed where the path comes within half its
+  // width, and as its width of the path.
+  function lengthIn(a, b, o) {
+    const ps = o.points || [];
+    if (o.line != null) {
+      const half = Math.max(o.line / 2, 0.01);
+      for (let i = 0; i + 1 < ps.length; i++) {
+        const c = ps[i], d = ps[i + 1];
+        if (crossing(a, b, c, d) != null || Math.min(toSegment(c, a, b), toSegment(d, a, b), toSegment(a, c, d), toSegment(b, c, d)) <= half) {
+          return Math.min(o.line, distance(a, b));
+        }
+      }
+      return null;
+    }
+    if (ps.length < 3) return null;
+    const ts = [0, 1];
+    for (let i = 0; i < ps.length; i++) {
+      const t = crossing(a, b, ps[i], ps[(i + 1) % ps.length]);
+      if (t != null) ts.push(t);
+    }
+    ts.sort((x, y) => x - y);
+    let within = 0, met = false;
+    for (let i = 0; i + 1 < ts.length; i++) {
+      const m = (ts[i] + ts[i + 1]) / 2;
+      if (inside({ x: a.x + (b.x - a.x) * m, y: a.y + (b.y - a.y) * m }, ps)) {
+        within += ts[i + 1] - ts[i];
+        met = true;
+      }
+    }
+    if (!met && !inside(a, ps) && !inside(b, ps)) return null;
+    return within * distance(a, b);
+  }
+
   // --- What the page checks as drawn ------------------------------------------
+
+  // What the ground in the unit's reach says of the drawn move from `a`
+  // to `b`: a move into ground it may not enter, or longer than a move
+  // that enters it may go (counting each step inside at its cost). A rule
+  // with an exception the page cannot judge is a warning.
+  function groundProblems(page, u, a, b) {
+    const m = page.head.measure;
+    const out = [];
+    const dist = distance(a, b);
+    if (dist <= 0.05) return out;
+    for (const g of (u.reach && u.reach.ground) || []) {
+      const o = (page.plan.ground || [])[g.outline];
+      if (!o) continue;
+      const within = lengthIn(a, b, o);
+      if (within == null) continue;
+      const who = u.label + ' [' + u.id + ']';
+      const soft = g.soft ? '; checked on receipt' : '';
+      if (g.most == null) {
+        out.push({ unit: u.id, warning: !!g.soft, message: who + ' enters ' + o.name + ' (' + g.why + ')' + soft });
+        continue;
+      }
+      const cost = g.cost == null ? 1 : g.cost;
+      const spent = dist + (cost - 1) * within;
+      if (spent > g.most + 0.05) {
+        const counted = cost !== 1
+          ? ', ' + round1(within) + ' ' + m + ' of it inside, counted ' + cost + ' times: ' + round1(spent) + ' ' + m
+          : '';
+        out.push({
+          unit: u.id,
+          warning: !!g.soft,
+          message: who + ' moves ' + round1(dist) + ' ' + m + ' into ' + o.name + counted + ', more than ' +
+            round1(g.most) + ' ' + m + ' (' + g.why + ')' + soft,
+        });
+      }
+    }
+    return out;
+  }
 
   function unitPlan(page, id) {
     return page.plan.units.find((u) => u.id === id);
@@ -158,6 +260,7 @@
             round1(road) + ' ' + m + '); checked on receipt',
         });
       }
+      out.push(...groundProblems(page, u, u.at, d.move));
       if (dist > 0.05) {
         const off = Math.abs(turn(u.facing, bearing(u.at, d.move)));
         if (r.shape === 'forward45' && off > 45.5) {
@@ -211,6 +314,6 @@
 
   root.GalloperOrders = {
     register, writerFor, yaml, flow, scalar, distance, bearing, turn, round1,
-    unitPlan, value, turns, problems, file, unordered,
+    unitPlan, value, turns, problems, file, unordered, inside, lengthIn, groundProblems,
   };
 })(typeof globalThis !== 'undefined' ? globalThis : this);

@@ -240,6 +240,7 @@ mod tests {
                     road: None,
                     shape: MoveShape::Free,
                     shortened_by: Vec::new(),
+                    ground: Vec::new(),
                 }),
                 formations: Vec::new(),
                 targets: Vec::new(),

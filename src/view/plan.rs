@@ -6,7 +6,7 @@
 //! over the side's own map and writes the orders file with the ruleset's
 //! writer script, so the page itself holds no rules engine.
 
-use crate::geometry::Point;
+use crate::geometry::{Point, Shape, TerrainFeature};
 use serde::{Deserialize, Serialize};
 
 /// A side's orders for one step, as the page offers them.
@@ -27,6 +27,115 @@ pub struct Plan {
     /// cards in hand, a force's rules): read only by its writer script.
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub extra: serde_json::Value,
+    /// The outlines of the ground that shortens or forbids some unit's
+    /// move, once each: a unit's [`Reach::ground`] points into this list,
+    /// so thirty units near one wood carry its outline once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ground: Vec<Outline>,
+}
+
+/// A piece of ground as the page draws and checks it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outline {
+    pub name: String,
+    /// A closed outline; an open line when `line` is set.
+    pub points: Vec<Point>,
+    /// For a linear feature (a stream, a wall): how wide it is; a move
+    /// that comes within half of it of the line crosses it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<f64>,
+}
+
+impl Outline {
+    /// The outline of a piece of terrain as the shared geometry holds it.
+    pub fn of(t: &TerrainFeature) -> Outline {
+        let (points, line) = match &t.shape {
+            Shape::Polygon { points } => (points.clone(), None),
+            Shape::Polyline { points, width } => (points.clone(), Some(width.0.max(0.0))),
+        };
+        Outline {
+            name: t.name.clone(),
+            points,
+            line,
+        }
+    }
+}
+
+/// The outlines a plan's units point at, each piece of terrain once (by
+/// its id), in the order first asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Outlines {
+    ids: Vec<String>,
+    pub list: Vec<Outline>,
+}
+
+impl Outlines {
+    /// Where `t` stands in the list, adding it the first time.
+    pub fn index(&mut self, t: &TerrainFeature) -> usize {
+        if let Some(i) = self.ids.iter().position(|id| id == &t.id) {
+            return i;
+        }
+        self.ids.push(t.id.clone());
+        self.list.push(Outline::of(t));
+        self.list.len() - 1
+    }
+}
+
+/// What one piece of ground does to one unit's move, by the ruleset's
+/// own rule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ground {
+    /// Its place in [`Plan::ground`].
+    pub outline: usize,
+    /// The farthest a move that enters it may go in all, counting each
+    /// step inside it as `cost` steps; none when it may not enter at all.
+    pub most: Option<f64>,
+    /// What each step inside it counts as (2 where ground costs double).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub cost: f64,
+    /// The rule, in the ruleset's words.
+    pub why: String,
+    /// The rule has an exception the page cannot judge (a road through a
+    /// town, a bridge over a river, a breach in a wall): the page warns,
+    /// and the server decides on receipt.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub soft: bool,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn is_one(v: &f64) -> bool {
+    (*v - 1.0).abs() < f64::EPSILON
+}
+
+impl Ground {
+    /// Ground the unit may not enter.
+    pub fn forbidden(outline: usize, why: impl Into<String>) -> Ground {
+        Ground {
+            outline,
+            most: None,
+            cost: 1.0,
+            why: why.into(),
+            soft: false,
+        }
+    }
+    /// Ground a move that enters may go at most `most` in all.
+    pub fn at_most(outline: usize, most: f64, why: impl Into<String>) -> Ground {
+        Ground {
+            most: Some(most),
+            ..Ground::forbidden(outline, why)
+        }
+    }
+    pub fn costing(mut self, cost: f64) -> Ground {
+        self.cost = cost;
+        self
+    }
+    pub fn soft(mut self, soft: bool) -> Ground {
+        self.soft = soft;
+        self
+    }
 }
 
 /// One unit the side may order.
@@ -74,6 +183,10 @@ pub struct Reach {
     /// checked by the server on receipt.
     #[serde(default)]
     pub shortened_by: Vec<String>,
+    /// The ground that shortens or forbids its move, drawn on the map and
+    /// checked as drawn; the rest of `shortened_by` only the server checks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ground: Vec<Ground>,
 }
 
 /// The geometry a drawn move must keep.

@@ -55,13 +55,24 @@ pub fn difficult_feature<'a>(
     terrain: &'a [TerrainFeature],
     bases: &[Base],
 ) -> Option<&'a TerrainFeature> {
-    terrain.iter().find(|t| {
-        (t.has(TerrainTag::Woods)
-            || t.has(TerrainTag::Town)
-            || t.has(TerrainTag::Marsh)
-            || t.has(TerrainTag::Difficult))
-            && t.touches_bases(bases)
-    })
+    terrain
+        .iter()
+        .find(|t| costs_double(t) && t.touches_bases(bases))
+}
+
+/// Whether crossing the feature costs double: woods, towns, marsh and
+/// difficult ground (the move and the orders page's plan both ask).
+pub fn costs_double(t: &TerrainFeature) -> bool {
+    t.has(TerrainTag::Woods)
+        || t.has(TerrainTag::Town)
+        || t.has(TerrainTag::Marsh)
+        || t.has(TerrainTag::Difficult)
+}
+
+/// Whether troops may not enter the feature, `bridged` where a bridge
+/// takes them over it: impassable ground, and water off a bridge.
+pub fn bars(t: &TerrainFeature, bridged: bool) -> bool {
+    t.has(TerrainTag::Impassable) || (t.has(TerrainTag::Water) && !bridged)
 }
 
 /// Whether the bases stand where troops may not go.
@@ -77,10 +88,9 @@ pub fn impassable_feature<'a>(
     let bridged = terrain
         .iter()
         .any(|t| t.has(TerrainTag::Bridge) && t.touches_bases(bases));
-    terrain.iter().find(|t| {
-        (t.has(TerrainTag::Impassable) || (t.has(TerrainTag::Water) && !bridged))
-            && t.touches_bases(bases)
-    })
+    terrain
+        .iter()
+        .find(|t| bars(t, bridged) && t.touches_bases(bases))
 }
 
 /// The height of the ground at a point: the highest hill holding it.

@@ -7,15 +7,18 @@
 //! turns what the player drew into `deploy:` or `turn:` orders.
 
 use super::combat::shootable;
+use super::ground;
 use super::movement::allowance_why;
 use super::options;
 use super::scenario::{Arm, Edge};
 use super::setup::{count, default_deployment, placer, suggested};
 use super::state::{Formation, Phase, State, Unit};
 use super::view::unit_line;
-use crate::geometry::Frame;
+use crate::geometry::{Frame, TerrainTag};
 use crate::side::SideId;
-use crate::view::plan::{Choice, Field, FieldKind, MoveShape, Plan, Reach, TargetChoice, UnitPlan};
+use crate::view::plan::{
+    Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
+};
 use serde_json::{Map, Value, json};
 
 /// Every formation, for the ones an arm may take.
@@ -118,6 +121,7 @@ fn deployment(s: &State, side: &SideId, placement: u32) -> Plan {
                     shortened_by: vec![format!(
                         "placed within 1 L ({zone:.1} cm) of your edge, on the table, clear of other units and impassable ground: checked on receipt"
                     )],
+                    ground: Vec::new(),
                 }),
                 formations: formations(&Unit {
                     formation,
@@ -147,6 +151,7 @@ fn deployment(s: &State, side: &SideId, placement: u32) -> Plan {
             "zone": zone,
             "height": h,
         }),
+        ground: Vec::new(),
     }
 }
 
@@ -175,12 +180,13 @@ fn turn(s: &State, side: &SideId) -> Plan {
     let mut work = s.clone();
     let mut extra = Map::new();
     let mut units = Vec::new();
+    let mut outlines = Outlines::default();
     for i in 0..s.units.len() {
         let u = &s.units[i];
         if !(u.placed() && &u.side == side && !u.activated) {
             continue;
         }
-        let (p, x) = unit(s, &mut work, i);
+        let (p, x) = unit(s, &mut work, i, &mut outlines);
         extra.insert(u.id.clone(), x);
         units.push(p);
     }
@@ -228,11 +234,47 @@ fn turn(s: &State, side: &SideId) -> Plan {
         fields,
         notes,
         extra: json!({ "phase": "turn", "short": s.short(), "units": Value::Object(extra) }),
+        ground: outlines.list,
     }
 }
 
+/// The ground that stops or slows a move of at most `full` cm, by the
+/// rules the move obeys ([`ground::bars`], [`ground::costs_double`]):
+/// water a bridge crosses is left to the server, with a warning.
+fn ground(s: &State, full: f64, outlines: &mut Outlines) -> Vec<Ground> {
+    let terrain = &s.scenario.terrain;
+    let mut out = Vec::new();
+    for t in terrain {
+        let g = if ground::bars(t, false) {
+            let area = t.area();
+            let bridged = terrain
+                .iter()
+                .any(|b| b.has(TerrainTag::Bridge) && b.intersects_area(&area));
+            let why = if ground::bars(t, true) {
+                "impassable ground: no unit may enter it"
+            } else {
+                "water: crossed only by a bridge"
+            };
+            Ground::forbidden(outlines.index(t), why).soft(bridged && !ground::bars(t, true))
+        } else if ground::costs_double(t) {
+            Ground::at_most(
+                outlines.index(t),
+                full,
+                format!(
+                    "difficult ground costs double: each cm in it counts 2 of its {full:.1} cm"
+                ),
+            )
+            .costing(2.0)
+        } else {
+            continue;
+        };
+        out.push(g);
+    }
+    out
+}
+
 /// A unit's plan and what the writer needs to know of it.
-fn unit(s: &State, work: &mut State, i: usize) -> (UnitPlan, Value) {
+fn unit(s: &State, work: &mut State, i: usize, outlines: &mut Outlines) -> (UnitPlan, Value) {
     let u = &s.units[i];
     let most = most_dice(u);
     let notes = options::unit_lines(s, work, i)
@@ -370,6 +412,7 @@ fn unit(s: &State, work: &mut State, i: usize) -> (UnitPlan, Value) {
             road: None,
             shape: MoveShape::Forward45,
             shortened_by,
+            ground: ground(s, full, outlines),
         });
     }
     let label =

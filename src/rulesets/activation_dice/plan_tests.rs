@@ -861,3 +861,60 @@ fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
         assert_eq!(back, drawn);
     }
 }
+
+#[test]
+fn woods_and_towns_cost_double_and_water_and_impassable_ground_bar_every_arm() {
+    let mut s = battle();
+    let extra: Vec<crate::geometry::TerrainFeature> = crate::yaml::from_str(
+        "- {id: brook, name: Brook, tags: [water], shape: polyline, width: 2, points: [{x: 0, y: 80}, {x: 120, y: 80}]}\n\
+         - {id: ford, name: Plank bridge, tags: [bridge, road], shape: polygon, points: [{x: 58, y: 78}, {x: 62, y: 78}, {x: 62, y: 82}, {x: 58, y: 82}]}\n\
+         - {id: pond, name: Mill pond, tags: [water], shape: polygon, points: [{x: 5, y: 5}, {x: 10, y: 5}, {x: 10, y: 10}]}\n\
+         - {id: quarry, name: Quarry, tags: [impassable], shape: polygon, points: [{x: 70, y: 5}, {x: 80, y: 5}, {x: 80, y: 10}]}\n",
+    )
+    .expect("terrain");
+    s.scenario.terrain.extend(extra);
+    let p = plan(&s, &french()).expect("the French plan");
+    let mut arms = std::collections::BTreeSet::new();
+    for u in &p.units {
+        let Some(r) = &u.reach else { continue };
+        let arm = s.units.iter().find(|x| x.id == u.id).expect("unit").arm();
+        arms.insert(format!("{arm:?}"));
+        let of = |name: &str| {
+            r.ground
+                .iter()
+                .find(|g| p.ground[g.outline].name == name)
+                .map(|g| (g.most, g.cost, g.soft))
+        };
+        // Woods and towns: a move that enters goes its reach, each cm in
+        // them counting two.
+        assert_eq!(
+            of("Bois de Hal"),
+            Some((Some(r.full), 2.0, false)),
+            "{}",
+            u.id
+        );
+        assert_eq!(
+            of("Quatre-Chemins"),
+            Some((Some(r.full), 2.0, false)),
+            "{}",
+            u.id
+        );
+        // No water without a bridge, none ever in impassable ground; the
+        // brook's bridge is the server's to judge.
+        assert_eq!(of("Mill pond"), Some((None, 1.0, false)), "{}", u.id);
+        assert_eq!(of("Quarry"), Some((None, 1.0, false)), "{}", u.id);
+        assert_eq!(of("Brook"), Some((None, 1.0, true)), "{}", u.id);
+        for free in ["Butte du Moulin", "Tall rye", "Chaussée", "Plank bridge"] {
+            assert_eq!(of(free), None, "{free} for {}", u.id);
+        }
+    }
+    assert!(arms.len() >= 2, "units of more than one arm: {arms:?}");
+    assert_eq!(
+        p.ground
+            .iter()
+            .find(|o| o.name == "Brook")
+            .and_then(|o| o.line),
+        Some(2.0),
+        "a stream is a line as wide as it is"
+    );
+}

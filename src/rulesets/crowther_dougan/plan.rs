@@ -12,14 +12,16 @@
 
 use super::check::into_smoke;
 use super::fire::{barred, unit_bar};
-use super::movement::{charge_reach, drill_cost};
+use super::movement::{charge_reach, deduction, drill_cost};
 use super::options::{self, PLAIN};
 use super::orders::FOUND;
 use super::state::{Person, Phase, Smoke, State, Status, Unit};
 use super::tables::Formation;
 use crate::geometry::{point_to_bases, within};
 use crate::side::SideId;
-use crate::view::plan::{Choice, Field, FieldKind, MoveShape, Plan, Reach, TargetChoice, UnitPlan};
+use crate::view::plan::{
+    Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
+};
 use serde_json::{Map, Value, json};
 
 /// The formations of the orders, in the order the page lists them.
@@ -75,9 +77,10 @@ fn formations(u: &Unit) -> Vec<Formation> {
 fn move_plan(s: &State, side: &SideId) -> Plan {
     let known: Vec<&Unit> = s.known_enemies(side).collect();
     let smoke: Vec<&Smoke> = s.smoke.iter().filter(|x| &x.side != side).collect();
+    let mut outlines = Outlines::default();
     let units: Vec<UnitPlan> = s
         .live(side)
-        .map(|u| unit_plan(s, &known, &smoke, u))
+        .map(|u| unit_plan(s, &known, &smoke, u, &mut outlines))
         .collect();
     let mut notes = vec![FACING.to_string(), ON_RECEIPT.to_string()];
     if known.is_empty() {
@@ -115,11 +118,18 @@ fn move_plan(s: &State, side: &SideId) -> Plan {
         fields,
         notes,
         extra: json!({"kind": "move", "persons": with_whom(&persons), "budgets": budgets}),
+        ground: outlines.list,
     }
 }
 
 /// One unit of the side in its own move.
-fn unit_plan(s: &State, known: &[&Unit], smoke: &[&Smoke], u: &Unit) -> UnitPlan {
+fn unit_plan(
+    s: &State,
+    known: &[&Unit],
+    smoke: &[&Smoke],
+    u: &Unit,
+    outlines: &mut Outlines,
+) -> UnitPlan {
     let good = u.status == Status::Good;
     let mut fields = vec![Field::new("observe", "Observe", FieldKind::Point).help(
         "the centre of an area 20 cm across, tested in secret whether or not anything is there",
@@ -159,7 +169,7 @@ fn unit_plan(s: &State, known: &[&Unit], smoke: &[&Smoke], u: &Unit) -> UnitPlan
         at: u.at,
         facing: u.facing,
         formation: word(u.formation).into(),
-        reach: good.then(|| reach(s, u)),
+        reach: good.then(|| reach(s, u, outlines)),
         formations: formations(u).into_iter().map(|f| word(f).into()).collect(),
         targets,
         fields,
@@ -168,7 +178,7 @@ fn unit_plan(s: &State, known: &[&Unit], smoke: &[&Smoke], u: &Unit) -> UnitPlan
 }
 
 /// Its move and what takes from it: the template's words.
-fn reach(s: &State, u: &Unit) -> Reach {
+fn reach(s: &State, u: &Unit, outlines: &mut Outlines) -> Reach {
     let mut shortened_by = options::move_costs(s, u, PLAIN);
     shortened_by.push("no closer than 5 cm to an enemy unless charging".into());
     if u.no_advance {
@@ -183,7 +193,31 @@ fn reach(s: &State, u: &Unit) -> Reach {
         road: None,
         shape: MoveShape::Free,
         shortened_by,
+        ground: ground(s, u, outlines),
     }
+}
+
+/// The ground a move reaches, by the deduction the move pays for it
+/// ([`deduction`]): closed ground stops the move, and ground that takes
+/// dice takes at least one cm a die, so a move that enters it goes at
+/// most its move less that (the dice decide the rest, on receipt).
+fn ground(s: &State, u: &Unit, outlines: &mut Outlines) -> Vec<Ground> {
+    let mut out = Vec::new();
+    for t in &s.scenario.terrain {
+        match deduction(t, u) {
+            None => out.push(Ground::forbidden(
+                outlines.index(t),
+                "Movement: dense woods and thickets are closed to all but skirmishers",
+            )),
+            Some(0) => {}
+            Some(d) => out.push(Ground::at_most(
+                outlines.index(t),
+                (u.mv() - f64::from(d)).max(0.0),
+                format!("Movement: ground the move reaches takes {d}D6 cm of it, at least {d} cm"),
+            )),
+        }
+    }
+    out
 }
 
 /// What is left of its move after each formation it may take, without
@@ -370,6 +404,7 @@ fn reactions(s: &State, side: &SideId) -> Plan {
         fields,
         notes: options::lines(s, side, PLAIN).unwrap_or_default(),
         extra: json!({"kind": "reactions", "persons": with_whom(&persons)}),
+        ground: Vec::new(),
     }
 }
 
@@ -409,6 +444,7 @@ fn deployment(s: &State, side: &SideId) -> Option<Plan> {
                     "placed with its centre inside one of its zones: {}",
                     names.join(", ")
                 )],
+                ground: Vec::new(),
             }),
             formations: formations(u).into_iter().map(|f| word(f).into()).collect(),
             targets: Vec::new(),
@@ -428,5 +464,6 @@ fn deployment(s: &State, side: &SideId) -> Option<Plan> {
         fields: Vec::new(),
         notes: options::lines(s, side, PLAIN).unwrap_or_default(),
         extra: json!({"kind": "deploy", "zones": zones}),
+        ground: Vec::new(),
     })
 }

@@ -732,3 +732,43 @@ fn plan_wired_to_the_ruleset_with_its_writer() {
     assert_eq!(fields, ["observe"]);
     assert!(CrowtherDougan.orders_plan(&setup(), &british()).is_none());
 }
+
+#[test]
+fn plan_ground_closes_the_thicket_to_all_but_skirmishers_and_takes_the_least_dice_elsewhere() {
+    let s = move_one();
+    let p = plan(&s, &british()).expect("the British move");
+    let of = |id: &str, name: &str| {
+        let u = p.units.iter().find(|u| u.id == id).expect("unit");
+        let r = u.reach.as_ref().expect("it may move");
+        let g = r
+            .ground
+            .iter()
+            .find(|g| p.ground[g.outline].name == name)
+            .map(|g| (g.most, g.why.clone()));
+        (r.full, g)
+    };
+    // Dense woods: closed to formed foot, militia and guns alike.
+    for id in ["br-44", "br-gren", "br-prov", "br-guns"] {
+        let (_, g) = of(id, "Alder thicket");
+        let (most, why) = g.expect("the thicket is listed");
+        assert_eq!(most, None, "{id}");
+        assert!(why.contains("closed to all but skirmishers"), "{why}");
+    }
+    // Skirmishers pay 2D6 there: at least 2 cm of their move.
+    let (full, g) = of("br-rang", "Alder thicket");
+    let (most, why) = g.expect("listed for the rangers too");
+    assert_eq!(most, Some(full - 2.0));
+    assert!(why.contains("2D6"), "{why}");
+    // Woods, the farm, the creek and the fence take 1D6; the road nothing.
+    for name in ["West wood", "Frazer's farm", "Beaver Creek", "Rail fence"] {
+        let (full, g) = of("br-44", name);
+        assert_eq!(g.map(|g| g.0), Some(Some(full - 1.0)), "{name}");
+    }
+    assert_eq!(of("br-44", "The road").1, None);
+    let creek = p
+        .ground
+        .iter()
+        .find(|o| o.name == "Beaver Creek")
+        .expect("creek");
+    assert_eq!(creek.line, Some(3.0));
+}

@@ -37,6 +37,13 @@ pub mod rule {
     pub const IMPASSABLE: &str = "5. Terrain: impassable ground";
 }
 
+/// Whether a march may not enter `t` (chapter 5): impassable ground, and
+/// difficult ground while a card makes it impassable. The march check and
+/// the orders page's plan both ask.
+pub fn barred(state: &State, t: &crate::geometry::TerrainFeature) -> bool {
+    is_impassable(t) || (state.cards.difficult_impassable && is_difficult(t))
+}
+
 /// A planned move, ready to apply.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Planned {
@@ -408,10 +415,12 @@ pub fn plan_on(
             ),
         ));
     }
-    if let Some(t) = state.scenario.terrain.iter().find(|t| {
-        (is_impassable(t) || (state.cards.difficult_impassable && is_difficult(t)))
-            && t.intersects_area(&swept)
-    }) {
+    if let Some(t) = state
+        .scenario
+        .terrain
+        .iter()
+        .find(|t| barred(state, t) && t.intersects_area(&swept))
+    {
         return Err(err(
             id,
             rule::IMPASSABLE,

@@ -23,7 +23,9 @@ use super::units::{
 };
 use crate::geometry::Frame;
 use crate::side::SideId;
-use crate::view::plan::{Choice, Field, FieldKind, MoveShape, Plan, Reach, TargetChoice, UnitPlan};
+use crate::view::plan::{
+    Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
+};
 use serde_json::{Map, Value, json};
 
 /// The plan of `side` for the step `s` stands at; none once the game is over.
@@ -114,6 +116,7 @@ fn deployment(s: &State, side: &SideId) -> Plan {
                     road: None,
                     shape: MoveShape::Free,
                     shortened_by: vec![zone.clone()],
+                    ground: Vec::new(),
                 }),
                 formations,
                 targets: Vec::new(),
@@ -138,13 +141,20 @@ fn deployment(s: &State, side: &SideId) -> Plan {
                 .into(),
         ],
         extra: json!({"step": "deploy"}),
+        ground: Vec::new(),
     }
 }
 
 // --- The active side's round, or its decision ----------------------------------
 
 /// How far `u` may march keeping its formation, with what shortens it.
-fn march_reach(s: &State, side: &SideId, u: &Unit, near: &super::reach::Barriers) -> Option<Reach> {
+fn march_reach(
+    s: &State,
+    side: &SideId,
+    u: &Unit,
+    near: &super::reach::Barriers,
+    outlines: &mut Outlines,
+) -> Option<Reach> {
     if u.arm == Arm::Artillery && u.smoke {
         return None;
     }
@@ -201,7 +211,41 @@ fn march_reach(s: &State, side: &SideId, u: &Unit, near: &super::reach::Barriers
         road: None,
         shape: MoveShape::Free,
         shortened_by,
+        ground: ground(s, u, outlines),
     })
+}
+
+/// The ground that bars or slows a march, by the rules the march check
+/// applies ([`super::march::barred`]; guns through difficult ground: 2 BW,
+/// with any card's bonus). Difficult ground only disorders the rest, which
+/// shortens nothing.
+fn ground(s: &State, u: &Unit, outlines: &mut Outlines) -> Vec<Ground> {
+    let mut out = Vec::new();
+    for t in &s.scenario.terrain {
+        if super::march::barred(s, t) {
+            let why = if super::scenario::is_impassable(t) {
+                super::march::rule::IMPASSABLE.to_string()
+            } else {
+                format!(
+                    "{}: a card makes difficult ground impassable this round",
+                    super::march::rule::IMPASSABLE
+                )
+            };
+            out.push(Ground::forbidden(outlines.index(t), why));
+        } else if u.arm == Arm::Artillery && super::scenario::is_difficult(t) {
+            let most = ARTILLERY_SLOW_CAP.get() + s.cards.march_bonus as f64;
+            out.push(Ground::at_most(
+                outlines.index(t),
+                most,
+                format!(
+                    "{}: artillery moving through difficult terrain: {}",
+                    super::march::rule::ARTILLERY,
+                    bw(most)
+                ),
+            ));
+        }
+    }
+    out
 }
 
 /// What the writer needs to turn a drawn move into steps: the unit's
@@ -298,9 +342,10 @@ fn active_plan(s: &State, side: &SideId, pending: Option<&Pending>) -> Plan {
     let (own_lines, rest) = panel_lines(s, side);
     let mut frames = Map::new();
     let mut units = Vec::new();
+    let mut outlines = Outlines::default();
     for u in s.live_units(side) {
         let reach = if march {
-            march_reach(s, side, u, &barriers)
+            march_reach(s, side, u, &barriers, &mut outlines)
         } else {
             None
         };
@@ -503,6 +548,7 @@ fn active_plan(s: &State, side: &SideId, pending: Option<&Pending>) -> Plan {
             "action": action.map(|a| a.label().to_lowercase()),
             "units": Value::Object(frames),
         }),
+        ground: outlines.list,
     }
 }
 
@@ -625,6 +671,7 @@ fn reactions(s: &State, side: &SideId) -> Plan {
             "aims": r.aims,
             "fire_order": r.fire_order,
         }),
+        ground: Vec::new(),
     }
 }
 

@@ -686,3 +686,60 @@ fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
     );
     assert!(written.ends_with("steps: [{forward: 2}]}\n"), "{written}");
 }
+
+#[test]
+fn difficult_ground_slows_only_guns_and_a_card_or_impassable_ground_bars_every_arm() {
+    let mut s = round(&[]);
+    let extra: Vec<crate::geometry::TerrainFeature> = crate::yaml::from_str(
+        "- {id: gorge, name: Deep gorge, tags: [impassable], shape: polygon, points: [{x: 30, y: 10}, {x: 34, y: 10}, {x: 34, y: 14}]}\n",
+    )
+    .expect("terrain");
+    s.scenario.terrain.extend(extra);
+    let listed = |s: &State| {
+        let p = plan(s, &au()).expect("a plan for the active side");
+        let mut out = Vec::new();
+        for u in &p.units {
+            let arm = s.unit(&u.id).expect("unit").arm;
+            for g in &u.reach.as_ref().expect("it may march").ground {
+                out.push((arm, p.ground[g.outline].name.clone(), g.most));
+            }
+        }
+        out
+    };
+    let now = listed(&s);
+    let guns = s
+        .live_units(&au())
+        .find(|u| u.arm == super::super::units::Arm::Artillery)
+        .map(|u| u.arm)
+        .expect("the Austrians have guns");
+    for (arm, name, most) in &now {
+        match name.as_str() {
+            "Deep gorge" => assert_eq!(*most, None, "impassable to {arm:?}"),
+            // Woods, the brook and the marsh are difficult: 2 BW for guns,
+            // and nothing that shortens the others' march.
+            "Holl Wood" | "Holl Brook" | "Long Marsh" => {
+                assert_eq!(*arm, guns, "{name} listed for {arm:?}");
+                assert_eq!(*most, Some(2.0));
+            }
+            other => panic!("{other} listed for {arm:?}"),
+        }
+    }
+    for name in ["Deep gorge", "Holl Wood", "Holl Brook", "Long Marsh"] {
+        assert!(now.iter().any(|(_, n, _)| n == name), "{name} missing");
+    }
+    assert!(now.iter().filter(|(_, n, _)| n == "Deep gorge").count() > 1);
+    // A card that makes difficult ground impassable bars it to every arm.
+    s.cards.difficult_impassable = true;
+    let barred = listed(&s);
+    assert!(
+        barred
+            .iter()
+            .filter(|(_, n, _)| n != "Windmill Rise")
+            .all(|(_, _, most)| most.is_none())
+    );
+    assert!(
+        barred
+            .iter()
+            .any(|(arm, n, _)| n == "Holl Wood" && *arm != guns)
+    );
+}

@@ -371,71 +371,16 @@ pub(super) fn terrain_limits(state: &State, c: &Company, base: &Base, start_leve
     }
     let mut cap = f64::INFINITY;
     for t in s.terrain.iter().filter(|t| touches(t, base)) {
-        let name = &t.name;
-        match &t.kind {
-            TerrainKind::Woods => {
-                if matches!(troop, TroopType::Artillery | TroopType::Wagons) || troop.is_cavalry() {
-                    return Limit::Stop(format!(
-                        "C.2 Woods: {} may not enter {name}",
-                        troop.label()
-                    ));
-                }
-                if troop == TroopType::LineInfantry {
-                    cap = cap.min(SLOW_MOVE);
-                }
-            }
-            TerrainKind::Town if !on_road => {
-                if !troop.is_infantry() {
-                    return Limit::Stop(format!(
-                        "C.5 Towns: {} enter {name} only along the road",
-                        troop.label()
-                    ));
-                }
-                cap = cap.min(SLOW_MOVE);
-            }
-            TerrainKind::Earthwork => {
-                if !(troop.is_infantry() || troop == TroopType::Artillery) {
-                    return Limit::Stop(format!(
-                        "C.6 Fortifications: {} may not enter {name}",
-                        troop.label()
-                    ));
-                }
-                cap = cap.min(SLOW_MOVE);
-            }
-            TerrainKind::Water { fordable: false } if !on_bridge => {
-                return Limit::Stop(format!("C.4 Rivers: {name} is crossed only by a bridge"));
-            }
-            TerrainKind::HighWall | TerrainKind::Gate { .. } => {
-                let breached = state.breached_near(&t.id, base.center, s.base.width.get());
-                // C.6: ladders take a company over a wall nobody defends
-                // within 3"; a defended wall must be stormed (melee.rs).
-                let climbs = c.ladders && !enemy_near(state, c, base);
-                if !breached && !climbs {
-                    return Limit::Stop(format!(
-                        "C.6 Fortifications: {name} is passed only by ladders in an assault or a breach"
-                    ));
-                }
-            }
-            // House rule: an abatis slows like a low wall.
-            TerrainKind::LowWall { .. } | TerrainKind::Abatis
-                if troop != TroopType::LightInfantry =>
-            {
-                cap = cap.min(SLOW_MOVE);
-            }
-            TerrainKind::Marsh {
-                light_infantry_cross,
-            } if !(*light_infantry_cross && troop == TroopType::LightInfantry) => {
-                return Limit::Stop(format!("C.7 Other terrain: {name} is impassable"));
-            }
-            TerrainKind::Other(o) => {
-                if o.impassable {
-                    return Limit::Stop(format!("C.7 Other terrain: {name} is impassable"));
-                }
-                if let Some(m) = o.max_move {
-                    cap = cap.min(m.get());
-                }
-            }
-            _ => {}
+        // C.6: ladders take a company over a wall nobody defends within
+        // 3"; a defended wall must be stormed (melee.rs).
+        let passes = || {
+            state.breached_near(&t.id, base.center, s.base.width.get())
+                || (c.ladders && !enemy_near(state, c, base))
+        };
+        match ground_limit(troop, t, on_road, on_bridge, passes) {
+            Limit::Stop(why) => return Limit::Stop(why),
+            Limit::Cap(v) => cap = cap.min(v),
+            Limit::Free => {}
         }
     }
     if cap.is_finite() {
@@ -443,4 +388,73 @@ pub(super) fn terrain_limits(state: &State, c: &Company, base: &Base, start_leve
     } else {
         Limit::Free
     }
+}
+
+/// What one piece of ground does to a move of `troop` that enters it
+/// (section C), on or off a road or bridge there; `passes` says whether a
+/// wall is breached or climbed where it meets it. The move (above) and
+/// the orders page's plan both ask this.
+pub(super) fn ground_limit(
+    troop: TroopType,
+    t: &Terrain,
+    on_road: bool,
+    on_bridge: bool,
+    passes: impl Fn() -> bool,
+) -> Limit {
+    let name = &t.name;
+    match &t.kind {
+        TerrainKind::Woods => {
+            if matches!(troop, TroopType::Artillery | TroopType::Wagons) || troop.is_cavalry() {
+                return Limit::Stop(format!("C.2 Woods: {} may not enter {name}", troop.label()));
+            }
+            if troop == TroopType::LineInfantry {
+                return Limit::Cap(SLOW_MOVE);
+            }
+        }
+        TerrainKind::Town if !on_road => {
+            if !troop.is_infantry() {
+                return Limit::Stop(format!(
+                    "C.5 Towns: {} enter {name} only along the road",
+                    troop.label()
+                ));
+            }
+            return Limit::Cap(SLOW_MOVE);
+        }
+        TerrainKind::Earthwork => {
+            if !(troop.is_infantry() || troop == TroopType::Artillery) {
+                return Limit::Stop(format!(
+                    "C.6 Fortifications: {} may not enter {name}",
+                    troop.label()
+                ));
+            }
+            return Limit::Cap(SLOW_MOVE);
+        }
+        TerrainKind::Water { fordable: false } if !on_bridge => {
+            return Limit::Stop(format!("C.4 Rivers: {name} is crossed only by a bridge"));
+        }
+        TerrainKind::HighWall | TerrainKind::Gate { .. } if !passes() => {
+            return Limit::Stop(format!(
+                "C.6 Fortifications: {name} is passed only by ladders in an assault or a breach"
+            ));
+        }
+        // House rule: an abatis slows like a low wall.
+        TerrainKind::LowWall { .. } | TerrainKind::Abatis if troop != TroopType::LightInfantry => {
+            return Limit::Cap(SLOW_MOVE);
+        }
+        TerrainKind::Marsh {
+            light_infantry_cross,
+        } if !(*light_infantry_cross && troop == TroopType::LightInfantry) => {
+            return Limit::Stop(format!("C.7 Other terrain: {name} is impassable"));
+        }
+        TerrainKind::Other(o) => {
+            if o.impassable {
+                return Limit::Stop(format!("C.7 Other terrain: {name} is impassable"));
+            }
+            if let Some(m) = o.max_move {
+                return Limit::Cap(m.get());
+            }
+        }
+        _ => {}
+    }
+    Limit::Free
 }

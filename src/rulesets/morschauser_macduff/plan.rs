@@ -10,16 +10,18 @@
 //! the options name may be a target.
 
 use super::general_orders::{GENERAL_MOVE, destination};
-use super::movement::{ROAD_BONUS, SLOW_MOVE, on_road};
+use super::movement::{Limit, ROAD_BONUS, SLOW_MOVE, ground_limit, on_road};
 use super::options::{charge_targets, shot_targets};
 use super::orders::{GeneralOrder, Sequence};
-use super::scenario::{Rect, TerrainKind};
+use super::scenario::{Rect, Terrain, TerrainKind};
 use super::state::{Company, General, Phase, State};
 use super::units::{GunVariant, TroopType};
 use super::view::company_line_as;
 use crate::geometry::Point;
 use crate::side::SideId;
-use crate::view::plan::{Choice, Field, FieldKind, MoveShape, Plan, Reach, TargetChoice, UnitPlan};
+use crate::view::plan::{
+    Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
+};
 use serde_json::json;
 
 /// The plan for `side` now; none when it owes no orders.
@@ -87,6 +89,7 @@ fn deployment(s: &State, side: &SideId, zone: Option<Rect>) -> Plan {
                     road: None,
                     shape: MoveShape::Free,
                     shortened_by: vec![zone_words(z)],
+                    ground: Vec::new(),
                 }
             });
             unit(c, reach)
@@ -147,6 +150,7 @@ fn deployment(s: &State, side: &SideId, zone: Option<Rect>) -> Plan {
             "zone": zone.map(|z| json!({"min": point(z.min), "max": point(z.max)})),
             "generals": generals_extra(s, side),
         }),
+        ground: Vec::new(),
     }
 }
 
@@ -204,7 +208,11 @@ fn hits_fields(s: &State, side: &SideId) -> Vec<Field> {
 // --- The half-turn --------------------------------------------------------------
 
 fn turn(s: &State, side: &SideId) -> Plan {
-    let units = s.live(side).map(|c| turn_unit(s, c)).collect();
+    let mut outlines = Outlines::default();
+    let units = s
+        .live(side)
+        .map(|c| turn_unit(s, c, &mut outlines))
+        .collect();
     let mut fields = Vec::new();
     for g in generals(s, side) {
         fields.extend(general_fields(s, side, g));
@@ -265,6 +273,7 @@ fn turn(s: &State, side: &SideId) -> Plan {
             "general_move": GENERAL_MOVE,
             "heavy_guns": heavy,
         }),
+        ground: outlines.list,
     }
 }
 
@@ -273,7 +282,7 @@ fn heavy_gun(s: &State, c: &Company) -> bool {
         && super::shooting::gun_of(s, &c.id) == Some(GunVariant::Heavy)
 }
 
-fn turn_unit(s: &State, c: &Company) -> UnitPlan {
+fn turn_unit(s: &State, c: &Company, outlines: &mut Outlines) -> UnitPlan {
     let routing = super::morale::is_routing(s, &c.id);
     let road = on_road(s.scenario.terrain.as_slice(), &c.base(&s.scenario));
     let normal = c.profile.movement.get();
@@ -285,6 +294,7 @@ fn turn_unit(s: &State, c: &Company) -> UnitPlan {
         road: road.then_some(normal * ROAD_BONUS),
         shape: MoveShape::Free,
         shortened_by: shortened_by(c.profile.troop),
+        ground: ground(s, c, outlines),
     });
     let mut u = unit(c, reach);
     if routing {
@@ -348,6 +358,61 @@ fn turn_unit(s: &State, c: &Company) -> UnitPlan {
     }
     u.fields = unit_fields(s, c, road, charges);
     u
+}
+
+/// The ground that stops or slows this company, by the rule its moves
+/// obey ([`ground_limit`], section C), judged off any road or bridge.
+/// Where a road through a town, a bridge over a river, a breach or
+/// ladders may let it pass, the page only warns.
+fn ground(s: &State, c: &Company, outlines: &mut Outlines) -> Vec<Ground> {
+    let terrain = &s.scenario.terrain;
+    let crosses = |t: &Terrain, kinds: fn(&TerrainKind) -> bool| {
+        let area = t.feature().area();
+        terrain
+            .iter()
+            .any(|o| kinds(&o.kind) && o.feature().intersects_area(&area))
+    };
+    let mut out = Vec::new();
+    for t in terrain {
+        let rule = ground_limit(c.profile.troop, t, false, false, || false);
+        let soft = match &t.kind {
+            TerrainKind::Town => {
+                crosses(t, |k| matches!(k, TerrainKind::Road | TerrainKind::Bridge))
+            }
+            TerrainKind::Water { .. } => crosses(t, |k| matches!(k, TerrainKind::Bridge)),
+            TerrainKind::HighWall | TerrainKind::Gate { .. } => {
+                c.ladders || s.breached_near(&t.id, c.at, f64::INFINITY)
+            }
+            _ => false,
+        };
+        let g = match rule {
+            Limit::Free => continue,
+            Limit::Stop(why) => Ground::forbidden(outlines.index(&t.feature()), why),
+            Limit::Cap(most) => Ground::at_most(
+                outlines.index(&t.feature()),
+                most,
+                format!(
+                    "{}: at most {most}\" in a move that enters {}",
+                    slow_rule(&t.kind),
+                    t.name
+                ),
+            ),
+        };
+        out.push(g.soft(soft));
+    }
+    out
+}
+
+/// The section of the rules that slows a move in this ground.
+fn slow_rule(k: &TerrainKind) -> &'static str {
+    match k {
+        TerrainKind::Woods => "C.2 Woods",
+        TerrainKind::Town => "C.5 Towns",
+        TerrainKind::Earthwork | TerrainKind::LowWall { .. } | TerrainKind::Abatis => {
+            "C.6 Fortifications"
+        }
+        _ => "C.7 Other terrain",
+    }
 }
 
 /// What may cut a company's move short, in the rules' words (section C).

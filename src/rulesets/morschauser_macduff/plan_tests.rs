@@ -800,3 +800,119 @@ fn a_file_the_page_wrote_is_read_back_and_one_it_would_not_write_is_refused() {
     let (_, again) = read_back(&p, &s, &british(), json!(one));
     assert!(again.is_some(), "a path of one leg is read: {one}");
 }
+
+// --- Ground ----------------------------------------------------------------------
+
+/// The crossroads in a half-turn of `side`, as the plan lists it.
+fn half_turn_of(side: &SideId) -> State {
+    let mut s = scenario_state("crossroads.yaml");
+    s.phase = Phase::HalfTurn {
+        turn: 1,
+        active: side.clone(),
+    };
+    s
+}
+
+/// What the plan says of ground `name` for company `id`: (most, soft,
+/// why), or none when it does not list it.
+fn ground_of(p: &Plan, id: &str, name: &str) -> Option<(Option<f64>, bool, String)> {
+    let u = p.units.iter().find(|u| u.id == id).expect("the company");
+    u.reach
+        .as_ref()
+        .expect("it may move")
+        .ground
+        .iter()
+        .find(|g| p.ground[g.outline].name == name)
+        .map(|g| (g.most, g.soft, g.why.clone()))
+}
+
+#[test]
+fn woods_forbid_guns_cavalry_and_wagons_slow_line_infantry_and_not_rifles() {
+    let side = british();
+    let p = plan_of(&half_turn_of(&side), &side);
+    // C.2: guns, horse and wagons may not enter; line infantry at most 6".
+    for id in ["br-a1", "br-h1", "br-h2", "br-w1"] {
+        let (most, soft, why) = ground_of(&p, id, "Bois Noir").expect("woods listed");
+        assert_eq!((most, soft), (None, false), "{id}");
+        assert!(
+            why.starts_with("C.2 Woods") && why.contains("may not enter Bois Noir"),
+            "{why}"
+        );
+    }
+    let (most, soft, why) = ground_of(&p, "br-1a", "Bois Noir").expect("woods slow it");
+    assert_eq!((most, soft), (Some(SLOW), false));
+    assert!(why.starts_with("C.2 Woods"), "{why}");
+    assert_eq!(
+        ground_of(&p, "br-r1", "Bois Noir"),
+        None,
+        "rifles go freely"
+    );
+    // C.5: a town slows infantry and forbids horse and guns, but the
+    // road through Vieux-Pont is an exception only the server judges.
+    let (most, soft, _) = ground_of(&p, "br-1a", "Vieux-Pont village").expect("town");
+    assert_eq!((most, soft), (Some(SLOW), true));
+    let (most, soft, why) = ground_of(&p, "br-h1", "Vieux-Pont village").expect("town");
+    assert_eq!((most, soft), (None, true));
+    assert!(why.contains("only along the road"), "{why}");
+    // Fordable water halts a company but shortens nothing; hills and the
+    // cornfield neither.
+    for name in ["Mill stream", "Mont Gentil", "Standing wheat"] {
+        assert_eq!(ground_of(&p, "br-1a", name), None, "{name}");
+    }
+    // One outline each, however many companies it stops.
+    let names: Vec<&str> = p.ground.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["Vieux-Pont village", "Bois Noir"]);
+}
+
+const SLOW: f64 = super::movement::SLOW_MOVE;
+
+#[test]
+fn the_page_refuses_guns_drawn_into_the_woods_and_a_long_move_in_them() {
+    let side = british();
+    let mut s = half_turn_of(&side);
+    // The guns and a line company just south of Bois Noir.
+    for (id, x) in [("br-a1", 9.0), ("br-1a", 11.0)] {
+        let c = s.companies.iter_mut().find(|c| c.id == id).expect(id);
+        c.at = Point::new(x, 24.0);
+    }
+    let p = plan_of(&s, &side);
+    let drawn = json!({"units": {
+        "br-a1": {"move": {"x": 9.0, "y": 29.0, "facing": 0.0}, "formation": "", "targets": {}, "fields": {}},
+        "br-1a": {"move": {"x": 11.0, "y": 31.0, "facing": 0.0}, "formation": "", "targets": {}, "fields": {}},
+    }, "fields": {}});
+    let (_, problems) = run_writer(&p, &s, &side, drawn);
+    let about = |id: &str| -> Vec<String> {
+        problems
+            .iter()
+            .filter(|v| {
+                v["unit"] == id && v["message"].as_str().unwrap_or("").contains("Bois Noir")
+            })
+            .map(|v| v["message"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let guns = about("br-a1");
+    assert_eq!(guns.len(), 1, "{problems:?}");
+    assert!(
+        guns[0].contains("enters Bois Noir (C.2 Woods: artillery may not enter Bois Noir)"),
+        "{}",
+        guns[0]
+    );
+    let line = about("br-1a");
+    assert_eq!(line.len(), 1, "{problems:?}");
+    assert!(
+        line[0].contains("moves 7 in into Bois Noir, more than 6 in"),
+        "{}",
+        line[0]
+    );
+    // Stopping short of the wood is no problem of ground.
+    let drawn = json!({"units": {
+        "br-1a": {"move": {"x": 11.0, "y": 26.0, "facing": 0.0}, "formation": "", "targets": {}, "fields": {}},
+    }, "fields": {}});
+    let (_, problems) = run_writer(&p, &s, &side, drawn);
+    assert!(
+        !problems
+            .iter()
+            .any(|v| v["message"].as_str().unwrap_or("").contains("Bois Noir")),
+        "{problems:?}"
+    );
+}

@@ -43,6 +43,7 @@ pub fn plan(s: &State, side: &SideId) -> Option<Plan> {
                 "Fire is reckoned from where the units stand now (advancing fire comes after the moves and charges)".into(),
             ],
             extra: serde_json::json!({"phase": "turn"}),
+            ground: Vec::new(),
         }),
         Phase::Turn { .. } | Phase::Decision { .. } | Phase::Over(_) => None,
     }
@@ -89,6 +90,7 @@ fn turn_unit(s: &State, u: &Unit) -> UnitPlan {
             "an enemy met ends the move there".into(),
             "rough ground costs a rally-table test".into(),
         ],
+        ground: Vec::new(),
     });
     let mut targets = Vec::new();
     if free && u.arm() == Arm::Cavalry {
@@ -177,5 +179,31 @@ mod tests {
             assert!(up.formations.contains(&u.formation.name().to_string()));
             assert!(up.reach.is_none(), "no move at setup");
         }
+    }
+
+    /// Rough ground (woods, towns, water, hills) costs a rally-table test
+    /// in these rules but shortens no move, and nothing is impassable:
+    /// the page is given no ground to shade or check, only the words.
+    #[test]
+    fn rough_ground_shortens_no_move_so_the_plan_lists_none() {
+        let mut s = state();
+        let side = SideId::new("french");
+        s.phase = Phase::Turn {
+            turn: 1,
+            phasing: side.clone(),
+        };
+        assert!(s.scenario.terrain.len() >= 4, "the table has rough ground");
+        let p = plan(&s, &side).unwrap();
+        let moving: Vec<_> = p.units.iter().filter_map(|u| u.reach.as_ref()).collect();
+        assert!(!moving.is_empty());
+        for r in moving {
+            assert!(r.ground.is_empty(), "{:?}", r.ground);
+            assert!(
+                r.shortened_by
+                    .iter()
+                    .any(|w| w.contains("rally-table test"))
+            );
+        }
+        assert!(p.ground.is_empty());
     }
 }
