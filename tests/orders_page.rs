@@ -48,7 +48,7 @@ pub struct Case {
     /// Whether the move may be stopped by what the page leaves to the
     /// server (the dice of an activation, ground the demo's random course
     /// put in the way): then the walk is played again from a fresh demo,
-    /// at most six times, and must end where dropped once for each key.
+    /// at most ten times, and must end where dropped once for each key.
     pub stoppable: bool,
 }
 
@@ -406,9 +406,13 @@ fn play(case: Case) {
             tries += 1;
             let (m, at) = walk(&case, passphrase, tries);
             let there = (at.0 - m.x).hypot(at.1 - m.y) <= case.tolerance;
-            if there || !case.stoppable || tries >= 6 {
+            if there || !case.stoppable || tries >= 10 {
                 break (m, at);
             }
+            eprintln!(
+                "{}: try {tries}: {} ends at ({:.2}, {:.2}), dropped at ({}, {}); again",
+                case.ruleset, m.unit, at.0, at.1, m.x, m.y
+            );
         };
         assert!(
             (at.0 - m.x).hypot(at.1 - m.y) <= case.tolerance,

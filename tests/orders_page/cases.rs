@@ -60,7 +60,10 @@ fn walk(page: &Value, share: f64, turn: f64, along: bool) -> Option<(Vec<Value>,
             .and_then(|o| o.iter().find(|c| c["value"] != "found"))
             .cloned()
     };
-    let (shooter, kind, target) = units.iter().find_map(|u| {
+    // Limbered guns are offered what they could shoot once unlimbered,
+    // which takes an order of its own: a walk aims with a unit ready.
+    let ready = |u: &&Value| u["formation"] != "limbered";
+    let (shooter, kind, target) = units.iter().filter(ready).find_map(|u| {
         u["targets"]
             .as_array()?
             .iter()
