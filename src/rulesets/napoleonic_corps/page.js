@@ -2,6 +2,9 @@
 // says what it is given): a drawn move is a `moves` entry to the centre of
 // the unit's front edge, with its facing when it turns and its formation
 // when one is picked; a target is a charge or an advancing fire entry.
+(function () {
+  'use strict';
+
 GalloperOrders.register('napoleonic-corps', {
   write(page, drawn) {
     const O = GalloperOrders;
@@ -65,6 +68,29 @@ GalloperOrders.register('napoleonic-corps', {
     for (const c of turn.charges || []) unit(c.unit).targets.charge = c.target;
     for (const f of turn.fire || []) unit(f.unit).targets.fire = f.target;
     if ((turn.passes || []).length) drawn.fields.passes = turn.passes.join(',');
-    return drawn;
+    // Only what the page itself would write comes back onto the map: a
+    // file with waypoints, generals or combined batteries is offered as
+    // text, so that nothing in it is silently dropped.
+    return same(GalloperOrders.writerFor(page).write(page, drawn), orders) ? drawn : null;
   },
 });
+
+// Two `orders:` blocks alike, whatever the order of a map's keys and
+// whether an empty list is written or left out.
+function same(a, b) {
+  const norm = (v) => {
+    if (Array.isArray(v)) return v.map(norm);
+    if (v && typeof v === 'object') {
+      const out = {};
+      for (const k of Object.keys(v).sort()) {
+        const x = norm(v[k]);
+        if (x === null || x === undefined || (Array.isArray(x) && x.length === 0)) continue;
+        out[k] = x;
+      }
+      return out;
+    }
+    return typeof v === 'number' ? Math.round(v * 10) / 10 : v;
+  };
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+})();

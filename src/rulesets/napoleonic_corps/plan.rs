@@ -206,4 +206,45 @@ mod tests {
         }
         assert!(p.ground.is_empty());
     }
+
+    /// The writer in Node: what it writes it reads back as drawn; a file
+    /// with a waypoint (which the page never writes) is not read, so the
+    /// page offers it as text instead of dropping the waypoint.
+    #[test]
+    fn a_file_the_page_wrote_is_read_back_and_one_with_a_waypoint_is_not() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let script = format!(
+            r#"
+const vm = require('vm'); const fs = require('fs');
+vm.runInThisContext(fs.readFileSync('{root}/site/orders/write.js', 'utf8'));
+vm.runInThisContext(fs.readFileSync('{root}/src/rulesets/napoleonic_corps/page.js', 'utf8'));
+const page = {{ head: {{ ruleset: 'napoleonic-corps', measure: 'cm' }}, plan: {{ units: [
+  {{ id: 'a', label: 'A', at: {{ x: 1, y: 1 }}, facing: 0, formation: 'column', reach: {{ full: 10, shape: 'free' }},
+     formations: ['line', 'column'], targets: [], fields: [], notes: [] }},
+  {{ id: 'h', label: 'H', at: {{ x: 9, y: 1 }}, facing: 0, formation: 'line', reach: null, formations: [],
+     targets: [{{ kind: 'charge', label: 'Charge', options: [{{ value: 'e', label: 'E' }}] }}], fields: [], notes: [] }}],
+  fields: [], notes: [], extra: {{ phase: 'turn' }} }} }};
+const w = GalloperOrders.writerFor(page);
+const drawn = {{ units: {{
+  a: {{ move: {{ x: 1, y: 5, facing: 30 }}, formation: 'line', targets: {{}}, fields: {{}} }},
+  h: {{ move: null, formation: '', targets: {{ charge: 'e' }}, fields: {{}} }} }}, fields: {{}} }};
+const tree = w.write(page, drawn);
+const hand = JSON.parse(JSON.stringify(tree));
+hand.turn.moves[0].via = [{{ x: 1, y: 3 }}];
+console.log(JSON.stringify({{ back: w.read(page, tree), drawn, hand: w.read(page, hand) }}));
+"#
+        );
+        let out = std::process::Command::new("node")
+            .args(["-e", &script])
+            .output()
+            .expect("node runs (apt-get install nodejs)");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["back"], v["drawn"], "read back as drawn");
+        assert!(v["hand"].is_null(), "a waypoint is not dropped: {v}");
+    }
 }
