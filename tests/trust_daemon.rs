@@ -1167,3 +1167,39 @@ fn the_archive_request_before_any_step_is_resolved_sends_nothing() {
         body(&mails[0])
     );
 }
+
+/// The orders page goes with every report and briefing that asks for
+/// orders, unless the club turns it off (`orders_page: false`), for
+/// players whose mailboxes are small: the template still goes.
+#[test]
+fn a_club_may_leave_the_orders_page_out_of_its_mails() {
+    for (extra, page) in [("", true), ("orders_page: false\n", false)] {
+        let mut c = club(extra);
+        c.game("g1");
+        c.batch();
+        c.submit_all("g1");
+        c.batch();
+        let mut asked = 0;
+        for side in SIDES {
+            for m in c.mails_to(&format!("{side}-g1@players.test")) {
+                if m.kind != "report" && m.kind != "briefing" {
+                    continue;
+                }
+                let names: Vec<String> = attachments(&m).into_keys().collect();
+                if !names.iter().any(|n| n.ends_with(&format!("-{side}.yaml"))) {
+                    continue;
+                }
+                asked += 1;
+                assert_eq!(
+                    names
+                        .iter()
+                        .any(|n| n.ends_with(&format!("-{side}-orders.html"))),
+                    page,
+                    "{extra:?}: a {} with a template: {names:?}",
+                    m.kind
+                );
+            }
+        }
+        assert!(asked > 0, "{extra:?}: some mail asks for orders");
+    }
+}

@@ -61,6 +61,17 @@ pub struct Config {
     /// files, which they no longer carry.
     #[serde(default)]
     pub site_url: Option<String>,
+    /// Whether report and briefing mails carry the orders page
+    /// (`GAME-step-N-SIDE-orders.html`, some 300 to 400 KB, docs/ORDERS-PAGE.md)
+    /// beside the orders template. On by default; a club whose players'
+    /// mailboxes are small may turn it off (`galloper orders page` still
+    /// writes it, and the reports folder holds it).
+    #[serde(default = "on")]
+    pub orders_page: bool,
+}
+
+fn on() -> bool {
+    true
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -44,6 +44,7 @@ pub fn open(cfg: &Config) -> anyhow::Result<Server> {
         game_master: cfg.game_master.clone(),
     }));
     server.set_site_url(cfg.site_url.clone());
+    server.set_orders_page_in_mail(cfg.orders_page);
     Ok(server)
 }
 

@@ -199,11 +199,13 @@ impl Server {
                     format!("{game}-step-{step}-{}.yaml", player.side),
                     t.clone().into_bytes(),
                 ));
-                let page = self.orders_page(game, &player.side, t)?;
-                attachments.push((
-                    format!("{game}-step-{step}-{}-orders.html", player.side),
-                    page.into_bytes(),
-                ));
+                if self.orders_page_in_mail {
+                    let page = self.orders_page(game, &player.side, t)?;
+                    attachments.push((
+                        format!("{game}-step-{step}-{}-orders.html", player.side),
+                        page.into_bytes(),
+                    ));
+                }
             }
             let reader = player.side.to_string();
             let message_id = compose::message_id(&mail.domain, game, 0, &reader, "briefing");

@@ -197,6 +197,9 @@ pub struct Server {
     /// The club site's address (`site_url:`), named by report mails as
     /// the place of the step's archive files.
     site_url: Option<String>,
+    /// Whether report and briefing mails carry the orders page
+    /// (`orders_page:`; on unless the club turns it off).
+    orders_page_in_mail: bool,
     states: states::States,
     /// The latest time the server knows has passed (a tick's, a verified
     /// beacon round's): a beacon game's new step takes its deadline from it.
@@ -296,6 +299,7 @@ impl Server {
             key,
             mail: None,
             site_url: None,
+            orders_page_in_mail: true,
             states: states::States::default(),
             clock: None,
             fixed: None,
@@ -325,6 +329,7 @@ impl Server {
             key: read_key(dir)?,
             mail: None,
             site_url: None,
+            orders_page_in_mail: true,
             states: states::States::default(),
             clock: None,
             fixed: None,
@@ -372,6 +377,15 @@ impl Server {
     /// The club site's address, for report mails to name (`site_url:`).
     pub fn set_site_url(&mut self, url: Option<String>) {
         self.site_url = url;
+    }
+
+    /// Whether report and briefing mails carry the orders page
+    /// (`orders_page:` in the daemon's configuration).
+    pub fn set_orders_page_in_mail(&mut self, on: bool) {
+        self.orders_page_in_mail = on;
+    }
+    pub(crate) fn orders_page_in_mail(&self) -> bool {
+        self.orders_page_in_mail
     }
     pub fn store_mut(&mut self) -> &mut Store {
         &mut self.store

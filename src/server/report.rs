@@ -643,7 +643,7 @@ pub fn mails(
                 format!("{}-step-{n}-{}.yaml", g.id, player.side),
                 t.clone().into_bytes(),
             ));
-            if let Some(page) = orders_page {
+            if let (true, Some(page)) = (server.orders_page_in_mail(), orders_page) {
                 attachments.push((
                     format!("{}-step-{n}-{}-orders.html", g.id, player.side),
                     page.clone().into_bytes(),
