@@ -12,6 +12,7 @@
 (function () {
   'use strict';
   const G = GalloperOrders;
+  const { canon, tidy } = G;
 
   function yes(v) {
     return v === true || v === 'true' || v === 'yes';
@@ -291,16 +292,6 @@
     return drawn;
   }
 
-  // A block as the file says it, for comparing: the numbers as the file
-  // writes them, a map's keys in any order (YAML gives them no order),
-  // a list's entries in theirs.
-  function canon(v) {
-    if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
-    if (v && typeof v === 'object') {
-      return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
-    }
-    return G.scalar(v);
-  }
 
   // Whether the writer makes the same block again from `drawn`.
   function rewrites(page, drawn, orders) {
@@ -311,33 +302,6 @@
     }
   }
 
-  // The page keeps only what the player changed: a field at its plan's
-  // default is dropped, and a unit left with nothing, wherever the writer
-  // writes the same without it (`same`), so what is read is what was drawn.
-  function tidy(page, drawn, same) {
-    const fallback = (fields, name) => {
-      const f = (fields || []).find((x) => x.name === name);
-      return f ? f.default : '';
-    };
-    // Drops `key` from `holder[prop]`, keeping the order of the rest.
-    const drop = (holder, prop, key) => {
-      const was = holder[prop];
-      const now = {};
-      for (const k of Object.keys(was)) if (k !== key) now[k] = was[k];
-      holder[prop] = now;
-      if (!same(drawn)) holder[prop] = was;
-    };
-    for (const k of Object.keys(drawn.fields)) {
-      if (drawn.fields[k] === fallback(page.plan.fields, k)) drop(drawn, 'fields', k);
-    }
-    for (const id of Object.keys(drawn.units)) {
-      const u = G.unitPlan(page, id);
-      const d = drawn.units[id];
-      for (const k of Object.keys(d.fields)) if (d.fields[k] === fallback(u && u.fields, k)) drop(d, 'fields', k);
-      if (!d.move && !d.formation && !Object.keys(d.targets).length && !Object.keys(d.fields).length) drop(drawn, 'units', id);
-    }
-    return drawn;
-  }
 
   function read(page, orders) {
     if (!orders || typeof orders !== 'object') return null;

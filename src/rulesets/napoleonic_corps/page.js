@@ -75,22 +75,22 @@ GalloperOrders.register('napoleonic-corps', {
   },
 });
 
-// Two `orders:` blocks alike, whatever the order of a map's keys and
+// Two `orders:` blocks alike, as `GalloperOrders.canon` compares them,
 // whether an empty list is written or left out.
 function same(a, b) {
-  const norm = (v) => {
-    if (Array.isArray(v)) return v.map(norm);
+  const bare = (v) => {
+    if (Array.isArray(v)) return v.map(bare);
     if (v && typeof v === 'object') {
       const out = {};
-      for (const k of Object.keys(v).sort()) {
-        const x = norm(v[k]);
+      for (const k of Object.keys(v)) {
+        const x = bare(v[k]);
         if (x === null || x === undefined || (Array.isArray(x) && x.length === 0)) continue;
         out[k] = x;
       }
       return out;
     }
-    return typeof v === 'number' ? Math.round(v * 10) / 10 : v;
+    return v;
   };
-  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+  return GalloperOrders.canon(bare(a)) === GalloperOrders.canon(bare(b));
 }
 })();
