@@ -288,8 +288,8 @@ fn walk(case: &Case, passphrase: bool, tries: usize) -> (Moved, (f64, f64, f64))
         .starts_with("Loaded your orders onto the map")
     {
         assert_eq!(
-            back["drawn"], r["drawn"],
-            "the orders read back onto the map"
+            back["written"], r["written"],
+            "the orders read back onto the map write the same file"
         );
     } else {
         assert_eq!(

@@ -303,6 +303,9 @@
       input.addEventListener('change', () => set(input.value));
     }
     input.name = f.name;
+    // A span of boxes has no name attribute of its own: the field's name
+    // marks it for scripts and tests alike.
+    input.dataset.field = f.name;
     label.appendChild(input);
     if (f.help) {
       const h = document.createElement('span');
@@ -507,7 +510,13 @@
     r.onload = () => then(String(r.result));
     r.readAsText(file);
   }
-  $('key-file').addEventListener('change', (ev) => { if (ev.target.files[0]) readFile(ev.target.files[0], takeKey); });
+  let keyReading = false;
+  function readKey(file) {
+    keyReading = true;
+    keyText = null;
+    readFile(file, (text) => { keyReading = false; takeKey(text); });
+  }
+  $('key-file').addEventListener('change', (ev) => { if (ev.target.files[0]) readKey(ev.target.files[0]); });
   const drop = $('drop');
   drop.addEventListener('dragover', (ev) => { ev.preventDefault(); drop.classList.add('over'); });
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
@@ -515,7 +524,7 @@
     ev.preventDefault();
     drop.classList.remove('over');
     const f = ev.dataTransfer.files[0];
-    if (f) readFile(f, takeKey);
+    if (f) readKey(f);
   });
 
   let signed = null;
@@ -527,6 +536,7 @@
     return URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
   }
   $('sign-button').addEventListener('click', () => {
+    if (keyReading) { status('Still reading your key file: sign again in a moment.', false); return; }
     if (!keyText) { status('Drop your orders key file first.', false); return; }
     const hard = O.problems(P, drawn).filter((p) => !p.warning);
     if (hard.length && !handEdited) { status('Fix the problems beside the map first: ' + hard[0].message, false); return; }

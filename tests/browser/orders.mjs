@@ -5,7 +5,8 @@
 //
 // PLAN: { page: HTML, out: DIR, key_file, passphrase, wrong_key_file,
 //   actions: [ {unit, drag: {x, y}} | {unit, facing: DEG} | {unit, target: {kind, id}}
-//            | {unit, formation} | {unit, field, value} | {field, value} ] }
+//            | {unit, formation} | {unit, field, value} | {field, value}
+//            | {field, tick: VALUE} (one box of a many-choice field) ] }
 // Positions are in table units; the script turns them into pointer moves
 // over the map. Prints one JSON object: { orders, signature, problems,
 // unordered, outside: [requests that left file://], errors, ready_ms,
@@ -100,6 +101,10 @@ for (const a of plan.actions) {
   } else if (a.unit && a.formation) {
     await select(a.unit);
     await page.selectOption('#unit-panel select[name="formation"]', a.formation);
+  } else if (a.field && a.tick !== undefined) {
+    const scope = a.unit ? '#unit-panel' : '#side-fields';
+    if (a.unit) await select(a.unit);
+    await page.locator(scope + ' [data-field="' + a.field + '"] input[type=checkbox][value="' + a.tick + '"]').setChecked(true);
   } else if (a.field) {
     const scope = a.unit ? '#unit-panel' : '#side-fields';
     if (a.unit) await select(a.unit);
@@ -116,6 +121,9 @@ for (const a of plan.actions) {
 const problems = await page.evaluate(() => GalloperOrders.problems(GalloperPage, GalloperPageApi.drawn()));
 const unordered = await page.evaluate(() => GalloperOrders.unordered(GalloperPage, GalloperPageApi.drawn()));
 const drawn = await page.evaluate(() => GalloperPageApi.drawn());
+// Two drawings may write one file (a unit ticked to activate first that
+// is first anyway): what was drawn is compared by what it writes.
+const written = await page.evaluate(() => GalloperOrders.file(GalloperPage, GalloperPageApi.drawn()));
 
 let wrong_key = null;
 if (plan.wrong_key_file) {
@@ -127,6 +135,9 @@ if (plan.wrong_key_file) {
 }
 
 await page.setInputFiles('#key-file', plan.key_file);
+// The key is read as the browser pleases; signing waits until the page
+// has taken it.
+await page.waitForFunction(() => /on record/.test(document.getElementById('sign-status').textContent));
 if (plan.passphrase) {
   await page.waitForSelector('#pass-row:not([hidden])');
   await page.fill('#passphrase', plan.passphrase);
@@ -160,6 +171,7 @@ if (plan.reload && orders !== null) {
   await again.waitForFunction(() => document.getElementById('sign-status').textContent !== '');
   reload = await again.evaluate(() => ({
     drawn: GalloperPageApi.drawn(),
+    written: GalloperOrders.file(GalloperPage, GalloperPageApi.drawn()),
     revision: GalloperPageApi.revision(),
     text: document.getElementById('orders-text').value,
     status: document.getElementById('sign-status').textContent,
@@ -170,4 +182,4 @@ if (plan.reload && orders !== null) {
   reload.slip = await again.textContent('#text-problem');
 }
 await b.close();
-console.log(JSON.stringify({ orders, signature, problems, unordered, drawn, outside, errors, ready_ms, wrong_key, status, reload }));
+console.log(JSON.stringify({ orders, signature, problems, unordered, drawn, written, outside, errors, ready_ms, wrong_key, status, reload }));

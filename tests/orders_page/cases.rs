@@ -243,7 +243,13 @@ pub fn activation_dice() -> Case {
     Case {
         ruleset: "activation-dice",
         steps: &[3, 5, 7, 9, 11],
-        build: |page| auto(page, 0.3, 30.0),
+        // The mover is ticked to activate first: a turnover of a unit
+        // before it would end the side's activations with it unmoved.
+        build: |page| {
+            let (mut actions, moved) = auto(page, 0.3, 30.0)?;
+            actions.push(json!({"field": "sequence", "tick": moved.unit}));
+            Some((actions, moved))
+        },
         position: |s, u| find_unit(&s["units"], u, "at", "facing"),
         tolerance: 0.15,
         // Each success is a die: a failed activation keeps the unit.
