@@ -18,6 +18,7 @@ pub mod files;
 pub mod fuzzing;
 pub mod geometry;
 pub mod mail;
+pub mod muster;
 pub mod render;
 pub mod ruleset;
 pub mod rulesets;

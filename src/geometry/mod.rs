@@ -11,6 +11,7 @@ pub mod contact;
 mod convert;
 pub mod detour;
 pub mod distance;
+pub mod entry;
 pub mod error;
 pub mod formation;
 pub mod frame;

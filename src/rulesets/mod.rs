@@ -7,6 +7,7 @@ pub mod maurice_lite;
 pub mod morschauser_macduff;
 pub mod napoleonic_corps;
 
+use crate::muster::AnyMuster;
 use crate::ruleset::AnyRuleset;
 
 /// Every ruleset, by its registry name.
@@ -18,6 +19,16 @@ pub fn registry() -> Vec<&'static dyn AnyRuleset> {
         &activation_dice::ActivationDice,
         &crowther_dougan::CrowtherDougan,
     ]
+}
+
+/// Every ruleset's campaign hook, by its registry name.
+pub fn musters() -> Vec<&'static dyn AnyMuster> {
+    vec![&activation_dice::ActivationDice]
+}
+
+/// The campaign hook of the ruleset called `name`.
+pub fn muster_by_name(name: &str) -> Option<&'static dyn AnyMuster> {
+    musters().into_iter().find(|r| r.name() == name)
 }
 
 /// The ruleset called `name`.

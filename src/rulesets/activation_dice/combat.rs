@@ -108,6 +108,10 @@ pub fn damage(s: &mut State, i: usize, n: u32, why: &str) -> Vec<Event> {
     out
 }
 
+/// Why a unit that routed off its edge left: it lives on, for a
+/// campaign's next battle.
+pub const ROUTED_OFF: &str = "routed off the table";
+
 pub fn remove(s: &mut State, i: usize, why: &str) -> Vec<Event> {
     s.units[i].gone = Some(why.into());
     vec![event(

@@ -11,6 +11,7 @@
 
 pub mod activation;
 pub mod blunder;
+pub mod campaign;
 pub mod check;
 pub mod combat;
 pub mod demo;

@@ -116,6 +116,14 @@ pub struct UnitSpec {
     pub at: Option<Point>,
     #[serde(default)]
     pub facing: Option<Angle>,
+    /// Coloured (damage) dice the unit brings from an earlier battle of a
+    /// campaign, 0 to 3.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub disorder: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Scenario {
@@ -223,6 +231,12 @@ impl Scenario {
                 }
                 if u.facing.is_some_and(|f| !f.degrees().is_finite()) {
                     return Err(format!("unit {}: facing is not a number", u.id));
+                }
+                if u.disorder > 3 {
+                    return Err(format!(
+                        "unit {}: disorder is 0 to 3 coloured dice, not {}",
+                        u.id, u.disorder
+                    ));
                 }
             }
         }

@@ -237,7 +237,7 @@ impl State {
                     troop,
                     at: None,
                     facing: Angle(0.0),
-                    disorder: 0,
+                    disorder: u.disorder,
                     status: Status::default(),
                     canister: false,
                     activated: false,

@@ -220,7 +220,7 @@ pub fn rout_move(s: &mut State, i: usize) -> Vec<Event> {
         Vec::new(),
     )];
     if off {
-        out.extend(combat::remove(s, i, "routed off the table"));
+        out.extend(combat::remove(s, i, combat::ROUTED_OFF));
     }
     out
 }
