@@ -8,6 +8,7 @@ pub mod archive;
 pub mod audit;
 pub mod base64;
 pub mod bench;
+pub mod campaign;
 pub mod cli;
 pub mod daemon;
 pub mod demo;

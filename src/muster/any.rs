@@ -10,6 +10,7 @@ pub trait AnyMuster: Sync {
     fn name(&self) -> &'static str;
     fn strength_word(&self) -> &'static str;
     fn roster(&self, scenario: &str) -> Result<Vec<(SideId, Mustered)>, String>;
+    fn enlist(&self, field: &str, spec: &serde_yaml::Value) -> Result<Mustered, String>;
     fn muster(&self, field: &str, forces: &[Force]) -> Result<String, String>;
     fn carry(&self, state: &str) -> Result<Vec<Carried>, String>;
 }
@@ -23,6 +24,9 @@ impl<R: Muster> AnyMuster for R {
     }
     fn roster(&self, scenario: &str) -> Result<Vec<(SideId, Mustered)>, String> {
         Muster::roster(self, &read::<R::Scenario>(scenario, "scenario")?)
+    }
+    fn enlist(&self, field: &str, spec: &serde_yaml::Value) -> Result<Mustered, String> {
+        Muster::enlist(self, &read::<R::Scenario>(field, "battlefield")?, spec)
     }
     fn muster(&self, field: &str, forces: &[Force]) -> Result<String, String> {
         let field: R::Scenario = read(field, "battlefield")?;

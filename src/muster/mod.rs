@@ -70,6 +70,10 @@ pub struct Mustered {
     pub spec: serde_yaml::Value,
     pub strength: Strength,
     pub condition: Condition,
+    /// Whether its ruleset counts it as cavalry, which scouts for a
+    /// campaign's army.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub scout: bool,
 }
 
 /// One side's units entering a battle by one edge of the table.
@@ -99,6 +103,10 @@ pub trait Muster: Ruleset {
     /// Each unit of `scenario` as a ledger first holds it: its entry with
     /// place and facing left out, at the strength the entry gives it.
     fn roster(&self, scenario: &Self::Scenario) -> Result<Vec<(SideId, Mustered)>, String>;
+    /// One unit a campaign file writes in this ruleset's scenario terms,
+    /// as a ledger first holds it, read against `field` (whose tables its
+    /// entry names): refused in words when `field` does not know it.
+    fn enlist(&self, field: &Self::Scenario, spec: &serde_yaml::Value) -> Result<Mustered, String>;
     /// A battle on `field`, a scenario of this ruleset whose units are set
     /// aside, between `forces`: each side's units at their strength now,
     /// entering by their edge. What `roster` reads of the result is the

@@ -4,7 +4,7 @@
 
 use super::ActivationDice;
 use super::combat::ROUTED_OFF;
-use super::scenario::{Edge, Scenario, UnitSpec};
+use super::scenario::{Arm, Edge, Scenario, UnitSpec};
 use super::state::State;
 use crate::geometry::Distance;
 use crate::geometry::entry::{self, Footprint, TableEdge};
@@ -14,40 +14,66 @@ use crate::side::SideId;
 /// A unit's dice: three white, each damage turning one coloured.
 const DICE: u32 = 3;
 
+/// A unit's entry as the ledger holds it: no place, its damage counted
+/// off its strength.
+fn mustered(field: &Scenario, u: &UnitSpec) -> Mustered {
+    let spec = UnitSpec {
+        at: None,
+        facing: None,
+        disorder: 0,
+        ..u.clone()
+    };
+    Mustered {
+        id: u.id.clone(),
+        spec: serde_yaml::to_value(&spec).unwrap_or(serde_yaml::Value::Null),
+        strength: Strength {
+            now: DICE - u.disorder.min(DICE),
+            full: DICE,
+        },
+        condition: if u.disorder > 0 {
+            Condition::Shaken
+        } else {
+            Condition::Steady
+        },
+        scout: field.troop(&u.troop).is_some_and(|t| t.arm == Arm::Cavalry),
+    }
+}
+
 impl Muster for ActivationDice {
     fn strength_word(&self) -> &'static str {
         "white dice"
     }
 
     fn roster(&self, scenario: &Scenario) -> Result<Vec<(SideId, Mustered)>, String> {
-        let mut out = Vec::new();
-        for side in &scenario.sides {
-            for u in &side.units {
-                let spec = UnitSpec {
-                    at: None,
-                    facing: None,
-                    disorder: 0,
-                    ..u.clone()
-                };
-                out.push((
-                    side.id.clone(),
-                    Mustered {
-                        id: u.id.clone(),
-                        spec: serde_yaml::to_value(&spec).map_err(|e| e.to_string())?,
-                        strength: Strength {
-                            now: DICE - u.disorder.min(DICE),
-                            full: DICE,
-                        },
-                        condition: if u.disorder > 0 {
-                            Condition::Shaken
-                        } else {
-                            Condition::Steady
-                        },
-                    },
-                ));
-            }
+        Ok(scenario
+            .sides
+            .iter()
+            .flat_map(|side| {
+                side.units
+                    .iter()
+                    .map(|u| (side.id.clone(), mustered(scenario, u)))
+            })
+            .collect())
+    }
+
+    fn enlist(&self, field: &Scenario, spec: &serde_yaml::Value) -> Result<Mustered, String> {
+        let u: UnitSpec = crate::yaml::from_value(spec.clone())
+            .map_err(|e| format!("a unit of activation dice: {e}"))?;
+        if field.troop(&u.troop).is_none() {
+            return Err(format!(
+                "unit {}: troop {} is not in the battlefield's troop table{}",
+                u.id,
+                u.troop,
+                crate::ruleset::did_you_mean(&u.troop, field.troops.iter().map(|t| t.id.as_str()))
+            ));
         }
-        Ok(out)
+        if u.disorder > DICE {
+            return Err(format!(
+                "unit {}: disorder is 0 to 3 coloured dice, not {}",
+                u.id, u.disorder
+            ));
+        }
+        Ok(mustered(field, &u))
     }
 
     fn muster(&self, field: &Scenario, forces: &[Force]) -> Result<Scenario, String> {
@@ -195,6 +221,26 @@ mod tests {
         assert_eq!((c[1].strength.now, c[1].condition), (1, Condition::Routed));
         assert_eq!((c[2].strength.now, c[2].condition), (0, Condition::Lost));
         assert_eq!((c[3].strength.now, c[3].condition), (3, Condition::Steady));
+    }
+
+    #[test]
+    fn a_campaigns_unit_is_read_against_the_battlefields_troop_table() {
+        let s = field();
+        let ok: serde_yaml::Value =
+            serde_yaml::from_str("{id: x-1, name: \"1st Line\", troop: line, disorder: 1}")
+                .unwrap();
+        let m = ActivationDice.enlist(&s, &ok).unwrap();
+        assert_eq!(
+            (m.strength, m.condition),
+            (Strength { now: 2, full: 3 }, Condition::Shaken)
+        );
+        let bad: serde_yaml::Value =
+            serde_yaml::from_str("{id: x-2, name: \"Horse\", troop: hors}").unwrap();
+        let e = ActivationDice.enlist(&s, &bad).unwrap_err();
+        assert!(
+            e.contains("troop hors is not in the battlefield's troop table; did you mean horse?"),
+            "{e}"
+        );
     }
 
     #[test]
