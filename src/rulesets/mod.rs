@@ -23,7 +23,10 @@ pub fn registry() -> Vec<&'static dyn AnyRuleset> {
 
 /// Every ruleset's campaign hook, by its registry name.
 pub fn musters() -> Vec<&'static dyn AnyMuster> {
-    vec![&activation_dice::ActivationDice]
+    vec![
+        &activation_dice::ActivationDice,
+        &crowther_dougan::CrowtherDougan,
+    ]
 }
 
 /// The campaign hook of the ruleset called `name`.

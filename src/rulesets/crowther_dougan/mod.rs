@@ -8,6 +8,7 @@
 //! unit a side has not seen or found is absent from everything that side
 //! reads. See `docs/rulesets/crowther-dougan.md` for what is done.
 
+pub mod campaign;
 pub mod charge;
 pub mod check;
 pub mod demo;

@@ -106,6 +106,14 @@ pub struct UnitSpec {
     /// any of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zones: Vec<String>,
+    /// Men the unit lost in an earlier battle of a campaign: fewer than
+    /// its figures stand for.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub men_lost: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -173,6 +181,15 @@ impl Scenario {
                 }
                 if !(1..=60).contains(&u.figures) {
                     return Err(format!("unit {}: 1 to 60 figures", u.id));
+                }
+                if u.men_lost >= u.figures * super::tables::MEN_PER_FIGURE {
+                    return Err(format!(
+                        "unit {}: {} men lost of the {} its {} figures stand for leaves none",
+                        u.id,
+                        u.men_lost,
+                        u.figures * super::tables::MEN_PER_FIGURE,
+                        u.figures
+                    ));
                 }
                 if !(u.at.is_finite() && (0.0..=w).contains(&u.at.x) && (0.0..=h).contains(&u.at.y))
                 {

@@ -246,7 +246,7 @@ impl State {
                     side: side.id.clone(),
                     troop: u.troop,
                     start_figures: u.figures,
-                    men_lost: 0,
+                    men_lost: u.men_lost,
                     lost_this_move: 0,
                     at: u.at,
                     facing: u.facing,
