@@ -20,6 +20,11 @@ pub fn from_value<T: DeserializeOwned>(value: serde_yaml::Value) -> Result<T, Er
     singleton_map_recursive::deserialize(value)
 }
 
+/// `value` as a YAML tree, enums as one-key maps.
+pub fn to_value<T: Serialize>(value: &T) -> Result<serde_yaml::Value, Error> {
+    singleton_map_recursive::serialize(value, serde_yaml::value::Serializer)
+}
+
 pub fn to_string<T: Serialize>(value: &T) -> Result<String, Error> {
     let mut buf = Vec::new();
     let mut ser = serde_yaml::Serializer::new(&mut buf);

@@ -302,7 +302,7 @@ fn an_enemy_out_of_sight_changes_nothing_a_side_reads() {
     let mut b = ledger();
     b.armies.iter_mut().find(|x| x.id == "al-1").unwrap().at = "lorrach".into();
     let (fa, fb) = (sight(&a, &side("french")), sight(&b, &side("french")));
-    let bytes = |s: &super::fog::CampaignSight| serde_yaml::to_string(s).unwrap();
+    let bytes = |s: &super::fog::CampaignSight| crate::yaml::to_string(s).unwrap();
     assert_eq!(bytes(&fa), bytes(&fb));
     assert!(fa.enemy.is_empty());
     // Within sight, it is seen: the cavalry at Hausen see two roads out.

@@ -31,7 +31,7 @@ impl<R: Muster> AnyMuster for R {
     fn muster(&self, field: &str, forces: &[Force]) -> Result<String, String> {
         let field: R::Scenario = read(field, "battlefield")?;
         let battle = Muster::muster(self, &field, forces)?;
-        let scenario = serde_yaml::to_string(&battle).map_err(|e| e.to_string())?;
+        let scenario = crate::yaml::to_string(&battle).map_err(|e| e.to_string())?;
         // What a battle begins with goes through the same checks as any
         // scenario an organiser writes.
         let parsed: R::Scenario = read(&scenario, "mustered scenario")?;

@@ -26,6 +26,7 @@ pub fn musters() -> Vec<&'static dyn AnyMuster> {
     vec![
         &activation_dice::ActivationDice,
         &crowther_dougan::CrowtherDougan,
+        &morschauser_macduff::MorschauserMacduff,
     ]
 }
 

@@ -25,7 +25,7 @@ fn mustered(field: &Scenario, u: &UnitSpec) -> Mustered {
     };
     Mustered {
         id: u.id.clone(),
-        spec: serde_yaml::to_value(&spec).unwrap_or(serde_yaml::Value::Null),
+        spec: crate::yaml::to_value(&spec).unwrap_or(serde_yaml::Value::Null),
         strength: Strength {
             now: DICE - u.disorder.min(DICE),
             full: DICE,
@@ -205,7 +205,7 @@ mod tests {
                 .collect::<Vec<_>>()
         );
         // Through the text hook, the battle passes the scenario's checks.
-        let text = serde_yaml::to_string(&s).unwrap();
+        let text = crate::yaml::to_string(&s).unwrap();
         assert!(crate::muster::AnyMuster::muster(&ActivationDice, &text, &forces).is_ok());
     }
 

@@ -29,7 +29,7 @@ fn mustered(u: &UnitSpec) -> Mustered {
         ..u.clone()
     };
     let full = u.figures * MEN_PER_FIGURE;
-    let mut value = serde_yaml::to_value(&spec).unwrap_or(serde_yaml::Value::Null);
+    let mut value = crate::yaml::to_value(&spec).unwrap_or(serde_yaml::Value::Null);
     if let serde_yaml::Value::Mapping(m) = &mut value {
         m.remove("at");
         m.remove("facing");
@@ -54,7 +54,7 @@ fn read(spec: &serde_yaml::Value) -> Result<UnitSpec, String> {
     {
         m.insert(
             "at".into(),
-            serde_yaml::to_value(Point::new(0.0, 0.0)).unwrap_or_default(),
+            crate::yaml::to_value(&Point::new(0.0, 0.0)).unwrap_or_default(),
         );
     }
     crate::yaml::from_value(v).map_err(|e| format!("a unit of crowther-dougan: {e}"))

@@ -7,6 +7,7 @@
 //! `docs/rulesets/morschauser-macduff.md` for what is done and what is not.
 
 mod burning;
+pub mod campaign;
 pub mod charge;
 pub mod check;
 pub mod command;

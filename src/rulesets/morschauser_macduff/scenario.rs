@@ -181,6 +181,14 @@ pub struct CompanySpec {
     pub at: Point,
     /// Degrees clockwise from facing +y.
     pub facing: Angle,
+    /// Hits it brings from an earlier battle of a campaign, fewer than its
+    /// strength points.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hits: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A.1: a regiment of up to five companies.
@@ -597,7 +605,13 @@ impl Scenario {
                     c.id
                 ));
             }
-            self.profile(c)?;
+            let profile = self.profile(c)?;
+            if c.hits >= profile.strength {
+                return Err(format!(
+                    "company {}: {} hits leave nothing of its {} strength points",
+                    c.id, c.hits, profile.strength
+                ));
+            }
             if !self.on_table(c.at) || !c.facing.0.is_finite() {
                 return Err(format!(
                     "company {} stands at ({}, {}), off the {} by {} inch table",

@@ -109,7 +109,7 @@ impl Company {
             name: c.name.clone(),
             side: side.clone(),
             profile: scenario.profile(c)?,
-            hits: 0,
+            hits: c.hits,
             at: c.at,
             facing: c.facing,
             ladders: c.ladders,
