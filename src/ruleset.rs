@@ -7,7 +7,7 @@
 use crate::dice::{Dice, DieRecord};
 use crate::event::Event;
 use crate::event::tell::Told;
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 use crate::view::plan::PagePlan;
 use crate::view::{MapView, Panel, Viewer};
 use schemars::JsonSchema;
@@ -115,7 +115,8 @@ pub struct Sight {
 
 /// A rule set, with its own types.
 pub trait Ruleset: Sync {
-    type Scenario: Serialize + DeserializeOwned;
+    /// Its sides (`crate::side::scenario_sides!`) give [`Ruleset::sides`].
+    type Scenario: Serialize + DeserializeOwned + Sides;
     type State: Serialize + DeserializeOwned + Clone + Send + Sync;
     type Orders: Serialize + DeserializeOwned + JsonSchema;
 
@@ -124,7 +125,9 @@ pub trait Ruleset: Sync {
     /// Check a scenario beyond what its type says (sides, positions, terrain).
     fn check_scenario(&self, scenario: &Self::Scenario) -> Result<(), String>;
     /// The sides in scenario order (the order of the dice mix).
-    fn sides(&self, scenario: &Self::Scenario) -> Vec<SideId>;
+    fn sides(&self, scenario: &Self::Scenario) -> Vec<SideId> {
+        scenario.side_ids()
+    }
     /// The state before the first step. Needs no dice: anything random
     /// happens in the first step's resolution.
     fn start(&self, scenario: &Self::Scenario) -> Result<Self::State, String>;

@@ -6,7 +6,7 @@ use super::scenario::{Arm, Edge, Scenario, Troop};
 use crate::event::UnitRef;
 use crate::geometry::{Angle, Base, Frame, Point, bases_distance};
 use crate::ruleset::Outcome;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -188,14 +188,8 @@ pub struct Trace {
     pub points: Vec<Point>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TraceKind {
-    Move,
-    Fire,
-    Charge,
-    Retreat,
-}
+/// What a trace shows: the map's arrows read it.
+pub use crate::view::TraceKind;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -261,17 +255,11 @@ impl State {
     }
 
     pub fn side_name(&self, id: &SideId) -> String {
-        self.scenario
-            .side(id)
-            .map_or_else(|| id.to_string(), |s| s.name.clone())
+        self.scenario.side_name(id)
     }
 
     pub fn other(&self, side: &SideId) -> SideId {
-        self.scenario
-            .sides
-            .iter()
-            .find(|s| &s.id != side)
-            .map_or_else(|| side.clone(), |s| s.id.clone())
+        self.scenario.other(side)
     }
 
     pub fn edge(&self, side: &SideId) -> Edge {

@@ -76,10 +76,6 @@ impl Ruleset for CrowtherDougan {
         scenario.check()
     }
 
-    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
-        scenario.sides.iter().map(|s| s.id.clone()).collect()
-    }
-
     fn start(&self, scenario: &Scenario) -> Result<State, String> {
         State::new(scenario)
     }

@@ -18,7 +18,7 @@ use super::orders::FOUND;
 use super::state::{Person, Phase, Smoke, State, Status, Unit};
 use super::tables::Formation;
 use crate::geometry::{point_to_bases, within};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::view::plan::{
     Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
 };

@@ -4,7 +4,7 @@
 use super::tables::{Formation, Troop};
 pub use crate::geometry::table::Table;
 use crate::geometry::{Angle, Base, Distance, Point, Shape, TerrainFeature};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -68,6 +68,8 @@ pub struct SideSpec {
     pub zones: Vec<Zone>,
 }
 
+crate::side::scenario_sides!(Scenario, SideSpec);
+
 /// A deployment area for hidden units: a polygon in centimetres. A unit
 /// deployed in it has its centre inside.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -130,14 +132,6 @@ impl Scenario {
             side.zones.clear();
         }
         s
-    }
-
-    pub fn side(&self, id: &SideId) -> Option<&SideSpec> {
-        self.sides.iter().find(|s| &s.id == id)
-    }
-
-    pub fn side_index(&self, id: &SideId) -> Option<usize> {
-        self.sides.iter().position(|s| &s.id == id)
     }
 
     pub fn check(&self) -> Result<(), String> {

@@ -73,10 +73,6 @@ impl Ruleset for MauriceLite {
         scenario.check()
     }
 
-    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
-        scenario.sides.iter().map(|s| s.id.clone()).collect()
-    }
-
     fn start(&self, scenario: &Scenario) -> Result<State, String> {
         State::new(scenario)
     }

@@ -22,7 +22,7 @@ use super::units::{
     ARTILLERY_SLOW_CAP, Arm, Formation, NEAR_ENEMY_CAP, Unit, allowance, half_round_up,
 };
 use crate::geometry::Frame;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::view::plan::{
     Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
 };

@@ -38,6 +38,8 @@ pub struct SideSpec {
     pub units: Vec<UnitSpec>,
 }
 
+crate::side::scenario_sides!(Scenario, SideSpec);
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnitSpec {
@@ -138,18 +140,6 @@ impl Scenario {
         }
         self.deck()?;
         Ok(())
-    }
-
-    pub fn side_index(&self, side: &SideId) -> Option<usize> {
-        self.sides.iter().position(|s| &s.id == side)
-    }
-
-    pub fn other(&self, side: &SideId) -> SideId {
-        self.sides
-            .iter()
-            .find(|s| &s.id != side)
-            .map(|s| s.id.clone())
-            .unwrap_or_else(|| side.clone())
     }
 }
 

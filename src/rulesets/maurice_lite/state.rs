@@ -6,7 +6,7 @@ use super::scenario::{Scenario, default_formation};
 use super::units::Unit;
 use crate::geometry::{Angle, Point};
 use crate::ruleset::Outcome;
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -199,12 +199,7 @@ impl State {
         self.scenario.other(side)
     }
     pub fn side_name(&self, side: &SideId) -> String {
-        self.scenario
-            .sides
-            .iter()
-            .find(|s| &s.id == side)
-            .map(|s| s.name.clone())
-            .unwrap_or_else(|| side.to_string())
+        self.scenario.side_name(side)
     }
     pub fn card_name(&self, id: &str) -> String {
         self.deck

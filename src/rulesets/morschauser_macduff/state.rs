@@ -4,7 +4,7 @@ use super::scenario::{CompanySpec, Personality, Scenario};
 use super::units::Profile;
 use crate::geometry::{Angle, Base, Point};
 use crate::ruleset::Outcome;
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -250,12 +250,7 @@ impl State {
         self.scenario.other(side)
     }
     pub fn side_name(&self, side: &SideId) -> String {
-        self.scenario
-            .sides
-            .iter()
-            .find(|s| &s.id == side)
-            .map(|s| s.name.clone())
-            .unwrap_or_else(|| side.to_string())
+        self.scenario.side_name(side)
     }
     /// The companies of a regiment of `side`, in the scenario's order.
     pub fn regiment(&self, side: &SideId, id: &str) -> Option<Vec<String>> {

@@ -5,10 +5,10 @@ use super::scenario::TerrainKind;
 use super::state::{Company, General, Phase, State};
 use super::units::TroopType;
 use crate::ruleset::Sight;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, Letter, MapView, MarkerKind, MarkerView, Panel, TerrainStyle,
-    UnitView, Viewer, side_styles, terrain_view,
+    ArrowKind, ArrowView, Letter, MapView, MarkerKind, MarkerView, Panel, TerrainStyle, UnitView,
+    Viewer, base_views, terrain_view,
 };
 
 /// The letter each formation shows on the map, all of them, so the legend
@@ -79,10 +79,7 @@ pub fn map(s: &State) -> MapView {
                 id: c.id.clone(),
                 label: c.name.clone(),
                 side: index(&c.side),
-                bases: vec![BaseView {
-                    corners: b.corners(),
-                    side: index(&c.side),
-                }],
+                bases: base_views(&[b], index(&c.side)),
                 anchor: b.center,
                 facing: c.facing.degrees(),
                 formation: kind(c.profile.troop).into(),
@@ -125,25 +122,13 @@ pub fn map(s: &State) -> MapView {
         })
         .collect();
     MapView {
-        title: String::new(),
-        width: s.scenario.table.width.get(),
-        height: s.scenario.table.height.get(),
-        unit: "in".into(),
-        sides: side_styles(
-            s.scenario
-                .sides
-                .iter()
-                .map(|x| (&x.id, x.name.as_str(), x.colour.as_str())),
-        ),
         terrain,
         units,
         markers,
         arrows,
-        zones: Vec::new(),
         deployment: deployment_zones(s),
-        turned: false,
-        counter: None,
         letters: Letter::key(&LETTERS),
+        ..MapView::blank(&s.scenario.table, "in", &s.scenario)
     }
 }
 
