@@ -66,6 +66,24 @@ pub struct Resolution<S> {
     pub outcome: Option<Outcome>,
 }
 
+impl<S: RulesetState> Resolution<S> {
+    /// The step resolved into `state` by `events`, with the outcome the
+    /// state says, if the game has ended.
+    pub fn new(state: S, events: Vec<Event>) -> Self {
+        Resolution {
+            outcome: state.outcome().cloned(),
+            state,
+            events,
+        }
+    }
+}
+
+/// What the core asks of every ruleset's state alike.
+pub trait RulesetState: Serialize + DeserializeOwned + Clone + Send + Sync {
+    /// How the game ended, once it has.
+    fn outcome(&self) -> Option<&Outcome>;
+}
+
 /// A broken rule in one side's orders, for the player to fix.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Violation {
@@ -117,7 +135,7 @@ pub struct Sight {
 pub trait Ruleset: Sync {
     /// Its sides (`crate::side::scenario_sides!`) give [`Ruleset::sides`].
     type Scenario: Serialize + DeserializeOwned + Sides;
-    type State: Serialize + DeserializeOwned + Clone + Send + Sync;
+    type State: RulesetState;
     type Orders: Serialize + DeserializeOwned + JsonSchema;
 
     /// The registry name, such as `maurice-lite`.
@@ -154,7 +172,9 @@ pub trait Ruleset: Sync {
     /// units and choices as YAML comments, if it owes orders.
     fn orders_template(&self, state: &Self::State, side: &SideId) -> Option<String>;
     /// Whether the game is over.
-    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+    fn outcome(&self, state: &Self::State) -> Option<Outcome> {
+        state.outcome().cloned()
+    }
     /// Extension point: what `side` can do now, as data for the orders
     /// page (`galloper orders page`), with the ruleset's writer script,
     /// if it owes orders. Built only from what the side sees. Default:

@@ -55,8 +55,7 @@ impl MauricePlayer {
 }
 
 fn to_value<T: serde::Serialize>(orders: &T) -> Result<serde_yaml::Value, String> {
-    let text = crate::yaml::to_string(orders).map_err(|e| e.to_string())?;
-    crate::yaml::from_str(&text).map_err(|e| e.to_string())
+    crate::yaml::to_value(orders).map_err(|e| e.to_string())
 }
 
 fn typed(state: &str) -> Result<State, String> {

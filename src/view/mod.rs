@@ -6,8 +6,8 @@ mod parts;
 pub mod plan;
 
 pub use parts::{
-    TraceKind, base_views, first_tag_style, rect_zone, side_styles, tag_style, terrain_view,
-    terrain_views,
+    Trace, TraceKind, base_views, briefing, first_tag_style, rect_zone, side_styles, tag_style,
+    terrain_view, terrain_views,
 };
 
 use crate::geometry::Point;

@@ -4,10 +4,12 @@
 //! upright zone. What differs (which tags make which fill, what a unit
 //! shows) stays with each ruleset's `view.rs`.
 
-use super::{ArrowKind, BaseView, MapView, SideStyle, TerrainStyle, TerrainView, ZoneView};
+use super::{
+    ArrowKind, ArrowView, BaseView, MapView, Panel, SideStyle, TerrainStyle, TerrainView, ZoneView,
+};
 use crate::geometry::table::Table;
 use crate::geometry::{Base, Point, Shape, TerrainFeature, TerrainTag};
-use crate::side::{Side, Sides};
+use crate::side::{Side, SideId, Sides};
 use serde::{Deserialize, Serialize};
 
 impl MapView {
@@ -143,6 +145,49 @@ impl From<TraceKind> for ArrowKind {
     }
 }
 
+/// A side's path this step and what it did along it, as a state keeps it
+/// for the map's arrows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub side: SideId,
+    pub kind: TraceKind,
+    pub points: Vec<Point>,
+}
+
+impl Trace {
+    /// The trace as an arrow in the colour of side `side` (its index).
+    pub fn arrow(&self, side: usize) -> ArrowView {
+        ArrowView {
+            kind: self.kind.into(),
+            side,
+            path: self.points.clone(),
+        }
+    }
+}
+
+/// Before the first move: the scenario's title and its description, a
+/// line a paragraph, and how the battle is won, in the ruleset's words.
+pub fn briefing(title: &str, description: &str, victory: Vec<String>) -> Vec<Panel> {
+    let mut about = vec![title.to_string()];
+    about.extend(
+        description
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from),
+    );
+    vec![
+        Panel {
+            title: "Briefing".into(),
+            lines: about,
+        },
+        Panel {
+            title: "Victory conditions".into(),
+            lines: victory,
+        },
+    ]
+}
+
 /// A side's upright rectangular zone on the map, from two corners.
 pub fn rect_zone(side: usize, min: Point, max: Point) -> ZoneView {
     ZoneView {
@@ -155,7 +200,6 @@ pub fn rect_zone(side: usize, min: Point, max: Point) -> ZoneView {
 mod tests {
     use super::*;
     use crate::geometry::{Angle, Distance};
-    use crate::side::SideId;
 
     fn feature(tags: Vec<TerrainTag>, shape: Shape) -> TerrainFeature {
         TerrainFeature {
@@ -281,5 +325,25 @@ mod tests {
             "retreat",
             "states keep the name they always had"
         );
+        let t = Trace {
+            side: "a".into(),
+            kind: TraceKind::Fire,
+            points: vec![Point::new(0.0, 0.0), Point::new(3.0, 4.0)],
+        };
+        let a = t.arrow(1);
+        assert_eq!((a.kind, a.side, a.path.len()), (ArrowKind::Fire, 1, 2));
+    }
+
+    #[test]
+    fn a_briefing_has_the_title_then_each_line_of_the_description() {
+        let p = briefing(
+            "Ligny",
+            "  First line.\n\n  Second. \n",
+            vec!["Hold it".into()],
+        );
+        assert_eq!(p[0].title, "Briefing");
+        assert_eq!(p[0].lines, vec!["Ligny", "First line.", "Second."]);
+        assert_eq!(p[1].title, "Victory conditions");
+        assert_eq!(p[1].lines, vec!["Hold it"]);
     }
 }

@@ -295,3 +295,11 @@ pub struct PagePlan {
     /// `site/orders/write.js`), kept in the ruleset's own folder.
     pub writer: &'static str,
 }
+
+impl Plan {
+    /// The orders page of this plan with the ruleset's writer
+    /// (`include_str!("page.js")` in its folder).
+    pub fn with_writer(self, writer: &'static str) -> PagePlan {
+        PagePlan { plan: self, writer }
+    }
+}

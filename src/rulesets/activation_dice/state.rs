@@ -180,16 +180,8 @@ impl Unit {
     }
 }
 
-/// What moved, fired and fought in the last step, for the map.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Trace {
-    pub side: SideId,
-    pub kind: TraceKind,
-    pub points: Vec<Point>,
-}
-
-/// What a trace shows: the map's arrows read it.
-pub use crate::view::TraceKind;
+/// What moved, fired and fought in the last step, for the map's arrows.
+pub use crate::view::{Trace, TraceKind};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -402,13 +394,6 @@ impl State {
             .count() as u32
     }
 
-    pub fn outcome(&self) -> Option<&Outcome> {
-        match &self.phase {
-            Phase::Over(o) => Some(o),
-            _ => None,
-        }
-    }
-
     /// Every pair of units in contact now, each pair once, sorted.
     ///
     /// A pair is in contact when the unit of the lesser id has the other
@@ -447,6 +432,15 @@ pub fn pair(a: &str, b: &str) -> (String, String) {
         (a.into(), b.into())
     } else {
         (b.into(), a.into())
+    }
+}
+
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
     }
 }
 

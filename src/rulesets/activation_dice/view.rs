@@ -9,8 +9,8 @@ use crate::geometry::{Point, TerrainTag};
 use crate::ruleset::Sight;
 use crate::side::Sides;
 use crate::view::{
-    ArrowView, Letter, MapView, Panel, TerrainStyle, UnitView, Viewer, ZoneView, base_views,
-    first_tag_style, terrain_views,
+    Letter, MapView, Panel, TerrainStyle, UnitView, Viewer, ZoneView, base_views, first_tag_style,
+    terrain_views,
 };
 
 /// The letter each formation shows on the map, all of them, so the legend
@@ -115,11 +115,7 @@ pub fn map(s: &State) -> MapView {
     let arrows = s
         .traces
         .iter()
-        .map(|t| ArrowView {
-            kind: t.kind.into(),
-            side: s.scenario.side_index(&t.side).unwrap_or(0),
-            path: t.points.clone(),
-        })
+        .map(|t| t.arrow(s.scenario.side_index(&t.side).unwrap_or(0)))
         .collect();
     let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
     let l = (3.0 * s.short()).min(h);

@@ -73,8 +73,7 @@ impl DemoPlayer for Player {
 }
 
 fn value(o: &Orders) -> Result<serde_yaml::Value, String> {
-    let text = crate::yaml::to_string(o).map_err(|e| e.to_string())?;
-    crate::yaml::from_str(&text).map_err(|e| e.to_string())
+    crate::yaml::to_value(o).map_err(|e| e.to_string())
 }
 
 /// Each personality pledges one point to the unit he is with.

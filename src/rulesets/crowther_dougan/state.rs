@@ -321,13 +321,6 @@ impl State {
             .filter(move |u| u.live() && &u.side == side)
     }
 
-    pub fn outcome(&self) -> Option<&Outcome> {
-        match &self.phase {
-            Phase::Over(o) => Some(o),
-            _ => None,
-        }
-    }
-
     pub fn gap(&self, a: &Unit, b: &Unit) -> f64 {
         bases_distance(&[a.base()], &[b.base()]).get()
     }
@@ -461,6 +454,15 @@ impl State {
         match &self.phase {
             Phase::Move { n, .. } => *n,
             Phase::Setup | Phase::Over(_) => 0,
+        }
+    }
+}
+
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
         }
     }
 }

@@ -210,12 +210,6 @@ impl State {
     pub fn span_of(&self, id: &str) -> u32 {
         self.deck.card(id).map(|c| c.span).unwrap_or(0)
     }
-    pub fn outcome(&self) -> Option<&Outcome> {
-        match &self.phase {
-            Phase::Over(o) => Some(o),
-            _ => None,
-        }
-    }
 }
 
 impl State {
@@ -246,5 +240,14 @@ impl State {
             a.morale -= 1;
         }
         Some(side)
+    }
+}
+
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
     }
 }

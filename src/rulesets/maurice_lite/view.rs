@@ -386,15 +386,6 @@ fn briefing(s: &State) -> Vec<Panel> {
     if !matches!(s.phase, Phase::Deployment) {
         return Vec::new();
     }
-    let mut about = vec![s.scenario.title.clone()];
-    about.extend(
-        s.scenario
-            .description
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from),
-    );
     let mut victory = Vec::new();
     for (side, a) in &s.armies {
         victory.push(format!(
@@ -405,14 +396,5 @@ fn briefing(s: &State) -> Vec<Panel> {
     }
     victory.push("The first army whose morale falls to 0 breaks: the other side wins".into());
     victory.push("When the deck is spent and both sides pass in turn, night falls: a draw".into());
-    vec![
-        Panel {
-            title: "Briefing".into(),
-            lines: about,
-        },
-        Panel {
-            title: "Victory conditions".into(),
-            lines: victory,
-        },
-    ]
+    crate::view::briefing(&s.scenario.title, &s.scenario.description, victory)
 }

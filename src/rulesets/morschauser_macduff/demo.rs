@@ -58,8 +58,7 @@ impl DemoPlayer for Player {
             OrdersKind::Deployment => Orders::Deploy(deployment(&s, &owed.side)),
             _ => Orders::Turn(turn_orders(&s, &owed.side)),
         };
-        let text = crate::yaml::to_string(&orders).map_err(|e| e.to_string())?;
-        crate::yaml::from_str(&text).map_err(|e| e.to_string())
+        crate::yaml::to_value(&orders).map_err(|e| e.to_string())
     }
 
     fn pass(&self, owed: &Owed) -> serde_yaml::Value {

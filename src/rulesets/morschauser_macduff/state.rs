@@ -272,12 +272,6 @@ impl State {
             (first, true)
         }
     }
-    pub fn outcome(&self) -> Option<&Outcome> {
-        match &self.phase {
-            Phase::Over(o) => Some(o),
-            _ => None,
-        }
-    }
     /// Put `hits` on company `id`; remove it at 0 strength (A.1). Returns
     /// the strength left.
     pub fn hit(&mut self, id: &str, hits: u32) -> u32 {
@@ -364,5 +358,14 @@ impl State {
         c.destroyed = true;
         let side = c.side.clone();
         *self.losses.entry(side).or_insert(0) += 1;
+    }
+}
+
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
     }
 }

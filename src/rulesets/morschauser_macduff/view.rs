@@ -308,15 +308,6 @@ fn briefing(s: &State) -> Vec<Panel> {
     if !matches!(s.phase, Phase::Deployment) {
         return Vec::new();
     }
-    let mut about = vec![s.scenario.title.clone()];
-    about.extend(
-        s.scenario
-            .description
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from),
-    );
     let mut victory = vec![format!(
         "The game lasts {} turns. At the end, a side that alone holds all of its objectives wins; otherwise it is a draw",
         s.scenario.turns
@@ -334,14 +325,5 @@ fn briefing(s: &State) -> Vec<Panel> {
     if s.scenario.options.half_losses_lose {
         victory.push("The first side to lose half its companies loses at once".into());
     }
-    vec![
-        Panel {
-            title: "Briefing".into(),
-            lines: about,
-        },
-        Panel {
-            title: "Victory conditions".into(),
-            lines: victory,
-        },
-    ]
+    crate::view::briefing(&s.scenario.title, &s.scenario.description, victory)
 }

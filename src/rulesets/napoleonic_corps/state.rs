@@ -143,15 +143,8 @@ impl General {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Trace {
-    pub side: SideId,
-    pub kind: TraceKind,
-    pub points: Vec<Point>,
-}
-
-/// What a trace shows: the map's arrows read it.
-pub use crate::view::TraceKind;
+/// What moved, fired and fought in the last step, for the map's arrows.
+pub use crate::view::{Trace, TraceKind};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -398,8 +391,10 @@ impl State {
             .iter()
             .any(|g| !g.dead && g.attached.as_deref() == Some(u.id.as_str()))
     }
+}
 
-    pub fn outcome(&self) -> Option<&Outcome> {
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
         match &self.phase {
             Phase::Over(o) => Some(o),
             _ => None,

@@ -7,8 +7,8 @@ use super::state::{Phase, State, Unit};
 use crate::ruleset::Sight;
 use crate::side::{SideId, Sides};
 use crate::view::{
-    ArrowView, Letter, MapView, MarkerKind, MarkerView, Panel, UnitView, Viewer, ZoneView,
-    base_views, rect_zone, tag_style, terrain_views,
+    Letter, MapView, MarkerKind, MarkerView, Panel, UnitView, Viewer, ZoneView, base_views,
+    rect_zone, tag_style, terrain_views,
 };
 
 /// The letter each formation shows on the map, all of them, so the legend
@@ -111,15 +111,7 @@ pub fn map(s: &State) -> MapView {
             label: o.name.clone(),
         }
     }));
-    let arrows = s
-        .traces
-        .iter()
-        .map(|t| ArrowView {
-            kind: t.kind.into(),
-            side: index(&t.side),
-            path: t.points.clone(),
-        })
-        .collect();
+    let arrows = s.traces.iter().map(|t| t.arrow(index(&t.side))).collect();
     MapView {
         terrain: terrain_views(&s.scenario.terrain, tag_style),
         units,
