@@ -204,9 +204,7 @@ impl Scenario {
                 }
             }
         }
-        for t in &self.terrain {
-            t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
-        }
+        crate::scenario_check::terrain(&self.terrain)?;
         for side in &self.sides {
             side.check_zones()?;
         }

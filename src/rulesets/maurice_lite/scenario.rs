@@ -135,9 +135,7 @@ impl Scenario {
                 return Err(format!("side {} has no units", s.id));
             }
         }
-        for t in &self.terrain {
-            t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
-        }
+        crate::scenario_check::terrain(&self.terrain)?;
         self.deck()?;
         Ok(())
     }

@@ -269,9 +269,7 @@ impl Scenario {
                 return Err(format!("objective {}: {h} is not a side", o.id));
             }
         }
-        for t in &self.terrain {
-            t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
-        }
+        crate::scenario_check::terrain(&self.terrain)?;
         Ok(())
     }
 }
