@@ -305,6 +305,16 @@ pub trait DemoPlayer {
     fn pass(&self, owed: &Owed) -> serde_yaml::Value;
 }
 
+/// The state a [`DemoPlayer`] is given, read as its ruleset's own type.
+pub fn demo_state<S: DeserializeOwned>(state: &str) -> Result<S, String> {
+    crate::yaml::from_str(state).map_err(|e| e.to_string())
+}
+
+/// A [`DemoPlayer`]'s orders as the `orders:` block it hands over.
+pub fn demo_orders<O: Serialize>(orders: &O) -> Result<serde_yaml::Value, String> {
+    crate::yaml::to_value(orders).map_err(|e| e.to_string())
+}
+
 /// A resolution with the state as YAML, as the rest of Galloper keeps it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextResolution {
