@@ -7,7 +7,7 @@
 use crate::dice::{Dice, DieRecord};
 use crate::event::Event;
 use crate::event::tell::Told;
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 use crate::view::plan::PagePlan;
 use crate::view::{MapView, Panel, Viewer};
 use schemars::JsonSchema;
@@ -66,6 +66,24 @@ pub struct Resolution<S> {
     pub outcome: Option<Outcome>,
 }
 
+impl<S: RulesetState> Resolution<S> {
+    /// The step resolved into `state` by `events`, with the outcome the
+    /// state says, if the game has ended.
+    pub fn new(state: S, events: Vec<Event>) -> Self {
+        Resolution {
+            outcome: state.outcome().cloned(),
+            state,
+            events,
+        }
+    }
+}
+
+/// What the core asks of every ruleset's state alike.
+pub trait RulesetState: Serialize + DeserializeOwned + Clone + Send + Sync {
+    /// How the game ended, once it has.
+    fn outcome(&self) -> Option<&Outcome>;
+}
+
 /// A broken rule in one side's orders, for the player to fix.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Violation {
@@ -115,8 +133,9 @@ pub struct Sight {
 
 /// A rule set, with its own types.
 pub trait Ruleset: Sync {
-    type Scenario: Serialize + DeserializeOwned;
-    type State: Serialize + DeserializeOwned + Clone + Send + Sync;
+    /// Its sides (`crate::side::scenario_sides!`) give [`Ruleset::sides`].
+    type Scenario: Serialize + DeserializeOwned + Sides;
+    type State: RulesetState;
     type Orders: Serialize + DeserializeOwned + JsonSchema;
 
     /// The registry name, such as `maurice-lite`.
@@ -124,7 +143,9 @@ pub trait Ruleset: Sync {
     /// Check a scenario beyond what its type says (sides, positions, terrain).
     fn check_scenario(&self, scenario: &Self::Scenario) -> Result<(), String>;
     /// The sides in scenario order (the order of the dice mix).
-    fn sides(&self, scenario: &Self::Scenario) -> Vec<SideId>;
+    fn sides(&self, scenario: &Self::Scenario) -> Vec<SideId> {
+        scenario.side_ids()
+    }
     /// The state before the first step. Needs no dice: anything random
     /// happens in the first step's resolution.
     fn start(&self, scenario: &Self::Scenario) -> Result<Self::State, String>;
@@ -151,7 +172,9 @@ pub trait Ruleset: Sync {
     /// units and choices as YAML comments, if it owes orders.
     fn orders_template(&self, state: &Self::State, side: &SideId) -> Option<String>;
     /// Whether the game is over.
-    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+    fn outcome(&self, state: &Self::State) -> Option<Outcome> {
+        state.outcome().cloned()
+    }
     /// Extension point: what `side` can do now, as data for the orders
     /// page (`galloper orders page`), with the ruleset's writer script,
     /// if it owes orders. Built only from what the side sees. Default:
@@ -280,6 +303,16 @@ pub trait DemoPlayer {
     /// An `orders:` block that does nothing (pass, hold), sent when the
     /// ruleset refuses what [`DemoPlayer::orders`] wrote.
     fn pass(&self, owed: &Owed) -> serde_yaml::Value;
+}
+
+/// The state a [`DemoPlayer`] is given, read as its ruleset's own type.
+pub fn demo_state<S: DeserializeOwned>(state: &str) -> Result<S, String> {
+    crate::yaml::from_str(state).map_err(|e| e.to_string())
+}
+
+/// A [`DemoPlayer`]'s orders as the `orders:` block it hands over.
+pub fn demo_orders<O: Serialize>(orders: &O) -> Result<serde_yaml::Value, String> {
+    crate::yaml::to_value(orders).map_err(|e| e.to_string())
 }
 
 /// A resolution with the state as YAML, as the rest of Galloper keeps it.

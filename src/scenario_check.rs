@@ -56,6 +56,17 @@ pub fn units_a_side(side: &str, what: &str, n: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// Check each terrain feature's geometry (`TerrainFeature::validate`:
+/// finite numbers, enough points, sizes a table can hold, an outline that
+/// does not cross itself), naming the first feature at fault: for every
+/// ruleset whose scenario gives its terrain as tagged features.
+pub fn terrain(features: &[crate::geometry::TerrainFeature]) -> Result<(), String> {
+    for t in features {
+        t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
+    }
+    Ok(())
+}
+
 /// Check every string and list of a parsed scenario: ids in the safe
 /// alphabet, names on one line without control characters, texts and lists
 /// bounded.
@@ -204,6 +215,30 @@ mod tests {
 
     fn check(yaml: &str) -> Result<(), String> {
         contents(&serde_yaml::from_str(yaml).unwrap())
+    }
+
+    #[test]
+    fn terrain_at_fault_is_named_by_its_id() {
+        use crate::geometry::{Point, Shape, TerrainFeature};
+        let feature = |id: &str, points: Vec<Point>| TerrainFeature {
+            id: id.into(),
+            name: id.into(),
+            tags: Vec::new(),
+            elevation: None,
+            shape: Shape::Polygon { points },
+        };
+        let wood = feature(
+            "wood",
+            vec![
+                Point::new(0.0, 0.0),
+                Point::new(4.0, 0.0),
+                Point::new(0.0, 4.0),
+            ],
+        );
+        assert_eq!(terrain(std::slice::from_ref(&wood)), Ok(()));
+        let sliver = feature("sliver", vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)]);
+        let err = terrain(&[wood, sliver]).unwrap_err();
+        assert!(err.starts_with("terrain sliver: "), "{err}");
     }
 
     #[test]

@@ -20,17 +20,19 @@ pub fn from_value<T: DeserializeOwned>(value: serde_yaml::Value) -> Result<T, Er
     singleton_map_recursive::deserialize(value)
 }
 
-/// `value` as a YAML tree, enums as one-key maps.
-pub fn to_value<T: Serialize>(value: &T) -> Result<serde_yaml::Value, Error> {
-    singleton_map_recursive::serialize(value, serde_yaml::value::Serializer)
-}
-
 pub fn to_string<T: Serialize>(value: &T) -> Result<String, Error> {
     let mut buf = Vec::new();
     let mut ser = serde_yaml::Serializer::new(&mut buf);
     singleton_map_recursive::serialize(value, &mut ser)?;
     // The serializer writes UTF-8 only.
     Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// `value` as the tree its YAML text reads back as (enums as one-key
+/// maps, as a player writes them): what a demo player hands the server
+/// as an `orders:` block.
+pub fn to_value<T: Serialize>(value: &T) -> Result<serde_yaml::Value, Error> {
+    from_str(&to_string(value)?)
 }
 
 /// A list key whose value may be left empty (`moves:` with every entry
@@ -97,6 +99,16 @@ mod tests {
         moves: Vec<u32>,
         #[serde(default, deserialize_with = "super::list")]
         fire: Vec<u32>,
+    }
+
+    #[test]
+    fn a_value_has_its_enums_as_one_key_maps_as_a_file_reads() {
+        let v = super::to_value(&vec![Step::Forward(3.0), Step::AboutFace]).unwrap();
+        let first = v.get(0).and_then(|m| m.get("forward"));
+        assert_eq!(first.and_then(serde_yaml::Value::as_f64), Some(3.0));
+        assert_eq!(v.get(1).and_then(|s| s.as_str()), Some("about_face"));
+        let back: Vec<Step> = super::from_value(v).unwrap();
+        assert_eq!(back, vec![Step::Forward(3.0), Step::AboutFace]);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::rulesets::maurice_lite::orders::{
 use crate::rulesets::maurice_lite::reactions::{On, Play, Reactions};
 use crate::rulesets::maurice_lite::state::State;
 use crate::rulesets::maurice_lite::units::{Arm, Formation, Unit};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 
 fn fewest() -> Option<CardChoice> {
     Some(CardChoice::Policy(CardPolicy::Fewest))

@@ -4,7 +4,7 @@
 //! not change.
 
 use super::bot;
-use crate::ruleset::{DemoPlayer, OrdersKind, Owed, Ruleset};
+use crate::ruleset::{DemoPlayer, OrdersKind, Owed, Ruleset, demo_orders, demo_state};
 use crate::rulesets::maurice_lite::MauriceLite;
 use crate::rulesets::maurice_lite::state::State;
 use crate::side::{BySide, SideId};
@@ -54,15 +54,6 @@ impl MauricePlayer {
     }
 }
 
-fn to_value<T: serde::Serialize>(orders: &T) -> Result<serde_yaml::Value, String> {
-    let text = crate::yaml::to_string(orders).map_err(|e| e.to_string())?;
-    crate::yaml::from_str(&text).map_err(|e| e.to_string())
-}
-
-fn typed(state: &str) -> Result<State, String> {
-    crate::yaml::from_str(state).map_err(|e| e.to_string())
-}
-
 impl DemoPlayer for MauricePlayer {
     fn ruleset(&self) -> &'static str {
         Ruleset::name(&MauriceLite)
@@ -94,7 +85,7 @@ impl DemoPlayer for MauricePlayer {
                 Ok(next_orders(queue, key).unwrap_or_else(pass_orders))
             }
             Author::Bots => {
-                let typed = typed(state)?;
+                let typed: State = demo_state(state)?;
                 match owed.kind {
                     OrdersKind::Deployment => {
                         let body = MauriceLite
@@ -102,7 +93,7 @@ impl DemoPlayer for MauricePlayer {
                             .ok_or("no deployment template")?;
                         crate::yaml::from_str(&body).map_err(|e| e.to_string())
                     }
-                    _ => to_value(&bot::round_orders(&typed, &owed.side)),
+                    _ => demo_orders(&bot::round_orders(&typed, &owed.side)),
                 }
             }
         }
@@ -122,8 +113,8 @@ impl DemoPlayer for MauricePlayer {
         {
             return Ok(None);
         }
-        let typed = typed(state)?;
-        to_value(&bot::reactions(&typed, &owed.side)).map(Some)
+        let typed: State = demo_state(state)?;
+        demo_orders(&bot::reactions(&typed, &owed.side)).map(Some)
     }
 
     fn pass(&self, _owed: &Owed) -> serde_yaml::Value {

@@ -2,7 +2,13 @@
 //! HTML, SVG, PNG and text. Rulesets build it; they never write markup.
 
 pub mod enemy;
+mod parts;
 pub mod plan;
+
+pub use parts::{
+    Trace, TraceKind, base_views, briefing, first_tag_style, rect_zone, side_styles, tag_style,
+    terrain_view, terrain_views,
+};
 
 use crate::geometry::Point;
 use crate::side::SideId;
@@ -268,118 +274,4 @@ pub struct ReportView {
     /// carry: the club site, and the `archive` request by mail.
     #[serde(default)]
     pub archive: Vec<String>,
-}
-
-/// The map's look of each side, from a scenario's sides as (id, name,
-/// colour): every ruleset's scenario names its sides so.
-pub fn side_styles<'a>(
-    sides: impl IntoIterator<Item = (&'a SideId, &'a str, &'a str)>,
-) -> Vec<SideStyle> {
-    sides
-        .into_iter()
-        .map(|(side, name, colour)| SideStyle {
-            side: side.clone(),
-            name: name.to_string(),
-            colour: colour.to_string(),
-        })
-        .collect()
-}
-
-/// A terrain feature's outline on the map: an area closed, a line open.
-pub fn terrain_view(
-    name: String,
-    shape: &crate::geometry::Shape,
-    style: TerrainStyle,
-) -> TerrainView {
-    use crate::geometry::Shape;
-    let (points, closed) = match shape {
-        Shape::Polygon { points } => (points.clone(), true),
-        Shape::Polyline { points, .. } => (points.clone(), false),
-    };
-    TerrainView {
-        name,
-        style,
-        points,
-        closed,
-    }
-}
-
-/// The fill for a feature described by tags: the first of water, woods,
-/// marsh, town, road (or bridge), wall, hill (or crest) and difficult
-/// ground it carries; open field otherwise.
-pub fn tag_style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
-    use crate::geometry::TerrainTag as T;
-    [
-        (T::Water, TerrainStyle::Water),
-        (T::Woods, TerrainStyle::Woods),
-        (T::Marsh, TerrainStyle::Marsh),
-        (T::Town, TerrainStyle::Town),
-        (T::Road, TerrainStyle::Road),
-        (T::Bridge, TerrainStyle::Road),
-        (T::Wall, TerrainStyle::Wall),
-        (T::Hill, TerrainStyle::Hill),
-        (T::Crest, TerrainStyle::Hill),
-        (T::Difficult, TerrainStyle::Rough),
-    ]
-    .iter()
-    .find(|(tag, _)| t.has(*tag))
-    .map_or(TerrainStyle::Field, |(_, s)| *s)
-}
-
-/// A side's upright rectangular zone on the map, from two corners.
-pub fn rect_zone(side: usize, min: Point, max: Point) -> ZoneView {
-    ZoneView {
-        side,
-        points: vec![min, Point::new(max.x, min.y), max, Point::new(min.x, max.y)],
-    }
-}
-
-#[cfg(test)]
-mod shared_tests {
-    use super::*;
-    use crate::geometry::{Distance, Shape, TerrainFeature, TerrainTag};
-
-    fn feature(tags: Vec<TerrainTag>, shape: Shape) -> TerrainFeature {
-        TerrainFeature {
-            id: "f".into(),
-            name: "f".into(),
-            tags,
-            elevation: None,
-            shape,
-        }
-    }
-
-    #[test]
-    fn shared_map_parts_from_scenario_data() {
-        let a: SideId = "a".into();
-        let s = side_styles([(&a, "Blue", "#00f")]);
-        assert_eq!(s[0].side, a);
-        assert_eq!((s[0].name.as_str(), s[0].colour.as_str()), ("Blue", "#00f"));
-        let line = Shape::Polyline {
-            points: vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0)],
-            width: Distance(1.0),
-        };
-        let area = Shape::Polygon {
-            points: vec![
-                Point::new(0.0, 0.0),
-                Point::new(1.0, 0.0),
-                Point::new(0.0, 1.0),
-            ],
-        };
-        assert!(!terrain_view("r".into(), &line, TerrainStyle::Road).closed);
-        assert!(terrain_view("w".into(), &area, TerrainStyle::Woods).closed);
-        // Water before woods; a bridge is a road; a crest a hill; else field.
-        let f = |tags| tag_style(&feature(tags, area.clone()));
-        assert_eq!(
-            f(vec![TerrainTag::Woods, TerrainTag::Water]),
-            TerrainStyle::Water
-        );
-        assert_eq!(f(vec![TerrainTag::Bridge]), TerrainStyle::Road);
-        assert_eq!(f(vec![TerrainTag::Crest]), TerrainStyle::Hill);
-        assert_eq!(f(vec![TerrainTag::Cover]), TerrainStyle::Field);
-        let z = rect_zone(1, Point::new(0.0, 0.0), Point::new(2.0, 3.0));
-        assert_eq!(z.side, 1);
-        assert_eq!(z.points[2], Point::new(2.0, 3.0));
-        assert_eq!(z.points[3], Point::new(0.0, 3.0));
-    }
 }

@@ -295,3 +295,45 @@ pub struct PagePlan {
     /// `site/orders/write.js`), kept in the ruleset's own folder.
     pub writer: &'static str,
 }
+
+impl Plan {
+    /// The orders page of this plan with the ruleset's writer
+    /// (`include_str!("page.js")` in its folder).
+    pub fn with_writer(self, writer: &'static str) -> PagePlan {
+        PagePlan { plan: self, writer }
+    }
+}
+
+/// The formations a unit's list offers ([`UnitPlan::formations`]): its
+/// own first, then each other of `all` that `fits` it, in `all`'s order;
+/// none when it may take no other, so that the page offers no choice.
+pub fn own_first<F: PartialEq>(
+    own: F,
+    all: impl IntoIterator<Item = F>,
+    fits: impl Fn(&F) -> bool,
+) -> Vec<F> {
+    let others: Vec<F> = all.into_iter().filter(|f| *f != own && fits(f)).collect();
+    if others.is_empty() {
+        return Vec::new();
+    }
+    std::iter::once(own).chain(others).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::own_first;
+
+    #[test]
+    fn a_units_own_formation_comes_first_and_a_lone_one_is_no_choice() {
+        let all = ["line", "column", "square"];
+        assert_eq!(
+            own_first("column", all, |_| true),
+            vec!["column", "line", "square"]
+        );
+        assert_eq!(
+            own_first("line", all, |f| *f != "square"),
+            vec!["line", "column"]
+        );
+        assert!(own_first("line", all, |f| *f == "line").is_empty());
+    }
+}

@@ -158,6 +158,7 @@ impl Muster for ActivationDice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::side::Sides;
 
     const FIELD: &str = include_str!("../../../games/activation-dice/test-field.yaml");
 

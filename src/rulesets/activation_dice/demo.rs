@@ -19,7 +19,7 @@ use super::scenario::{Arm, NAME};
 use super::setup::default_deployment;
 use super::state::{Formation, Phase, State, Unit};
 use crate::geometry::Angle;
-use crate::ruleset::{DemoPlayer, OrdersKind, Owed};
+use crate::ruleset::{DemoPlayer, OrdersKind, Owed, demo_orders, demo_state};
 use crate::side::SideId;
 
 pub const SCENARIO: &str = include_str!("../../../games/activation-dice/quatre-chemins.yaml");
@@ -37,14 +37,14 @@ impl DemoPlayer for Player {
         "quatre-chemins-demo"
     }
     fn orders(&mut self, state: &str, owed: &Owed) -> Result<serde_yaml::Value, String> {
-        let s: State = crate::yaml::from_str(state).map_err(|e| e.to_string())?;
+        let s: State = demo_state(state)?;
         let o = match (&s.phase, owed.kind) {
             (Phase::Deploy { placement }, OrdersKind::Deployment) => {
                 Orders::Deploy(default_deployment(&s, *placement))
             }
             _ => Orders::Turn(turn_orders(&s, &owed.side)),
         };
-        value(&o)
+        demo_orders(&o)
     }
     fn pass(&self, owed: &Owed) -> serde_yaml::Value {
         let text = match owed.kind {
@@ -53,11 +53,6 @@ impl DemoPlayer for Player {
         };
         crate::yaml::from_str(text).unwrap_or(serde_yaml::Value::Null)
     }
-}
-
-fn value(o: &Orders) -> Result<serde_yaml::Value, String> {
-    let text = crate::yaml::to_string(o).map_err(|e| e.to_string())?;
-    crate::yaml::from_str(&text).map_err(|e| e.to_string())
 }
 
 /// The nearest enemy unit `i` can shoot at now.

@@ -32,7 +32,7 @@ pub mod view;
 pub mod words;
 
 use crate::dice::Dice;
-use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
+use crate::ruleset::{Due, OrdersKind, Owed, Resolution, Ruleset, Sight, Violation};
 use crate::side::{BySide, SideId};
 use crate::view::Viewer;
 use crate::view::plan::PagePlan;
@@ -63,10 +63,6 @@ impl Ruleset for ActivationDice {
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {
         scenario.check()
-    }
-
-    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
-        scenario.sides.iter().map(|s| s.id.clone()).collect()
     }
 
     fn start(&self, scenario: &Scenario) -> Result<State, String> {
@@ -126,12 +122,7 @@ impl Ruleset for ActivationDice {
             }
             Phase::Over(_) => (s.clone(), Vec::new()),
         };
-        let outcome = state.outcome().cloned();
-        Resolution {
-            state,
-            events,
-            outcome,
-        }
+        Resolution::new(state, events)
     }
 
     fn view(&self, s: &State, viewer: &Viewer) -> Sight {
@@ -145,14 +136,7 @@ impl Ruleset for ActivationDice {
     /// The orders page: the plan of what the side may order now and the
     /// writer that turns what is drawn into `deploy:` or `turn:` orders.
     fn orders_plan(&self, s: &State, side: &SideId) -> Option<PagePlan> {
-        plan::plan(s, side).map(|plan| PagePlan {
-            plan,
-            writer: include_str!("page.js"),
-        })
-    }
-
-    fn outcome(&self, s: &State) -> Option<Outcome> {
-        s.outcome().cloned()
+        plan::plan(s, side).map(|p| p.with_writer(include_str!("page.js")))
     }
 
     /// A side that sent nothing places its units where the scenario

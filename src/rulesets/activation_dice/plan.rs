@@ -18,6 +18,7 @@ use crate::geometry::{Frame, TerrainTag};
 use crate::side::SideId;
 use crate::view::plan::{
     Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
+    own_first,
 };
 use serde_json::{Map, Value, json};
 
@@ -48,14 +49,10 @@ pub fn plan(s: &State, side: &SideId) -> Option<Plan> {
 /// The formations `u` may stand in, its own first; none when it has no
 /// other (cavalry).
 fn formations(u: &Unit) -> Vec<String> {
-    let mut out = vec![u.formation.name().to_string()];
-    out.extend(
-        FORMATIONS
-            .iter()
-            .filter(|f| f.fits(u.arm()) && **f != u.formation)
-            .map(|f| f.name().to_string()),
-    );
-    if out.len() > 1 { out } else { Vec::new() }
+    own_first(u.formation, FORMATIONS, |f| f.fits(u.arm()))
+        .into_iter()
+        .map(|f| f.name().to_string())
+        .collect()
 }
 
 fn edge_word(e: Edge) -> &'static str {

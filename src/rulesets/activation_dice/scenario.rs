@@ -4,7 +4,7 @@
 
 pub use crate::geometry::table::{BaseSize, Table};
 use crate::geometry::{Angle, Distance, Point, TerrainFeature};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -103,6 +103,8 @@ pub struct SideSpec {
     pub units: Vec<UnitSpec>,
 }
 
+crate::side::scenario_sides!(Scenario, SideSpec);
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnitSpec {
@@ -127,23 +129,12 @@ fn is_zero(n: &u32) -> bool {
 }
 
 impl Scenario {
-    pub fn side(&self, id: &SideId) -> Option<&SideSpec> {
-        self.sides.iter().find(|s| &s.id == id)
-    }
-
-    pub fn side_index(&self, id: &SideId) -> Option<usize> {
-        self.sides.iter().position(|s| &s.id == id)
-    }
-
     pub fn troop(&self, id: &str) -> Option<&Troop> {
         self.troops.iter().find(|t| t.id == id)
     }
 
     pub fn defender(&self) -> SideId {
-        self.sides
-            .iter()
-            .find(|s| s.id != self.attacker)
-            .map_or_else(|| self.attacker.clone(), |s| s.id.clone())
+        self.other(&self.attacker)
     }
 
     pub fn check(&self) -> Result<(), String> {
@@ -240,9 +231,7 @@ impl Scenario {
                 }
             }
         }
-        for t in &self.terrain {
-            t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
-        }
+        crate::scenario_check::terrain(&self.terrain)?;
         Ok(())
     }
 }

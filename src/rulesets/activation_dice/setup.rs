@@ -10,7 +10,7 @@ use super::words::{Said, event};
 use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::geometry::Point;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 
 /// The side that places at `placement` (1 to 3).
 pub fn placer(s: &State, placement: u32) -> SideId {

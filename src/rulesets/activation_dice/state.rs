@@ -6,7 +6,7 @@ use super::scenario::{Arm, Edge, Scenario, Troop};
 use crate::event::UnitRef;
 use crate::geometry::{Angle, Base, Frame, Point, bases_distance};
 use crate::ruleset::Outcome;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -180,22 +180,8 @@ impl Unit {
     }
 }
 
-/// What moved, fired and fought in the last step, for the map.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Trace {
-    pub side: SideId,
-    pub kind: TraceKind,
-    pub points: Vec<Point>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TraceKind {
-    Move,
-    Fire,
-    Charge,
-    Retreat,
-}
+/// What moved, fired and fought in the last step, for the map's arrows.
+pub use crate::view::{Trace, TraceKind};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -261,17 +247,11 @@ impl State {
     }
 
     pub fn side_name(&self, id: &SideId) -> String {
-        self.scenario
-            .side(id)
-            .map_or_else(|| id.to_string(), |s| s.name.clone())
+        self.scenario.side_name(id)
     }
 
     pub fn other(&self, side: &SideId) -> SideId {
-        self.scenario
-            .sides
-            .iter()
-            .find(|s| &s.id != side)
-            .map_or_else(|| side.clone(), |s| s.id.clone())
+        self.scenario.other(side)
     }
 
     pub fn edge(&self, side: &SideId) -> Edge {
@@ -414,13 +394,6 @@ impl State {
             .count() as u32
     }
 
-    pub fn outcome(&self) -> Option<&Outcome> {
-        match &self.phase {
-            Phase::Over(o) => Some(o),
-            _ => None,
-        }
-    }
-
     /// Every pair of units in contact now, each pair once, sorted.
     ///
     /// A pair is in contact when the unit of the lesser id has the other
@@ -459,6 +432,15 @@ pub fn pair(a: &str, b: &str) -> (String, String) {
         (a.into(), b.into())
     } else {
         (b.into(), a.into())
+    }
+}
+
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
     }
 }
 

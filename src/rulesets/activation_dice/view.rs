@@ -4,12 +4,13 @@
 //! step's moves, fire and recoils.
 
 use super::setup::placer;
-use super::state::{Phase, State, TraceKind, Unit};
+use super::state::{Phase, State, Unit};
 use crate::geometry::{Point, TerrainTag};
 use crate::ruleset::Sight;
+use crate::side::Sides;
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, Letter, MapView, Panel, SideStyle, TerrainStyle, UnitView,
-    Viewer, ZoneView,
+    Letter, MapView, Panel, TerrainStyle, UnitView, Viewer, ZoneView, base_views, first_tag_style,
+    terrain_views,
 };
 
 /// The letter each formation shows on the map, all of them, so the legend
@@ -50,6 +51,8 @@ pub fn heading(s: &State) -> String {
     }
 }
 
+/// A feature's fill: roads first, then towns, woods, water, marsh, walls
+/// and hills; an obstruction is a field; any other ground is rough.
 fn style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
     use TerrainTag::*;
     let order = [
@@ -64,10 +67,7 @@ fn style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
         (Crest, TerrainStyle::Hill),
         (Obstruction, TerrainStyle::Field),
     ];
-    order
-        .iter()
-        .find(|(tag, _)| t.has(*tag))
-        .map_or(TerrainStyle::Rough, |(_, s)| *s)
+    first_tag_style(t, &order, TerrainStyle::Rough)
 }
 
 /// The map's note for a unit: its damage and lasting statuses.
@@ -89,12 +89,6 @@ pub fn note(u: &Unit) -> Option<String> {
 
 pub fn map(s: &State) -> MapView {
     let index = |u: &Unit| s.scenario.side_index(&u.side).unwrap_or(0);
-    let terrain = s
-        .scenario
-        .terrain
-        .iter()
-        .map(|t| crate::view::terrain_view(t.name.clone(), &t.shape, style(t)))
-        .collect();
     let units = s
         .units
         .iter()
@@ -106,13 +100,7 @@ pub fn map(s: &State) -> MapView {
                 id: u.id.clone(),
                 label: u.name.clone(),
                 side,
-                bases: bases
-                    .iter()
-                    .map(|b| BaseView {
-                        corners: b.corners(),
-                        side,
-                    })
-                    .collect(),
+                bases: base_views(&bases, side),
                 anchor: s.centre(u),
                 facing: u.facing.degrees(),
                 formation: u.formation.name().into(),
@@ -127,16 +115,7 @@ pub fn map(s: &State) -> MapView {
     let arrows = s
         .traces
         .iter()
-        .map(|t| ArrowView {
-            kind: match t.kind {
-                TraceKind::Move => ArrowKind::Move,
-                TraceKind::Fire => ArrowKind::Fire,
-                TraceKind::Charge => ArrowKind::Charge,
-                TraceKind::Retreat => ArrowKind::FallBack,
-            },
-            side: s.scenario.side_index(&t.side).unwrap_or(0),
-            path: t.points.clone(),
-        })
+        .map(|t| t.arrow(s.scenario.side_index(&t.side).unwrap_or(0)))
         .collect();
     let (w, h) = (s.scenario.table.width.get(), s.scenario.table.height.get());
     let l = (3.0 * s.short()).min(h);
@@ -165,29 +144,13 @@ pub fn map(s: &State) -> MapView {
         _ => Vec::new(),
     };
     MapView {
-        title: String::new(),
-        width: w,
-        height: h,
-        unit: "cm".into(),
-        sides: s
-            .scenario
-            .sides
-            .iter()
-            .map(|x| SideStyle {
-                side: x.id.clone(),
-                name: x.name.clone(),
-                colour: x.colour.clone(),
-            })
-            .collect(),
-        terrain,
+        terrain: terrain_views(&s.scenario.terrain, style),
         units,
-        markers: Vec::new(),
         arrows,
-        zones: Vec::new(),
         deployment,
-        turned: false,
         counter: Some("disorder (coloured dice)".into()),
         letters: Letter::key(&LETTERS),
+        ..MapView::blank(&s.scenario.table, "cm", &s.scenario)
     }
 }
 

@@ -18,7 +18,7 @@ use super::scenario::NAME;
 use super::state::{State, Status, Unit};
 use super::tables::{Formation, KEEP_OFF};
 use crate::geometry::{Point, Shape, TerrainTag};
-use crate::ruleset::{DemoPlayer, OrdersKind, Owed};
+use crate::ruleset::{DemoPlayer, OrdersKind, Owed, demo_orders, demo_state};
 use crate::side::SideId;
 
 pub const SCENARIO: &str = include_str!("../../../games/crowther-dougan/beaver-creek.yaml");
@@ -39,7 +39,7 @@ impl DemoPlayer for Player {
         "beaver-creek-demo"
     }
     fn orders(&mut self, state: &str, owed: &Owed) -> Result<serde_yaml::Value, String> {
-        let s: State = crate::yaml::from_str(state).map_err(|e| e.to_string())?;
+        let s: State = demo_state(state)?;
         let o = match owed.kind {
             // Each hidden unit where the scenario suggests: the secret
             // orders a player sends who keeps the file's places.
@@ -47,7 +47,7 @@ impl DemoPlayer for Player {
             OrdersKind::Reactions => Orders::Reactions(reactions(&s, &owed.side)),
             _ => Orders::Move(move_orders(&s, &owed.side)),
         };
-        value(&o)
+        demo_orders(&o)
     }
     fn optional(
         &mut self,
@@ -55,12 +55,12 @@ impl DemoPlayer for Player {
         owed: &Owed,
         _step: u32,
     ) -> Result<Option<serde_yaml::Value>, String> {
-        let s: State = crate::yaml::from_str(state).map_err(|e| e.to_string())?;
+        let s: State = demo_state(state)?;
         let r = reactions(&s, &owed.side);
         if owed.kind != OrdersKind::Reactions || s.reactions.get(&owed.side) == Some(&r) {
             return Ok(None);
         }
-        value(&Orders::Reactions(r)).map(Some)
+        demo_orders(&Orders::Reactions(r)).map(Some)
     }
     fn pass(&self, owed: &Owed) -> serde_yaml::Value {
         let text = match owed.kind {
@@ -70,11 +70,6 @@ impl DemoPlayer for Player {
         };
         crate::yaml::from_str(text).unwrap_or(serde_yaml::Value::Null)
     }
-}
-
-fn value(o: &Orders) -> Result<serde_yaml::Value, String> {
-    let text = crate::yaml::to_string(o).map_err(|e| e.to_string())?;
-    crate::yaml::from_str(&text).map_err(|e| e.to_string())
 }
 
 /// Each personality pledges one point to the unit he is with.

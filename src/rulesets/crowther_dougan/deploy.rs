@@ -17,7 +17,7 @@ use super::tables::KEEP_OFF;
 use super::words::{self, Said};
 use crate::event::{Event, Facts, Visibility};
 use crate::ruleset::{Violation, did_you_mean};
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 use std::collections::BTreeSet;
 
 pub const DEPLOY: &str =

@@ -45,8 +45,8 @@ mod tests_deploy;
 mod tests_plan;
 
 use crate::dice::Dice;
-use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
-use crate::side::{BySide, SideId};
+use crate::ruleset::{Due, OrdersKind, Owed, Resolution, Ruleset, Sight, Violation};
+use crate::side::{BySide, SideId, each};
 use crate::view::Viewer;
 use orders::{MoveOrders, Orders};
 use scenario::Scenario;
@@ -75,10 +75,6 @@ impl Ruleset for CrowtherDougan {
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {
         scenario.check()
-    }
-
-    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
-        scenario.sides.iter().map(|s| s.id.clone()).collect()
     }
 
     fn start(&self, scenario: &Scenario) -> Result<State, String> {
@@ -140,13 +136,18 @@ impl Ruleset for CrowtherDougan {
 
     fn resolve(&self, s: &State, orders: &BySide<Orders>, dice: &mut Dice) -> Resolution<State> {
         let mut s = s.clone();
-        for (side, o) in orders {
-            if let Orders::Reactions(r) = o {
-                s.reactions.insert(side.clone(), r.clone());
-            }
-        }
+        s.reactions.extend(each(orders, |o| match o {
+            Orders::Reactions(r) => Some(r),
+            _ => None,
+        }));
         let (state, events) = match s.phase.clone() {
-            Phase::Setup => deploy::resolve(&s, &deployments(orders)),
+            Phase::Setup => {
+                let deployments = each(orders, |o| match o {
+                    Orders::Deploy(d) => Some(d),
+                    _ => None,
+                });
+                deploy::resolve(&s, &deployments)
+            }
             Phase::Move { n, active } => {
                 let m = match orders.get(&active) {
                     Some(Orders::Move(m)) => m.clone(),
@@ -156,12 +157,7 @@ impl Ruleset for CrowtherDougan {
             }
             Phase::Over(_) => (s.clone(), Vec::new()),
         };
-        let outcome = state.outcome().cloned();
-        Resolution {
-            state,
-            events,
-            outcome,
-        }
+        Resolution::new(state, events)
     }
 
     fn view(&self, s: &State, viewer: &Viewer) -> Sight {
@@ -175,14 +171,7 @@ impl Ruleset for CrowtherDougan {
     /// The orders page: what the side may do now, from what it knows
     /// (`plan.rs`), and the writer that turns the drawing into orders.
     fn orders_plan(&self, s: &State, side: &SideId) -> Option<crate::view::plan::PagePlan> {
-        plan::plan(s, side).map(|plan| crate::view::plan::PagePlan {
-            plan,
-            writer: include_str!("page.js"),
-        })
-    }
-
-    fn outcome(&self, s: &State) -> Option<Outcome> {
-        s.outcome().cloned()
+        plan::plan(s, side).map(|p| p.with_writer(include_str!("page.js")))
     }
 
     /// A side that sent nothing in its move stands still (its routers
@@ -200,15 +189,4 @@ impl Ruleset for CrowtherDougan {
             _ => None,
         })
     }
-}
-
-/// The deployment orders among a setup step's orders.
-fn deployments(orders: &BySide<Orders>) -> BySide<orders::Deployment> {
-    orders
-        .iter()
-        .filter_map(|(side, o)| match o {
-            Orders::Deploy(d) => Some((side.clone(), d.clone())),
-            _ => None,
-        })
-        .collect()
 }

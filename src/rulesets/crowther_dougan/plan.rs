@@ -18,9 +18,10 @@ use super::orders::FOUND;
 use super::state::{Person, Phase, Smoke, State, Status, Unit};
 use super::tables::Formation;
 use crate::geometry::{point_to_bases, within};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::view::plan::{
     Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
+    own_first,
 };
 use serde_json::{Map, Value, json};
 
@@ -64,13 +65,7 @@ pub fn word(f: Formation) -> &'static str {
 /// The formations the unit's troops take, its own first; none when it has
 /// no other.
 fn formations(u: &Unit) -> Vec<Formation> {
-    let mut out = vec![u.formation];
-    out.extend(
-        FORMATIONS
-            .into_iter()
-            .filter(|f| *f != u.formation && f.fits(u.troop)),
-    );
-    if out.len() < 2 { Vec::new() } else { out }
+    own_first(u.formation, FORMATIONS, |f| f.fits(u.troop))
 }
 
 /// The side's own move.

@@ -4,7 +4,7 @@
 use super::tables::{Formation, Troop};
 pub use crate::geometry::table::Table;
 use crate::geometry::{Angle, Base, Distance, Point, Shape, TerrainFeature};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -67,6 +67,8 @@ pub struct SideSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zones: Vec<Zone>,
 }
+
+crate::side::scenario_sides!(Scenario, SideSpec);
 
 /// A deployment area for hidden units: a polygon in centimetres. A unit
 /// deployed in it has its centre inside.
@@ -138,14 +140,6 @@ impl Scenario {
             side.zones.clear();
         }
         s
-    }
-
-    pub fn side(&self, id: &SideId) -> Option<&SideSpec> {
-        self.sides.iter().find(|s| &s.id == id)
-    }
-
-    pub fn side_index(&self, id: &SideId) -> Option<usize> {
-        self.sides.iter().position(|s| &s.id == id)
     }
 
     pub fn check(&self) -> Result<(), String> {
@@ -227,9 +221,7 @@ impl Scenario {
                 }
             }
         }
-        for t in &self.terrain {
-            t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
-        }
+        crate::scenario_check::terrain(&self.terrain)?;
         for side in &self.sides {
             side.check_zones()?;
         }

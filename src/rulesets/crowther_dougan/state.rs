@@ -7,7 +7,7 @@ use super::tables::{Formation, MEN_PER_FIGURE, Troop};
 use crate::geometry::sight::line_of_sight;
 use crate::geometry::{Angle, Base, Distance, Point, TerrainTag, bases_distance};
 use crate::ruleset::Outcome;
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -192,14 +192,8 @@ pub struct Spot {
     pub by: Vec<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TraceKind {
-    Move,
-    Fire,
-    Charge,
-    Retreat,
-}
+/// What a trace shows: the map's arrows read it.
+pub use crate::view::TraceKind;
 
 /// An arrow of this move, shown to those who see the unit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -302,18 +296,11 @@ impl State {
     }
 
     pub fn other(&self, side: &SideId) -> SideId {
-        self.scenario
-            .sides
-            .iter()
-            .map(|s| s.id.clone())
-            .find(|s| s != side)
-            .unwrap_or_else(|| side.clone())
+        self.scenario.other(side)
     }
 
     pub fn side_name(&self, side: &SideId) -> String {
-        self.scenario
-            .side(side)
-            .map_or_else(|| side.to_string(), |s| s.name.clone())
+        self.scenario.side_name(side)
     }
 
     pub fn unit(&self, id: &str) -> Option<&Unit> {
@@ -332,13 +319,6 @@ impl State {
         self.units
             .iter()
             .filter(move |u| u.live() && &u.side == side)
-    }
-
-    pub fn outcome(&self) -> Option<&Outcome> {
-        match &self.phase {
-            Phase::Over(o) => Some(o),
-            _ => None,
-        }
     }
 
     pub fn gap(&self, a: &Unit, b: &Unit) -> f64 {
@@ -474,6 +454,15 @@ impl State {
         match &self.phase {
             Phase::Move { n, .. } => *n,
             Phase::Setup | Phase::Over(_) => 0,
+        }
+    }
+}
+
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::scenario::{Scenario, SideSpec, UnitSpec};
 use crate::geometry::{Angle, Base, Distance, TerrainTag};
+use crate::side::Sides;
 
 /// Each stock scenario: its path in the repository and its text.
 const STOCK: [(&str, &str); 2] = [

@@ -14,7 +14,7 @@ use super::orders::{ChargeOrder, FireOrder, Join, Move, Observe, Pledge, Recall}
 use super::state::{Phase, State};
 use super::view::unit_line;
 use crate::geometry::Point;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::yaml::{quoted, scalar};
 use std::fmt::Write;
 

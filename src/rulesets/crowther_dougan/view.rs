@@ -4,14 +4,14 @@
 //! template. The public sees only what both sides know from facts they share
 //! ([`State::public`]); the umpire all.
 
-use super::state::{Phase, State, Status, TraceKind, Unit};
+use super::state::{Phase, State, Status, Unit};
 use super::tables::Troop;
 use crate::geometry::TerrainTag;
 use crate::ruleset::Sight;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, Letter, MapView, MarkerKind, MarkerView, Panel, SideStyle,
-    TerrainStyle, UnitView, Viewer,
+    ArrowView, Letter, MapView, MarkerKind, MarkerView, Panel, TerrainStyle, UnitView, Viewer,
+    base_views, first_tag_style, terrain_views,
 };
 
 /// The letter each formation shows on the map, all of them, so the legend
@@ -44,6 +44,8 @@ pub fn shows(s: &State, viewer: &Viewer, u: &Unit) -> bool {
     }
 }
 
+/// A feature's fill: roads first, then towns, woods, water, marsh, walls
+/// and hills; any other ground is rough.
 fn style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
     use TerrainTag::*;
     let order = [
@@ -56,10 +58,7 @@ fn style(t: &crate::geometry::TerrainFeature) -> TerrainStyle {
         (Wall, TerrainStyle::Wall),
         (Hill, TerrainStyle::Hill),
     ];
-    order
-        .iter()
-        .find(|(tag, _)| t.has(*tag))
-        .map_or(TerrainStyle::Rough, |(_, s)| *s)
+    first_tag_style(t, &order, TerrainStyle::Rough)
 }
 
 pub fn note(u: &Unit) -> String {
@@ -77,12 +76,6 @@ pub fn note(u: &Unit) -> String {
 
 pub fn map(s: &State, viewer: &Viewer) -> MapView {
     let index = |side: &SideId| s.scenario.side_index(side).unwrap_or(0);
-    let terrain = s
-        .scenario
-        .terrain
-        .iter()
-        .map(|t| crate::view::terrain_view(t.name.clone(), &t.shape, style(t)))
-        .collect();
     let units = s
         .units
         .iter()
@@ -93,14 +86,7 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
                 id: u.id.clone(),
                 label: u.name.clone(),
                 side,
-                bases: u
-                    .drawn()
-                    .iter()
-                    .map(|b| BaseView {
-                        corners: b.corners(),
-                        side,
-                    })
-                    .collect(),
+                bases: base_views(&u.drawn(), side),
                 anchor: u.at,
                 facing: u.facing,
                 formation: u.formation.name().into(),
@@ -149,40 +135,20 @@ pub fn map(s: &State, viewer: &Viewer) -> MapView {
         .iter()
         .filter(|t| s.unit(&t.unit).is_some_and(|u| shows(s, viewer, u)))
         .map(|t| ArrowView {
-            kind: match t.kind {
-                TraceKind::Move => ArrowKind::Move,
-                TraceKind::Fire => ArrowKind::Fire,
-                TraceKind::Charge => ArrowKind::Charge,
-                TraceKind::Retreat => ArrowKind::FallBack,
-            },
+            kind: t.kind.into(),
             side: index(&t.side),
             path: t.points.clone(),
         })
         .collect();
     MapView {
-        title: String::new(),
-        width: s.scenario.table.width.get(),
-        height: s.scenario.table.height.get(),
-        unit: "cm".into(),
-        sides: s
-            .scenario
-            .sides
-            .iter()
-            .map(|x| SideStyle {
-                side: x.id.clone(),
-                name: x.name.clone(),
-                colour: x.colour.clone(),
-            })
-            .collect(),
-        terrain,
+        terrain: terrain_views(&s.scenario.terrain, style),
         units,
         markers,
         arrows,
-        zones: Vec::new(),
         deployment: zones(s, viewer),
-        turned: false,
         counter: Some("routing".into()),
         letters: Letter::key(&LETTERS),
+        ..MapView::blank(&s.scenario.table, "cm", &s.scenario)
     }
 }
 

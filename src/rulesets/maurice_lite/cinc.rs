@@ -6,7 +6,7 @@ use super::state::State;
 use super::words::{self, What};
 use crate::event::{Event, Facts};
 use crate::geometry::{Angle, Base, Distance, Point};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use geo::{Intersects, Line, coord};
 
 pub const MOVE_RULE: &str =

@@ -41,8 +41,8 @@ mod volley;
 pub mod words;
 
 use crate::dice::Dice;
-use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
-use crate::side::{BySide, SideId};
+use crate::ruleset::{Due, OrdersKind, Owed, Resolution, Ruleset, Sight, Violation};
+use crate::side::{BySide, SideId, each};
 use crate::view::Viewer;
 use orders::Orders;
 use scenario::Scenario;
@@ -71,10 +71,6 @@ impl Ruleset for MauriceLite {
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {
         scenario.check()
-    }
-
-    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
-        scenario.sides.iter().map(|s| s.id.clone()).collect()
     }
 
     fn start(&self, scenario: &Scenario) -> Result<State, String> {
@@ -149,13 +145,10 @@ impl Ruleset for MauriceLite {
         let s = &renewed;
         let (state, mut events) = match &s.phase {
             Phase::Deployment => {
-                let deployments = orders
-                    .iter()
-                    .filter_map(|(side, o)| match o {
-                        Orders::Deploy(d) => Some((side.clone(), d.clone())),
-                        _ => None,
-                    })
-                    .collect();
+                let deployments = each(orders, |o| match o {
+                    Orders::Deploy(d) => Some(d),
+                    _ => None,
+                });
                 setup::resolve(s, &deployments, dice)
             }
             Phase::Round { active } => match orders.get(active) {
@@ -175,12 +168,7 @@ impl Ruleset for MauriceLite {
             Phase::Over(_) => (s.clone(), Vec::new()),
         };
         first.append(&mut events);
-        let outcome = state.outcome().cloned();
-        Resolution {
-            state,
-            events: first,
-            outcome,
-        }
+        Resolution::new(state, first)
     }
 
     fn view(&self, s: &State, viewer: &Viewer) -> Sight {
@@ -199,14 +187,7 @@ impl Ruleset for MauriceLite {
 
     /// The orders page's plan (`plan.rs`) and its writer (`page.js`).
     fn orders_plan(&self, s: &State, side: &SideId) -> Option<crate::view::plan::PagePlan> {
-        Some(crate::view::plan::PagePlan {
-            plan: plan::plan(s, side)?,
-            writer: include_str!("page.js"),
-        })
-    }
-
-    fn outcome(&self, s: &State) -> Option<Outcome> {
-        s.outcome().cloned()
+        plan::plan(s, side).map(|p| p.with_writer(include_str!("page.js")))
     }
 
     /// House rule (docs/rulesets/maurice-lite.md): an active side that sent

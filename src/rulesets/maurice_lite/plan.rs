@@ -22,9 +22,10 @@ use super::units::{
     ARTILLERY_SLOW_CAP, Arm, Formation, NEAR_ENEMY_CAP, Unit, allowance, half_round_up,
 };
 use crate::geometry::Frame;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::view::plan::{
     Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
+    own_first,
 };
 use serde_json::{Map, Value, json};
 
@@ -47,13 +48,11 @@ fn bw(d: f64) -> String {
 }
 
 fn formations_of(u: &Unit) -> Vec<String> {
-    let mut out = vec![u.formation.label().to_string()];
-    for f in [Formation::Line, Formation::Column, Formation::Massed] {
-        if f != u.formation && f.allowed_for(u.arm) {
-            out.push(f.label().to_string());
-        }
-    }
-    if out.len() == 1 { Vec::new() } else { out }
+    let all = [Formation::Line, Formation::Column, Formation::Massed];
+    own_first(u.formation, all, |f| f.allowed_for(u.arm))
+        .into_iter()
+        .map(|f| f.label().to_string())
+        .collect()
 }
 
 fn hand_choices(

@@ -38,6 +38,8 @@ pub struct SideSpec {
     pub units: Vec<UnitSpec>,
 }
 
+crate::side::scenario_sides!(Scenario, SideSpec);
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnitSpec {
@@ -133,23 +135,9 @@ impl Scenario {
                 return Err(format!("side {} has no units", s.id));
             }
         }
-        for t in &self.terrain {
-            t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
-        }
+        crate::scenario_check::terrain(&self.terrain)?;
         self.deck()?;
         Ok(())
-    }
-
-    pub fn side_index(&self, side: &SideId) -> Option<usize> {
-        self.sides.iter().position(|s| &s.id == side)
-    }
-
-    pub fn other(&self, side: &SideId) -> SideId {
-        self.sides
-            .iter()
-            .find(|s| &s.id != side)
-            .map(|s| s.id.clone())
-            .unwrap_or_else(|| side.clone())
     }
 }
 

@@ -12,7 +12,7 @@ use crate::dice::Dice;
 use crate::event::{Event, Facts};
 use crate::geometry::Base;
 use crate::ruleset::Violation;
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 
 pub const RULE: &str = "2. Setup: each army in its third of the table";
 

@@ -6,7 +6,7 @@ use super::scenario::{Scenario, default_formation};
 use super::units::Unit;
 use crate::geometry::{Angle, Point};
 use crate::ruleset::Outcome;
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -199,12 +199,7 @@ impl State {
         self.scenario.other(side)
     }
     pub fn side_name(&self, side: &SideId) -> String {
-        self.scenario
-            .sides
-            .iter()
-            .find(|s| &s.id == side)
-            .map(|s| s.name.clone())
-            .unwrap_or_else(|| side.to_string())
+        self.scenario.side_name(side)
     }
     pub fn card_name(&self, id: &str) -> String {
         self.deck
@@ -214,12 +209,6 @@ impl State {
     }
     pub fn span_of(&self, id: &str) -> u32 {
         self.deck.card(id).map(|c| c.span).unwrap_or(0)
-    }
-    pub fn outcome(&self) -> Option<&Outcome> {
-        match &self.phase {
-            Phase::Over(o) => Some(o),
-            _ => None,
-        }
     }
 }
 
@@ -251,5 +240,14 @@ impl State {
             a.morale -= 1;
         }
         Some(side)
+    }
+}
+
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
     }
 }

@@ -9,7 +9,7 @@ use super::forces::{Paths, check_force};
 use super::orders::{ActionKind, Sweep};
 use super::reactions::{FirePolicy, On, Play, Reactions, ReturnFire};
 use super::state::{Pending, Phase, State};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::yaml::{quoted, scalar};
 use std::fmt::Write;
 

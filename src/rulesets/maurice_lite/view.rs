@@ -4,10 +4,10 @@ use super::forces::{Paths, check_force};
 use super::state::{Phase, State, TraceKind};
 use crate::geometry::TerrainFeature;
 use crate::ruleset::Sight;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, Letter, MapView, MarkerKind, MarkerView, Panel, TerrainStyle,
-    UnitView, Viewer, side_styles, terrain_view,
+    ArrowKind, ArrowView, Letter, MapView, MarkerKind, MarkerView, Panel, TerrainStyle, UnitView,
+    Viewer, base_views, terrain_views,
 };
 
 /// The letter each formation shows on the map, all of them, so the legend
@@ -42,12 +42,6 @@ pub fn terrain_style(t: &TerrainFeature) -> TerrainStyle {
 pub fn map(s: &State) -> MapView {
     let m = s.scenario.measure;
     let index = |side: &SideId| s.scenario.side_index(side).unwrap_or(0);
-    let terrain = s
-        .scenario
-        .terrain
-        .iter()
-        .map(|t| terrain_view(t.name.clone(), &t.shape, terrain_style(t)))
-        .collect();
     let units = s
         .units
         .iter()
@@ -63,13 +57,7 @@ pub fn map(s: &State) -> MapView {
                 id: u.id.clone(),
                 label: u.name.clone(),
                 side: index(&u.side),
-                bases: bases
-                    .iter()
-                    .map(|b| BaseView {
-                        corners: b.corners(),
-                        side: index(&u.side),
-                    })
-                    .collect(),
+                bases: base_views(&bases, index(&u.side)),
                 anchor: centre,
                 facing: u.facing.degrees(),
                 formation: u.formation.label().into(),
@@ -114,25 +102,15 @@ pub fn map(s: &State) -> MapView {
         .collect();
     arrows.extend(engagement_arrows(s));
     MapView {
-        title: String::new(),
-        width: s.scenario.table.width.get(),
-        height: s.scenario.table.height.get(),
-        unit: m.unit.abbrev().into(),
-        sides: side_styles(
-            s.scenario
-                .sides
-                .iter()
-                .map(|x| (&x.id, x.name.as_str(), x.colour.as_str())),
-        ),
-        terrain,
+        terrain: terrain_views(&s.scenario.terrain, terrain_style),
         units,
         markers,
         arrows,
         zones: fire_zones(s),
         deployment: deployment_zones(s),
-        turned: false,
         counter: Some("disruption (DISR)".into()),
         letters: Letter::key(&LETTERS),
+        ..MapView::blank(&s.scenario.table, m.unit.abbrev(), &s.scenario)
     }
 }
 
@@ -408,15 +386,6 @@ fn briefing(s: &State) -> Vec<Panel> {
     if !matches!(s.phase, Phase::Deployment) {
         return Vec::new();
     }
-    let mut about = vec![s.scenario.title.clone()];
-    about.extend(
-        s.scenario
-            .description
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from),
-    );
     let mut victory = Vec::new();
     for (side, a) in &s.armies {
         victory.push(format!(
@@ -427,14 +396,5 @@ fn briefing(s: &State) -> Vec<Panel> {
     }
     victory.push("The first army whose morale falls to 0 breaks: the other side wins".into());
     victory.push("When the deck is spent and both sides pass in turn, night falls: a draw".into());
-    vec![
-        Panel {
-            title: "Briefing".into(),
-            lines: about,
-        },
-        Panel {
-            title: "Victory conditions".into(),
-            lines: victory,
-        },
-    ]
+    crate::view::briefing(&s.scenario.title, &s.scenario.description, victory)
 }

@@ -21,7 +21,7 @@ use super::shooting;
 use super::state::{Company, State};
 use super::units::TroopType;
 use crate::geometry::{Angle, Point, base_distance};
-use crate::ruleset::{DemoPlayer, OrdersKind, Owed};
+use crate::ruleset::{DemoPlayer, OrdersKind, Owed, demo_orders, demo_state};
 use crate::side::SideId;
 
 /// The scenario the demo plays.
@@ -53,13 +53,12 @@ impl DemoPlayer for Player {
     }
 
     fn orders(&mut self, state: &str, owed: &Owed) -> Result<serde_yaml::Value, String> {
-        let s: State = crate::yaml::from_str(state).map_err(|e| e.to_string())?;
+        let s: State = demo_state(state)?;
         let orders = match owed.kind {
             OrdersKind::Deployment => Orders::Deploy(deployment(&s, &owed.side)),
             _ => Orders::Turn(turn_orders(&s, &owed.side)),
         };
-        let text = crate::yaml::to_string(&orders).map_err(|e| e.to_string())?;
-        crate::yaml::from_str(&text).map_err(|e| e.to_string())
+        demo_orders(&orders)
     }
 
     fn pass(&self, owed: &Owed) -> serde_yaml::Value {

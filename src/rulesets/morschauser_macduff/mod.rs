@@ -42,8 +42,8 @@ mod view;
 pub mod words;
 
 use crate::dice::Dice;
-use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
-use crate::side::{BySide, SideId};
+use crate::ruleset::{Due, OrdersKind, Owed, Resolution, Ruleset, Sight, Violation};
+use crate::side::{BySide, SideId, each};
 use crate::view::Viewer;
 use orders::{Deployment, Orders, TurnOrders};
 use scenario::Scenario;
@@ -72,10 +72,6 @@ impl Ruleset for MorschauserMacduff {
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {
         scenario.check()
-    }
-
-    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
-        scenario.sides.iter().map(|s| s.id.clone()).collect()
     }
 
     fn start(&self, scenario: &Scenario) -> Result<State, String> {
@@ -116,13 +112,10 @@ impl Ruleset for MorschauserMacduff {
     fn resolve(&self, s: &State, orders: &BySide<Orders>, dice: &mut Dice) -> Resolution<State> {
         let (state, events) = match &s.phase {
             Phase::Deployment => {
-                let deployments: BySide<Deployment> = orders
-                    .iter()
-                    .filter_map(|(side, o)| match o {
-                        Orders::Deploy(d) => Some((side.clone(), d.clone())),
-                        Orders::Turn(_) => None,
-                    })
-                    .collect();
+                let deployments = each(orders, |o| match o {
+                    Orders::Deploy(d) => Some(d),
+                    Orders::Turn(_) => None,
+                });
                 setup::resolve(s, &deployments, dice)
             }
             Phase::HalfTurn { turn, active } => {
@@ -134,12 +127,7 @@ impl Ruleset for MorschauserMacduff {
             }
             Phase::Over(_) => (s.clone(), Vec::new()),
         };
-        let outcome = state.outcome().cloned();
-        Resolution {
-            state,
-            events,
-            outcome,
-        }
+        Resolution::new(state, events)
     }
 
     fn view(&self, s: &State, viewer: &Viewer) -> Sight {
@@ -151,14 +139,7 @@ impl Ruleset for MorschauserMacduff {
     }
 
     fn orders_plan(&self, s: &State, side: &SideId) -> Option<crate::view::plan::PagePlan> {
-        Some(crate::view::plan::PagePlan {
-            plan: plan::plan(s, side)?,
-            writer: include_str!("page.js"),
-        })
-    }
-
-    fn outcome(&self, s: &State) -> Option<Outcome> {
-        s.outcome().cloned()
+        plan::plan(s, side).map(|p| p.with_writer(include_str!("page.js")))
     }
 
     /// House rule: a side that sent nothing keeps the scenario's positions

@@ -7,7 +7,7 @@ use super::units::{
 };
 pub use crate::geometry::table::{BaseSize, Table};
 use crate::geometry::{Angle, Distance, Point, Shape, TerrainFeature, TerrainTag};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -142,6 +142,8 @@ pub struct SideSpec {
     #[serde(default)]
     pub generals: Vec<GeneralSpec>,
 }
+
+crate::side::scenario_sides!(Scenario, SideSpec);
 
 /// An upright rectangle.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -381,16 +383,6 @@ pub struct Mine {
 }
 
 impl Scenario {
-    pub fn side_index(&self, side: &SideId) -> Option<usize> {
-        self.sides.iter().position(|s| &s.id == side)
-    }
-    pub fn other(&self, side: &SideId) -> SideId {
-        self.sides
-            .iter()
-            .find(|s| &s.id != side)
-            .map(|s| s.id.clone())
-            .unwrap_or_else(|| side.clone())
-    }
     pub fn terrain(&self, id: &str) -> Option<&Terrain> {
         self.terrain.iter().find(|t| t.id == id)
     }

@@ -4,7 +4,7 @@ use super::scenario::{CompanySpec, Personality, Scenario};
 use super::units::Profile;
 use crate::geometry::{Angle, Base, Point};
 use crate::ruleset::Outcome;
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -250,12 +250,7 @@ impl State {
         self.scenario.other(side)
     }
     pub fn side_name(&self, side: &SideId) -> String {
-        self.scenario
-            .sides
-            .iter()
-            .find(|s| &s.id == side)
-            .map(|s| s.name.clone())
-            .unwrap_or_else(|| side.to_string())
+        self.scenario.side_name(side)
     }
     /// The companies of a regiment of `side`, in the scenario's order.
     pub fn regiment(&self, side: &SideId, id: &str) -> Option<Vec<String>> {
@@ -275,12 +270,6 @@ impl State {
             (self.other(side), false)
         } else {
             (first, true)
-        }
-    }
-    pub fn outcome(&self) -> Option<&Outcome> {
-        match &self.phase {
-            Phase::Over(o) => Some(o),
-            _ => None,
         }
     }
     /// Put `hits` on company `id`; remove it at 0 strength (A.1). Returns
@@ -369,5 +358,14 @@ impl State {
         c.destroyed = true;
         let side = c.side.clone();
         *self.losses.entry(side).or_insert(0) += 1;
+    }
+}
+
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
+        match &self.phase {
+            Phase::Over(o) => Some(o),
+            _ => None,
+        }
     }
 }

@@ -5,10 +5,10 @@ use super::scenario::TerrainKind;
 use super::state::{Company, General, Phase, State};
 use super::units::TroopType;
 use crate::ruleset::Sight;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, Letter, MapView, MarkerKind, MarkerView, Panel, TerrainStyle,
-    UnitView, Viewer, side_styles, terrain_view,
+    ArrowKind, ArrowView, Letter, MapView, MarkerKind, MarkerView, Panel, TerrainStyle, UnitView,
+    Viewer, base_views, terrain_view,
 };
 
 /// The letter each formation shows on the map, all of them, so the legend
@@ -79,10 +79,7 @@ pub fn map(s: &State) -> MapView {
                 id: c.id.clone(),
                 label: c.name.clone(),
                 side: index(&c.side),
-                bases: vec![BaseView {
-                    corners: b.corners(),
-                    side: index(&c.side),
-                }],
+                bases: base_views(&[b], index(&c.side)),
                 anchor: b.center,
                 facing: c.facing.degrees(),
                 formation: kind(c.profile.troop).into(),
@@ -125,25 +122,13 @@ pub fn map(s: &State) -> MapView {
         })
         .collect();
     MapView {
-        title: String::new(),
-        width: s.scenario.table.width.get(),
-        height: s.scenario.table.height.get(),
-        unit: "in".into(),
-        sides: side_styles(
-            s.scenario
-                .sides
-                .iter()
-                .map(|x| (&x.id, x.name.as_str(), x.colour.as_str())),
-        ),
         terrain,
         units,
         markers,
         arrows,
-        zones: Vec::new(),
         deployment: deployment_zones(s),
-        turned: false,
-        counter: None,
         letters: Letter::key(&LETTERS),
+        ..MapView::blank(&s.scenario.table, "in", &s.scenario)
     }
 }
 
@@ -323,15 +308,6 @@ fn briefing(s: &State) -> Vec<Panel> {
     if !matches!(s.phase, Phase::Deployment) {
         return Vec::new();
     }
-    let mut about = vec![s.scenario.title.clone()];
-    about.extend(
-        s.scenario
-            .description
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from),
-    );
     let mut victory = vec![format!(
         "The game lasts {} turns. At the end, a side that alone holds all of its objectives wins; otherwise it is a draw",
         s.scenario.turns
@@ -349,14 +325,5 @@ fn briefing(s: &State) -> Vec<Panel> {
     if s.scenario.options.half_losses_lose {
         victory.push("The first side to lose half its companies loses at once".into());
     }
-    vec![
-        Panel {
-            title: "Briefing".into(),
-            lines: about,
-        },
-        Panel {
-            title: "Victory conditions".into(),
-            lines: victory,
-        },
-    ]
+    crate::view::briefing(&s.scenario.title, &s.scenario.description, victory)
 }

@@ -10,7 +10,7 @@ use super::state::{Phase, State, Unit};
 use super::tables::Arm;
 use crate::geometry::bases_distance;
 use crate::ruleset::Violation;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use std::collections::BTreeSet;
 
 pub const SEQUENCE: &str = "Sequence of Play: whole turns, one side phasing";

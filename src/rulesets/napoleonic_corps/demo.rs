@@ -24,7 +24,7 @@ use super::state::{State, Unit};
 use super::tables::Arm;
 use crate::geometry::contact::first_touch;
 use crate::geometry::{Angle, Distance, Frame, Point, within_radius};
-use crate::ruleset::{DemoPlayer, OrdersKind, Owed};
+use crate::ruleset::{DemoPlayer, OrdersKind, Owed, demo_orders, demo_state};
 use crate::side::SideId;
 
 pub const SCENARIO: &str = include_str!("../../../games/napoleonic-corps/danube-crossroads.yaml");
@@ -45,7 +45,7 @@ impl DemoPlayer for Player {
         "danube-demo"
     }
     fn orders(&mut self, state: &str, owed: &Owed) -> Result<serde_yaml::Value, String> {
-        let s: State = crate::yaml::from_str(state).map_err(|e| e.to_string())?;
+        let s: State = demo_state(state)?;
         let o = match owed.kind {
             OrdersKind::Deployment => Orders::Deploy(Deployment::default()),
             OrdersKind::Reactions => Orders::Reactions(reactions(&s, &owed.side)),
@@ -55,7 +55,7 @@ impl DemoPlayer for Player {
             }),
             _ => Orders::Turn(turn_orders(&s, &owed.side)),
         };
-        value(&o)
+        demo_orders(&o)
     }
     fn optional(
         &mut self,
@@ -63,11 +63,11 @@ impl DemoPlayer for Player {
         owed: &Owed,
         _step: u32,
     ) -> Result<Option<serde_yaml::Value>, String> {
-        let s: State = crate::yaml::from_str(state).map_err(|e| e.to_string())?;
+        let s: State = demo_state(state)?;
         if owed.kind != OrdersKind::Reactions || s.reactions.contains_key(&owed.side) {
             return Ok(None);
         }
-        value(&Orders::Reactions(reactions(&s, &owed.side))).map(Some)
+        demo_orders(&Orders::Reactions(reactions(&s, &owed.side))).map(Some)
     }
     fn pass(&self, owed: &Owed) -> serde_yaml::Value {
         let text = match owed.kind {
@@ -78,11 +78,6 @@ impl DemoPlayer for Player {
         };
         crate::yaml::from_str(text).unwrap_or(serde_yaml::Value::Null)
     }
-}
-
-fn value(o: &Orders) -> Result<serde_yaml::Value, String> {
-    let text = crate::yaml::to_string(o).map_err(|e| e.to_string())?;
-    crate::yaml::from_str(&text).map_err(|e| e.to_string())
 }
 
 pub fn reactions(s: &State, side: &SideId) -> Reactions {

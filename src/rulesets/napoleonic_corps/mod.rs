@@ -49,8 +49,8 @@ mod path_tests;
 mod tests;
 
 use crate::dice::Dice;
-use crate::ruleset::{Due, OrdersKind, Outcome, Owed, Resolution, Ruleset, Sight, Violation};
-use crate::side::{BySide, SideId};
+use crate::ruleset::{Due, OrdersKind, Owed, Resolution, Ruleset, Sight, Violation};
+use crate::side::{BySide, SideId, each};
 use crate::view::Viewer;
 use orders::{Decision, Deployment, Orders, TurnOrders};
 use scenario::Scenario;
@@ -79,10 +79,6 @@ impl Ruleset for NapoleonicCorps {
 
     fn check_scenario(&self, scenario: &Scenario) -> Result<(), String> {
         scenario.check()
-    }
-
-    fn sides(&self, scenario: &Scenario) -> Vec<SideId> {
-        scenario.sides.iter().map(|s| s.id.clone()).collect()
     }
 
     fn start(&self, scenario: &Scenario) -> Result<State, String> {
@@ -141,20 +137,16 @@ impl Ruleset for NapoleonicCorps {
 
     fn resolve(&self, s: &State, orders: &BySide<Orders>, dice: &mut Dice) -> Resolution<State> {
         let mut s = s.clone();
-        for (side, o) in orders {
-            if let Orders::Reactions(r) = o {
-                s.reactions.insert(side.clone(), r.clone());
-            }
-        }
+        s.reactions.extend(each(orders, |o| match o {
+            Orders::Reactions(r) => Some(r),
+            _ => None,
+        }));
         let (state, events) = match s.phase.clone() {
             Phase::Setup => {
-                let d: BySide<Deployment> = orders
-                    .iter()
-                    .filter_map(|(side, o)| match o {
-                        Orders::Deploy(d) => Some((side.clone(), d.clone())),
-                        _ => None,
-                    })
-                    .collect();
+                let d = each(orders, |o| match o {
+                    Orders::Deploy(d) => Some(d),
+                    _ => None,
+                });
                 setup::resolve(&s, &d, dice)
             }
             Phase::Turn { turn, phasing } => {
@@ -177,12 +169,7 @@ impl Ruleset for NapoleonicCorps {
             }
             Phase::Over(_) => (s.clone(), Vec::new()),
         };
-        let outcome = state.outcome().cloned();
-        Resolution {
-            state,
-            events,
-            outcome,
-        }
+        Resolution::new(state, events)
     }
 
     fn view(&self, s: &State, viewer: &Viewer) -> Sight {
@@ -194,14 +181,7 @@ impl Ruleset for NapoleonicCorps {
     }
 
     fn orders_plan(&self, s: &State, side: &SideId) -> Option<crate::view::plan::PagePlan> {
-        plan::plan(s, side).map(|plan| crate::view::plan::PagePlan {
-            plan,
-            writer: include_str!("page.js"),
-        })
-    }
-
-    fn outcome(&self, s: &State) -> Option<Outcome> {
-        s.outcome().cloned()
+        plan::plan(s, side).map(|p| p.with_writer(include_str!("page.js")))
     }
 
     /// A side that sent nothing keeps its formations, and in its turn

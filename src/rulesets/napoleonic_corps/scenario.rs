@@ -7,7 +7,7 @@ use super::formation::lay_out;
 use super::tables::{Nation, Troop, mods};
 pub use crate::geometry::table::{BaseSize, Table};
 use crate::geometry::{Angle, Base, Distance, Point, TerrainFeature};
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -60,6 +60,8 @@ pub struct SideSpec {
     pub zone: Option<Rect>,
     pub corps: Vec<CorpsSpec>,
 }
+
+crate::side::scenario_sides!(Scenario, SideSpec);
 
 /// An upright rectangle on the table, cm.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -160,14 +162,6 @@ pub struct Objective {
 }
 
 impl Scenario {
-    pub fn side(&self, id: &SideId) -> Option<&SideSpec> {
-        self.sides.iter().find(|s| &s.id == id)
-    }
-
-    pub fn side_index(&self, id: &SideId) -> Option<usize> {
-        self.sides.iter().position(|s| &s.id == id)
-    }
-
     pub fn check(&self) -> Result<(), String> {
         if self.ruleset != NAME {
             return Err(format!("ruleset must be {NAME}, not {:?}", self.ruleset));
@@ -275,9 +269,7 @@ impl Scenario {
                 return Err(format!("objective {}: {h} is not a side", o.id));
             }
         }
-        for t in &self.terrain {
-            t.validate().map_err(|e| format!("terrain {}: {e}", t.id))?;
-        }
+        crate::scenario_check::terrain(&self.terrain)?;
         Ok(())
     }
 }

@@ -9,7 +9,7 @@ use super::tables::{Arm, Mods, Nation, Troop, mods};
 use crate::event::UnitRef;
 use crate::geometry::{Angle, Base, Frame, Point, bases_distance, bases_within};
 use crate::ruleset::Outcome;
-use crate::side::{BySide, SideId};
+use crate::side::{BySide, SideId, Sides};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -143,21 +143,8 @@ impl General {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Trace {
-    pub side: SideId,
-    pub kind: TraceKind,
-    pub points: Vec<Point>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TraceKind {
-    Move,
-    Fire,
-    Charge,
-    Retreat,
-}
+/// What moved, fired and fought in the last step, for the map's arrows.
+pub use crate::view::{Trace, TraceKind};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -248,17 +235,11 @@ impl State {
     }
 
     pub fn side_name(&self, id: &SideId) -> String {
-        self.scenario
-            .side(id)
-            .map_or_else(|| id.to_string(), |s| s.name.clone())
+        self.scenario.side_name(id)
     }
 
     pub fn other(&self, side: &SideId) -> SideId {
-        self.scenario
-            .sides
-            .iter()
-            .find(|s| &s.id != side)
-            .map_or_else(|| side.clone(), |s| s.id.clone())
+        self.scenario.other(side)
     }
 
     pub fn unit(&self, id: &str) -> Option<&Unit> {
@@ -410,8 +391,10 @@ impl State {
             .iter()
             .any(|g| !g.dead && g.attached.as_deref() == Some(u.id.as_str()))
     }
+}
 
-    pub fn outcome(&self) -> Option<&Outcome> {
+impl crate::ruleset::RulesetState for State {
+    fn outcome(&self) -> Option<&Outcome> {
         match &self.phase {
             Phase::Over(o) => Some(o),
             _ => None,

@@ -3,12 +3,12 @@
 //! army morale, and this turn's moves, fire and charges.
 
 use super::fatigue::army_morale;
-use super::state::{Phase, State, TraceKind, Unit};
+use super::state::{Phase, State, Unit};
 use crate::ruleset::Sight;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use crate::view::{
-    ArrowKind, ArrowView, BaseView, Letter, MapView, MarkerKind, MarkerView, Panel, UnitView,
-    Viewer, ZoneView, rect_zone, side_styles, tag_style, terrain_view,
+    Letter, MapView, MarkerKind, MarkerView, Panel, UnitView, Viewer, ZoneView, base_views,
+    rect_zone, tag_style, terrain_views,
 };
 
 /// The letter each formation shows on the map, all of them, so the legend
@@ -50,12 +50,6 @@ pub fn note(u: &Unit) -> Option<String> {
 
 pub fn map(s: &State) -> MapView {
     let index = |side: &SideId| s.scenario.side_index(side).unwrap_or(0);
-    let terrain = s
-        .scenario
-        .terrain
-        .iter()
-        .map(|t| terrain_view(t.name.clone(), &t.shape, tag_style(t)))
-        .collect();
     let units = s
         .units
         .iter()
@@ -70,13 +64,7 @@ pub fn map(s: &State) -> MapView {
                 id: u.id.clone(),
                 label: u.name.clone(),
                 side,
-                bases: bases
-                    .iter()
-                    .map(|b| BaseView {
-                        corners: b.corners(),
-                        side,
-                    })
-                    .collect(),
+                bases: base_views(&bases, side),
                 anchor: crate::geometry::Point::new(cx, cy),
                 facing: u.facing.degrees(),
                 formation: u.formation.name().into(),
@@ -123,40 +111,16 @@ pub fn map(s: &State) -> MapView {
             label: o.name.clone(),
         }
     }));
-    let arrows = s
-        .traces
-        .iter()
-        .map(|t| ArrowView {
-            kind: match t.kind {
-                TraceKind::Move => ArrowKind::Move,
-                TraceKind::Fire => ArrowKind::Fire,
-                TraceKind::Charge => ArrowKind::Charge,
-                TraceKind::Retreat => ArrowKind::FallBack,
-            },
-            side: index(&t.side),
-            path: t.points.clone(),
-        })
-        .collect();
+    let arrows = s.traces.iter().map(|t| t.arrow(index(&t.side))).collect();
     MapView {
-        title: String::new(),
-        width: s.scenario.table.width.get(),
-        height: s.scenario.table.height.get(),
-        unit: "cm".into(),
-        sides: side_styles(
-            s.scenario
-                .sides
-                .iter()
-                .map(|x| (&x.id, x.name.as_str(), x.colour.as_str())),
-        ),
-        terrain,
+        terrain: terrain_views(&s.scenario.terrain, tag_style),
         units,
         markers,
         arrows,
-        zones: Vec::new(),
         deployment: deployment_zones(s),
-        turned: false,
         counter: Some("disordered or unformed".into()),
         letters: Letter::key(&LETTERS),
+        ..MapView::blank(&s.scenario.table, "cm", &s.scenario)
     }
 }
 

@@ -11,7 +11,7 @@ use super::scene::{Scene, Seen};
 use super::target::{Choice, choose};
 use super::{FireRequest, LONG_RANGE, SHORT_RANGE};
 use crate::geometry::Point;
-use crate::side::SideId;
+use crate::side::{SideId, Sides};
 use std::collections::BTreeSet;
 
 /// See [`super::plan`].
