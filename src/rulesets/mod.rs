@@ -27,6 +27,7 @@ pub fn musters() -> Vec<&'static dyn AnyMuster> {
         &activation_dice::ActivationDice,
         &crowther_dougan::CrowtherDougan,
         &morschauser_macduff::MorschauserMacduff,
+        &napoleonic_corps::NapoleonicCorps,
     ]
 }
 

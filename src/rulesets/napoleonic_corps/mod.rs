@@ -7,6 +7,7 @@
 //! one side's whole turn, with the other side's standing reactions. See
 //! `docs/rulesets/napoleonic-corps.md` for what is done and what is not.
 
+pub mod campaign;
 pub mod charge;
 pub mod check;
 pub mod contact;

@@ -148,6 +148,14 @@ pub struct UnitSpec {
     /// Degrees clockwise from +y.
     pub facing: Angle,
     pub formation: Formation,
+    /// Bases it lost before this battle (a campaign's forced marches):
+    /// it fields `bases` less these.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bases_lost: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A terrain objective: held by a side at the start (or by none).
@@ -230,12 +238,18 @@ impl Scenario {
                     if !(1..=12).contains(&u.bases) {
                         return Err(format!("unit {}: 1 to 12 bases", u.id));
                     }
+                    if u.bases_lost >= u.bases {
+                        return Err(format!(
+                            "unit {}: {} of its {} bases lost leaves none",
+                            u.id, u.bases_lost, u.bases
+                        ));
+                    }
                     if !on_table(u.at) {
                         return Err(format!("unit {} stands off the table", u.id));
                     }
                     let bases = lay_out(
                         u.formation,
-                        u.bases,
+                        u.bases - u.bases_lost,
                         u.at,
                         u.facing,
                         self.base.width,

@@ -193,7 +193,7 @@ impl State {
                         nation: side.nation,
                         troop: u.troop,
                         guard: u.guard,
-                        bases: u.bases,
+                        bases: u.bases.saturating_sub(u.bases_lost),
                         at: u.at,
                         facing: u.facing,
                         formation: u.formation,
