@@ -196,3 +196,70 @@ impl State {
             .map(|(e, _)| e)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::AnyRuleset;
+    use crate::rulesets::crowther_dougan::movement::nearest_known;
+    use crate::rulesets::crowther_dougan::tables::Formation;
+
+    /// What the questions the file answers give for every unit.
+    fn answers(s: &State) -> Vec<String> {
+        let sides: Vec<SideId> = s.scenario.sides.iter().map(|x| x.id.clone()).collect();
+        s.units
+            .iter()
+            .map(|u| {
+                let seen: Vec<bool> = sides.iter().map(|side| s.sees(side, u)).collect();
+                format!(
+                    "{} {:?} {} {:?} {}",
+                    u.id,
+                    nearest_known(s, u),
+                    s.public(u),
+                    seen,
+                    s.unit(&u.id).map_or(usize::MAX, |x| x.figures() as usize)
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_file_answers_as_every_unit_does_through_changes() {
+        let rules = super::super::CrowtherDougan;
+        let text =
+            AnyRuleset::start(&rules, &crate::bench::generate::crowther(30)).expect("starts");
+        let mut plain: State = crate::yaml::from_str(&text).expect("a state");
+        let mut filed = plain.clone();
+        filed.file_places();
+        assert_eq!(answers(&filed), answers(&plain));
+        let (first, other) = (plain.units[2].id.clone(), plain.units[40].id.clone());
+        let to = plain.units[40].at;
+        for s in [&mut plain, &mut filed] {
+            // Moved in among the enemy, in another formation: while it is
+            // the unit handed out, then once another one is.
+            let u = s.unit_mut(&first).expect("a unit");
+            u.at = Point::new(to.x + 1.0, to.y - 4.0);
+            u.formation = Formation::Column;
+        }
+        assert_eq!(answers(&filed), answers(&plain));
+        for s in [&mut plain, &mut filed] {
+            let u = s.unit_mut(&other).expect("a unit");
+            u.men_lost += 40;
+        }
+        assert_eq!(answers(&filed), answers(&plain));
+        assert!(filed.unit_mut("nobody").is_none());
+        assert_eq!(answers(&filed.unfiled()), answers(&plain));
+    }
+
+    #[test]
+    #[should_panic(expected = "without State::unit_mut")]
+    fn a_change_not_made_through_unit_mut_is_caught() {
+        let rules = super::super::CrowtherDougan;
+        let text =
+            AnyRuleset::start(&rules, &crate::bench::generate::crowther(10)).expect("starts");
+        let mut s: State = crate::yaml::from_str(&text).expect("a state");
+        s.file_places();
+        s.units[3].at = Point::new(1.0, 1.0);
+        let _ = s.near_ids(Point::new(0.0, 0.0), 1.0, 1.0);
+    }
+}

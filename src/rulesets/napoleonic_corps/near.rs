@@ -115,3 +115,80 @@ impl State {
         .flatten()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::AnyRuleset;
+
+    /// A generated battle's state, some of its units moved in among the
+    /// enemy: as every unit would answer, and filed (moved after filing).
+    fn states() -> (State, State) {
+        let rules = super::super::NapoleonicCorps;
+        let text =
+            AnyRuleset::start(&rules, &crate::bench::generate::napoleonic(40)).expect("starts");
+        let start: State = crate::yaml::from_str(&text).expect("a state");
+        let mut filed = start.clone();
+        filed.file_places();
+        let mut plain = start;
+        for (k, i) in [3usize, 17, 30].into_iter().enumerate() {
+            // Front to front with an enemy of the front rank.
+            let e = plain.units[44 + 2 * k].at;
+            let to = Point::new(e.x + 0.5, e.y);
+            plain.units[i].at = to;
+            filed.units[i].at = to;
+            filed.placed(i);
+        }
+        (plain, filed)
+    }
+
+    #[test]
+    fn the_file_answers_as_every_unit_does() {
+        let (plain, filed) = states();
+        assert!(plain.filed_ids("blue-1").is_none());
+        let mut contacts = 0;
+        for u in &plain.units {
+            let name = |x: Option<&Unit>| x.map(|x| x.id.clone());
+            assert_eq!(
+                name(filed.nearest_enemy(u)),
+                name(plain.nearest_enemy(u)),
+                "{}",
+                u.id
+            );
+            let ids = |s: &State| {
+                s.contacts(u)
+                    .iter()
+                    .map(|e| e.id.clone())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(ids(&filed), ids(&plain), "{}", u.id);
+            contacts += ids(&plain).len();
+            assert_eq!(filed.unit_index(&u.id), plain.unit_index(&u.id));
+            // Everything a scan keeps within 15 cm.
+            let near = filed.near_ids(u, 15.0);
+            for (j, e) in plain.units.iter().enumerate() {
+                if plain.gap_at_least(u, e) <= 15.0 {
+                    assert!(near.contains(&j), "{} near {}", e.id, u.id);
+                }
+            }
+            if let Some(e) = plain.nearest_enemy(u) {
+                assert_eq!(
+                    super::super::fire_bar::bar(&filed, u, e, &[]),
+                    super::super::fire_bar::bar(&plain, u, e, &[])
+                );
+            }
+        }
+        assert!(contacts > 0, "the moved units touch enemies");
+        assert_eq!(filed.unit("nobody"), None);
+        assert!(filed.unfiled().filed_ids("blue-1").is_none());
+    }
+
+    #[test]
+    #[should_panic(expected = "without State::placed")]
+    fn a_move_the_file_was_not_told_of_is_caught() {
+        let (_, mut filed) = states();
+        filed.units[5].at = Point::new(1.0, 1.0);
+        let u = filed.units[0].clone();
+        let _ = filed.near_ids(&u, 1.0);
+    }
+}
