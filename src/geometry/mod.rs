@@ -21,6 +21,7 @@ pub mod limit;
 mod measure;
 pub mod nearest;
 pub mod path;
+pub mod places;
 pub mod radius;
 pub mod relation;
 pub mod sight;
@@ -46,6 +47,7 @@ pub use frame::Frame;
 pub use index::BoxIndex;
 pub use limit::{WITHIN_TOLERANCE, beyond, within};
 pub use measure::{Angle, Distance, Measure, MeasureUnit, Point};
+pub use places::Places;
 pub use radius::{COMMON_ARC_DEG, in_common_arc, within_radius};
 pub use relation::{
     Relation, any_part_directly_in_front, in_front_arc, is_to_flank, relation_of_point,

@@ -18,6 +18,7 @@ pub mod fire;
 pub mod melee;
 pub mod morale;
 pub mod movement;
+pub mod near;
 pub mod observe;
 pub mod options;
 pub mod orders;

@@ -76,7 +76,12 @@ pub fn crossed(s: &State, u: &Unit, a: Point, b: Point) -> Option<Vec<Crossing>>
     }
     // Moving through a friendly unit: 1D6.
     let near = |f: &&Unit| f.at.distance_to_segment(a, b).get() <= f.reach();
-    for f in s.live(&u.side).filter(|f| f.id != u.id).filter(near) {
+    let friends = s
+        .along_ids(a, b, 0.0)
+        .into_iter()
+        .map(|i| &s.units[i])
+        .filter(|f| f.live() && f.side == u.side);
+    for f in friends.filter(|f| f.id != u.id).filter(near) {
         let area = geo::MultiPolygon::new(vec![f.base().polygon()]);
         if let Some(at) = segment_entry(a, b, &area) {
             out.push(Crossing {
@@ -129,8 +134,9 @@ fn first_block(
     }
     let steps = (len / 0.25).ceil().max(1.0) as usize;
     let enemies: Vec<&Unit> = s
-        .units
-        .iter()
+        .near_ids(a, 0.0, len + keep + 40.0)
+        .into_iter()
+        .map(|i| &s.units[i])
         .filter(|e| e.live() && e.side != u.side && Some(e.id.as_str()) != allow)
         .filter(|e| e.at.distance_to(a).get() < len + keep + 40.0)
         .collect();
@@ -497,14 +503,21 @@ pub fn nearest_known(s: &State, u: &Unit) -> Option<f64> {
     let known = |e: &Unit| s.sees(&u.side, e);
     // `gap_at_least`, the unit's own size worked out once.
     let own = u.reach();
-    crate::geometry::nearest::nearest(
-        s.units.iter().filter(|e| e.live() && e.side != u.side),
-        |e| u.at.distance_to(e.at).get() - own - e.reach(),
-        |e| if known(e) { s.gap(u, e) } else { f64::INFINITY },
-        |e| e.id.as_str(),
-    )
-    .filter(|e| known(e))
-    .map(|e| s.gap(u, e))
+    let exact = |e: &Unit| if known(e) { s.gap(u, e) } else { f64::INFINITY };
+    let among = |ids: &[usize]| {
+        crate::geometry::nearest::nearest(
+            ids.iter()
+                .map(|&i| &s.units[i])
+                .filter(|e| e.live() && e.side != u.side),
+            |e| u.at.distance_to(e.at).get() - own - e.reach(),
+            exact,
+            |e| e.id.as_str(),
+        )
+        .map(|e| (e, exact(e)))
+    };
+    s.nearest_ids(u, among)
+        .filter(|e| known(e))
+        .map(|e| s.gap(u, e))
 }
 
 /// Whether the unit ends its move advanced, halted or retired, by the

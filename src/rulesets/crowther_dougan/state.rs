@@ -223,6 +223,9 @@ pub struct State {
     pub reactions: BySide<Reactions>,
     #[serde(default)]
     pub traces: Vec<Trace>,
+    /// Where the units stand, filed while a move resolves (`near.rs`).
+    #[serde(skip)]
+    pub filed: super::near::Filed,
 }
 
 /// Terrain that blocks sight.
@@ -291,6 +294,7 @@ impl State {
             reactions: BySide::new(),
             traces: Vec::new(),
             scenario: sc.clone(),
+            filed: Default::default(),
         })
         .and_then(|s| super::deploy::zones_clear(&s).map(|()| s))
     }
@@ -301,14 +305,6 @@ impl State {
 
     pub fn side_name(&self, side: &SideId) -> String {
         self.scenario.side_name(side)
-    }
-
-    pub fn unit(&self, id: &str) -> Option<&Unit> {
-        self.units.iter().find(|u| u.id == id)
-    }
-
-    pub fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
-        self.units.iter_mut().find(|u| u.id == id)
     }
 
     pub fn person(&self, id: &str) -> Option<&Person> {
@@ -386,7 +382,10 @@ impl State {
         self.spotted
             .get(side)
             .is_some_and(|m| m.contains_key(&u.id))
-            || (self.in_open(u) && self.live(side).any(|m| self.sight(m, u)))
+            || (self.in_open(u)
+                && self
+                    .side_units(side)
+                    .any(|m| m.live() && &m.side == side && self.sight(m, u)))
     }
 
     /// Whether `u` stands in its own gun smoke.
@@ -406,8 +405,9 @@ impl State {
         if !u.live() || self.deploying(u) {
             return false;
         }
+        // Whether some enemy sees it, in whatever order they are asked.
         self.in_open(u)
-            && self.units.iter().any(|v| {
+            && self.other_units(&u.side).any(|v| {
                 v.live()
                     && !self.deploying(v)
                     && v.side != u.side

@@ -29,7 +29,10 @@ pub fn resolve(
     o: &MoveOrders,
     dice: &mut Dice,
 ) -> (State, Vec<Event>) {
-    let mut st = Step::new(s.clone(), dice, n, active.clone());
+    let mut s = s.clone();
+    // Where the units stand, filed for the move's questions of nearness.
+    s.file_places();
+    let mut st = Step::new(s, dice, n, active.clone());
     begin(&mut st, o);
     phase_one(&mut st, o);
     let contacts = phase_two(&mut st, o);
@@ -38,7 +41,7 @@ pub fn resolve(
     observe::forget_moved(&mut st);
     risk_to_personalities(&mut st);
     end(&mut st);
-    (st.s, st.events)
+    (st.s.unfiled(), st.events)
 }
 
 fn begin(st: &mut Step, o: &MoveOrders) {

@@ -36,7 +36,10 @@ pub fn across<'a>(s: &'a State, c: &Unit, t: &Unit, d: f64) -> Option<&'a Unit> 
     let route = Route::straight(&s.bases(c), c.at, c.facing.unit_vector().scale(d));
     let near = |e: &&Unit| s.gap_at_least(c, e) <= d;
     let (id, m) = route.first_meeting(
-        s.enemies(&c.side)
+        s.near_ids(c, d)
+            .into_iter()
+            .map(|i| &s.units[i])
+            .filter(|e| e.live() && e.side != c.side)
             .filter(|e| e.id != t.id)
             .filter(near)
             .map(|e| (e.id.clone(), s.bases(e))),
@@ -119,6 +122,7 @@ pub fn phase(s: &mut State, side: &SideId, orders: &[ChargeOrder], dice: &mut Di
         let from = cu.at;
         let to = from + dir.scale(d);
         s.units[c].at = to;
+        s.placed(c);
         s.units[c].charged = true;
         s.traces.push(Trace {
             side: cu.side.clone(),

@@ -53,7 +53,9 @@ pub fn after_move(
             .map(|r| (r.withdraw.clone(), r.consult))
             .unwrap_or_default();
         // Nearness first: whether a unit may withdraw asks about its contacts.
-        let cav: Vec<usize> = (0..s.units.len())
+        let cav: Vec<usize> = s
+            .near_ids(&mover, WITHDRAW_TRIGGER)
+            .into_iter()
             .filter(|&i| s.units[i].side == side && s.units[i].arm() == Arm::Cavalry)
             .filter(|&i| s.within(&s.units[i], &mover, WITHDRAW_TRIGGER))
             .filter(|&i| {
@@ -78,7 +80,9 @@ pub fn after_move(
         }
     }
     // Contact morale checks.
-    let contacted: Vec<usize> = (0..s.units.len())
+    let contacted: Vec<usize> = s
+        .near_ids(&mover, super::state::CONTACT)
+        .into_iter()
         .filter(|&i| {
             let u = &s.units[i];
             u.live() && u.side != mover.side && s.within(u, &mover, super::state::CONTACT)
@@ -150,6 +154,7 @@ pub fn withdraw_one(s: &mut State, c: usize, m: usize, dice: &mut Dice) -> Vec<E
     };
     let to = from + away.scale(cm as f64);
     s.units[c].at = to;
+    s.placed(c);
     s.traces.push(Trace {
         side: s.units[c].side.clone(),
         kind: TraceKind::Move,

@@ -83,7 +83,12 @@ pub fn modifiers(s: &State, u: usize) -> (Vec<Modifier>, Option<usize>) {
         out.push(m("disordered", -1));
     }
     let bases = s.bases(unit);
-    if s.enemies(&unit.side).any(|e| {
+    let near = s.near_ids(unit, VISIBLE);
+    let mut enemies = near
+        .iter()
+        .map(|&i| &s.units[i])
+        .filter(|e| e.live() && e.side != unit.side);
+    if enemies.any(|e| {
         s.within(unit, e, VISIBLE) && {
             let f = Frame::of(&s.bases(e));
             is_to_flank(&f, &bases) || bases.iter().all(|b| wholly_behind_front_line(&f, b))
@@ -106,13 +111,17 @@ fn drive(s: &mut State, u: usize, dir: Point, max: f64) -> (Point, Point) {
     };
     let route = Route::straight(&s.bases(&unit), unit.at, dir.scale(max));
     let met = route.first_meeting(
-        s.enemies(&unit.side)
+        s.near_ids(&unit, max)
+            .into_iter()
+            .map(|i| &s.units[i])
+            .filter(|e| e.live() && e.side != unit.side)
             .filter(|e| s.gap_at_least(&unit, e) <= max)
             .map(|e| (e.id.clone(), s.bases(e))),
         Meet::Touch,
     );
     let to = met.map_or(unit.at + dir.scale(max), |(_, m)| m.at);
     s.units[u].at = to;
+    s.placed(u);
     s.traces.push(Trace {
         side: unit.side.clone(),
         kind: TraceKind::Charge,
@@ -248,6 +257,7 @@ pub fn test(
                 let dir = unit.facing.unit_vector().scale(-1.0);
                 let to = unit.at + dir.scale(20.0);
                 s.units[u].at = to;
+                s.placed(u);
                 out.push(moved(
                     s,
                     u,

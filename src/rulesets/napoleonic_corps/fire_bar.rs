@@ -173,8 +173,9 @@ pub fn bar(s: &State, f: &Unit, t: &Unit, engaged: &[String]) -> Option<Bar> {
         });
     }
     for o in s
-        .units
-        .iter()
+        .along_ids(from, to, 0.0)
+        .into_iter()
+        .map(|i| &s.units[i])
         .filter(|o| o.live() && o.id != f.id && o.id != t.id)
         .filter(|o| o.at.distance_to_segment(from, to).get() <= s.reach(o))
     {

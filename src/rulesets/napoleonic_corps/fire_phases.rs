@@ -44,7 +44,10 @@ enum Choice {
 /// near (by the policy), else fire at the nearest enemy it may.
 fn standing(s: &State, u: &Unit, r: &Reactions, engaged: &[String]) -> Choice {
     let cav_near = s
-        .enemies(&u.side)
+        .near_ids(u, SQUARE_TRIGGER)
+        .into_iter()
+        .map(|i| &s.units[i])
+        .filter(|e| e.live() && e.side != u.side)
         .any(|e| e.arm() == Arm::Cavalry && s.within(u, e, SQUARE_TRIGGER));
     if r.square == SquarePolicy::CavalryNear
         && u.formation != Formation::Square
@@ -56,7 +59,13 @@ fn standing(s: &State, u: &Unit, r: &Reactions, engaged: &[String]) -> Choice {
     if r.hold_fire.contains(&u.id) {
         return Choice::Nothing;
     }
-    s.enemies(&u.side)
+    // A unit farther than the longest range plus the tolerance is out of
+    // range whatever `within` rounds.
+    let reach = max_range(u) + crate::geometry::WITHIN_TOLERANCE;
+    s.near_ids(u, reach)
+        .into_iter()
+        .map(|i| &s.units[i])
+        .filter(|e| e.live() && e.side != u.side)
         .filter(|e| crate::geometry::limit::within(s.gap_at_least(u, e), max_range(u)))
         .filter(|e| barrier(s, u, e, engaged).is_none())
         .min_by(|a, b| s.gap(u, a).total_cmp(&s.gap(u, b)).then(a.id.cmp(&b.id)))

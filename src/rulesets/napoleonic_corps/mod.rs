@@ -22,6 +22,7 @@ pub mod formation;
 pub mod generals;
 pub mod melee;
 pub mod movement;
+pub mod near;
 pub mod options;
 pub mod orders;
 mod plan;

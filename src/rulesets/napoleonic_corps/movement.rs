@@ -202,7 +202,10 @@ fn leg(s: &State, u: &Unit, a: Point, b: Point, facing: Angle, to_f: Formation) 
     // Only enemies within both units' reach of the path can be met.
     let near = |e: &&Unit| e.at.distance_to_segment(a, b).get() <= s.reach(u) + s.reach(e);
     let met = route.first_meeting(
-        s.enemies(&u.side)
+        s.along_ids(a, b, s.reach(u))
+            .into_iter()
+            .map(|i| &s.units[i])
+            .filter(|e| e.live() && e.side != u.side)
             .filter(near)
             .map(|e| (e.id.clone(), s.bases(e))),
         Meet::Touch,
@@ -367,6 +370,7 @@ fn one(s: &mut State, i: usize, m: &Move, owed: &mut Vec<SetOff>, dice: &mut Dic
         moved: true,
         ..moved.clone()
     };
+    s.placed(i);
     s.traces.push(Trace {
         side: u.side.clone(),
         kind: TraceKind::Move,

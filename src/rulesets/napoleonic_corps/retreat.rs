@@ -37,7 +37,10 @@ pub fn retreat(s: &mut State, u: usize, cm: f64, why: &str) -> Vec<Event> {
     // into (other than those it was touching) stops it there.
     let route = Route::straight(&s.bases(&unit), unit.at, away.scale(cm));
     let met = route.first_meeting(
-        s.enemies(&unit.side)
+        s.near_ids(&unit, cm)
+            .into_iter()
+            .map(|i| &s.units[i])
+            .filter(|e| e.live() && e.side != unit.side)
             .filter(|e| !touching_before.contains(&e.id))
             .filter(|e| e.at.distance_to(unit.at).get() <= cm + s.reach(&unit) + s.reach(e))
             .map(|e| (e.name.clone(), s.bases(e))),
@@ -45,6 +48,7 @@ pub fn retreat(s: &mut State, u: usize, cm: f64, why: &str) -> Vec<Event> {
     );
     let to = met.as_ref().map_or(unit.at + away.scale(cm), |(_, m)| m.at);
     s.units[u].at = to;
+    s.placed(u);
     s.traces.push(Trace {
         side: unit.side.clone(),
         kind: TraceKind::Retreat,
@@ -91,7 +95,10 @@ pub fn retreat(s: &mut State, u: usize, cm: f64, why: &str) -> Vec<Event> {
         return out;
     }
     let caught = s
-        .enemies(&moved.side)
+        .near_ids(&moved, CONTACT)
+        .into_iter()
+        .map(|i| &s.units[i])
+        .filter(|e| e.live() && e.side != moved.side)
         .filter(|e| !touching_before.contains(&e.id))
         .any(|e| s.within(&moved, e, CONTACT));
     if caught {

@@ -163,6 +163,9 @@ pub struct State {
     /// What moved, fired and charged in the last step, for the map.
     #[serde(default)]
     pub traces: Vec<Trace>,
+    /// Where the units stand, filed while a turn resolves (`near.rs`).
+    #[serde(skip)]
+    pub filed: super::near::Filed,
 }
 
 impl State {
@@ -231,6 +234,7 @@ impl State {
                 .collect(),
             reactions: BySide::new(),
             traces: Vec::new(),
+            filed: Default::default(),
         })
     }
 
@@ -243,11 +247,17 @@ impl State {
     }
 
     pub fn unit(&self, id: &str) -> Option<&Unit> {
-        self.units.iter().find(|u| u.id == id)
+        match self.filed_ids(id) {
+            Some(ids) => ids.first().map(|&i| &self.units[i]),
+            None => self.units.iter().find(|u| u.id == id),
+        }
     }
 
     pub fn unit_index(&self, id: &str) -> Option<usize> {
-        self.units.iter().position(|u| u.id == id && u.live())
+        match self.filed_ids(id) {
+            Some(ids) => ids.iter().copied().find(|&i| self.units[i].live()),
+            None => self.units.iter().position(|u| u.id == id && u.live()),
+        }
     }
 
     pub fn live(&self, side: &SideId) -> impl Iterator<Item = &Unit> {
@@ -312,7 +322,10 @@ impl State {
     /// all of them, and only for an enemy near enough to ask.
     pub fn contacts(&self, u: &Unit) -> Vec<&Unit> {
         let mut ub: Option<Vec<Base>> = None;
-        self.enemies(&u.side)
+        self.near_ids(u, CONTACT)
+            .into_iter()
+            .map(|i| &self.units[i])
+            .filter(|e| e.live() && e.side != u.side)
             .filter(|e| {
                 self.gap_at_least(u, e) <= CONTACT && {
                     let ub = ub.get_or_insert_with(|| self.bases(u));
@@ -370,12 +383,17 @@ impl State {
 
     /// The live enemy nearest to `u`, edge to edge; ties by id.
     pub fn nearest_enemy(&self, u: &Unit) -> Option<&Unit> {
-        crate::geometry::nearest::nearest(
-            self.enemies(&u.side),
-            |e| self.gap_at_least(u, e),
-            |e| self.gap(u, e),
-            |e| e.id.as_str(),
-        )
+        let among = |ids: &[usize]| {
+            crate::geometry::nearest::nearest(
+                ids.iter()
+                    .map(|&i| &self.units[i])
+                    .filter(|e| e.live() && e.side != u.side),
+                |e| self.gap_at_least(u, e),
+                |e| self.gap(u, e),
+                |e| e.id.as_str(),
+            )
+        };
+        self.nearest_ids(u, among)
     }
 
     /// The live divisional general attached to `u` who serves it.

@@ -35,6 +35,8 @@ pub fn resolve(
     dice: &mut Dice,
 ) -> (State, Vec<Event>) {
     let mut s = s.clone();
+    // Where the units stand, filed for the turn's questions of nearness.
+    s.file_places();
     s.traces.clear();
     for u in s.units.iter_mut() {
         u.moved = false;
@@ -102,11 +104,11 @@ pub fn resolve(
                     .collect(),
             }),
         };
-        return (s, out);
+        return (s.unfiled(), out);
     }
     let (s, rest) = finish(s, turn, phasing, o, &still, None, dice);
     out.extend(rest);
-    (s, out)
+    (s.unfiled(), out)
 }
 
 /// A paused turn resumed with the non-phasing side's decision (None: its
@@ -121,6 +123,8 @@ pub fn resume(
     dice: &mut Dice,
 ) -> (State, Vec<Event>) {
     let mut s = s.clone();
+    // Where the units stand, filed for the turn's questions of nearness.
+    s.file_places();
     s.phase = Phase::Turn {
         turn,
         phasing: phasing.clone(),
@@ -145,7 +149,7 @@ pub fn resume(
         dice,
     );
     out.extend(rest);
-    (s, out)
+    (s.unfiled(), out)
 }
 
 /// The withdrawals chosen at the pause, in the order the movement set them
