@@ -79,13 +79,21 @@ impl Staging {
         Ok(())
     }
 
+    /// Sync every file staged so far, together: a step does it for the
+    /// files it stages while its map is drawn, off the step's longest path,
+    /// and leaves [`Staging::finish`] only the files staged after.
+    pub fn sync_staged(&mut self) -> std::io::Result<()> {
+        for f in self.unsynced.drain(..) {
+            f.sync_all()?;
+        }
+        Ok(())
+    }
+
     /// Put every staged file in place, in the order staged, and sync the
     /// folder. A synced staging's files are all on disk before the first
     /// is renamed, as when each was synced as it was staged.
     pub fn finish(mut self) -> std::io::Result<()> {
-        for f in self.unsynced.drain(..) {
-            f.sync_all()?;
-        }
+        self.sync_staged()?;
         // Each file renamed leaves the list, so that a failure part-way
         // removes only what is still under its temporary name.
         while !self.renames.is_empty() {
@@ -210,4 +218,46 @@ pub fn write_batch(
         s.stage(name, bytes)?;
     }
     s.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_synced_part_way_and_after_are_all_put_in_place_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Staging::new(dir.path(), Durability::Synced).unwrap();
+        s.stage("a.yaml", b"a: 1\n").unwrap();
+        s.stage("b.yaml", b"b: 2\n").unwrap();
+        assert_eq!(s.unsynced.len(), 2, "their syncs wait");
+        s.sync_staged().unwrap();
+        assert!(s.unsynced.is_empty(), "synced together");
+        assert!(!dir.path().join("a.yaml").exists(), "nothing in place yet");
+        s.stage("c.yaml", b"c: 3\n").unwrap();
+        assert_eq!(s.unsynced.len(), 1);
+        s.finish().unwrap();
+        for (name, text) in [
+            ("a.yaml", "a: 1\n"),
+            ("b.yaml", "b: 2\n"),
+            ("c.yaml", "c: 3\n"),
+        ] {
+            assert_eq!(
+                std::fs::read_to_string(dir.path().join(name)).unwrap(),
+                text
+            );
+        }
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 3, "no temporary file is left");
+    }
+
+    #[test]
+    fn a_rebuildable_folder_waits_on_no_sync() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Staging::new(dir.path(), Durability::Rebuildable).unwrap();
+        s.stage("a.txt", b"a").unwrap();
+        assert!(s.unsynced.is_empty());
+        s.finish().unwrap();
+        assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"a");
+    }
 }

@@ -1108,6 +1108,8 @@ impl Server {
                 for (name, bytes) in &files {
                     staging.stage(name, bytes)?;
                 }
+                // Synced now, while the map is drawn, not after it.
+                staging.sync_staged()?;
                 Ok(staging)
             })?;
         let archive_png = pngs
