@@ -162,6 +162,14 @@ pub trait Ruleset: Sync {
     ) -> Resolution<Self::State>;
     /// What `viewer` may see of `state`.
     fn view(&self, state: &Self::State, viewer: &Viewer) -> Sight;
+    /// [`Ruleset::view`] of a state read by several readers in turn (a
+    /// step's reports): what the readers' views have in common may be
+    /// worked out once and kept in `memo`, which lives as long as the
+    /// loaded state and is emptied when it changes. Default: the view.
+    fn view_with(&self, state: &Self::State, viewer: &Viewer, memo: &Memo) -> Sight {
+        let _ = memo;
+        self.view(state, viewer)
+    }
     /// The map alone of [`Ruleset::view`], for what needs no panels (the
     /// enemy written into an orders template): a ruleset whose panels cost
     /// much (Maurice Lite's options) draws the map without them.
@@ -182,6 +190,17 @@ pub trait Ruleset: Sync {
     fn orders_plan(&self, state: &Self::State, side: &SideId) -> Option<PagePlan> {
         let _ = (state, side);
         None
+    }
+    /// [`Ruleset::orders_plan`] sharing `memo` with the state's views
+    /// ([`Ruleset::view_with`]). Default: the plan.
+    fn orders_plan_with(
+        &self,
+        state: &Self::State,
+        side: &SideId,
+        memo: &Memo,
+    ) -> Option<PagePlan> {
+        let _ = memo;
+        self.orders_plan(state, side)
     }
     /// Extension point: the orders the server applies for `side` when it
     /// sent none by the deadline and the game's policy is `default` (or
@@ -431,6 +450,50 @@ pub trait LoadedState: Send + Sync {
 struct Loaded<'a, R: Ruleset> {
     rules: &'a R,
     state: R::State,
+    /// What the state's readers share ([`Ruleset::view_with`]); emptied
+    /// whenever `state` changes.
+    memo: Memo,
+}
+
+/// What the views of one state, read by several readers in turn, work out
+/// once for all of them, by key (Maurice Lite's options panels, which cost
+/// as much as the rest of a report). Each value is a pure function of the
+/// state and its key, so a reader served from the memo gets the very value
+/// he would have worked out himself. Values are made outside the lock: one
+/// may be made from others, and two threads that race make the same value.
+#[derive(Default)]
+pub struct Memo(
+    std::sync::Mutex<
+        std::collections::BTreeMap<String, std::sync::Arc<dyn std::any::Any + Send + Sync>>,
+    >,
+);
+
+impl Memo {
+    /// The value kept under `key`, made by `make` and kept if none is.
+    pub fn get_or<T: Clone + Send + Sync + 'static>(
+        &self,
+        key: &str,
+        make: impl FnOnce() -> T,
+    ) -> T {
+        let kept = self.0.lock().map(|m| m.get(key).cloned()).unwrap_or(None);
+        if let Some(v) = kept.as_deref().and_then(|v| v.downcast_ref::<T>()) {
+            return v.clone();
+        }
+        let v = make();
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(key.to_string(), std::sync::Arc::new(v.clone()));
+        }
+        v
+    }
+
+    /// How many values are kept (for tests).
+    pub fn len(&self) -> usize {
+        self.0.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl<R: Ruleset> LoadedState for Loaded<'_, R> {
@@ -450,7 +513,7 @@ impl<R: Ruleset> LoadedState for Loaded<'_, R> {
         ))
     }
     fn view(&self, viewer: &Viewer) -> Sight {
-        Ruleset::view(self.rules, &self.state, viewer)
+        Ruleset::view_with(self.rules, &self.state, viewer, &self.memo)
     }
     fn map_view(&self, viewer: &Viewer) -> MapView {
         Ruleset::map_view(self.rules, &self.state, viewer)
@@ -459,7 +522,7 @@ impl<R: Ruleset> LoadedState for Loaded<'_, R> {
         Ruleset::orders_template(self.rules, &self.state, side)
     }
     fn orders_plan(&self, side: &SideId) -> Option<PagePlan> {
-        Ruleset::orders_plan(self.rules, &self.state, side)
+        Ruleset::orders_plan_with(self.rules, &self.state, side, &self.memo)
     }
     fn outcome(&self) -> Option<Outcome> {
         Ruleset::outcome(self.rules, &self.state)
@@ -481,6 +544,7 @@ impl<R: Ruleset> LoadedState for Loaded<'_, R> {
     ) -> Result<TextResolution, RulesetError> {
         let (text, state) = self.resolved(orders, dice)?;
         self.state = state;
+        self.memo = Memo::default();
         Ok(text)
     }
 }
@@ -598,6 +662,7 @@ impl<R: Ruleset> AnyRuleset for R {
         Ok(Box::new(Loaded {
             rules: self,
             state: parse_state::<R>(state)?,
+            memo: Memo::default(),
         }))
     }
     fn default_orders(

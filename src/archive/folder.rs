@@ -37,6 +37,10 @@ pub struct Staging {
     durability: Durability,
     renames: Vec<(PathBuf, PathBuf)>,
     hashes: BTreeMap<String, String>,
+    /// Synced files written but not yet synced: their writeback is started
+    /// as each is staged, and [`Staging::finish`] waits for them all at
+    /// once, before any is renamed into place.
+    unsynced: Vec<std::fs::File>,
 }
 
 impl Staging {
@@ -47,10 +51,15 @@ impl Staging {
             durability,
             renames: Vec::new(),
             hashes: BTreeMap::new(),
+            unsynced: Vec::new(),
         })
     }
 
-    /// Write one file under its temporary name.
+    /// Write one file under its temporary name. A synced file's writeback
+    /// starts now and is waited for at [`Staging::finish`]: on ext4 a sync
+    /// per file as it was staged took a journal commit each (12 syncs: 1.6
+    /// ms quiet, tens of ms when other jobs write), while the writes started
+    /// early and synced together cost about a third.
     pub fn stage(&mut self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
         let tmp = self.dir.join(temp_name(name));
         // A leftover of a crash may have any mode: it is never reused.
@@ -63,14 +72,28 @@ impl Staging {
         let mut f = crate::files::create_new(&tmp)?;
         f.write_all(bytes)?;
         if self.durability == Durability::Synced {
-            f.sync_all()?;
+            start_writeback(&f);
+            self.unsynced.push(f);
         }
         self.hashes.insert(name.to_string(), sha256_hex(bytes));
         Ok(())
     }
 
-    /// Put every staged file in place, in the order staged, and sync the folder.
+    /// Sync every file staged so far, together: a step does it for the
+    /// files it stages while its map is drawn, off the step's longest path,
+    /// and leaves [`Staging::finish`] only the files staged after.
+    pub fn sync_staged(&mut self) -> std::io::Result<()> {
+        for f in self.unsynced.drain(..) {
+            f.sync_all()?;
+        }
+        Ok(())
+    }
+
+    /// Put every staged file in place, in the order staged, and sync the
+    /// folder. A synced staging's files are all on disk before the first
+    /// is renamed, as when each was synced as it was staged.
     pub fn finish(mut self) -> std::io::Result<()> {
+        self.sync_staged()?;
         // Each file renamed leaves the list, so that a failure part-way
         // removes only what is still under its temporary name.
         while !self.renames.is_empty() {
@@ -116,6 +139,22 @@ impl Drop for Staging {
         }
     }
 }
+
+/// Ask the kernel to start writing `f` to disk without waiting: the sync
+/// that follows finds its data on the way. Only a hint: the sync is what
+/// makes the file durable.
+#[cfg(target_os = "linux")]
+fn start_writeback(f: &std::fs::File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a plain system call on an open descriptor that `f` owns; it
+    // reads and writes no memory of ours.
+    unsafe {
+        libc::sync_file_range(f.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn start_writeback(_: &std::fs::File) {}
 
 pub use crate::files::temp_name;
 
@@ -179,4 +218,46 @@ pub fn write_batch(
         s.stage(name, bytes)?;
     }
     s.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_synced_part_way_and_after_are_all_put_in_place_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Staging::new(dir.path(), Durability::Synced).unwrap();
+        s.stage("a.yaml", b"a: 1\n").unwrap();
+        s.stage("b.yaml", b"b: 2\n").unwrap();
+        assert_eq!(s.unsynced.len(), 2, "their syncs wait");
+        s.sync_staged().unwrap();
+        assert!(s.unsynced.is_empty(), "synced together");
+        assert!(!dir.path().join("a.yaml").exists(), "nothing in place yet");
+        s.stage("c.yaml", b"c: 3\n").unwrap();
+        assert_eq!(s.unsynced.len(), 1);
+        s.finish().unwrap();
+        for (name, text) in [
+            ("a.yaml", "a: 1\n"),
+            ("b.yaml", "b: 2\n"),
+            ("c.yaml", "c: 3\n"),
+        ] {
+            assert_eq!(
+                std::fs::read_to_string(dir.path().join(name)).unwrap(),
+                text
+            );
+        }
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 3, "no temporary file is left");
+    }
+
+    #[test]
+    fn a_rebuildable_folder_waits_on_no_sync() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Staging::new(dir.path(), Durability::Rebuildable).unwrap();
+        s.stage("a.txt", b"a").unwrap();
+        assert!(s.unsynced.is_empty());
+        s.finish().unwrap();
+        assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"a");
+    }
 }

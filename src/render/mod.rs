@@ -140,7 +140,9 @@ pub fn step_title(game: &str, step: u32, heading: &str) -> String {
 }
 
 /// The report's map with its title filled in.
-fn report_map(report: &ReportView) -> MapView {
+/// A report's map, titled as [`report_png`] titles it: `map_svg` of it is
+/// [`report_svg`].
+pub fn report_map(report: &ReportView) -> MapView {
     let mut map = report.map.clone();
     if map.title.trim().is_empty() {
         map.title = map_title(report);

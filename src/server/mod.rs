@@ -1002,7 +1002,7 @@ impl Server {
         let after_due = after.due();
         let after_outcome = after.outcome().map(|o| outcome_words(&o, &sight.map.sides));
         let mut easel = report::Easel::default();
-        let archive_key = easel.draw(crate::render::map_svg(&sight.map)?);
+        let (archive_key, _) = easel.draw_map(&sight.map)?;
         let next = match after.outcome() {
             Some(_) => None,
             None => {
@@ -1108,6 +1108,8 @@ impl Server {
                 for (name, bytes) in &files {
                     staging.stage(name, bytes)?;
                 }
+                // Synced now, while the map is drawn, not after it.
+                staging.sync_staged()?;
                 Ok(staging)
             })?;
         let archive_png = pngs

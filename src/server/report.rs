@@ -440,9 +440,8 @@ pub fn render_all<T>(
             Some(t) => reading.orders_page(&viewer, t)?,
             None => None,
         };
-        let svg = render::report_svg(&view)?;
+        let (key, svg) = easel.draw_map(&render::report_map(&view))?;
         let html = render::report_html_with_map(&view, &svg)?;
-        let key = easel.draw(svg);
         let text = render::report_text(&view)?;
         views.push((viewer.label(), view, key, html, text, page));
     }
@@ -480,6 +479,9 @@ pub type Maps = std::collections::BTreeMap<String, Vec<u8>>;
 #[derive(Default)]
 pub struct Easel {
     jobs: std::collections::BTreeMap<String, std::thread::JoinHandle<PngResult>>,
+    /// Each map given to [`Easel::draw_map`] (as its `Debug` text, which
+    /// tells `-0.0` from `0.0` where `==` does not) with its key and SVG.
+    maps: Vec<(String, String, String)>,
 }
 
 type PngResult = Result<Vec<u8>, render::RenderError>;
@@ -493,6 +495,21 @@ impl Easel {
             self.jobs.insert(key.clone(), job);
         }
         key
+    }
+
+    /// Start drawing `map` unless the same map was given before; its key
+    /// and its SVG. The SVG of a map seen by several readers (every
+    /// reader's and the archive's, in most steps) is built once: its label
+    /// placement was a few milliseconds a reader.
+    pub fn draw_map(&mut self, map: &crate::view::MapView) -> anyhow::Result<(String, String)> {
+        let seen = format!("{map:?}");
+        if let Some((_, key, svg)) = self.maps.iter().find(|(m, _, _)| *m == seen) {
+            return Ok((key.clone(), svg.clone()));
+        }
+        let svg = render::map_svg(map)?;
+        let key = self.draw(svg.clone());
+        self.maps.push((seen, key.clone(), svg.clone()));
+        Ok((key, svg))
     }
 
     /// Every map drawn, by key.
@@ -726,5 +743,33 @@ mod tests {
         assert_eq!(pngs[&keys[0]], render::svg_png(&red).unwrap());
         assert_eq!(pngs[&keys[1]], render::svg_png(&blue).unwrap());
         assert_ne!(pngs[&keys[0]], pngs[&keys[1]]);
+    }
+
+    #[test]
+    fn a_map_given_again_is_built_once_and_reads_as_built_alone() {
+        let view: crate::view::MapView = crate::rulesets::by_name("maurice-lite")
+            .unwrap()
+            .view(
+                &crate::rulesets::by_name("maurice-lite")
+                    .unwrap()
+                    .start(crate::demo::maurice::SCENARIO)
+                    .unwrap(),
+                &Viewer::Public,
+            )
+            .unwrap()
+            .map;
+        let mut turned = view.clone();
+        turned.turned = !turned.turned;
+        let mut easel = Easel::default();
+        let (a, svg) = easel.draw_map(&view).unwrap();
+        let (b, again) = easel.draw_map(&view).unwrap();
+        let (c, other) = easel.draw_map(&turned).unwrap();
+        assert_eq!((a.clone(), &svg), (b, &again));
+        assert_eq!(svg, render::map_svg(&view).unwrap());
+        assert_eq!(other, render::map_svg(&turned).unwrap());
+        assert_ne!(a, c);
+        assert_eq!(easel.maps.len(), 2, "one entry per distinct map");
+        let pngs = easel.finish().unwrap();
+        assert_eq!(pngs[&a], render::svg_png(&svg).unwrap());
     }
 }

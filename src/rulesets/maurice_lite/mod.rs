@@ -175,6 +175,12 @@ impl Ruleset for MauriceLite {
         view::sight(s, viewer)
     }
 
+    /// Each side's options panel is made once for its report and its
+    /// orders page, and each side's volley plan once for both panels.
+    fn view_with(&self, s: &State, viewer: &Viewer, memo: &crate::ruleset::Memo) -> Sight {
+        view::sight_with(s, viewer, memo)
+    }
+
     /// Every reader sees the whole table; the map is drawn without the
     /// panels, whose options and forces are most of a view's time.
     fn map_view(&self, s: &State, _viewer: &Viewer) -> crate::view::MapView {
@@ -188,6 +194,15 @@ impl Ruleset for MauriceLite {
     /// The orders page's plan (`plan.rs`) and its writer (`page.js`).
     fn orders_plan(&self, s: &State, side: &SideId) -> Option<crate::view::plan::PagePlan> {
         plan::plan(s, side).map(|p| p.with_writer(include_str!("page.js")))
+    }
+
+    fn orders_plan_with(
+        &self,
+        s: &State,
+        side: &SideId,
+        memo: &crate::ruleset::Memo,
+    ) -> Option<crate::view::plan::PagePlan> {
+        plan::plan_with(s, side, memo).map(|p| p.with_writer(include_str!("page.js")))
     }
 
     /// House rule (docs/rulesets/maurice-lite.md): an active side that sent

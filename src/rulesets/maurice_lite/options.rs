@@ -13,6 +13,7 @@ use super::forces::{Paths, check_force, cost};
 use super::orders::Sweep;
 use super::state::{Phase, State};
 use super::units::{Arm, Unit};
+use crate::ruleset::Memo;
 use crate::side::SideId;
 use crate::view::Panel;
 
@@ -25,6 +26,25 @@ pub fn panel(s: &State, me: &SideId) -> Option<Panel> {
 /// [`panel`], asking `paths` (made by [`Paths::new`] for `s` and `me`) for
 /// the CinC's distances, so that a view asks one set of searches.
 pub fn panel_with(s: &State, me: &SideId, paths: &mut Option<Paths>) -> Option<Panel> {
+    panel_of(s, me, paths, &Memo::default())
+}
+
+/// [`panel_with`], made once for every reader of `s` that `memo` serves: a
+/// step's report for `me` and the plan of `me`'s orders page show the same
+/// panel, and each side's volley plan is in both sides' panels. Half of a
+/// Maurice Lite step at 1,000 units a side was these panels made again.
+pub fn panel_shared(
+    s: &State,
+    me: &SideId,
+    paths: &mut Option<Paths>,
+    memo: &Memo,
+) -> Option<Panel> {
+    memo.get_or(&format!("maurice-lite/panel/{me}"), || {
+        panel_of(s, me, paths, memo)
+    })
+}
+
+fn panel_of(s: &State, me: &SideId, paths: &mut Option<Paths>, memo: &Memo) -> Option<Panel> {
     if matches!(s.phase, Phase::Deployment | Phase::Over(_)) {
         return None;
     }
@@ -35,8 +55,8 @@ pub fn panel_with(s: &State, me: &SideId, paths: &mut Option<Paths>) -> Option<P
     }
     let enemy = s.other(me);
     let mut lines = Vec::new();
-    lines.extend(volleys(&now, me, "You can volley"));
-    lines.extend(volleys(&now, &enemy, "The enemy can volley"));
+    lines.extend(volleys(&now, me, "You can volley", memo));
+    lines.extend(volleys(&now, &enemy, "The enemy can volley", memo));
     lines.extend(bombards(&now, me));
     lines.extend(charges(&now, me));
     let forces = forces_with(&now, me, paths);
@@ -60,18 +80,21 @@ fn name(s: &State, id: &str) -> String {
 }
 
 /// The volley phase as `side` would shoot it now: one line per shooting
-/// unit, its targets and the score each die needs.
-fn volleys(s: &State, side: &SideId, lead: &str) -> Vec<String> {
-    volley_targets(s, side)
-        .into_iter()
-        .map(|(u, t)| {
-            let t: Vec<String> = t
-                .iter()
-                .map(|(e, need)| format!("{} ({need}+)", name(s, e)))
-                .collect();
-            format!("{lead}: {} at {}", name(s, &u), t.join(", "))
-        })
-        .collect()
+/// unit, its targets and the score each die needs. `s` is the state with
+/// every unit free to fire again, the same for both sides' panels.
+fn volleys(s: &State, side: &SideId, lead: &str, memo: &Memo) -> Vec<String> {
+    memo.get_or(&format!("maurice-lite/volleys/{side}"), || {
+        volley_targets(s, side)
+    })
+    .into_iter()
+    .map(|(u, t)| {
+        let t: Vec<String> = t
+            .iter()
+            .map(|(e, need)| format!("{} ({need}+)", name(s, e)))
+            .collect();
+        format!("{lead}: {} at {}", name(s, &u), t.join(", "))
+    })
+    .collect()
 }
 
 /// The volley phase as `side` would shoot it now, worked out by the fire

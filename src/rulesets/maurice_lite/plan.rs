@@ -22,6 +22,7 @@ use super::units::{
     ARTILLERY_SLOW_CAP, Arm, Formation, NEAR_ENEMY_CAP, Unit, allowance, half_round_up,
 };
 use crate::geometry::Frame;
+use crate::ruleset::Memo;
 use crate::side::{SideId, Sides};
 use crate::view::plan::{
     Choice, Field, FieldKind, Ground, MoveShape, Outlines, Plan, Reach, TargetChoice, UnitPlan,
@@ -31,11 +32,17 @@ use serde_json::{Map, Value, json};
 
 /// The plan of `side` for the step `s` stands at; none once the game is over.
 pub fn plan(s: &State, side: &SideId) -> Option<Plan> {
+    plan_with(s, side, &Memo::default())
+}
+
+/// [`plan`], with the options panel the side's report made kept in `memo`
+/// ([`super::options::panel_shared`]).
+pub fn plan_with(s: &State, side: &SideId, memo: &Memo) -> Option<Plan> {
     match &s.phase {
         Phase::Deployment => Some(deployment(s, side)),
-        Phase::Round { active } if active == side => Some(active_plan(s, side, None)),
+        Phase::Round { active } if active == side => Some(active_plan(s, side, None, memo)),
         Phase::Decision { active, pending } if active == side => {
-            Some(active_plan(s, side, Some(pending)))
+            Some(active_plan(s, side, Some(pending), memo))
         }
         Phase::Round { .. } | Phase::Decision { .. } => Some(reactions(s, side)),
         Phase::Over(_) => None,
@@ -307,8 +314,8 @@ fn frame_of(s: &State, side: &SideId, u: &Unit, full: Option<f64>) -> Value {
 
 /// The options panel's lines, split into each unit's (those that name it
 /// first) and the rest.
-fn panel_lines(s: &State, side: &SideId) -> (Vec<(String, String)>, Vec<String>) {
-    let Some(panel) = super::options::panel_with(s, side, &mut Paths::new(s, side)) else {
+fn panel_lines(s: &State, side: &SideId, memo: &Memo) -> (Vec<(String, String)>, Vec<String>) {
+    let Some(panel) = super::options::panel_shared(s, side, &mut Paths::new(s, side), memo) else {
         return (Vec::new(), Vec::new());
     };
     let mut own = Vec::new();
@@ -328,7 +335,7 @@ fn panel_lines(s: &State, side: &SideId) -> (Vec<(String, String)>, Vec<String>)
     (own, rest)
 }
 
-fn active_plan(s: &State, side: &SideId, pending: Option<&Pending>) -> Plan {
+fn active_plan(s: &State, side: &SideId, pending: Option<&Pending>, memo: &Memo) -> Plan {
     let action = pending.map(|p| p.action);
     let march = matches!(action, None | Some(ActionKind::March));
     let charge = matches!(action, None | Some(ActionKind::Charge));
@@ -338,7 +345,7 @@ fn active_plan(s: &State, side: &SideId, pending: Option<&Pending>) -> Plan {
     } else {
         Vec::new()
     };
-    let (own_lines, rest) = panel_lines(s, side);
+    let (own_lines, rest) = panel_lines(s, side, memo);
     let mut frames = Map::new();
     let mut units = Vec::new();
     let mut outlines = Outlines::default();

@@ -743,3 +743,85 @@ fn difficult_ground_slows_only_guns_and_a_card_or_impassable_ground_bars_every_a
             .any(|(arm, n, _)| n == "Holl Wood" && *arm != guns)
     );
 }
+
+#[test]
+fn each_sides_panel_is_made_once_for_its_report_and_its_page_and_reads_as_made_alone() {
+    use super::super::view;
+    use crate::ruleset::Memo;
+    use crate::view::Viewer;
+    let s = round(&[
+        ("fr-i1", 14.0, 14.5, 0.0, Formation::Line),
+        ("au-i1", 14.0, 17.0, 180.0, Formation::Line),
+    ]);
+    let memo = Memo::default();
+    let au_sight = view::sight_with(&s, &Viewer::Side(au()), &memo);
+    // The Austrians' panel, and both sides' volley plans it shows.
+    assert_eq!(memo.len(), 3);
+    let panel = au_sight
+        .panels
+        .iter()
+        .find(|p| p.title == "What you can do now")
+        .expect("the options panel");
+    assert!(panel.lines.iter().any(|l| l.starts_with("You can volley")));
+    assert!(
+        panel
+            .lines
+            .iter()
+            .any(|l| l.starts_with("The enemy can volley"))
+    );
+    assert_eq!(au_sight, view::sight(&s, &Viewer::Side(au())));
+    // The French panel is new; the volley plans are the ones kept.
+    let fr_sight = view::sight_with(&s, &Viewer::Side(fr()), &memo);
+    assert_eq!(memo.len(), 4);
+    assert_eq!(fr_sight, view::sight(&s, &Viewer::Side(fr())));
+    // The page's plan takes the report's panel, and reads the same.
+    let shared = super::plan_with(&s, &au(), &memo).expect("a plan");
+    assert_eq!(memo.len(), 4);
+    assert_eq!(
+        format!("{shared:?}"),
+        format!("{:?}", plan(&s, &au()).expect("a plan"))
+    );
+}
+
+#[test]
+fn a_loaded_state_shares_its_panels_and_a_resolved_one_makes_its_own() {
+    use crate::ruleset::AnyRuleset;
+    use crate::view::Viewer;
+    let s = round(&[
+        ("fr-i1", 14.0, 14.5, 0.0, Formation::Line),
+        ("au-i1", 14.0, 17.0, 180.0, Formation::Line),
+    ]);
+    let text = crate::ruleset::state_to_yaml(&s).unwrap();
+    let rules: &dyn AnyRuleset = &MauriceLite;
+    let loaded = rules.load(&text).unwrap();
+    let fresh = || rules.load(&text).unwrap();
+    for side in [au(), fr()] {
+        let viewer = Viewer::Side(side.clone());
+        assert_eq!(loaded.view(&viewer), fresh().view(&viewer));
+        assert_eq!(
+            format!("{:?}", loaded.orders_plan(&side)),
+            format!("{:?}", fresh().orders_plan(&side))
+        );
+    }
+    // Advanced, the state is another: its panels are its own.
+    let mut loaded = loaded;
+    let pass = |side: &SideId| {
+        crate::demo::players::player("maurice-lite", false)
+            .unwrap()
+            .unwrap()
+            .pass(&crate::ruleset::Owed {
+                side: side.clone(),
+                kind: crate::ruleset::OrdersKind::Turn,
+                note: String::new(),
+            })
+    };
+    let mut orders = BySide::new();
+    for o in loaded.due().owed {
+        orders.insert(o.side.clone(), pass(&o.side));
+    }
+    let mut dice = Dice::from_seeds([7; 32], [9; 32]);
+    let res = loaded.advance(&orders, &mut dice).unwrap();
+    let after = rules.load(&res.state).unwrap();
+    let viewer = Viewer::Side(au());
+    assert_eq!(loaded.view(&viewer), after.view(&viewer));
+}

@@ -115,6 +115,12 @@ pub fn map(s: &State) -> MapView {
 }
 
 pub fn sight(s: &State, viewer: &Viewer) -> Sight {
+    sight_with(s, viewer, &crate::ruleset::Memo::default())
+}
+
+/// [`sight`], with the options panel kept in `memo` for the other readers
+/// of `s` ([`super::options::panel_shared`]).
+pub fn sight_with(s: &State, viewer: &Viewer, memo: &crate::ruleset::Memo) -> Sight {
     let mut panels = briefing(s);
     panels.extend(combat_panel(s));
     let mut status = vec![heading(s)];
@@ -166,7 +172,7 @@ pub fn sight(s: &State, viewer: &Viewer) -> Sight {
         // One set of paths round the enemy serves the options panel's
         // forces and every unit below (the searches it has made are kept).
         let mut paths = Paths::new(s, me);
-        panels.extend(super::options::panel_with(s, me, &mut paths));
+        panels.extend(super::options::panel_shared(s, me, &mut paths, memo));
         panels.push(Panel {
             title: "Your standing reactions (in force until you replace them)".into(),
             lines: standing_lines(s, me),
