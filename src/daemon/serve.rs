@@ -189,11 +189,13 @@ fn batch_with(
 }
 
 /// A group of Maildir messages is made durable by one commit: a sync costs
-/// a few milliseconds, the handling of a message less than one. A group
-/// closes at this many messages or after [`GROUP_TIME`], so that a daemon
-/// stopped often (or a slow one) still makes progress.
-const GROUP: usize = 64;
-const GROUP_TIME: Duration = Duration::from_millis(50);
+/// a few milliseconds (tens on a busy disk), the handling of a message a
+/// fraction of one. A group closes at this many messages or after
+/// [`GROUP_TIME`], so that a daemon stopped often (or a slow one) still
+/// makes progress; a message is answered (its reply queued) only once its
+/// group is committed, so a group's time is the most it delays a reply.
+const GROUP: usize = 256;
+const GROUP_TIME: Duration = Duration::from_millis(100);
 
 /// Handle every pending message of the Maildir, in groups. A message is
 /// marked done only once its group is committed, so a crash at any point
