@@ -393,6 +393,18 @@ impl Store {
         Ok(self.select_steps(game, OPEN_STEP)?.into_iter().next())
     }
 
+    /// The number of a game's open step, without its row (states can be
+    /// megabytes): what a reply's deadline lines need.
+    pub fn open_step_number(&self, game: &str) -> Result<Option<u32>> {
+        Ok(self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT step FROM steps WHERE game = ?1 {OPEN_STEP} ORDER BY step LIMIT 1"
+            ))?
+            .query_row([game], |r| r.get(0))
+            .optional()?)
+    }
+
     /// The open step of a game as an orders file is checked against it:
     /// without its beacon round (the notice names the round), which is
     /// `None` here whatever the step holds.
