@@ -444,7 +444,7 @@ fn bigger_games(plan: &Plan, r: &mut Report) -> anyhow::Result<()> {
 /// The intake's throughput alone, `runs` times: the machine is often
 /// shared, so the best and the median of the runs.
 fn intake_runs(plan: &Plan, runs: usize, r: &mut Report) -> anyhow::Result<()> {
-    let mut rates = Vec::new();
+    let (mut rates, mut cpus) = (Vec::new(), Vec::new());
     for _ in 0..runs.max(1) {
         // A demo player of its own each run: one remembers what it sent.
         let mut author = player("maurice-lite", false)?;
@@ -457,14 +457,26 @@ fn intake_runs(plan: &Plan, runs: usize, r: &mut Report) -> anyhow::Result<()> {
             ));
         }
         rates.push(t.per_second());
+        if let Some(cpu) = t.cpu_secs {
+            cpus.push(cpu / t.mails.max(1) as f64);
+        }
     }
     let best = rates.iter().copied().fold(0.0, f64::max);
+    let cpu = if cpus.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; CPU a mail {} best, {} median",
+            human(cpus.iter().copied().fold(f64::MAX, f64::min)),
+            human(median(&cpus))
+        )
+    };
     r.add(
         "targets",
         "intake throughput (Maildir to handled, real store)",
         format!("{best:.0} mails/s"),
         format!(
-            "best of {} runs of {} signed orders mails; median {:.0}/s; goal >= 5000/s: {}",
+            "best of {} runs of {} signed orders mails; median {:.0}/s{cpu}; goal >= 5000/s: {}",
             rates.len(),
             plan.mails,
             median(&rates),
