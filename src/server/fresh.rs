@@ -65,7 +65,7 @@ impl Server {
                     ),
                 )));
             }
-            Some(n) if !n.eq_ignore_ascii_case(&expected) => {
+            Some(n) if !n.eq_ignore_ascii_case(expected) => {
                 return Err(Refusal::Notice(at(
                     file,
                     text,
