@@ -398,3 +398,76 @@ fn sign_fills_in_the_notice_from_the_notice_file_or_the_data_folder_and_checks_i
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains(&format!("put `notice: {expected}`")), "{err}");
 }
+
+/// The stamps (`notice:` and `revision:`) the store keeps beside each file,
+/// in a separate connection, as an operator or an older galloper would.
+fn stamps(data: &std::path::Path, sql: &str) -> Vec<(i64, Option<String>, Option<u32>)> {
+    let db = rusqlite::Connection::open(data.join("galloper.db")).unwrap();
+    db.execute_batch(sql).unwrap();
+    let mut st = match db.prepare("SELECT seq, notice, revision FROM envelopes ORDER BY seq") {
+        Ok(st) => st,
+        Err(_) => return Vec::new(),
+    };
+    st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_store_from_before_the_stamps_still_refuses_an_older_revision() {
+    let keys = keys();
+    let dir = tempfile::tempdir().unwrap();
+    let fr = &keys[0].1;
+    let (older, expected) = {
+        let mut server = Server::open(dir.path()).unwrap();
+        server.new_game("g1", SCENARIO, &players(&keys)).unwrap();
+        let (v1, s1) = signed(&server, fr, "french", "01", 1);
+        let (v3, s3) = signed(&server, fr, "french", "03", 3);
+        server.submit("o.yaml", v1.as_bytes(), &s1).unwrap();
+        server.submit("o.yaml", v3.as_bytes(), &s3).unwrap();
+        let (open, _) = server.due("g1").unwrap().unwrap();
+        (
+            signed(&server, fr, "french", "02", 2),
+            envelope::notice_sha256(&open.notice),
+        )
+    };
+    // The store as a galloper before the stamps left it.
+    assert!(stamps(dir.path(), "DROP TABLE envelopes").is_empty());
+    let mut server = Server::open(dir.path()).unwrap();
+    // Opening it read both files once for their stamps.
+    assert_eq!(
+        stamps(dir.path(), ""),
+        vec![
+            (1, Some(expected.clone()), Some(1)),
+            (2, Some(expected.clone()), Some(3))
+        ]
+    );
+    let refused = |server: &mut Server| match server.submit("o.yaml", older.0.as_bytes(), &older.1)
+    {
+        Err(Refusal::Superseded(p)) => {
+            assert!(
+                p.to_string().contains("revision 2 is not above revision 3"),
+                "{p}"
+            )
+        }
+        other => panic!("an older revision: {other:?}"),
+    };
+    refused(&mut server);
+    assert_eq!(
+        server.next_revision("g1", &SideId::new("french")).unwrap(),
+        4
+    );
+    // Stamps missing while the store is open (files stored by an older
+    // galloper meanwhile) are read from the files themselves.
+    stamps(dir.path(), "DELETE FROM envelopes");
+    refused(&mut server);
+    assert_eq!(
+        server.next_revision("g1", &SideId::new("french")).unwrap(),
+        4
+    );
+    // A file accepted now has its stamp recorded with it.
+    let (v4, s4) = signed(&server, fr, "french", "04", 4);
+    server.submit("o.yaml", v4.as_bytes(), &s4).unwrap();
+    assert_eq!(stamps(dir.path(), ""), vec![(3, Some(expected), Some(4))]);
+}

@@ -66,7 +66,16 @@ pub fn check_new_close(notice_yaml: &str, close: i64) -> anyhow::Result<()> {
 /// beacon step `open`; a step without a beacon takes orders until it
 /// resolves.
 pub fn check_received(open: &StepRow, received: i64) -> Result<(), super::Refusal> {
-    let Some(b) = notice_beacon(&open.notice) else {
+    check_received_under(open, notice_beacon(&open.notice).as_ref(), received)
+}
+
+/// [`check_received`], with the beacon `open`'s notice names read before.
+pub fn check_received_under(
+    open: &StepRow,
+    beacon: Option<&NoticeBeacon>,
+    received: i64,
+) -> Result<(), super::Refusal> {
+    let Some(b) = beacon else {
         return Ok(());
     };
     match parse_utc(&b.orders_close) {

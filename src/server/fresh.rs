@@ -3,28 +3,21 @@
 //! the id, for a step since opened again, or an older file of this step
 //! mailed again by whoever kept a copy, is refused with what to write.
 
-use super::store::{OrdersRow, StepRow};
+use super::store::{OrdersRow, Stamp, StepRow};
 use super::{Refusal, Server};
 use crate::envelope::{self, Envelope, Problem};
 use crate::side::SideId;
 
-/// What a stored or pending file of the same side and step says.
-struct Earlier {
-    sha256: String,
-    notice: Option<String>,
-    revision: Option<u32>,
-}
+/// What a stored or pending file of the same side and step says: its
+/// notice and revision as read when it was accepted (a file that no longer
+/// parses counts as naming neither).
+type Earlier = Stamp;
 
-impl Earlier {
-    fn of(row: &OrdersRow) -> Earlier {
-        // Stored files parsed when they were accepted; one that no longer
-        // does counts as naming no notice and no revision.
-        let env = envelope::parse_stored(&row.file_name, &row.text).ok();
-        Earlier {
-            sha256: row.sha256.clone(),
-            notice: env.as_ref().and_then(|e| e.notice.clone()),
-            revision: env.and_then(|e| e.revision),
-        }
+fn earlier(row: &OrdersRow) -> Earlier {
+    Stamp {
+        sha256: row.sha256.clone(),
+        notice: row.notice.clone(),
+        revision: row.revision,
     }
 }
 
@@ -46,18 +39,17 @@ fn at(file: &str, text: &str, key: &str, message: String) -> Box<Problem> {
 
 impl Server {
     /// Refuse `env` (the file `file`, `text`, hashing to `sha256`) unless it
-    /// names the notice of `open` and a revision above every file accepted
-    /// for its side and step under that notice, in the store or earlier in
-    /// the same message (`pending`), and unless it is a file accepted and
-    /// replaced before.
+    /// names the notice of `open` (whose SHA-256 is `expected`) and a
+    /// revision above every file accepted for its side and step under that
+    /// notice, in the store or earlier in the same message (`pending`), and
+    /// unless it is a file accepted and replaced before.
     pub(super) fn check_fresh(
         &self,
         (file, text, sha256): (&str, &str, &str),
         env: &Envelope,
-        open: &StepRow,
+        (open, expected): (&StepRow, &str),
         pending: &[OrdersRow],
     ) -> Result<(), Refusal> {
-        let expected = envelope::notice_sha256(&open.notice);
         let place = format!(
             "the notice that opened step {} of game {} (published as step-{:04}/notice.yaml)",
             open.step, open.game, open.step
@@ -73,7 +65,7 @@ impl Server {
                     ),
                 )));
             }
-            Some(n) if !n.eq_ignore_ascii_case(&expected) => {
+            Some(n) if !n.eq_ignore_ascii_case(expected) => {
                 return Err(Refusal::Notice(at(
                     file,
                     text,
@@ -90,7 +82,7 @@ impl Server {
             .iter()
             .rev()
             .filter(|o| o.game == open.game && o.step == open.step && &o.side == side)
-            .map(Earlier::of)
+            .map(earlier)
             .collect();
         let err = |e: super::store::StoreError| Refusal::Server(e.to_string());
         let latest = match earlier.first() {
@@ -125,7 +117,7 @@ impl Server {
                 ),
             )));
         }
-        let high = self.highest(open, side, &earlier)?;
+        let high = self.highest((open, expected), side, &earlier)?;
         let next = high.as_ref().map_or(1, |(r, _)| r.saturating_add(1));
         match (env.revision, &high) {
             (None, _) => Err(Refusal::Superseded(at(
@@ -162,8 +154,9 @@ impl Server {
             .store
             .open_step(game)?
             .ok_or_else(|| anyhow::anyhow!("game {game} has no open step"))?;
+        let expected = envelope::notice_sha256(&open.notice);
         let high = self
-            .highest(&open, side, &[])
+            .highest((&open, &expected), side, &[])
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(high.map_or(1, |(r, _)| r.saturating_add(1)))
     }
@@ -174,33 +167,23 @@ impl Server {
     /// notice of the step, or without a revision, are passed over.
     fn highest(
         &self,
-        open: &StepRow,
+        (open, expected): (&StepRow, &str),
         side: &SideId,
         earlier: &[Earlier],
     ) -> Result<Option<(u32, String)>, Refusal> {
-        let expected = envelope::notice_sha256(&open.notice);
         let of = |e: &Earlier| match (&e.notice, e.revision) {
-            (Some(n), Some(r)) if n.eq_ignore_ascii_case(&expected) => Some((r, e.sha256.clone())),
+            (Some(n), Some(r)) if n.eq_ignore_ascii_case(expected) => Some((r, e.sha256.clone())),
             _ => None,
         };
         if let Some(h) = earlier.iter().find_map(of) {
             return Ok(Some(h));
         }
+        // The stamps kept beside the stored files, newest first: no file
+        // is read or parsed.
         let stored = self
             .store
-            .side_orders(&open.game, open.step, side)
+            .newest_stamp(&open.game, open.step, side, |e| of(e).is_some())
             .map_err(|e| Refusal::Server(e.to_string()))?;
-        for seq in stored {
-            let row = self
-                .store
-                .orders_by_seq(seq)
-                .map_err(|e| Refusal::Server(e.to_string()))?;
-            if let Some(row) = row.filter(|r| &r.side == side)
-                && let Some(h) = of(&Earlier::of(&row))
-            {
-                return Ok(Some(h));
-            }
-        }
-        Ok(None)
+        Ok(stored.as_ref().and_then(of))
     }
 }

@@ -821,7 +821,7 @@ impl Server {
         }
         let open = self
             .store
-            .open_step(&g.id)
+            .open_step_for_orders(&g.id)
             .map_err(|e| Refusal::Server(e.to_string()))?
             .ok_or_else(|| Refusal::GameOver(g.id.clone()))?;
         if env.step != open.step {
@@ -838,10 +838,16 @@ impl Server {
             });
         }
         let received = self.receipt_time();
-        beacon::check_received(&open, received)?;
+        let notice = self.states.notice(&open.notice);
+        beacon::check_received_under(&open, notice.beacon.as_ref(), received)?;
         let text = String::from_utf8_lossy(bytes);
         let sha256 = sha256_hex(bytes);
-        self.check_fresh((file_name, &text, &sha256), &env, &open, pending)?;
+        self.check_fresh(
+            (file_name, &text, &sha256),
+            &env,
+            (&open, &notice.sha256),
+            pending,
+        )?;
         let rules = rulesets::by_name(&g.ruleset)
             .ok_or_else(|| Refusal::Server(format!("unknown ruleset {}", g.ruleset)))?;
         // One parse of the state for both questions.
@@ -909,6 +915,8 @@ impl Server {
             signature: signature.unwrap_or_default().into(),
             sha256,
             received: Some(received),
+            notice: env.notice,
+            revision: env.revision,
         })
     }
 

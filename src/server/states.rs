@@ -16,6 +16,16 @@ const KEPT: usize = 8;
 #[derive(Default)]
 pub struct States {
     kept: RefCell<VecDeque<Kept>>,
+    notices: RefCell<VecDeque<Arc<Notice>>>,
+}
+
+/// What every orders file is checked against in its step's notice: the
+/// notice's SHA-256 (the file's `notice:` line) and its beacon (the close of
+/// orders), worked out once a notice rather than once a file.
+pub struct Notice {
+    pub text: String,
+    pub sha256: String,
+    pub beacon: Option<crate::archive::beacon::NoticeBeacon>,
 }
 
 struct Kept {
@@ -51,6 +61,29 @@ impl States {
         kept.truncate(KEPT);
         Ok(state)
     }
+
+    /// The facts of the notice `text`, worked out now or earlier; a notice
+    /// is known by its whole text.
+    pub fn notice(&self, text: &str) -> Arc<Notice> {
+        let found = self
+            .notices
+            .borrow()
+            .iter()
+            .find(|n| n.text == text)
+            .map(Arc::clone);
+        if let Some(n) = found {
+            return n;
+        }
+        let n = Arc::new(Notice {
+            text: text.to_string(),
+            sha256: crate::envelope::notice_sha256(text),
+            beacon: crate::archive::beacon::notice_beacon(text),
+        });
+        let mut kept = self.notices.borrow_mut();
+        kept.push_front(Arc::clone(&n));
+        kept.truncate(KEPT);
+        n
+    }
 }
 
 #[cfg(test)]
@@ -65,6 +98,24 @@ mod tests {
         rules()
             .start(crate::demo::maurice::SCENARIO)
             .expect("the demo scenario starts")
+    }
+
+    #[test]
+    fn a_notice_is_known_by_its_whole_text() {
+        let states = States::default();
+        let a = states.notice("game: g\nstep: 1\n");
+        let b = states.notice("game: g\nstep: 1\n");
+        assert!(Arc::ptr_eq(&a, &b), "the second ask reuses the first");
+        assert_eq!(
+            a.sha256,
+            crate::envelope::notice_sha256("game: g\nstep: 1\n")
+        );
+        let c = states.notice("game: g\nstep: 1\nrun: 2\n");
+        assert!(!Arc::ptr_eq(&a, &c), "another notice is worked out anew");
+        assert_eq!(
+            c.sha256,
+            crate::envelope::notice_sha256("game: g\nstep: 1\nrun: 2\n")
+        );
     }
 
     #[test]

@@ -100,16 +100,20 @@ impl Server {
             APPLIED_NAMESPACE,
             text.as_bytes(),
         )?;
+        let file_name = format!("applied-{side}.yaml");
+        let (notice, revision) = crate::server::store::stamp_of(&file_name, text.as_bytes());
         Ok(OrdersRow {
             seq: 0,
             game: game.into(),
             step,
             side: side.clone(),
-            file_name: format!("applied-{side}.yaml"),
+            file_name,
             sha256: sha256_hex(text.as_bytes()),
             text: text.into_bytes(),
             signature,
             received: Some(self.receipt_time()),
+            notice,
+            revision,
         })
     }
 

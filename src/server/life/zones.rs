@@ -65,13 +65,14 @@ impl Server {
         let Some(sched) = self.schedule(game)? else {
             return Ok(Vec::new());
         };
-        let Some((open, _)) = self.due(game)? else {
+        // Only the open step's number: every accepted file's reply asks.
+        let Some(step) = self.store.open_step_number(game)? else {
             return Ok(Vec::new());
         };
-        let Some(d) = self.store.deadline(game, open.step)? else {
+        let Some(d) = self.store.deadline(game, step)? else {
             return Ok(Vec::new());
         };
-        Ok(self.deadline_lines(game, open.step, d.deadline, reader, &sched))
+        Ok(self.deadline_lines(game, step, d.deadline, reader, &sched))
     }
 
     /// Set the time zone (IANA name, e.g. `Europe/Paris`) in which a

@@ -262,6 +262,7 @@ impl Store {
                 params![o.game, o.step, o.side.as_str(), o.file_name, o.text, o.signature, o.sha256],
             )?;
             let seq = tx.last_insert_rowid();
+            super::envelopes::insert(&tx, seq, o.notice.as_deref(), o.revision)?;
             tx.prepare_cached("INSERT INTO applied_orders (seq, game, step, side, policy, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
 .execute(
                 params![seq, o.game, o.step, o.side.as_str(), policy, note],

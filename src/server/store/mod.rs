@@ -9,10 +9,12 @@ mod admin;
 mod beacon;
 mod briefing;
 mod edge;
+mod envelopes;
 mod life;
 mod recipient;
 mod runs;
 
+pub use envelopes::{Stamp, stamp_of};
 pub use life::{AbsenceRow, AppliedRow, DeadlinePass, DeadlineRow, Mark};
 pub use runs::Secrets;
 
@@ -127,25 +129,40 @@ pub struct OrdersRow {
     /// before receipts were kept, and for files that were never mailed
     /// (a replay's, the audit's).
     pub received: Option<i64>,
+    /// The file's `notice:` and `revision:` (None where it names none),
+    /// stored beside it so that the freshness check parses no earlier file.
+    pub notice: Option<String>,
+    pub revision: Option<u32>,
 }
 
 /// The columns [`OrdersRow::read`] reads, from `orders o` joined with its
 /// receipt `r`.
-pub(super) const ORDERS_COLUMNS: &str = "o.seq, o.game, o.step, o.side, o.file_name, o.text, o.signature, o.sha256, r.at FROM orders o LEFT JOIN receipts r ON r.seq = o.seq";
+pub(super) const ORDERS_COLUMNS: &str = "o.seq, o.game, o.step, o.side, o.file_name, o.text, o.signature, o.sha256, r.at, e.seq IS NOT NULL, e.notice, e.revision FROM orders o LEFT JOIN receipts r ON r.seq = o.seq LEFT JOIN envelopes e ON e.seq = o.seq";
 
 impl OrdersRow {
     /// A row of `SELECT {ORDERS_COLUMNS}`.
     pub(super) fn read(r: &rusqlite::Row) -> rusqlite::Result<OrdersRow> {
+        let file_name: String = r.get(4)?;
+        let text: Vec<u8> = r.get(5)?;
+        // A file stored by an older galloper since the store was opened
+        // has no stamp yet: read from its text.
+        let (notice, revision) = if r.get(9)? {
+            (r.get(10)?, r.get(11)?)
+        } else {
+            stamp_of(&file_name, &text)
+        };
         Ok(OrdersRow {
             seq: r.get(0)?,
             game: r.get(1)?,
             step: r.get(2)?,
             side: SideId(r.get(3)?),
-            file_name: r.get(4)?,
-            text: r.get(5)?,
+            file_name,
+            text,
             signature: r.get(6)?,
             sha256: r.get(7)?,
             received: r.get(8)?,
+            notice,
+            revision,
         })
     }
 }
@@ -176,6 +193,12 @@ CREATE TABLE IF NOT EXISTS outbox_mailbox (id INTEGER PRIMARY KEY, mailbox TEXT 
 CREATE INDEX IF NOT EXISTS outbox_by_mailbox ON outbox_mailbox (mailbox, kind, queued_at);
 ";
 
+/// The condition that picks a game's open step.
+const OPEN_STEP: &str = "AND (state_after IS NULL OR events IS NULL OR dice IS NULL)";
+
+/// Prepared statements kept compiled (see [`Store::open`]).
+const STATEMENTS_KEPT: usize = 128;
+
 fn secret(v: Vec<u8>) -> Result<[u8; 32]> {
     v.try_into()
         .map_err(|_| StoreError::Damaged("a step secret is not 32 bytes".into()))
@@ -195,10 +218,13 @@ impl Store {
                 }
             }
         }
-        let conn = Connection::open(path)?;
+        let mut conn = Connection::open(path)?;
         conn.execute_batch(
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
         )?;
+        // One message's intake runs some thirty distinct statements; with
+        // rusqlite's default of 16 kept, each was compiled anew every time.
+        conn.set_prepared_statement_cache_capacity(STATEMENTS_KEPT);
         conn.execute_batch(SCHEMA)?;
         conn.execute_batch(life::SCHEMA)?;
         conn.execute_batch(admin::SCHEMA)?;
@@ -206,6 +232,14 @@ impl Store {
         conn.execute_batch(beacon::SCHEMA)?;
         conn.execute_batch(briefing::SCHEMA)?;
         conn.execute_batch(edge::SCHEMA)?;
+        conn.execute_batch(envelopes::SCHEMA)?;
+        let filled = envelopes::fill(&mut conn)?;
+        if filled > 0 {
+            tracing::info!(
+                files = filled,
+                "the notice and revision of stored orders files recorded"
+            );
+        }
         Ok(Store { conn })
     }
 
@@ -302,6 +336,11 @@ impl Store {
     /// The steps of `game` that pass the SQL condition `and` (empty for
     /// all, else starting with AND), in step order.
     fn select_steps(&self, game: &str, and: &str) -> Result<Vec<StepRow>> {
+        self.select_steps_with(game, and, true)
+    }
+
+    /// [`Store::select_steps`], with the steps' beacon rounds or not.
+    fn select_steps_with(&self, game: &str, and: &str, rounds: bool) -> Result<Vec<StepRow>> {
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT game, step, public_secret, hidden_secret, state_before, notice, notice_sig, state_after, events, dice FROM steps WHERE game = ?1 {and} ORDER BY step"
         ))?;
@@ -342,18 +381,36 @@ impl Store {
                 beacon: None,
             });
         }
-        self.fill_beacon_rounds(game, &mut out)?;
+        if rounds {
+            self.fill_beacon_rounds(game, &mut out)?;
+        }
         Ok(out)
     }
 
     /// The open (unresolved) step of a game.
     pub fn open_step(&self, game: &str) -> Result<Option<StepRow>> {
         // Read only the unresolved steps: a long game has hundreds of states.
+        Ok(self.select_steps(game, OPEN_STEP)?.into_iter().next())
+    }
+
+    /// The number of a game's open step, without its row (states can be
+    /// megabytes): what a reply's deadline lines need.
+    pub fn open_step_number(&self, game: &str) -> Result<Option<u32>> {
         Ok(self
-            .select_steps(
-                game,
-                "AND (state_after IS NULL OR events IS NULL OR dice IS NULL)",
-            )?
+            .conn
+            .prepare_cached(&format!(
+                "SELECT step FROM steps WHERE game = ?1 {OPEN_STEP} ORDER BY step LIMIT 1"
+            ))?
+            .query_row([game], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// The open step of a game as an orders file is checked against it:
+    /// without its beacon round (the notice names the round), which is
+    /// `None` here whatever the step holds.
+    pub fn open_step_for_orders(&self, game: &str) -> Result<Option<StepRow>> {
+        Ok(self
+            .select_steps_with(game, OPEN_STEP, false)?
             .into_iter()
             .next())
     }
@@ -380,16 +437,6 @@ impl Store {
     /// The sha256 of the latest accepted orders of one side for a step.
     pub fn latest_sha256(&self, game: &str, step: u32, side: &SideId) -> Result<Option<String>> {
         latest_sha256(&self.conn, game, step, side)
-    }
-
-    /// The receipt numbers of the files accepted for one side at a step,
-    /// newest first.
-    pub fn side_orders(&self, game: &str, step: u32, side: &SideId) -> Result<Vec<i64>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT seq FROM orders WHERE game = ?1 AND step = ?2 AND side = ?3 ORDER BY seq DESC",
-        )?;
-        let rows = st.query_map(params![game, step, side.as_str()], |r| r.get(0))?;
-        Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     /// Whether a file with this sha256 was accepted for the side at the step.
@@ -530,12 +577,12 @@ fn insert_orders(conn: &rusqlite::Connection, o: &OrdersRow) -> Result<()> {
 .execute(
         params![o.game, o.step, o.side.as_str(), o.file_name, o.text, o.signature, o.sha256],
     )?;
+    let seq = conn.last_insert_rowid();
     if let Some(at) = o.received {
-        let seq = conn.last_insert_rowid();
         conn.prepare_cached("INSERT INTO receipts (seq, at) VALUES (?1, ?2)")?
             .execute(params![seq, at])?;
     }
-    Ok(())
+    envelopes::insert(conn, seq, o.notice.as_deref(), o.revision)
 }
 
 fn insert_outbox(tx: &rusqlite::Connection, m: &OutboxRow) -> Result<()> {
