@@ -28,6 +28,7 @@ pub fn musters() -> Vec<&'static dyn AnyMuster> {
         &crowther_dougan::CrowtherDougan,
         &morschauser_macduff::MorschauserMacduff,
         &napoleonic_corps::NapoleonicCorps,
+        &maurice_lite::MauriceLite,
     ]
 }
 

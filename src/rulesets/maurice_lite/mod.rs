@@ -6,6 +6,7 @@
 
 pub mod activation;
 mod area;
+pub mod campaign;
 pub mod cardplay;
 pub mod cards;
 pub mod charge;

@@ -46,6 +46,14 @@ pub struct UnitSpec {
     pub id: String,
     pub name: String,
     pub arm: Arm,
+    /// Disruption it brings from an earlier battle of a campaign: at most
+    /// one less than breaks it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub disruption: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Scenario {
@@ -133,6 +141,16 @@ impl Scenario {
         for s in &self.sides {
             if s.units.is_empty() {
                 return Err(format!("side {} has no units", s.id));
+            }
+            for u in &s.units {
+                if u.disruption > u.arm.bases() {
+                    return Err(format!(
+                        "unit {}: {} disruption would break a unit of {} bases",
+                        u.id,
+                        u.disruption,
+                        u.arm.bases()
+                    ));
+                }
             }
         }
         crate::scenario_check::terrain(&self.terrain)?;

@@ -126,7 +126,7 @@ impl State {
                     formation: default_formation(u.arm),
                     anchor: None,
                     facing: Angle(if i == 0 { 0.0 } else { 180.0 }),
-                    disruption: 0,
+                    disruption: u.disruption,
                     smoke: false,
                     fired: false,
                     broken: false,
