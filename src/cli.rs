@@ -198,6 +198,18 @@ enum Command {
     Demo(crate::demo::DemoArgs),
     /// Measure this machine: each step's phases, audit, intake, scaling, ratios.
     Bench(crate::bench::BenchArgs),
+    /// Campaigns (docs/CAMPAIGNS.md).
+    Campaign {
+        #[command(subcommand)]
+        what: CampaignWhat,
+    },
+}
+
+#[derive(Subcommand)]
+enum CampaignWhat {
+    /// Read a campaign file and its battlefields, and muster once every
+    /// battle its map could give, before the campaign begins.
+    Check { file: PathBuf },
 }
 
 #[derive(Subcommand)]
@@ -614,6 +626,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Resolve(args) => crate::sandbox::run(&args)?,
         Command::Demo(args) => return crate::demo::run(&args),
         Command::Bench(args) => return crate::bench::run(&args),
+        Command::Campaign {
+            what: CampaignWhat::Check { file },
+        } => return campaign_check(&file),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -1078,4 +1093,53 @@ mod log_colour_tests {
         assert!(!super::log_colours(true, Some(OsStr::new("1"))));
         assert!(!super::log_colours(false, None));
     }
+}
+
+/// `galloper campaign check FILE`: the campaign's ledger on day 1 and every
+/// trial battle, or what is wrong, each problem on its line.
+fn campaign_check(file: &Path) -> anyhow::Result<ExitCode> {
+    use crate::campaign::{CampaignFile, Ledger, trial};
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read the campaign file {}", file.display()))?;
+    let campaign: CampaignFile =
+        crate::yaml::from_str(&text).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    let folder = file.parent().unwrap_or(Path::new("."));
+    let battlefield = |path: &str| {
+        std::fs::read_to_string(folder.join(path))
+            .map_err(|e| format!("battlefield {path} (from {}): {e}", folder.display()))
+    };
+    let ledger = Ledger::start(&campaign, &battlefield, &crate::rulesets::muster_by_name)
+        .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    println!(
+        "{}: {} days, {} areas, {} roads, {} armies on day 1",
+        campaign.title,
+        campaign.days,
+        campaign.areas.len(),
+        campaign.roads.len(),
+        ledger.armies.len()
+    );
+    for a in &ledger.armies {
+        let word = crate::rulesets::muster_by_name(ledger.ruleset_at(&a.at))
+            .map_or("strength", |h| h.strength_word());
+        let (now, full) = a.units.iter().fold((0, 0), |(n, f), u| {
+            (n + u.strength.now, f + u.strength.full)
+        });
+        println!(
+            "  {} ({}, {}) at {}: {} units, {now} of {full} {word}",
+            a.name,
+            a.side,
+            a.commander,
+            a.at,
+            a.units.len()
+        );
+    }
+    let problems = trial::trial_battles(&ledger);
+    if problems.is_empty() {
+        println!("every battle the map could give musters");
+        return Ok(ExitCode::SUCCESS);
+    }
+    for p in &problems {
+        eprintln!("{p}");
+    }
+    Ok(ExitCode::FAILURE)
 }

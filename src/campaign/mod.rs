@@ -11,6 +11,7 @@ pub mod fog;
 pub mod map;
 pub mod orders;
 pub mod state;
+pub mod trial;
 
 #[cfg(test)]
 mod tests;

@@ -315,3 +315,36 @@ fn an_enemy_out_of_sight_changes_nothing_a_side_reads() {
         ("Brigade Hiller", 4)
     );
 }
+
+#[test]
+fn every_battle_the_map_could_give_is_mustered_once_before_the_campaign_begins() {
+    let l = ledger();
+    assert_eq!(super::trial::trial_battles(&l), Vec::<String>::new());
+    // A road that enters Steinach by its east edge: activation dice sets
+    // up from the south and north only, and the organiser hears of it now.
+    let mut file: CampaignFile = crate::yaml::from_str(WIESE).unwrap();
+    let r = file
+        .roads
+        .iter_mut()
+        .find(|r| r.between == ["steinach".to_string(), "todtnau".to_string()])
+        .unwrap();
+    r.edges[0] = crate::muster::TableEdge::East;
+    let l = Ledger::start(
+        &file,
+        &|_| Ok(FIELD.to_string()),
+        &crate::rulesets::muster_by_name,
+    )
+    .unwrap();
+    let problems = super::trial::trial_battles(&l);
+    assert!(!problems.is_empty());
+    assert!(
+        problems
+            .iter()
+            .all(|p| p.starts_with("area steinach") && p.contains("from todtnau by the east edge")),
+        "{problems:?}"
+    );
+    assert!(
+        problems[0].contains("south and north edges"),
+        "{problems:?}"
+    );
+}
