@@ -1083,18 +1083,6 @@ fn unix_now() -> i64 {
         .unwrap_or(0)
 }
 
-#[cfg(test)]
-mod log_colour_tests {
-    #[test]
-    fn colours_only_on_a_terminal_without_no_color() {
-        use std::ffi::OsStr;
-        assert!(super::log_colours(true, None));
-        assert!(super::log_colours(true, Some(OsStr::new(""))));
-        assert!(!super::log_colours(true, Some(OsStr::new("1"))));
-        assert!(!super::log_colours(false, None));
-    }
-}
-
 /// `galloper campaign check FILE`: the campaign's ledger on day 1 and every
 /// trial battle, or what is wrong, each problem on its line.
 fn campaign_check(file: &Path) -> anyhow::Result<ExitCode> {
@@ -1142,4 +1130,16 @@ fn campaign_check(file: &Path) -> anyhow::Result<ExitCode> {
         eprintln!("{p}");
     }
     Ok(ExitCode::FAILURE)
+}
+
+#[cfg(test)]
+mod log_colour_tests {
+    #[test]
+    fn colours_only_on_a_terminal_without_no_color() {
+        use std::ffi::OsStr;
+        assert!(super::log_colours(true, None));
+        assert!(super::log_colours(true, Some(OsStr::new(""))));
+        assert!(!super::log_colours(true, Some(OsStr::new("1"))));
+        assert!(!super::log_colours(false, None));
+    }
 }
