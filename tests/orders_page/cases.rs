@@ -41,16 +41,28 @@ fn num(v: &Value) -> f64 {
 /// `share` of its allowance (the shorter one when turning costs) straight
 /// ahead and turns `turn` degrees.
 pub fn auto(page: &Value, share: f64, turn: f64) -> Option<(Vec<Value>, Moved)> {
-    walk(page, share, turn, false)
+    walk(page, share, turn, false, false)
+}
+
+/// As [`auto`], with a unit on foot: horse whose move comes near the enemy
+/// charges home instead (activation dice), which the page cannot foresee.
+pub fn auto_on_foot(page: &Value, share: f64, turn: f64) -> Option<(Vec<Value>, Moved)> {
+    walk(page, share, turn, false, true)
 }
 
 /// As [`auto`], but the unit moves `turn` degrees off its front and ends
 /// facing the way it went (rulesets where a move sets the facing).
 pub fn auto_along(page: &Value, share: f64, turn: f64) -> Option<(Vec<Value>, Moved)> {
-    walk(page, share, turn, true)
+    walk(page, share, turn, true, false)
 }
 
-fn walk(page: &Value, share: f64, turn: f64, along: bool) -> Option<(Vec<Value>, Moved)> {
+fn walk(
+    page: &Value,
+    share: f64,
+    turn: f64,
+    along: bool,
+    on_foot: bool,
+) -> Option<(Vec<Value>, Moved)> {
     let units = page["plan"]["units"].as_array()?;
     // A target that needs nothing else drawn (not `found`, which asks
     // for an observation too).
@@ -110,6 +122,7 @@ fn walk(page: &Value, share: f64, turn: f64, along: bool) -> Option<(Vec<Value>,
                 // Baggage is stopped by most ground (woods, towns): the
                 // walk wants a move that the ground lets through.
                 && !u["label"].as_str().unwrap_or("").to_lowercase().contains("baggage")
+                && !(on_foot && u["formation"] == "mounted")
         })
         .max_by(|a, b| clearance(a).total_cmp(&clearance(b)))?;
     let facing = num(&mover["facing"]);
@@ -246,7 +259,7 @@ pub fn activation_dice() -> Case {
         // The mover is ticked to activate first: a turnover of a unit
         // before it would end the side's activations with it unmoved.
         build: |page| {
-            let (mut actions, moved) = auto(page, 0.3, 30.0)?;
+            let (mut actions, moved) = auto_on_foot(page, 0.3, 30.0)?;
             actions.push(json!({"field": "sequence", "tick": moved.unit}));
             Some((actions, moved))
         },
