@@ -43,7 +43,7 @@ pub fn resolve(
     for (side, o) in orders {
         regroup(&mut l, side, o, &mut news);
     }
-    let forced = march(&mut l, orders, dice, &mut news)?;
+    let forced = march(&mut l, orders, dice, &mut news);
     for a in &mut l.armies {
         if forced.contains(&a.id) {
             let cost = l.campaign.rules.forced_march_cost;
@@ -128,7 +128,7 @@ fn march(
     orders: &BySide<DayOrders>,
     dice: &mut Dice,
     news: &mut Vec<Dispatch>,
-) -> Result<Vec<String>, String> {
+) -> Vec<String> {
     // Each army's roads still to march, in the ledger's order.
     let mut roads: Vec<(usize, Vec<String>)> = Vec::new();
     for (side, o) in orders {
@@ -210,7 +210,7 @@ fn march(
             }
         }
     }
-    Ok(forced)
+    forced
 }
 
 /// Units of armies out of contact recover the stated share of their

@@ -141,6 +141,28 @@ pub fn enter(
     Ok(out)
 }
 
+/// How far `p` stands in from `edge`.
+pub fn inset(table: Table, edge: TableEdge, p: Point) -> f64 {
+    match edge {
+        TableEdge::South => p.y,
+        TableEdge::North => table.height.0 - p.y,
+        TableEdge::West => p.x,
+        TableEdge::East => table.width.0 - p.x,
+    }
+}
+
+/// The band of the table `deep` in from `edge`, as its lowest and highest
+/// corners: a deployment zone for units that entered by it.
+pub fn band(table: Table, edge: TableEdge, deep: f64) -> (Point, Point) {
+    let (w, h) = (table.width.0, table.height.0);
+    match edge {
+        TableEdge::South => (Point::new(0.0, 0.0), Point::new(w, deep.min(h))),
+        TableEdge::North => (Point::new(0.0, (h - deep).max(0.0)), Point::new(w, h)),
+        TableEdge::West => (Point::new(0.0, 0.0), Point::new(deep.min(w), h)),
+        TableEdge::East => (Point::new((w - deep).max(0.0), 0.0), Point::new(w, h)),
+    }
+}
+
 /// The point `along` the edge from the left end as seen by a unit facing
 /// in, and `inset` in from it.
 fn on_table(table: Table, edge: TableEdge, along: f64, inset: f64) -> Point {
@@ -213,6 +235,21 @@ mod tests {
             p[2].front.y - 2.0 >= 1.0 - 1e-9,
             "the rear line stays on the table"
         );
+    }
+
+    #[test]
+    fn a_band_runs_along_its_edge_and_a_point_is_measured_in_from_it() {
+        let t = table();
+        assert_eq!(
+            band(t, TableEdge::North, 5.0),
+            (Point::new(0.0, 35.0), Point::new(60.0, 40.0))
+        );
+        assert_eq!(
+            band(t, TableEdge::East, 5.0),
+            (Point::new(55.0, 0.0), Point::new(60.0, 40.0))
+        );
+        assert_eq!(inset(t, TableEdge::North, Point::new(10.0, 37.0)), 3.0);
+        assert_eq!(inset(t, TableEdge::West, Point::new(4.0, 37.0)), 4.0);
     }
 
     #[test]

@@ -85,6 +85,42 @@ pub struct Force {
     pub units: Vec<Mustered>,
 }
 
+/// The force of `side`, or why the battle cannot be mustered without one.
+pub fn force_of<'a>(forces: &'a [Force], side: &SideId) -> Result<&'a Force, String> {
+    forces
+        .iter()
+        .find(|f| &f.side == side)
+        .ok_or_else(|| format!("side {side} of the battlefield has no force"))
+}
+
+/// A unit's scenario entry as the ledger keeps it: without the keys that
+/// place it on one table (`at`, `facing`).
+pub fn unplaced(spec: serde_yaml::Value) -> serde_yaml::Value {
+    let mut spec = spec;
+    if let serde_yaml::Value::Mapping(m) = &mut spec {
+        m.remove("at");
+        m.remove("facing");
+    }
+    spec
+}
+
+/// A ledger's unit entry with a place at the origin facing north where it
+/// has none, for a ruleset whose scenario requires one: the muster gives
+/// its real place.
+pub fn placed_nowhere(spec: &serde_yaml::Value) -> serde_yaml::Value {
+    let mut spec = spec.clone();
+    if let serde_yaml::Value::Mapping(m) = &mut spec {
+        if !m.contains_key("at") {
+            let origin = crate::yaml::to_value(&crate::geometry::Point::new(0.0, 0.0));
+            m.insert("at".into(), origin.unwrap_or_default());
+        }
+        if !m.contains_key("facing") {
+            m.insert("facing".into(), serde_yaml::Value::from(0.0));
+        }
+    }
+    spec
+}
+
 /// What a battle's end says of one unit that fought in it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Carried {

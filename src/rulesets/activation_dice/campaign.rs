@@ -8,7 +8,7 @@ use super::scenario::{Arm, Edge, Scenario, UnitSpec};
 use super::state::State;
 use crate::geometry::Distance;
 use crate::geometry::entry::{self, Footprint, TableEdge};
-use crate::muster::{Carried, Condition, Force, Muster, Mustered, Strength};
+use crate::muster::{self, Carried, Condition, Force, Muster, Mustered, Strength};
 use crate::side::SideId;
 
 /// A unit's dice: three white, each damage turning one coloured.
@@ -79,10 +79,7 @@ impl Muster for ActivationDice {
     fn muster(&self, field: &Scenario, forces: &[Force]) -> Result<Scenario, String> {
         let mut battle = field.clone();
         for side in &mut battle.sides {
-            let force = forces
-                .iter()
-                .find(|f| f.side == side.id)
-                .ok_or_else(|| format!("side {} of the battlefield has no force", side.id))?;
+            let force = muster::force_of(forces, &side.id)?;
             side.edge = match force.edge {
                 TableEdge::South => Edge::South,
                 TableEdge::North => Edge::North,

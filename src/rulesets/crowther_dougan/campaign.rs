@@ -10,7 +10,7 @@ use super::state::{State, Status};
 use super::tables::{MEN_PER_FIGURE, Troop};
 use crate::geometry::entry::{self, Footprint};
 use crate::geometry::{Distance, Point};
-use crate::muster::{Carried, Condition, Force, Muster, Mustered, Strength};
+use crate::muster::{self, Carried, Condition, Force, Muster, Mustered, Strength};
 use crate::side::SideId;
 
 /// Between units entering abreast, in centimetres.
@@ -29,14 +29,9 @@ fn mustered(u: &UnitSpec) -> Mustered {
         ..u.clone()
     };
     let full = u.figures * MEN_PER_FIGURE;
-    let mut value = crate::yaml::to_value(&spec).unwrap_or(serde_yaml::Value::Null);
-    if let serde_yaml::Value::Mapping(m) = &mut value {
-        m.remove("at");
-        m.remove("facing");
-    }
     Mustered {
         id: u.id.clone(),
-        spec: value,
+        spec: muster::unplaced(crate::yaml::to_value(&spec).unwrap_or_default()),
         strength: Strength {
             now: full.saturating_sub(u.men_lost),
             full,
@@ -48,16 +43,8 @@ fn mustered(u: &UnitSpec) -> Mustered {
 
 /// A campaign's unit entry read as this ruleset's, placed nowhere yet.
 fn read(spec: &serde_yaml::Value) -> Result<UnitSpec, String> {
-    let mut v = spec.clone();
-    if let serde_yaml::Value::Mapping(m) = &mut v
-        && !m.contains_key("at")
-    {
-        m.insert(
-            "at".into(),
-            crate::yaml::to_value(&Point::new(0.0, 0.0)).unwrap_or_default(),
-        );
-    }
-    crate::yaml::from_value(v).map_err(|e| format!("a unit of crowther-dougan: {e}"))
+    crate::yaml::from_value(muster::placed_nowhere(spec))
+        .map_err(|e| format!("a unit of crowther-dougan: {e}"))
 }
 
 impl Muster for CrowtherDougan {
@@ -87,10 +74,7 @@ impl Muster for CrowtherDougan {
     fn muster(&self, field: &Scenario, forces: &[Force]) -> Result<Scenario, String> {
         let mut battle = field.clone();
         for side in &mut battle.sides {
-            let force = forces
-                .iter()
-                .find(|f| f.side == side.id)
-                .ok_or_else(|| format!("side {} of the battlefield has no force", side.id))?;
+            let force = muster::force_of(forces, &side.id)?;
             side.units = force
                 .units
                 .iter()
@@ -116,8 +100,7 @@ impl Muster for CrowtherDougan {
         // Each unit's footprint as the rules lay it out, then its place.
         let laid = State::new(&battle)?;
         for side in &mut battle.sides {
-            let force = forces.iter().find(|f| f.side == side.id);
-            let Some(force) = force else { continue };
+            let force = muster::force_of(forces, &side.id)?;
             let feet: Vec<Footprint> = side
                 .units
                 .iter()

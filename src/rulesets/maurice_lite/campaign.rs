@@ -9,7 +9,7 @@ use super::MauriceLite;
 use super::scenario::{Scenario, UnitSpec};
 use super::state::State;
 use super::units::Arm;
-use crate::muster::{Carried, Condition, Force, Muster, Mustered, Strength, TableEdge};
+use crate::muster::{self, Carried, Condition, Force, Muster, Mustered, Strength, TableEdge};
 use crate::side::SideId;
 
 fn mustered(u: &UnitSpec) -> Mustered {
@@ -59,10 +59,7 @@ impl Muster for MauriceLite {
     fn muster(&self, field: &Scenario, forces: &[Force]) -> Result<Scenario, String> {
         let mut battle = field.clone();
         for side in &mut battle.sides {
-            let force = forces
-                .iter()
-                .find(|f| f.side == side.id)
-                .ok_or_else(|| format!("side {} of the battlefield has no force", side.id))?;
+            let force = muster::force_of(forces, &side.id)?;
             if matches!(force.edge, TableEdge::West | TableEdge::East) {
                 return Err(format!(
                     "a maurice-lite battle is set up from the south and north edges: side {} cannot enter by the {}",

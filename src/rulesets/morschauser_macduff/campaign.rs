@@ -9,9 +9,9 @@
 use super::MorschauserMacduff;
 use super::scenario::{CompanySpec, Rect, Scenario};
 use super::state::{Company, State};
-use crate::geometry::entry::{self, Footprint, TableEdge};
+use crate::geometry::entry::{self, Footprint};
 use crate::geometry::{Angle, Distance, Point};
-use crate::muster::{Carried, Condition, Force, Muster, Mustered, Strength};
+use crate::muster::{self, Carried, Condition, Force, Muster, Mustered, Strength};
 use crate::side::SideId;
 
 fn mustered(field: &Scenario, c: &CompanySpec) -> Result<Mustered, String> {
@@ -22,11 +22,7 @@ fn mustered(field: &Scenario, c: &CompanySpec) -> Result<Mustered, String> {
         hits: 0,
         ..c.clone()
     };
-    let mut value = crate::yaml::to_value(&spec).map_err(|e| e.to_string())?;
-    if let serde_yaml::Value::Mapping(m) = &mut value {
-        m.remove("at");
-        m.remove("facing");
-    }
+    let value = muster::unplaced(crate::yaml::to_value(&spec).map_err(|e| e.to_string())?);
     Ok(Mustered {
         id: c.id.clone(),
         spec: value,
@@ -45,32 +41,8 @@ fn mustered(field: &Scenario, c: &CompanySpec) -> Result<Mustered, String> {
 
 /// A campaign's company entry, placed nowhere yet.
 fn read(spec: &serde_yaml::Value) -> Result<CompanySpec, String> {
-    let mut v = spec.clone();
-    if let serde_yaml::Value::Mapping(m) = &mut v {
-        for key in ["at", "facing"] {
-            if !m.contains_key(key) {
-                let zero = if key == "at" {
-                    crate::yaml::to_value(&Point::new(0.0, 0.0))
-                } else {
-                    crate::yaml::to_value(&0.0)
-                };
-                m.insert(key.into(), zero.unwrap_or_default());
-            }
-        }
-    }
-    crate::yaml::from_value(v).map_err(|e| format!("a company of morschauser-macduff: {e}"))
-}
-
-/// The band of the table `deep` in from `edge`.
-fn band(field: &Scenario, edge: TableEdge, deep: f64) -> Rect {
-    let (w, h) = (field.table.width.get(), field.table.height.get());
-    let (min, max) = match edge {
-        TableEdge::South => (Point::new(0.0, 0.0), Point::new(w, deep.min(h))),
-        TableEdge::North => (Point::new(0.0, (h - deep).max(0.0)), Point::new(w, h)),
-        TableEdge::West => (Point::new(0.0, 0.0), Point::new(deep.min(w), h)),
-        TableEdge::East => (Point::new((w - deep).max(0.0), 0.0), Point::new(w, h)),
-    };
-    Rect { min, max }
+    crate::yaml::from_value(muster::placed_nowhere(spec))
+        .map_err(|e| format!("a company of morschauser-macduff: {e}"))
 }
 
 impl Muster for MorschauserMacduff {
@@ -101,10 +73,7 @@ impl Muster for MorschauserMacduff {
         let mut battle = field.clone();
         let base = field.base;
         for side in &mut battle.sides {
-            let force = forces
-                .iter()
-                .find(|f| f.side == side.id)
-                .ok_or_else(|| format!("side {} of the battlefield has no force", side.id))?;
+            let force = muster::force_of(forces, &side.id)?;
             let fighting: Vec<&Mustered> = force
                 .units
                 .iter()
@@ -128,12 +97,7 @@ impl Muster for MorschauserMacduff {
                 .map(|(u, p)| {
                     let c = read(&u.spec).map_err(|e| format!("company {}: {e}", u.id))?;
                     let full = field.profile(&c)?.strength;
-                    let inset = match force.edge {
-                        TableEdge::South => p.front.y,
-                        TableEdge::North => field.table.height.get() - p.front.y,
-                        TableEdge::West => p.front.x,
-                        TableEdge::East => field.table.width.get() - p.front.x,
-                    };
+                    let inset = entry::inset(field.table, force.edge, p.front);
                     deepest = deepest.max(inset);
                     Ok(CompanySpec {
                         id: u.id.clone(),
@@ -145,7 +109,8 @@ impl Muster for MorschauserMacduff {
                 })
                 .collect::<Result<_, String>>()?;
             side.regiments.clear();
-            side.zone = Some(band(field, force.edge, deepest + base.depth.get()));
+            let (min, max) = entry::band(field.table, force.edge, deepest + base.depth.get());
+            side.zone = Some(Rect { min, max });
             let all: Vec<String> = side.companies.iter().map(|c| c.id.clone()).collect();
             // The generals stand behind the middle of the line.
             let rear = entry::enter(
@@ -195,6 +160,7 @@ impl Muster for MorschauserMacduff {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::muster::TableEdge;
 
     const FIELD: &str = include_str!("../../../games/morschauser-macduff/crossroads.yaml");
 

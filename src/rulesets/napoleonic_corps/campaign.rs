@@ -10,9 +10,9 @@ use super::formation::lay_out;
 use super::scenario::{Rect, Scenario, UnitSpec};
 use super::state::State;
 use super::tables::Arm;
-use crate::geometry::entry::{self, Footprint, TableEdge};
+use crate::geometry::entry::{self, Footprint};
 use crate::geometry::{Angle, Distance, Point};
-use crate::muster::{Carried, Condition, Force, Muster, Mustered, Strength};
+use crate::muster::{self, Carried, Condition, Force, Muster, Mustered, Strength};
 use crate::side::SideId;
 
 /// The reasons a unit leaves the table that it lives through.
@@ -29,11 +29,7 @@ fn mustered(u: &UnitSpec) -> Mustered {
         bases_lost: 0,
         ..u.clone()
     };
-    let mut value = crate::yaml::to_value(&spec).unwrap_or_default();
-    if let serde_yaml::Value::Mapping(m) = &mut value {
-        m.remove("at");
-        m.remove("facing");
-    }
+    let value = muster::unplaced(crate::yaml::to_value(&spec).unwrap_or_default());
     Mustered {
         id: u.id.clone(),
         spec: value,
@@ -47,34 +43,8 @@ fn mustered(u: &UnitSpec) -> Mustered {
 }
 
 fn read(spec: &serde_yaml::Value) -> Result<UnitSpec, String> {
-    let mut v = spec.clone();
-    if let serde_yaml::Value::Mapping(m) = &mut v {
-        if !m.contains_key("at") {
-            m.insert(
-                "at".into(),
-                crate::yaml::to_value(&Point::new(0.0, 0.0)).unwrap_or_default(),
-            );
-        }
-        if !m.contains_key("facing") {
-            m.insert(
-                "facing".into(),
-                crate::yaml::to_value(&0.0).unwrap_or_default(),
-            );
-        }
-    }
-    crate::yaml::from_value(v).map_err(|e| format!("a unit of napoleonic-corps: {e}"))
-}
-
-/// The band of the table `deep` in from `edge`.
-fn band(field: &Scenario, edge: TableEdge, deep: f64) -> Rect {
-    let (w, h) = (field.table.width.get(), field.table.height.get());
-    let (min, max) = match edge {
-        TableEdge::South => (Point::new(0.0, 0.0), Point::new(w, deep.min(h))),
-        TableEdge::North => (Point::new(0.0, (h - deep).max(0.0)), Point::new(w, h)),
-        TableEdge::West => (Point::new(0.0, 0.0), Point::new(deep.min(w), h)),
-        TableEdge::East => (Point::new((w - deep).max(0.0), 0.0), Point::new(w, h)),
-    };
-    Rect { min, max }
+    crate::yaml::from_value(muster::placed_nowhere(spec))
+        .map_err(|e| format!("a unit of napoleonic-corps: {e}"))
 }
 
 impl Muster for NapoleonicCorps {
@@ -109,10 +79,7 @@ impl Muster for NapoleonicCorps {
         let mut battle = field.clone();
         let (bw, bd) = (field.base.width, field.base.depth);
         for side in &mut battle.sides {
-            let force = forces
-                .iter()
-                .find(|f| f.side == side.id)
-                .ok_or_else(|| format!("side {} of the battlefield has no force", side.id))?;
+            let force = muster::force_of(forces, &side.id)?;
             let mut units: Vec<UnitSpec> = force
                 .units
                 .iter()
@@ -162,12 +129,7 @@ impl Muster for NapoleonicCorps {
             for ((u, p), f) in units.iter_mut().zip(&places).zip(&feet) {
                 u.at = p.front;
                 u.facing = p.facing;
-                let inset = match force.edge {
-                    TableEdge::South => p.front.y,
-                    TableEdge::North => field.table.height.get() - p.front.y,
-                    TableEdge::West => p.front.x,
-                    TableEdge::East => field.table.width.get() - p.front.x,
-                };
+                let inset = entry::inset(field.table, force.edge, p.front);
                 deepest = deepest.max(inset + f.depth.get());
             }
             let ids: Vec<String> = units.iter().map(|u| u.id.clone()).collect();
@@ -195,7 +157,8 @@ impl Muster for NapoleonicCorps {
                 }
             }
             side.corps.retain(|c| !c.units.is_empty());
-            side.zone = Some(band(field, force.edge, deepest + bd.get()));
+            let (min, max) = entry::band(field.table, force.edge, deepest + bd.get());
+            side.zone = Some(Rect { min, max });
         }
         Ok(battle)
     }
@@ -232,6 +195,7 @@ impl Muster for NapoleonicCorps {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::muster::TableEdge;
 
     const FIELD: &str = include_str!("../../../games/napoleonic-corps/test-skirmish.yaml");
 
